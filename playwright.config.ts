@@ -1,0 +1,50 @@
+import { defineConfig } from '@playwright/test'
+import { chromiumPath, ORIGINS } from './e2e/origins.ts'
+
+/**
+ * End-to-end tests run against the production build, served by
+ * scripts/serve-dist.mjs on three ports of 127.0.0.1: the harness, the widget
+ * (a second origin, as in a real CRM) and a third, hostile origin.
+ * Playwright cannot download browsers here, so we always point it at a
+ * system Chromium (see scripts/ensure-chromium.sh).
+ */
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  // JSON report lives outside test-results/, which Playwright wipes at start.
+  reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  use: {
+    baseURL: ORIGINS.harness,
+    browserName: 'chromium',
+    headless: true,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: chromiumPath(),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node scripts/serve-dist.mjs',
+    url: `${ORIGINS.harness}/`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+})

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# npm test: typecheck, unit tests, build, Playwright. Every step runs even if
+# an earlier one failed, so one run shows every problem; the exit code is
+# non-zero if any step failed. Totals come from the JSON reports in reports/.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export FORCE_COLOR=${FORCE_COLOR:-0}
+t0=$SECONDS
+fail=0
+step() { echo; echo "== $1 ($((SECONDS - t0))s)"; }
+
+source scripts/ensure-chromium.sh
+rm -rf reports && mkdir -p reports
+
+step "typecheck (tsc)"
+npx tsc --noEmit -p tsconfig.json || fail=1
+
+step "unit and component tests (vitest)"
+npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json || fail=1
+
+step "build (vite)"
+npx vite build --logLevel warn || fail=1
+
+step "browser tests (playwright)"
+if [ -n "$CHROMIUM_PATH" ] && [ -x "$CHROMIUM_PATH" ]; then
+  npx playwright test || fail=1
+else
+  echo "skipped: no Chromium (see above); counted as a failure"
+  fail=1
+fi
+
+step "done"
+node scripts/summary.mjs
+exit $fail

@@ -1,0 +1,44 @@
+import { defineConfig } from 'vite'
+import react from '@vitejs/plugin-react'
+import { existsSync, readdirSync } from 'node:fs'
+import { resolve } from 'node:path'
+
+const root = import.meta.dirname
+
+/**
+ * Every HTML page of the build: the harness (index.html), the reference
+ * widget, the OAuth consent page, and the small e2e fixture pages (a widget
+ * built on the npm SDK, a plain host, a hostile frame) that the browser tests
+ * and the benchmark load from other origins.
+ */
+function pages(): Record<string, string> {
+  const input: Record<string, string> = {}
+  const add = (name: string, file: string) => {
+    if (existsSync(resolve(root, file))) input[name] = resolve(root, file)
+  }
+  add('harness', 'index.html')
+  add('widget', 'widget/index.html')
+  add('oauth', 'oauth/authorize/index.html')
+  const fixtures = resolve(root, 'e2e/fixtures')
+  if (existsSync(fixtures)) {
+    for (const dir of readdirSync(fixtures)) add(`fixture-${dir}`, `e2e/fixtures/${dir}/index.html`)
+  }
+  return input
+}
+
+/**
+ * Multi-page build. One server serves every page; the harness loads the
+ * widget from a second port so the two always talk across origins, as in a
+ * real CRM.
+ */
+export default defineConfig({
+  appType: 'mpa',
+  plugins: [react()],
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    rolldownOptions: { input: pages() },
+  },
+  server: { host: '127.0.0.1', port: 5173, strictPort: true },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+})

@@ -1,0 +1,36 @@
+import { defineConfig, mergeConfig } from 'vitest/config'
+import viteConfig from './vite.config.ts'
+
+/**
+ * Two projects: the DOM-free core of shared/api runs under plain Node (which
+ * proves it needs no DOM); everything else runs under jsdom.
+ */
+export default mergeConfig(
+  viteConfig,
+  defineConfig({
+    test: {
+      globals: true,
+      restoreMocks: true,
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: 'node',
+            environment: 'node',
+            include: ['shared/api/**/*.test.ts'],
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'dom',
+            environment: 'jsdom',
+            include: ['{shared,widget,host-harness}/**/*.test.{ts,tsx}'],
+            exclude: ['shared/api/**', '**/node_modules/**'],
+            setupFiles: ['scripts/vitest-setup.ts'],
+          },
+        },
+      ],
+    },
+  }),
+)
