@@ -1,0 +1,129 @@
+/**
+ * Credentials of a fresh emulator and how requests are authenticated.
+ *
+ * Three kinds of credential, as in the real API (spec §5):
+ * - the developer API key, sent as `?hapikey=`, for developer-account
+ *   endpoints (timeline templates and tokens, calling settings);
+ * - OAuth access tokens, `Authorization: Bearer <token>`, issued by
+ *   /oauth/v1/token with the scopes granted on the consent screen;
+ * - the private-app access token `pat-local`, a Bearer token with every scope
+ *   (the harness itself uses it, as the CRM's own UI would).
+ */
+import { z } from 'zod'
+import type { Database, Table } from './db.ts'
+import { expiredAuthentication, invalidAuthentication, missingScopes } from './errors.ts'
+
+/** The customer account, developer app and keys of a fresh emulator. */
+export const ACCOUNT = {
+  hubId: 123456,
+  hubDomain: 'demo.local',
+  userId: 1,
+  userEmail: 'demo.user@demo.local',
+  appId: 1001,
+  clientId: 'local-client',
+  clientSecret: 'local-secret',
+  developerApiKey: 'dev-key-local',
+  privateAppToken: 'pat-local',
+} as const
+
+/** Every scope the emulator knows; the private-app token holds all of them. */
+export const ALL_SCOPES = [
+  'oauth',
+  'crm.objects.contacts.read',
+  'crm.objects.contacts.write',
+  'crm.objects.companies.read',
+  'crm.objects.companies.write',
+  'crm.objects.deals.read',
+  'crm.objects.deals.write',
+  'tickets',
+  'timeline',
+  'crm.schemas.contacts.read',
+] as const
+export type Scope = (typeof ALL_SCOPES)[number]
+
+/** What a route needs. */
+export type AuthRequirement =
+  | { kind: 'none' }
+  /** `?hapikey=` developer API key. */
+  | { kind: 'developer' }
+  /** A Bearer token holding every listed scope. `oauthOnly` refuses the private-app token. */
+  | { kind: 'bearer'; scopes: readonly Scope[]; oauthOnly?: boolean }
+
+/** Who made the request, once authenticated. */
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'developer'; appId: number }
+  | { kind: 'oauth'; token: string; appId: number; hubId: number; userId: number; scopes: readonly string[] }
+  | { kind: 'private-app'; hubId: number; scopes: readonly string[] }
+
+export const accessTokenSchema = z.object({
+  token: z.string(),
+  refreshToken: z.string(),
+  clientId: z.string(),
+  appId: z.number().int(),
+  hubId: z.number().int(),
+  userId: z.number().int(),
+  scopes: z.array(z.string()),
+  issuedAt: z.number(),
+  expiresAt: z.number(),
+})
+export type AccessTokenRow = z.infer<typeof accessTokenSchema>
+
+/** Access tokens, keyed by token. Written by the OAuth resource. */
+export function accessTokens(db: Database): Table<AccessTokenRow> {
+  return db.table('oauth_access_tokens', accessTokenSchema)
+}
+
+function bearerToken(request: Request): string | undefined {
+  const header = request.headers.get('authorization')
+  if (!header) return undefined
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+  return match ? match[1] : undefined
+}
+
+/**
+ * Check a request against a route's requirement. Returns the principal or
+ * throws the real API's 401/403 error.
+ */
+export function authenticate(request: Request, url: URL, requirement: AuthRequirement, db: Database, now: number): Principal {
+  if (requirement.kind === 'none') return { kind: 'anonymous' }
+
+  if (requirement.kind === 'developer') {
+    const key = url.searchParams.get('hapikey')
+    if (key === null) {
+      throw invalidAuthentication(
+        'Authentication credentials not found. This endpoint takes a developer API key as the hapikey query parameter.',
+      )
+    }
+    if (key !== ACCOUNT.developerApiKey) throw invalidAuthentication('The developer API key provided is invalid.')
+    return { kind: 'developer', appId: ACCOUNT.appId }
+  }
+
+  const token = bearerToken(request)
+  if (token === undefined) {
+    if (url.searchParams.has('hapikey')) {
+      throw invalidAuthentication(
+        'Developer API keys cannot be used here. Send an OAuth access token as "Authorization: Bearer <token>".',
+      )
+    }
+    throw invalidAuthentication(
+      'Authentication credentials not found. This API supports OAuth 2.0 authentication; send "Authorization: Bearer <token>".',
+    )
+  }
+
+  if (token === ACCOUNT.privateAppToken) {
+    if (requirement.oauthOnly) {
+      throw invalidAuthentication(
+        'Private app access tokens cannot be used here. Use an OAuth access token from an app installed in the account.',
+      )
+    }
+    return { kind: 'private-app', hubId: ACCOUNT.hubId, scopes: ALL_SCOPES }
+  }
+
+  const row = accessTokens(db).get(token)
+  if (!row) throw invalidAuthentication('The OAuth token used to make this call is not valid (unknown or revoked).')
+  if (now >= row.expiresAt) throw expiredAuthentication(row.expiresAt, now)
+  const missing = requirement.scopes.filter((s) => !row.scopes.includes(s))
+  if (missing.length > 0) throw missingScopes(requirement.scopes)
+  return { kind: 'oauth', token, appId: row.appId, hubId: row.hubId, userId: row.userId, scopes: row.scopes }
+}

@@ -1,0 +1,275 @@
+/**
+ * The in-memory database behind the emulated API: named tables of JSON rows,
+ * with a journal so that a request that fails changes nothing.
+ *
+ * Every write made inside `db.transaction(fn)` records how to undo itself; if
+ * `fn` throws, the journal is replayed backwards. Rows are plain JSON values so
+ * the whole database can be exported, imported and persisted as a snapshot.
+ *
+ * Tables keep insertion order. Rows created from a sequence get increasing
+ * numeric ids, so `pageAfter` can find a cursor by binary search: listing a
+ * page costs O(log n + page), whatever the table's size.
+ */
+import { z, type ZodType } from 'zod'
+
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
+
+type Undo = () => void
+
+/** A table of rows keyed by string id. Writes are journaled by its database. */
+export class Table<Row> {
+  readonly name: string
+  readonly schema: ZodType<Row>
+  #rows = new Map<string, Row>()
+  /** Ids in insertion order (numeric ids from a sequence are ascending). */
+  #order: string[] = []
+  #db: Database
+
+  constructor(db: Database, name: string, schema: ZodType<Row>) {
+    this.#db = db
+    this.name = name
+    this.schema = schema
+  }
+
+  get size(): number {
+    return this.#rows.size
+  }
+
+  get(id: string): Row | undefined {
+    return this.#rows.get(id)
+  }
+
+  has(id: string): boolean {
+    return this.#rows.has(id)
+  }
+
+  /** Insert or replace a row. */
+  set(id: string, row: Row): void {
+    const had = this.#rows.has(id)
+    const previous = this.#rows.get(id)
+    this.#rows.set(id, row)
+    if (!had) this.#order.push(id)
+    this.#db.record(() => {
+      if (had) {
+        this.#rows.set(id, previous as Row)
+      } else {
+        this.#rows.delete(id)
+        this.#removeFromOrder(id)
+      }
+    })
+  }
+
+  /** Apply `change` to a copy of the row and store it; returns the new row. */
+  update(id: string, change: (row: Row) => Row): Row {
+    const current = this.#rows.get(id)
+    if (current === undefined) throw new Error(`${this.name}: no row ${id}`)
+    const next = change(current)
+    this.set(id, next)
+    return next
+  }
+
+  delete(id: string): boolean {
+    if (!this.#rows.has(id)) return false
+    const previous = this.#rows.get(id) as Row
+    const index = this.#order.lastIndexOf(id)
+    this.#rows.delete(id)
+    if (index >= 0) this.#order.splice(index, 1)
+    this.#db.record(() => {
+      this.#rows.set(id, previous)
+      this.#order.splice(index, 0, id)
+    })
+    return true
+  }
+
+  /** All rows in insertion order. */
+  *values(): IterableIterator<Row> {
+    for (const id of this.#order) {
+      const row = this.#rows.get(id)
+      if (row !== undefined) yield row
+    }
+  }
+
+  *entries(): IterableIterator<[string, Row]> {
+    for (const id of this.#order) {
+      const row = this.#rows.get(id)
+      if (row !== undefined) yield [id, row]
+    }
+  }
+
+  /**
+   * Up to `limit` rows accepted by `keep`, starting after the row whose
+   * numeric id is `after` (ids compare as numbers). Returns the rows and
+   * whether more accepted rows follow.
+   */
+  pageAfter(after: number | undefined, limit: number, keep: (row: Row) => boolean): { rows: Row[]; more: boolean } {
+    let start = 0
+    if (after !== undefined) {
+      let lo = 0
+      let hi = this.#order.length
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        if (Number(this.#order[mid]) <= after) lo = mid + 1
+        else hi = mid
+      }
+      start = lo
+    }
+    const rows: Row[] = []
+    for (let i = start; i < this.#order.length; i++) {
+      const row = this.#rows.get(this.#order[i] as string)
+      if (row === undefined || !keep(row)) continue
+      if (rows.length === limit) return { rows, more: true }
+      rows.push(row)
+    }
+    return { rows, more: false }
+  }
+
+  /** Used by Database.restore only: replace every row without journaling. */
+  load(entries: Array<[string, Row]>): void {
+    this.#rows = new Map(entries)
+    this.#order = entries.map(([id]) => id)
+  }
+
+  dump(): Array<[string, Row]> {
+    return [...this.entries()]
+  }
+
+  #removeFromOrder(id: string): void {
+    if (this.#order[this.#order.length - 1] === id) this.#order.pop()
+    else {
+      const index = this.#order.lastIndexOf(id)
+      if (index >= 0) this.#order.splice(index, 1)
+    }
+  }
+}
+
+export const SNAPSHOT_FORMAT = 'ringside-crm-db'
+export const SNAPSHOT_VERSION = 1
+
+export interface Snapshot {
+  format: typeof SNAPSHOT_FORMAT
+  version: typeof SNAPSHOT_VERSION
+  exportedAt: string
+  tables: Record<string, Array<[string, unknown]>>
+}
+
+/** Thrown by `restore` for a snapshot that is not ours or is corrupt. */
+export class SnapshotError extends Error {
+  override name = 'SnapshotError'
+}
+
+export class Database {
+  #tables = new Map<string, Table<unknown>>()
+  #journal: Undo[] | null = null
+  #listeners = new Set<() => void>()
+
+  /** Declare a table. Each resource module declares its own tables once. */
+  table<Row>(name: string, schema: ZodType<Row>): Table<Row> {
+    const existing = this.#tables.get(name)
+    if (existing) return existing as Table<Row>
+    const table = new Table<Row>(this, name, schema)
+    this.#tables.set(name, table as Table<unknown>)
+    return table
+  }
+
+  /** Internal: tables call this for every write. */
+  record(undo: Undo): void {
+    this.#journal?.push(undo)
+  }
+
+  /** The next value of a named sequence (journaled like any write). */
+  nextId(sequence: string, start = 1): number {
+    const seq = this.table<number>('_sequences', numberSchema)
+    const next = (seq.get(sequence) ?? start - 1) + 1
+    seq.set(sequence, next)
+    return next
+  }
+
+  /**
+   * Run `fn`; if it throws (or its promise rejects), undo every write it made
+   * and rethrow. Nested calls join the outer transaction.
+   */
+  async transaction<T>(fn: () => Promise<T> | T): Promise<T> {
+    if (this.#journal) return fn()
+    const journal: Undo[] = []
+    this.#journal = journal
+    try {
+      const result = await fn()
+      this.#journal = null
+      if (journal.length > 0) this.#emit()
+      return result
+    } catch (error) {
+      this.#journal = null
+      for (let i = journal.length - 1; i >= 0; i--) journal[i]!()
+      throw error
+    }
+  }
+
+  /** Called after every committed transaction that wrote something. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  snapshot(now = new Date()): Snapshot {
+    const tables: Snapshot['tables'] = {}
+    for (const [name, table] of this.#tables) tables[name] = table.dump()
+    return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, exportedAt: now.toISOString(), tables }
+  }
+
+  /**
+   * Replace the whole database with a snapshot, after checking all of it:
+   * the format marker, the version, that every table is known, and every
+   * row against its table's schema. On any problem nothing changes and a
+   * SnapshotError says what is wrong.
+   */
+  restore(input: unknown): void {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      throw new SnapshotError('Not a Ringside database export: expected a JSON object.')
+    }
+    const snap = input as Partial<Snapshot>
+    if (snap.format !== SNAPSHOT_FORMAT) {
+      throw new SnapshotError(`Not a Ringside database export: "format" must be "${SNAPSHOT_FORMAT}".`)
+    }
+    if (snap.version !== SNAPSHOT_VERSION) {
+      throw new SnapshotError(`Unsupported export version ${JSON.stringify(snap.version)}; this build reads version ${SNAPSHOT_VERSION}.`)
+    }
+    if (typeof snap.tables !== 'object' || snap.tables === null || Array.isArray(snap.tables)) {
+      throw new SnapshotError('Corrupt export: "tables" must be an object.')
+    }
+    const staged = new Map<Table<unknown>, Array<[string, unknown]>>()
+    for (const [name, rows] of Object.entries(snap.tables)) {
+      const table = this.#tables.get(name)
+      if (!table) throw new SnapshotError(`Corrupt export: unknown table "${name}".`)
+      if (!Array.isArray(rows)) throw new SnapshotError(`Corrupt export: table "${name}" must be an array of [id, row] pairs.`)
+      const parsed: Array<[string, unknown]> = []
+      for (const [index, entry] of rows.entries()) {
+        if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') {
+          throw new SnapshotError(`Corrupt export: table "${name}" row ${index} is not an [id, row] pair.`)
+        }
+        const result = table.schema.safeParse(entry[1])
+        if (!result.success) {
+          const issue = result.error.issues[0]
+          throw new SnapshotError(
+            `Corrupt export: table "${name}" row "${entry[0]}" is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}.`,
+          )
+        }
+        parsed.push([entry[0], result.data])
+      }
+      staged.set(table, parsed)
+    }
+    for (const table of this.#tables.values()) table.load(staged.get(table) ?? [])
+    this.#emit()
+  }
+
+  /** Empty every table. */
+  clear(): void {
+    for (const table of this.#tables.values()) table.load([])
+    this.#emit()
+  }
+
+  #emit(): void {
+    for (const listener of this.#listeners) listener()
+  }
+}
+
+const numberSchema = z.number().int()

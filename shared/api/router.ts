@@ -1,0 +1,154 @@
+/**
+ * The router: `(request: Request) => Promise<Response>` over an ordered route
+ * table. It is the one place where
+ * - paths are matched (with `:param` segments) and the timeline alias
+ *   `/integrators/timeline/v3/*` is mapped to `/crm/v3/timeline/*`;
+ * - a known path with the wrong method becomes 405;
+ * - credentials are checked against the route's requirement;
+ * - bodies are parsed (JSON or form, see http.ts);
+ * - writes run in a transaction, so a failed request changes nothing;
+ * - thrown errors become the error body with a fresh UUID correlationId.
+ */
+import { authenticate, type AuthRequirement, type Principal } from './auth.ts'
+import type { Database } from './db.ts'
+import { ApiError, Category, methodNotAllowed, notFound, validationError } from './errors.ts'
+import { json, parseBody, type BodyKind, type ParsedBody } from './http.ts'
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+export interface RouteContext {
+  request: Request
+  url: URL
+  /** The matched path (after aliasing). */
+  path: string
+  params: Record<string, string>
+  query: URLSearchParams
+  principal: Principal
+  db: Database
+  /** Milliseconds since the epoch, from the API's clock. */
+  now: number
+  /** The parsed body (parsed once, before the handler runs). */
+  body: ParsedBody
+  /** The JSON body, or 400 if there is none. */
+  jsonBody(): unknown
+}
+
+export interface Route {
+  method: Method
+  /** e.g. `/crm/v3/objects/:objectType/:objectId` */
+  path: string
+  auth: AuthRequirement
+  /** Body content types taken; default `['json']`. */
+  accepts?: readonly BodyKind[]
+  handler: (ctx: RouteContext) => Response | Promise<Response>
+}
+
+interface CompiledRoute extends Route {
+  segments: string[]
+}
+
+export interface RouterOptions {
+  db: Database
+  now: () => number
+  newCorrelationId: () => string
+}
+
+/** Aliases applied before matching: [prefix, replacement]. */
+const ALIASES: Array<[string, string]> = [['/integrators/timeline/v3/', '/crm/v3/timeline/']]
+
+function normalizePath(pathname: string): string {
+  let path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname
+  for (const [prefix, replacement] of ALIASES) {
+    if (path.startsWith(prefix)) path = replacement + path.slice(prefix.length)
+  }
+  return path
+}
+
+function match(route: CompiledRoute, parts: string[]): Record<string, string> | undefined {
+  if (route.segments.length !== parts.length) return undefined
+  const params: Record<string, string> = {}
+  for (let i = 0; i < parts.length; i++) {
+    const seg = route.segments[i] as string
+    const part = parts[i] as string
+    if (seg.startsWith(':')) {
+      let value: string
+      try {
+        value = decodeURIComponent(part)
+      } catch {
+        return undefined
+      }
+      if (value.length === 0) return undefined
+      params[seg.slice(1)] = value
+    } else if (seg !== part) {
+      return undefined
+    }
+  }
+  return params
+}
+
+export function createRouter(routes: readonly Route[], options: RouterOptions): (request: Request) => Promise<Response> {
+  const compiled: CompiledRoute[] = routes.map((r) => ({ ...r, segments: r.path.split('/').slice(1) }))
+
+  async function dispatch(request: Request, correlationId: string): Promise<Response> {
+    const url = new URL(request.url)
+    const path = normalizePath(url.pathname)
+    const parts = path.split('/').slice(1)
+    const method = request.method.toUpperCase()
+
+    let found: { route: CompiledRoute; params: Record<string, string> } | undefined
+    const allowed: string[] = []
+    for (const route of compiled) {
+      const params = match(route, parts)
+      if (!params) continue
+      if (route.method === method) {
+        found = { route, params }
+        break
+      }
+      allowed.push(route.method)
+    }
+    if (!found) {
+      if (allowed.length > 0) throw methodNotAllowed(method, path, [...new Set(allowed)])
+      throw notFound(`No API route matches ${method} ${path}.`)
+    }
+
+    const { route, params } = found
+    const now = options.now()
+    const principal = authenticate(request, url, route.auth, options.db, now)
+    const body = method === 'GET' || method === 'DELETE' ? ({ kind: 'none' } as const) : await parseBody(request, route.accepts ?? ['json'])
+    const ctx: RouteContext = {
+      request,
+      url,
+      path,
+      params,
+      query: url.searchParams,
+      principal,
+      db: options.db,
+      now,
+      body,
+      jsonBody() {
+        if (body.kind !== 'json') throw validationError('A JSON request body is required.')
+        return body.value
+      },
+    }
+    if (method === 'GET') return route.handler(ctx)
+    return options.db.transaction(() => route.handler(ctx))
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    const correlationId = options.newCorrelationId()
+    try {
+      const response = await dispatch(request, correlationId)
+      response.headers.set('x-hubspot-correlation-id', correlationId)
+      return response
+    } catch (error) {
+      const apiError =
+        error instanceof ApiError
+          ? error
+          : new ApiError(500, Category.INTERNAL_ERROR, `Internal error: ${error instanceof Error ? error.message : String(error)}`)
+      return json(apiError.toBody(correlationId), apiError.status, {
+        'x-hubspot-correlation-id': correlationId,
+        ...apiError.options.headers,
+      })
+    }
+  }
+}

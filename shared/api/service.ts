@@ -1,0 +1,59 @@
+/**
+ * The emulated CRM service: one in-memory database, every resource's routes,
+ * and one `handle(request) → response` function. Vitest calls `handle`
+ * directly; in the browser MSW forwards matching requests to it
+ * (see shared/api/browser/msw.ts).
+ */
+import { Database } from './db.ts'
+import { createRouter, type Route } from './router.ts'
+import { ObjectStore } from './objects/store.ts'
+import { objectRoutes } from './objects/routes.ts'
+import { callingSettingsRoutes } from './calling-settings.ts'
+import { adminRoutes } from './admin.ts'
+import { oauthRoutes } from './oauth.ts'
+import { timelineRoutes } from './timeline/routes.ts'
+import { seed, type SeedOptions } from './seed.ts'
+
+export interface CrmServiceOptions {
+  /** The clock, in epoch ms (tests move it to expire tokens and codes). */
+  now?: () => number
+  /** Seed the fresh account (default true). */
+  seed?: boolean
+  /** Options for the seed, e.g. the URL of the default calling widget. */
+  seedOptions?: SeedOptions
+}
+
+/** What every resource module gets. */
+export interface ServiceDeps {
+  db: Database
+  objects: ObjectStore
+  now: () => number
+  /** Re-create the fresh account (used by the admin reset route). */
+  reseed: () => void
+}
+
+export interface CrmService {
+  readonly db: Database
+  handle(request: Request): Promise<Response>
+}
+
+export function createCrmService(options: CrmServiceOptions = {}): CrmService {
+  const db = new Database()
+  const now = options.now ?? (() => Date.now())
+  const objects = new ObjectStore(db)
+  const reseed = () => {
+    db.clear()
+    seed(db, objects, now(), options.seedOptions)
+  }
+  const deps: ServiceDeps = { db, objects, now, reseed }
+  const routes: Route[] = [
+    ...oauthRoutes(deps),
+    ...timelineRoutes(deps),
+    ...objectRoutes(deps),
+    ...callingSettingsRoutes(deps),
+    ...adminRoutes(deps),
+  ]
+  const handle = createRouter(routes, { db, now, newCorrelationId: () => crypto.randomUUID() })
+  if (options.seed !== false) reseed()
+  return { db, handle }
+}
