@@ -1,0 +1,93 @@
+/**
+ * The harness's only way to data: HTTP requests to the emulated CRM API
+ * (served on this origin by MSW, see shared/api/browser/msw.ts). The harness
+ * acts as the CRM's own UI, so it authenticates with the private-app token.
+ *
+ * Every successful write notifies `onApiChange` listeners, so views that show
+ * data refetch after any change, wherever it came from.
+ */
+import type { ErrorBody } from '../../shared/api/errors.ts'
+
+export const HARNESS_TOKEN = 'pat-local'
+
+/** A non-2xx response, with the API's error body when it sent one. */
+export class ApiRequestError extends Error {
+  readonly status: number
+  readonly body: Partial<ErrorBody> | undefined
+  constructor(status: number, body: Partial<ErrorBody> | undefined, fallback: string) {
+    super(body?.message ?? fallback)
+    this.name = 'ApiRequestError'
+    this.status = status
+    this.body = body
+  }
+}
+
+export type ApiChange = { method: string; path: string }
+const listeners = new Set<(change: ApiChange) => void>()
+
+/** Subscribe to every successful write made through this client. */
+export function onApiChange(listener: (change: ApiChange) => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+export interface RequestOptions {
+  /** Extra query parameters. */
+  query?: Record<string, string | number | boolean | undefined>
+  /** Use a developer API key (`?hapikey=`) instead of the bearer token. */
+  developerKey?: boolean
+  /** Send no Authorization header (OAuth token endpoint). */
+  anonymous?: boolean
+  /** A form body instead of JSON. */
+  form?: Record<string, string>
+}
+
+export const DEVELOPER_API_KEY = 'dev-key-local'
+
+/** Call the API; resolves with the parsed JSON (or text, or undefined for 204). */
+export async function apiRequest<T = unknown>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  const url = new URL(path, window.location.origin)
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value))
+  }
+  if (options.developerKey) url.searchParams.set('hapikey', DEVELOPER_API_KEY)
+  const headers: Record<string, string> = {}
+  if (!options.developerKey && !options.anonymous) headers.authorization = `Bearer ${HARNESS_TOKEN}`
+  let payload: string | undefined
+  if (options.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded'
+    payload = new URLSearchParams(options.form).toString()
+  } else if (body !== undefined) {
+    headers['content-type'] = 'application/json'
+    payload = JSON.stringify(body)
+  }
+  const response = await fetch(url, { method, headers, body: payload })
+  const type = response.headers.get('content-type') ?? ''
+  const text = await response.text()
+  let parsed: unknown = undefined
+  if (text.length > 0) {
+    if (type.includes('json')) {
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        parsed = undefined
+      }
+    } else {
+      parsed = text
+    }
+  }
+  if (!response.ok) {
+    const errorBody = typeof parsed === 'object' && parsed !== null ? (parsed as Partial<ErrorBody>) : undefined
+    throw new ApiRequestError(response.status, errorBody, `${method} ${url.pathname} failed with HTTP ${response.status}`)
+  }
+  if (method !== 'GET') for (const listener of listeners) listener({ method, path: url.pathname })
+  return parsed as T
+}
+
+export const api = {
+  get: <T = unknown>(path: string, options?: RequestOptions) => apiRequest<T>('GET', path, undefined, options),
+  post: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('POST', path, body, options),
+  put: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('PUT', path, body, options),
+  patch: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('PATCH', path, body, options),
+  delete: <T = unknown>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, undefined, options),
+}
