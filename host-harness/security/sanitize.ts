@@ -1,0 +1,113 @@
+/**
+ * The harness's one door for untrusted HTML and URLs.
+ *
+ * Everything a calling app or a timeline template controls (rendered
+ * templates, tokens, extraData, call notes) passes through `sanitizeHtml`
+ * before React puts it in the DOM, and every URL the harness follows or
+ * frames (recording links, timelineIFrame, widget URLs) through
+ * `safeHttpUrl`. The production Content-Security-Policy (vite-plugins/csp.ts)
+ * is the second line, not the first.
+ */
+import DOMPurify, { type Config } from 'dompurify'
+
+/** Tags removed on top of DOMPurify's HTML profile: nothing interactive, no nested documents, no styles. */
+const FORBIDDEN_TAGS = [
+  'style',
+  'link',
+  'meta',
+  'base',
+  'form',
+  'input',
+  'button',
+  'textarea',
+  'select',
+  'option',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'template',
+  'dialog',
+  'details',
+  'video',
+  'audio',
+  'source',
+  'track',
+  'picture',
+]
+
+/** Attributes removed everywhere: inline styles (UI redress), ids and names (DOM clobbering), forms. */
+const FORBIDDEN_ATTRIBUTES = ['style', 'id', 'name', 'form', 'formaction', 'action', 'srcset', 'ping', 'background']
+
+/** Images may only be inline raster data: no remote fetches (tracking, CSP reports), no SVG documents. */
+const SAFE_IMAGE_DATA_URL = /^data:image\/(?:png|jpeg|gif|webp);base64,[a-z0-9+/=\s]+$/i
+
+const CONFIG: Config = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: FORBIDDEN_TAGS,
+  FORBID_ATTR: FORBIDDEN_ATTRIBUTES,
+  // Links: http(s) only. (Image data URLs are checked by the hook below.)
+  ALLOWED_URI_REGEXP: /^https?:\/\//i,
+  ALLOW_DATA_ATTR: false,
+  ALLOW_UNKNOWN_PROTOCOLS: false,
+  SAFE_FOR_TEMPLATES: false,
+  RETURN_TRUSTED_TYPE: false,
+}
+
+let purifier: ReturnType<typeof DOMPurify> | undefined
+
+function getPurifier(): ReturnType<typeof DOMPurify> {
+  if (purifier) return purifier
+  const instance = DOMPurify(window)
+  instance.addHook('afterSanitizeAttributes', (node) => {
+    if (!(node instanceof Element)) return
+    const tag = node.tagName.toLowerCase()
+    if (tag === 'a') {
+      const href = node.getAttribute('href')
+      if (href !== null && safeHttpUrl(href) === undefined) node.removeAttribute('href')
+      if (node.hasAttribute('href')) {
+        node.setAttribute('target', '_blank')
+        node.setAttribute('rel', 'noopener noreferrer')
+      } else {
+        node.removeAttribute('target')
+        node.removeAttribute('rel')
+      }
+    }
+    if (tag === 'img') {
+      const src = node.getAttribute('src')
+      if (src === null || !SAFE_IMAGE_DATA_URL.test(src)) node.removeAttribute('src')
+    }
+  })
+  purifier = instance
+  return instance
+}
+
+/**
+ * Sanitize untrusted HTML for `dangerouslySetInnerHTML`: no scripts, no event
+ * handlers, no styles, no forms or frames, links http(s) only (opening in a
+ * new tab with rel=noopener), images only as inline raster data.
+ */
+export function sanitizeHtml(dirty: string): string {
+  return getPurifier().sanitize(dirty, CONFIG)
+}
+
+/**
+ * The URL if it is an absolute http: or https: URL (normalised by the URL
+ * parser), otherwise undefined. `javascript:`, `data:`, `blob:`, relative
+ * and unparsable URLs all fail.
+ */
+export function safeHttpUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const trimmed = value.trim()
+  if (!/^https?:\/\//i.test(trimmed)) return undefined
+  let url: URL
+  try {
+    url = new URL(trimmed)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+  if (url.hostname === '') return undefined
+  return url.href
+}
