@@ -1,0 +1,30 @@
+/**
+ * Calls `target[method](payload)` by name, for fixtures that let Playwright
+ * drive every SDK method through one window function. Throws a clear error
+ * for a name that is not a method, so a typo in a test fails loudly.
+ */
+export function invokeMethod(target: object, method: string, payload: unknown): unknown {
+  const fn: unknown = Reflect.get(target, method)
+  if (typeof fn !== 'function') throw new TypeError(`${method} is not a method of ${target.constructor.name}`)
+  return payload === undefined ? Reflect.apply(fn, target, []) : Reflect.apply(fn, target, [payload])
+}
+
+/** The query parameter `name` of this page, or `null`. */
+export function queryParam(name: string): string | null {
+  return new URL(location.href).searchParams.get(name)
+}
+
+/**
+ * Embeds `src` in an iframe the way the CRM does (`allow="microphone;
+ * autoplay"`), before any script of the page reacts to it. Returns the frame.
+ */
+export function embedFrame(src: string, title: string, parent: HTMLElement = document.body): HTMLIFrameElement {
+  const frame = document.createElement('iframe')
+  frame.title = title
+  frame.allow = 'microphone; autoplay'
+  frame.width = '420'
+  frame.height = '640'
+  frame.src = src
+  parent.append(frame)
+  return frame
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// npm run bench: one run of every benchmark section, printed as tables.
+// Builds dist/ first when it is missing or older than the sources, serves it
+// with scripts/serve-dist.mjs on the harness/widget/hostile ports, and drives
+// Debian's Chromium with the same flags as playwright.config.ts.
+// Options: --no-isolation (skip the COOP/COEP headers; timer clamped to 100 µs).
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { chromium } from '@playwright/test'
+import { ensureBuild } from '../bench/build.mjs'
+import { bundleSection } from '../bench/bundle-section.mjs'
+import { profileOurSdk } from '../bench/profile.mjs'
+import { sdkSection } from '../bench/sdk-section.mjs'
+import { startDistServer } from '../bench/server.mjs'
+import { printSection } from '../bench/table.mjs'
+
+const root = resolve(import.meta.dirname, '..')
+const PORTS = { harness: 4173, widget: 4174, hostile: 4175 } // = e2e/origins.ts
+const ORIGINS = Object.fromEntries(Object.entries(PORTS).map(([name, port]) => [name, `http://127.0.0.1:${port}`]))
+const REQUIRED_PAGES = ['index.html', 'widget/index.html', ...['sdk-host', 'sdk-widget', 'plain-host', 'npm-widget'].map((f) => `e2e/fixtures/${f}/index.html`)]
+
+/** $CHROMIUM_PATH, else Debian's /usr/bin/chromium (same rule as e2e/origins.ts). */
+function chromiumPath() {
+  const fromEnv = process.env.CHROMIUM_PATH
+  return fromEnv && existsSync(fromEnv) ? fromEnv : '/usr/bin/chromium'
+}
+
+/** The launch args of playwright.config.ts, read from the file so the two never drift. */
+function playwrightLaunchArgs() {
+  const config = readFileSync(join(root, 'playwright.config.ts'), 'utf8')
+  const block = /launchOptions:\s*{[\s\S]*?args:\s*\[([\s\S]*?)\]/.exec(config)
+  const args = block ? [...block[1].matchAll(/'([^']+)'|"([^"]+)"/g)].map((m) => m[1] ?? m[2]) : []
+  if (args.length === 0) throw new Error('could not read launchOptions.args from playwright.config.ts')
+  return args
+}
+
+/**
+ * The sections, in print order. Each is `async (context) => section` where a
+ * section is { title, header, rows, notes }.
+ */
+const SECTIONS = [
+  async ({ browser, isolation }) => sdkSection({ browser, origins: ORIGINS, isolation, profile: profileOurSdk }),
+  async () => bundleSection({ root }),
+  // ── PLUG-IN POINT ─────────────────────────────────────────────────────────
+  // Section "API handler throughput (Node)" goes here: an async function
+  // returning { title, header, rows, notes }, e.g.
+  //   async () => apiThroughputSection({ root }),
+  // (not implemented yet).
+  // ──────────────────────────────────────────────────────────────────────────
+]
+
+async function main() {
+  const isolation = !process.argv.includes('--no-isolation')
+  ensureBuild(root, REQUIRED_PAGES)
+  const server = await startDistServer(root, Object.values(PORTS))
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: playwrightLaunchArgs() })
+  const started = Date.now()
+  console.log(`# Ringside benchmark (${new Date().toISOString()}, Chromium ${browser.version()}, Node ${process.version}${server.reused ? ', reusing the dist server already running' : ''})`)
+  try {
+    for (const section of SECTIONS) printSection(await section({ browser, isolation }))
+  } finally {
+    await browser.close()
+    await server.stop()
+  }
+  console.log(`\n(one run, ${((Date.now() - started) / 1000).toFixed(1)} s)`)
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.stack : error)
+  process.exit(1)
+})
