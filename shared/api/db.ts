@@ -16,6 +16,9 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
 
 type Undo = () => void
 
+/** A canonical non-negative integer id, as sequences produce. */
+const NUMERIC_ID = /^(0|[1-9]\d*)$/
+
 /** A table of rows keyed by string id. Writes are journaled by its database. */
 export class Table<Row> {
   readonly name: string
@@ -43,12 +46,16 @@ export class Table<Row> {
     return this.#rows.has(id)
   }
 
-  /** Insert or replace a row. */
+  /**
+   * Insert or replace a row. A new numeric id lower than the last one (a
+   * record moved back from another table) is inserted at its place, so
+   * numeric ids stay ascending and `pageAfter` can binary-search them.
+   */
   set(id: string, row: Row): void {
     const had = this.#rows.has(id)
     const previous = this.#rows.get(id)
     this.#rows.set(id, row)
-    if (!had) this.#order.push(id)
+    if (!had) this.#insertInOrder(id)
     this.#db.record(() => {
       if (had) {
         this.#rows.set(id, previous as Row)
@@ -131,6 +138,23 @@ export class Table<Row> {
 
   dump(): Array<[string, Row]> {
     return [...this.entries()]
+  }
+
+  #insertInOrder(id: string): void {
+    const last = this.#order[this.#order.length - 1]
+    const n = Number(id)
+    if (last === undefined || !NUMERIC_ID.test(id) || !NUMERIC_ID.test(last) || Number(last) < n) {
+      this.#order.push(id)
+      return
+    }
+    let lo = 0
+    let hi = this.#order.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (Number(this.#order[mid]) < n) lo = mid + 1
+      else hi = mid
+    }
+    this.#order.splice(lo, 0, id)
   }
 
   #removeFromOrder(id: string): void {

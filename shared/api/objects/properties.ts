@@ -1,0 +1,402 @@
+/**
+ * Property definitions of each object type (the Property model of
+ * GET /crm/v3/properties/{objectType}) and the one place where a property
+ * value sent by a client is checked and normalized before it is stored.
+ *
+ * Values are stored as strings, as the real API returns them: numbers as
+ * decimal text, booleans as "true"/"false", datetimes as ISO-8601 UTC, dates
+ * as YYYY-MM-DD, e-mail addresses in lower case.
+ */
+import type { ObjectType } from './object-types.ts'
+
+export type PropertyType = 'string' | 'number' | 'date' | 'datetime' | 'enumeration' | 'bool' | 'phone_number'
+export type FieldType = 'text' | 'textarea' | 'select' | 'radio' | 'booleancheckbox' | 'date' | 'number' | 'phonenumber' | 'html'
+
+export interface PropertyOption {
+  label: string
+  value: string
+  hidden: boolean
+  displayOrder: number
+  description?: string
+}
+
+/** The Property model (api-shapes §4). */
+export interface PropertyDefinition {
+  name: string
+  label: string
+  type: PropertyType
+  fieldType: FieldType
+  groupName: string
+  description: string
+  options: PropertyOption[]
+  displayOrder: number
+  hidden: boolean
+  hasUniqueValue: boolean
+  formField: boolean
+  calculated: boolean
+  externalOptions: boolean
+  hubspotDefined: boolean
+  createdAt: string
+  updatedAt: string
+  archived: boolean
+  modificationMetadata: { archivable: boolean; readOnlyDefinition: boolean; readOnlyValue: boolean }
+}
+
+/** Emulator-only checks that the Property model has no field for. */
+interface ExtraRules {
+  /** The value must be an absolute http(s) URL. */
+  url?: boolean
+}
+
+interface Spec {
+  label: string
+  type?: PropertyType
+  fieldType?: FieldType
+  group?: string
+  description?: string
+  options?: ReadonlyArray<string | readonly [value: string, label: string]>
+  externalOptions?: boolean
+  readOnly?: boolean
+  unique?: boolean
+  url?: boolean
+}
+
+const DEFAULT_FIELD_TYPE: Record<PropertyType, FieldType> = {
+  string: 'text',
+  number: 'number',
+  date: 'date',
+  datetime: 'date',
+  enumeration: 'select',
+  bool: 'booleancheckbox',
+  phone_number: 'phonenumber',
+}
+
+const EPOCH = new Date(0).toISOString()
+
+function define(groupDefault: string, specs: Record<string, Spec>): Map<string, PropertyDefinition & { rules: ExtraRules }> {
+  const map = new Map<string, PropertyDefinition & { rules: ExtraRules }>()
+  let order = 0
+  for (const [name, spec] of Object.entries(specs)) {
+    const type = spec.type ?? 'string'
+    map.set(name, {
+      name,
+      label: spec.label,
+      type,
+      fieldType: spec.fieldType ?? DEFAULT_FIELD_TYPE[type],
+      groupName: spec.group ?? groupDefault,
+      description: spec.description ?? '',
+      options: (spec.options ?? []).map((o, i) => {
+        const [value, label] = typeof o === 'string' ? [o, o.charAt(0) + o.slice(1).toLowerCase().replaceAll('_', ' ')] : o
+        return { label, value, hidden: false, displayOrder: i }
+      }),
+      displayOrder: order++,
+      hidden: false,
+      hasUniqueValue: spec.unique ?? false,
+      formField: !spec.readOnly,
+      calculated: false,
+      externalOptions: spec.externalOptions ?? false,
+      hubspotDefined: true,
+      createdAt: EPOCH,
+      updatedAt: EPOCH,
+      archived: false,
+      modificationMetadata: { archivable: false, readOnlyDefinition: true, readOnlyValue: spec.readOnly ?? false },
+      rules: { url: spec.url },
+    })
+  }
+  return map
+}
+
+/** Properties every object type has; the API maintains their values. */
+const SYSTEM: Record<string, Spec> = {
+  hs_object_id: { label: 'Record ID', type: 'number', readOnly: true, description: 'The unique ID of this record. Set automatically.' },
+  createdate: { label: 'Create Date', type: 'datetime', readOnly: true, description: 'When the record was created.' },
+  hs_lastmodifieddate: { label: 'Last Modified Date', type: 'datetime', readOnly: true, description: 'When any property last changed.' },
+}
+
+const OWNER: Spec = { label: 'Owner', type: 'enumeration', externalOptions: true, description: 'The user who owns the record.' }
+
+/** hs_call_disposition options: the account's default call outcomes. */
+export const CALL_DISPOSITIONS = [
+  ['9d9162e7-6cf3-4944-bf63-4dff82258764', 'Busy'],
+  ['f240bbac-87c9-4f6e-bf70-924b57d47db7', 'Connected'],
+  ['a4c4c377-d246-4b32-a13b-75a56a4cd0ff', 'Left live message'],
+  ['b2cf5968-551e-4856-9783-52b3da59a7d0', 'Left voicemail'],
+  ['73a0d17f-1163-4015-bdd5-ec830791da20', 'No answer'],
+  ['17b47fee-58de-441e-a44c-c6300d46f273', 'Wrong number'],
+] as const
+
+const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: ExtraRules }>> = {
+  contacts: define('contactinformation', {
+    ...SYSTEM,
+    email: { label: 'Email', unique: true, description: "The contact's e-mail address (unique; stored in lower case)." },
+    firstname: { label: 'First Name' },
+    lastname: { label: 'Last Name' },
+    phone: { label: 'Phone Number', type: 'phone_number' },
+    mobilephone: { label: 'Mobile Phone Number', type: 'phone_number' },
+    company: { label: 'Company Name' },
+    jobtitle: { label: 'Job Title' },
+    website: { label: 'Website URL' },
+    address: { label: 'Street Address' },
+    city: { label: 'City' },
+    state: { label: 'State/Region' },
+    zip: { label: 'Postal Code' },
+    country: { label: 'Country/Region' },
+    lifecyclestage: {
+      label: 'Lifecycle Stage',
+      type: 'enumeration',
+      fieldType: 'radio',
+      options: [
+        ['subscriber', 'Subscriber'],
+        ['lead', 'Lead'],
+        ['marketingqualifiedlead', 'Marketing Qualified Lead'],
+        ['salesqualifiedlead', 'Sales Qualified Lead'],
+        ['opportunity', 'Opportunity'],
+        ['customer', 'Customer'],
+        ['evangelist', 'Evangelist'],
+        ['other', 'Other'],
+      ],
+    },
+    hs_lead_status: {
+      label: 'Lead Status',
+      type: 'enumeration',
+      fieldType: 'radio',
+      options: ['NEW', 'OPEN', 'IN_PROGRESS', 'OPEN_DEAL', 'UNQUALIFIED', 'ATTEMPTED_TO_CONTACT', 'CONNECTED', 'BAD_TIMING'],
+    },
+    notes_last_contacted: { label: 'Last Contacted', type: 'datetime' },
+    hubspot_owner_id: OWNER,
+  }),
+  companies: define('companyinformation', {
+    ...SYSTEM,
+    name: { label: 'Company name' },
+    domain: { label: 'Company Domain Name' },
+    phone: { label: 'Phone Number', type: 'phone_number' },
+    website: { label: 'Website URL' },
+    industry: { label: 'Industry' },
+    city: { label: 'City' },
+    state: { label: 'State/Region' },
+    country: { label: 'Country/Region' },
+    numberofemployees: { label: 'Number of Employees', type: 'number' },
+    description: { label: 'Description', fieldType: 'textarea' },
+    hubspot_owner_id: OWNER,
+  }),
+  deals: define('dealinformation', {
+    ...SYSTEM,
+    dealname: { label: 'Deal Name' },
+    amount: { label: 'Amount', type: 'number' },
+    pipeline: { label: 'Pipeline', type: 'enumeration', externalOptions: true },
+    dealstage: { label: 'Deal Stage', type: 'enumeration', fieldType: 'radio', externalOptions: true },
+    closedate: { label: 'Close Date', type: 'datetime' },
+    dealtype: {
+      label: 'Deal Type',
+      type: 'enumeration',
+      fieldType: 'radio',
+      options: [
+        ['newbusiness', 'New Business'],
+        ['existingbusiness', 'Existing Business'],
+      ],
+    },
+    description: { label: 'Deal Description', fieldType: 'textarea' },
+    hubspot_owner_id: OWNER,
+  }),
+  tickets: define('ticketinformation', {
+    ...SYSTEM,
+    subject: { label: 'Ticket name', description: 'Required when a ticket is created.' },
+    content: { label: 'Ticket description', fieldType: 'textarea' },
+    hs_pipeline: { label: 'Pipeline', type: 'enumeration', externalOptions: true, description: 'Defaults to the pipeline "0".' },
+    hs_pipeline_stage: {
+      label: 'Ticket status',
+      type: 'enumeration',
+      fieldType: 'radio',
+      externalOptions: true,
+      description: 'Required when a ticket is created; a stage id of the ticket\'s pipeline.',
+    },
+    hs_ticket_priority: { label: 'Priority', type: 'enumeration', options: ['LOW', 'MEDIUM', 'HIGH', 'URGENT'] },
+    hs_ticket_category: {
+      label: 'Category',
+      type: 'enumeration',
+      fieldType: 'radio',
+      options: [
+        ['PRODUCT_ISSUE', 'Product issue'],
+        ['BILLING_ISSUE', 'Billing issue'],
+        ['FEATURE_REQUEST', 'Feature request'],
+        ['GENERAL_INQUIRY', 'General inquiry'],
+      ],
+    },
+    source_type: { label: 'Source', type: 'enumeration', options: ['EMAIL', 'CHAT', 'PHONE', 'FORM'] },
+    hs_pinned_engagement_id: {
+      label: 'Pinned Engagement ID',
+      type: 'number',
+      description: 'The id of one activity (a call) associated with this ticket, shown pinned at the top of its timeline.',
+    },
+    closed_date: { label: 'Close date', type: 'datetime' },
+    hubspot_owner_id: OWNER,
+  }),
+  calls: define('callinformation', {
+    ...SYSTEM,
+    hs_timestamp: { label: 'Activity date', type: 'datetime', description: 'When the call happened; defaults to the create date.' },
+    hs_call_title: { label: 'Call Title' },
+    hs_call_body: { label: 'Call notes', fieldType: 'html' },
+    hs_call_status: {
+      label: 'Call status',
+      type: 'enumeration',
+      options: ['BUSY', 'CALLING_CRM_USER', 'CANCELED', 'COMPLETED', 'CONNECTING', 'FAILED', 'IN_PROGRESS', 'MISSED', 'NO_ANSWER', 'QUEUED', 'RINGING'],
+    },
+    hs_call_duration: { label: 'Call duration', type: 'number', description: 'Milliseconds.' },
+    hs_call_direction: { label: 'Call direction', type: 'enumeration', options: ['INBOUND', 'OUTBOUND'] },
+    hs_call_disposition: { label: 'Call outcome', type: 'enumeration', options: CALL_DISPOSITIONS },
+    hs_call_from_number: { label: 'From number', type: 'phone_number' },
+    hs_call_to_number: { label: 'To number', type: 'phone_number' },
+    hs_call_recording_url: { label: 'Recording URL', url: true, description: 'An absolute http(s) URL.' },
+    hs_call_external_id: { label: 'External call ID', description: "The calling app's own id of the call (externalCallId)." },
+    hs_call_source: { label: 'Call source', description: 'e.g. INTEGRATIONS_PLATFORM for calls logged by a calling app.' },
+    hs_call_app_id: { label: 'Calling app ID', type: 'number' },
+    hs_call_callee_object_id: { label: 'Callee object ID', type: 'number' },
+    hs_call_callee_object_type_id: { label: 'Callee object type ID' },
+    hubspot_owner_id: OWNER,
+  }),
+}
+
+/** Properties returned when a request names none (api-shapes §4 and the real defaults). */
+export const DEFAULT_PROPERTIES: Readonly<Record<ObjectType, readonly string[]>> = {
+  contacts: ['createdate', 'email', 'firstname', 'lastname', 'hs_lastmodifieddate', 'hs_object_id'],
+  companies: ['createdate', 'domain', 'name', 'hs_lastmodifieddate', 'hs_object_id'],
+  deals: ['amount', 'closedate', 'createdate', 'dealname', 'dealstage', 'hs_lastmodifieddate', 'hs_object_id', 'pipeline'],
+  tickets: [
+    'content',
+    'createdate',
+    'hs_lastmodifieddate',
+    'hs_object_id',
+    'hs_pipeline',
+    'hs_pipeline_stage',
+    'hs_ticket_category',
+    'hs_ticket_priority',
+    'subject',
+  ],
+  calls: ['createdate', 'hs_lastmodifieddate', 'hs_object_id', 'hs_timestamp'],
+}
+
+export function propertyDefinition(objectType: ObjectType, name: string): PropertyDefinition | undefined {
+  const def = DEFINITIONS[objectType].get(name)
+  if (!def) return undefined
+  const { rules: _rules, ...publicDef } = def
+  return publicDef
+}
+
+export function propertyDefinitions(objectType: ObjectType): PropertyDefinition[] {
+  return [...DEFINITIONS[objectType].keys()].map((name) => propertyDefinition(objectType, name) as PropertyDefinition)
+}
+
+export function hasPropertyDefinition(objectType: ObjectType, name: string): boolean {
+  return DEFINITIONS[objectType].has(name)
+}
+
+/** One failed property of a write, as the real API lists them. */
+export interface PropertyProblem {
+  name: string
+  /** PROPERTY_DOESNT_EXIST, INVALID_OPTION, INVALID_NUMBER, ... */
+  error: string
+  message: string
+}
+
+/** Longest string value the real API stores. */
+export const MAX_VALUE_LENGTH = 65_536
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
+const EPOCH_MS = /^-?\d{1,15}$/
+/** ±year 10000, the range of a JS Date. */
+const MAX_EPOCH = 8.64e15
+
+function parseInstant(text: string): Date | undefined {
+  if (EPOCH_MS.test(text)) {
+    const ms = Number(text)
+    return Math.abs(ms) <= MAX_EPOCH ? new Date(ms) : undefined
+  }
+  if (ISO_DATETIME.test(text) || ISO_DATE.test(text)) {
+    const date = new Date(text)
+    return Number.isNaN(date.getTime()) ? undefined : date
+  }
+  return undefined
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text)
+    return url.protocol === 'http:' || url.protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Check one value for one property. Returns the stored form (a string, or
+ * null to clear the property) or the problem. Does not check read-only or
+ * object-level rules (those are the store's).
+ */
+export function normalizeValue(
+  objectType: ObjectType,
+  name: string,
+  raw: unknown,
+): { ok: true; value: string | null } | { ok: false; problem: PropertyProblem } {
+  const def = DEFINITIONS[objectType].get(name)
+  const fail = (error: string, message: string) => ({ ok: false as const, problem: { name, error, message } })
+  if (!def) return fail('PROPERTY_DOESNT_EXIST', `Property "${name}" does not exist`)
+  if (raw === null) return { ok: true, value: null }
+  if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
+    return fail('INVALID_PROPERTY_VALUE', `Property "${name}" must be a string, number, boolean or null, got ${Array.isArray(raw) ? 'an array' : typeof raw}`)
+  }
+  if (typeof raw === 'number' && !Number.isFinite(raw)) return fail('INVALID_NUMBER', `${raw} is not a valid number for "${name}"`)
+  const text = String(raw)
+  // An empty string clears the property, as in the real API.
+  if (text.trim() === '') return { ok: true, value: null }
+  if (text.length > MAX_VALUE_LENGTH) {
+    return fail('VALUE_TOO_LONG', `Property "${name}" is ${text.length} characters long; the limit is ${MAX_VALUE_LENGTH}`)
+  }
+  switch (def.type) {
+    case 'number': {
+      const trimmed = text.trim()
+      if (!/^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(trimmed) || !Number.isFinite(Number(trimmed))) {
+        return fail('INVALID_NUMBER', `"${text}" is not a valid number for "${name}"`)
+      }
+      return { ok: true, value: trimmed }
+    }
+    case 'bool': {
+      const lower = text.trim().toLowerCase()
+      if (lower !== 'true' && lower !== 'false') return fail('INVALID_BOOLEAN', `"${text}" is not a valid boolean for "${name}" (true or false)`)
+      return { ok: true, value: lower }
+    }
+    case 'datetime': {
+      const date = parseInstant(text.trim())
+      if (!date) {
+        return fail('INVALID_DATE', `"${text}" is not a valid datetime for "${name}" (epoch milliseconds or ISO 8601 with a zone)`)
+      }
+      return { ok: true, value: date.toISOString() }
+    }
+    case 'date': {
+      const date = parseInstant(text.trim())
+      if (!date) return fail('INVALID_DATE', `"${text}" is not a valid date for "${name}" (YYYY-MM-DD or epoch milliseconds)`)
+      return { ok: true, value: date.toISOString().slice(0, 10) }
+    }
+    case 'enumeration': {
+      if (def.externalOptions || def.options.length === 0) return { ok: true, value: text }
+      if (!def.options.some((o) => o.value === text)) {
+        return fail(
+          'INVALID_OPTION',
+          `${text} was not one of the allowed options: [${def.options.map((o) => o.value).join(', ')}]`,
+        )
+      }
+      return { ok: true, value: text }
+    }
+    case 'phone_number':
+    case 'string':
+      if (def.rules.url && !isHttpUrl(text.trim())) {
+        return fail('INVALID_URL', `"${text}" is not an absolute http(s) URL for "${name}"`)
+      }
+      if (name === 'email' && objectType === 'contacts') {
+        const email = text.trim().toLowerCase()
+        if (!/^[^\s@]+@[^\s@]+$/.test(email)) return fail('INVALID_EMAIL', `Email address ${text} is invalid`)
+        return { ok: true, value: email }
+      }
+      return { ok: true, value: text }
+  }
+}

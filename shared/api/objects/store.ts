@@ -1,0 +1,526 @@
+/**
+ * ObjectStore: the one place CRM records live (contacts, companies, deals,
+ * tickets, calls), with their property history, their associations and the
+ * rules every write must pass. Routes, the seed and other resources (the
+ * timeline writes tokens into record properties) all go through it.
+ *
+ * Every method checks everything before it writes anything, so a method that
+ * throws has changed nothing, even outside a transaction. Records returned
+ * are the stored rows: treat them as read-only.
+ *
+ * Storage, per object type: a table of live records and a table of archived
+ * ones (the recycle bin), both ordered by numeric id so a page is found by
+ * binary search; ids come from one sequence per type. Associations live in a
+ * table keyed by record; unique values (contact e-mail) in an index table.
+ */
+import { z } from 'zod'
+import type { Database, Table } from '../db.ts'
+import { conflict, notFound, validationError } from '../errors.ts'
+import { associationTypeFrom, type AssociationType } from './association-types.ts'
+import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
+import { findPipeline, PIPELINE_PROPERTIES, type PipelineRow } from './pipelines.ts'
+import { hasPropertyDefinition, normalizeValue, propertyDefinition, type PropertyProblem } from './properties.ts'
+
+export type { ObjectType } from './object-types.ts'
+
+/** Where a value came from (ValueWithTimestamp.sourceType), e.g. API, CRM_UI, INTEGRATION. */
+export type SourceType = string
+
+export interface ValueWithTimestamp {
+  readonly value: string
+  readonly timestamp: string
+  readonly sourceType: SourceType
+  readonly sourceId?: string
+}
+
+/** A stored record. Immutable: every write stores a new object. */
+export interface CrmRecord {
+  readonly id: string
+  readonly properties: Readonly<Record<string, string>>
+  /** Past and current values per property, newest first. */
+  readonly history: Readonly<Record<string, readonly ValueWithTimestamp[]>>
+  readonly createdAt: string
+  readonly updatedAt: string
+  readonly archived: boolean
+  readonly archivedAt?: string
+}
+
+/** One item of the `associations` array of a create (spec §2.8). */
+export interface AssociationInput {
+  to: { id: string }
+  types: ReadonlyArray<{ associationCategory: string; associationTypeId: number }>
+}
+
+/** One associated record: its id and every association type id that links it. */
+export interface AssociatedRecord {
+  id: string
+  typeIds: number[]
+}
+
+/** How many past values of one property are kept. */
+export const HISTORY_LIMIT = 50
+
+const valueSchema = z.object({
+  value: z.string(),
+  timestamp: z.string(),
+  sourceType: z.string(),
+  sourceId: z.string().optional(),
+})
+
+const recordSchema: z.ZodType<CrmRecord> = z.object({
+  id: z.string().regex(/^[1-9]\d*$/),
+  properties: z.record(z.string(), z.string()),
+  history: z.record(z.string(), z.array(valueSchema)),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  archived: z.boolean(),
+  archivedAt: z.string().optional(),
+})
+
+const associationsSchema = z.partialRecord(
+  z.enum(OBJECT_TYPE_NAMES),
+  z.array(z.object({ id: z.string(), typeIds: z.array(z.number().int()) })),
+)
+type AssociationRow = z.infer<typeof associationsSchema>
+
+/** Properties whose value is unique among live records of the type. */
+const UNIQUE: Partial<Record<ObjectType, readonly string[]>> = { contacts: ['email'] }
+
+interface ResolvedAssociation {
+  toType: ObjectType
+  toId: string
+  type: AssociationType
+}
+
+type Values = Map<string, string | null>
+
+/** The VALIDATION_ERROR for bad property values, in the real API's words (api-shapes §6). */
+export function propertyValuesError(problems: readonly PropertyProblem[]) {
+  const items = problems.map((p) => ({ isValid: false, message: p.message, error: p.error, name: p.name }))
+  return validationError(`Property values were not valid: ${JSON.stringify(items)}`, {
+    errors: problems.map((p) => ({ message: p.message, code: p.error, context: { propertyName: [p.name] } })),
+  })
+}
+
+export class ObjectStore {
+  readonly #db: Database
+  readonly #live: Record<ObjectType, Table<CrmRecord>>
+  readonly #archived: Record<ObjectType, Table<CrmRecord>>
+  readonly #associations: Table<AssociationRow>
+  readonly #unique: Table<string>
+
+  constructor(db: Database) {
+    this.#db = db
+    const live = {} as Record<ObjectType, Table<CrmRecord>>
+    const archived = {} as Record<ObjectType, Table<CrmRecord>>
+    for (const type of OBJECT_TYPE_NAMES) {
+      live[type] = db.table(`crm_${type}`, recordSchema)
+      archived[type] = db.table(`crm_${type}_archived`, recordSchema)
+    }
+    this.#live = live
+    this.#archived = archived
+    this.#associations = db.table('crm_associations', associationsSchema)
+    this.#unique = db.table('crm_unique_values', z.string())
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** A live (not archived) record, or undefined. */
+  get(objectType: ObjectType, id: string): CrmRecord | undefined {
+    return this.#live[objectType].get(id)
+  }
+
+  /** A record in the recycle bin, or undefined. */
+  getArchived(objectType: ObjectType, id: string): CrmRecord | undefined {
+    return this.#archived[objectType].get(id)
+  }
+
+  /**
+   * The first live record whose property equals `value` (compared in stored
+   * form: e-mail in lower case, datetimes as ISO). Unique properties and
+   * hs_object_id are looked up directly; others are scanned.
+   */
+  findByProperty(objectType: ObjectType, propertyName: string, value: string): CrmRecord | undefined {
+    if (propertyName === 'hs_object_id') return this.get(objectType, value)
+    const normalized = normalizeValue(objectType, propertyName, value)
+    const wanted = normalized.ok ? normalized.value : value
+    if (wanted === null) return undefined
+    if (UNIQUE[objectType]?.includes(propertyName)) {
+      const id = this.#unique.get(uniqueKey(objectType, propertyName, wanted))
+      return id === undefined ? undefined : this.get(objectType, id)
+    }
+    for (const record of this.#live[objectType].values()) {
+      if (record.properties[propertyName] === wanted) return record
+    }
+    return undefined
+  }
+
+  /** Whether the object type has a property of that name. */
+  hasProperty(objectType: ObjectType, propertyName: string): boolean {
+    return hasPropertyDefinition(objectType, propertyName)
+  }
+
+  /** Number of live records (or archived ones). */
+  count(objectType: ObjectType, archived = false): number {
+    return (archived ? this.#archived : this.#live)[objectType].size
+  }
+
+  /** Every live (or archived) record in id order. Scans: use `page` for lists. */
+  records(objectType: ObjectType, archived = false): IterableIterator<CrmRecord> {
+    return (archived ? this.#archived : this.#live)[objectType].values()
+  }
+
+  /**
+   * Up to `limit` records with id greater than `after`, in id order, and
+   * whether more follow. Costs O(log n + limit).
+   */
+  page(objectType: ObjectType, after: number | undefined, limit: number, archived = false): { records: CrmRecord[]; more: boolean } {
+    const { rows, more } = (archived ? this.#archived : this.#live)[objectType].pageAfter(after, limit, () => true)
+    return { records: rows, more }
+  }
+
+  /** Live records associated with a record, per target type, with the linking type ids. */
+  associations(objectType: ObjectType, id: string, toType: ObjectType): AssociatedRecord[] {
+    const row = this.#associations.get(recordKey(objectType, id))
+    return (row?.[toType] ?? []).filter((a) => this.get(toType, a.id) !== undefined)
+  }
+
+  /** Whether two records are linked by any association type. */
+  isAssociated(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string): boolean {
+    const row = this.#associations.get(recordKey(fromType, fromId))
+    return (row?.[toType] ?? []).some((a) => a.id === toId)
+  }
+
+  /** A live pipeline of tickets or deals. */
+  pipeline(objectType: 'tickets' | 'deals', pipelineId: string): PipelineRow | undefined {
+    return findPipeline(this.#db, objectType, pipelineId)
+  }
+
+  // --------------------------------------------------------------- writes
+
+  /**
+   * Create a record. `properties` are raw client values (string, number,
+   * boolean or null); `associations` are made in the same step, so a ticket
+   * can pin a call it is associated with on creation. Throws 400 for bad
+   * values or broken rules and 409 for a duplicate unique value.
+   */
+  create(
+    objectType: ObjectType,
+    properties: Readonly<Record<string, unknown>>,
+    now: number,
+    sourceType: SourceType = 'API',
+    associations: readonly AssociationInput[] = [],
+  ): CrmRecord {
+    const values = this.#checkValues(objectType, properties, undefined)
+    const links = this.#resolveAssociations(objectType, associations)
+    this.#applyDefaults(objectType, values, now)
+    this.#checkRules(objectType, undefined, values, links)
+    this.#checkUnique(objectType, undefined, values)
+
+    const id = String(this.#db.nextId(`crm_${objectType}`))
+    const iso = new Date(now).toISOString()
+    values.set('hs_object_id', id)
+    values.set('createdate', iso)
+    values.set('hs_lastmodifieddate', iso)
+    const empty: CrmRecord = { id, properties: {}, history: {}, createdAt: iso, updatedAt: iso, archived: false }
+    const record = withValues(empty, values, iso, sourceType)
+    this.#live[objectType].set(id, record)
+    this.#indexUnique(objectType, undefined, record)
+    for (const link of links) this.#link(objectType, id, link.toType, link.toId, link.type)
+    return record
+  }
+
+  /**
+   * Change properties of a live record (404 if there is none). Same checks
+   * as `create`; a value of null or "" clears the property.
+   */
+  setProperties(
+    objectType: ObjectType,
+    id: string,
+    properties: Readonly<Record<string, unknown>>,
+    now: number,
+    sourceType: SourceType = 'API',
+  ): CrmRecord {
+    const current = this.get(objectType, id)
+    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${OBJECT_TYPES[objectType].upper} ${id})`)
+    const values = this.#checkValues(objectType, properties, current)
+    this.#checkRules(objectType, current, values, [])
+    this.#checkUnique(objectType, current, values)
+    const iso = new Date(now).toISOString()
+    values.set('hs_lastmodifieddate', iso)
+    const next = { ...withValues(current, values, iso, sourceType), updatedAt: iso }
+    this.#live[objectType].set(id, next)
+    this.#indexUnique(objectType, current, next)
+    return next
+  }
+
+  /**
+   * Associate two live records with an association type id valid from
+   * `fromType` to `toType` (the inverse is recorded too). Idempotent.
+   * Throws 400 for an unknown type id, 404 for a missing record.
+   */
+  associate(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string, typeId: number): void {
+    const type = this.#associationType(fromType, toType, typeId)
+    if (!this.get(fromType, fromId)) throw notFound(`${OBJECT_TYPES[fromType].upper} ${fromId} does not exist.`)
+    if (!this.get(toType, toId)) throw notFound(`${OBJECT_TYPES[toType].upper} ${toId} does not exist.`)
+    this.#link(fromType, fromId, toType, toId, type)
+  }
+
+  /**
+   * Remove one association type (and its inverse) between two records.
+   * Returns whether it existed. When no association is left between a
+   * ticket and a call, a pin of that call on the ticket is cleared.
+   */
+  dissociate(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string, typeId: number, now: number): boolean {
+    const type = this.#associationType(fromType, toType, typeId)
+    const removed = this.#unlinkOne(fromType, fromId, toType, toId, type.typeId)
+    this.#unlinkOne(toType, toId, fromType, fromId, type.inverseTypeId)
+    if (removed && !this.isAssociated(fromType, fromId, toType, toId)) {
+      this.#clearPin(fromType, fromId, toType, toId, now)
+      this.#clearPin(toType, toId, fromType, fromId, now)
+    }
+    return removed
+  }
+
+  /** Move a live record to the recycle bin (404 if there is none). */
+  archive(objectType: ObjectType, id: string, now: number): CrmRecord {
+    const current = this.get(objectType, id)
+    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${OBJECT_TYPES[objectType].upper} ${id})`)
+    const iso = new Date(now).toISOString()
+    const archived: CrmRecord = { ...current, archived: true, archivedAt: iso, updatedAt: iso }
+    this.#live[objectType].delete(id)
+    this.#archived[objectType].set(id, archived)
+    this.#indexUnique(objectType, current, undefined)
+    return archived
+  }
+
+  /**
+   * Bring a record back from the recycle bin (an emulator extension: the
+   * real API restores only through its UI). 404 if it is not in the bin,
+   * 409 if a live record has taken one of its unique values meanwhile.
+   */
+  restore(objectType: ObjectType, id: string, now: number): CrmRecord {
+    const archived = this.getArchived(objectType, id)
+    if (!archived) throw notFound(`${OBJECT_TYPES[objectType].upper} ${id} is not in the recycle bin.`)
+    const { archivedAt: _archivedAt, ...rest } = archived
+    const restored: CrmRecord = { ...rest, archived: false, updatedAt: new Date(now).toISOString() }
+    this.#checkUnique(objectType, undefined, new Map(Object.entries(restored.properties)))
+    this.#archived[objectType].delete(id)
+    this.#live[objectType].set(id, restored)
+    this.#indexUnique(objectType, undefined, restored)
+    return restored
+  }
+
+  // -------------------------------------------------------------- checks
+
+  /** Normalize every value; collect every problem and throw them together. */
+  #checkValues(objectType: ObjectType, input: Readonly<Record<string, unknown>>, current: CrmRecord | undefined): Values {
+    const values: Values = new Map()
+    const problems: PropertyProblem[] = []
+    for (const [name, raw] of Object.entries(input)) {
+      const result = normalizeValue(objectType, name, raw)
+      if (!result.ok) {
+        problems.push(result.problem)
+        continue
+      }
+      if (propertyDefinition(objectType, name)?.modificationMetadata.readOnlyValue) {
+        // Echoing a read-only value back unchanged is harmless; changing it is not.
+        if (result.value !== (current?.properties[name] ?? null)) {
+          problems.push({ name, error: 'READ_ONLY_VALUE', message: `Property "${name}" is read-only` })
+        }
+        continue
+      }
+      values.set(name, result.value)
+    }
+    if (problems.length > 0) throw propertyValuesError(problems)
+    return values
+  }
+
+  #applyDefaults(objectType: ObjectType, values: Values, now: number): void {
+    if (objectType === 'tickets' && (values.get('hs_pipeline') ?? null) === null) values.set('hs_pipeline', '0')
+    if (objectType === 'deals' && (values.get('dealstage') ?? null) !== null && (values.get('pipeline') ?? null) === null) {
+      values.set('pipeline', 'default')
+    }
+    if (objectType === 'calls' && (values.get('hs_timestamp') ?? null) === null) values.set('hs_timestamp', new Date(now).toISOString())
+  }
+
+  /** Object-level rules: required properties, pipeline/stage, pinned activity. */
+  #checkRules(objectType: ObjectType, current: CrmRecord | undefined, values: Values, links: readonly ResolvedAssociation[]): void {
+    const merged = (name: string): string | null => (values.has(name) ? (values.get(name) ?? null) : (current?.properties[name] ?? null))
+
+    if (objectType === 'tickets') {
+      const missing = ['subject', 'hs_pipeline_stage'].filter((name) => merged(name) === null)
+      if (missing.length > 0) {
+        const message = current
+          ? `Properties ${missing.join(', ')} of a ticket cannot be cleared.`
+          : `Cannot create object with type: TICKET. The following required properties were missing: [${missing.join(', ')}]`
+        throw validationError(message, {
+          errors: missing.map((name) => ({ message: `${name} is required`, code: 'REQUIRED_PROPERTY', context: { propertyName: [name] } })),
+        })
+      }
+    }
+
+    const problems: PropertyProblem[] = []
+    const pp = PIPELINE_PROPERTIES[objectType]
+    if (pp && (objectType === 'tickets' || objectType === 'deals') && (values.has(pp.pipeline) || values.has(pp.stage))) {
+      const pipelineId = merged(pp.pipeline)
+      const stageId = merged(pp.stage)
+      const pipeline = pipelineId === null ? undefined : this.pipeline(objectType, pipelineId)
+      if (pipelineId !== null && !pipeline) {
+        problems.push({ name: pp.pipeline, error: 'INVALID_OPTION', message: `${pipelineId} is not a valid pipeline id` })
+      } else if (stageId !== null && pipelineId === null) {
+        problems.push({ name: pp.pipeline, error: 'REQUIRED_PROPERTY', message: `${pp.stage} needs ${pp.pipeline}` })
+      } else if (pipeline && stageId !== null && !pipeline.stages.some((s) => s.id === stageId && !s.archived)) {
+        problems.push({
+          name: pp.stage,
+          error: 'INVALID_OPTION',
+          message: `${stageId} is not a valid stage of pipeline ${pipeline.id}; its stages are [${pipeline.stages.map((s) => s.id).join(', ')}]`,
+        })
+      }
+    }
+
+    if (objectType === 'tickets' && values.has('hs_pinned_engagement_id')) {
+      const pinned = values.get('hs_pinned_engagement_id') ?? null
+      if (pinned !== null) {
+        const inSameCreate = links.some((l) => l.toType === 'calls' && l.toId === pinned)
+        const alreadyLinked = current !== undefined && this.isAssociated('tickets', current.id, 'calls', pinned)
+        if (!this.get('calls', pinned)) {
+          problems.push({ name: 'hs_pinned_engagement_id', error: 'INVALID_PINNED_ENGAGEMENT', message: `No call activity with id ${pinned} exists` })
+        } else if (!inSameCreate && !alreadyLinked) {
+          problems.push({
+            name: 'hs_pinned_engagement_id',
+            error: 'INVALID_PINNED_ENGAGEMENT',
+            message: `Call ${pinned} cannot be pinned: it is not associated with this ticket`,
+          })
+        }
+      }
+    }
+    if (problems.length > 0) throw propertyValuesError(problems)
+  }
+
+  #checkUnique(objectType: ObjectType, current: CrmRecord | undefined, values: ReadonlyMap<string, string | null>): void {
+    for (const name of UNIQUE[objectType] ?? []) {
+      const value = values.get(name)
+      if (value === undefined || value === null) continue
+      const owner = this.#unique.get(uniqueKey(objectType, name, value))
+      if (owner !== undefined && owner !== current?.id) {
+        throw conflict(`${OBJECT_TYPES[objectType].singular.replace(/^./, (c) => c.toUpperCase())} already exists. Existing ID: ${owner}`, {
+          context: { [name]: [value], existingId: [owner] },
+        })
+      }
+    }
+  }
+
+  #indexUnique(objectType: ObjectType, before: CrmRecord | undefined, after: CrmRecord | undefined): void {
+    for (const name of UNIQUE[objectType] ?? []) {
+      const old = before?.properties[name]
+      const next = after?.properties[name]
+      if (old === next) continue
+      if (old !== undefined) this.#unique.delete(uniqueKey(objectType, name, old))
+      if (next !== undefined && after) this.#unique.set(uniqueKey(objectType, name, next), after.id)
+    }
+  }
+
+  #associationType(fromType: ObjectType, toType: ObjectType, typeId: number): AssociationType {
+    const type = associationTypeFrom(fromType, typeId)
+    if (!type || type.to !== toType) {
+      throw validationError(
+        `Association type id ${typeId} is not a valid association from ${fromType} to ${toType}. See GET /crm/v4/associations/${fromType}/${toType}/labels.`,
+      )
+    }
+    return type
+  }
+
+  #resolveAssociations(fromType: ObjectType, inputs: readonly AssociationInput[]): ResolvedAssociation[] {
+    const resolved: ResolvedAssociation[] = []
+    for (const [index, input] of inputs.entries()) {
+      if (input.types.length === 0) throw validationError(`associations[${index}].types must name at least one association type.`)
+      for (const spec of input.types) {
+        const type = associationTypeFrom(fromType, spec.associationTypeId)
+        if (!type || spec.associationCategory !== 'HUBSPOT_DEFINED') {
+          throw validationError(
+            `associations[${index}]: ${spec.associationCategory} association type ${spec.associationTypeId} does not exist for ${fromType}.`,
+          )
+        }
+        if (!this.get(type.to, input.to.id)) {
+          throw validationError(`associations[${index}]: ${OBJECT_TYPES[type.to].upper} ${input.to.id} does not exist.`)
+        }
+        resolved.push({ toType: type.to, toId: input.to.id, type })
+      }
+    }
+    return resolved
+  }
+
+  // ------------------------------------------------------- link storage
+
+  #link(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string, type: AssociationType): void {
+    this.#linkOne(fromType, fromId, toType, toId, type.typeId)
+    this.#linkOne(toType, toId, fromType, fromId, type.inverseTypeId)
+    if (type.implies !== undefined) {
+      const implied = associationTypeFrom(fromType, type.implies)
+      if (implied) this.#link(fromType, fromId, toType, toId, implied)
+    }
+  }
+
+  #linkOne(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string, typeId: number): void {
+    const key = recordKey(fromType, fromId)
+    const row = this.#associations.get(key) ?? {}
+    const list = row[toType] ?? []
+    const existing = list.find((a) => a.id === toId)
+    if (existing?.typeIds.includes(typeId)) return
+    const nextList = existing
+      ? list.map((a) => (a.id === toId ? { id: a.id, typeIds: [...a.typeIds, typeId] } : a))
+      : [...list, { id: toId, typeIds: [typeId] }]
+    this.#associations.set(key, { ...row, [toType]: nextList })
+  }
+
+  #unlinkOne(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string, typeId: number): boolean {
+    const key = recordKey(fromType, fromId)
+    const row = this.#associations.get(key)
+    const list = row?.[toType]
+    const existing = list?.find((a) => a.id === toId)
+    if (!row || !list || !existing?.typeIds.includes(typeId)) return false
+    const typeIds = existing.typeIds.filter((t) => t !== typeId)
+    const nextList = typeIds.length > 0 ? list.map((a) => (a.id === toId ? { id: toId, typeIds } : a)) : list.filter((a) => a.id !== toId)
+    const { [toType]: _dropped, ...others } = row
+    const next: AssociationRow = nextList.length > 0 ? { ...others, [toType]: nextList } : others
+    if (Object.keys(next).length === 0) this.#associations.delete(key)
+    else this.#associations.set(key, next)
+    return true
+  }
+
+  #clearPin(ticketType: ObjectType, ticketId: string, callType: ObjectType, callId: string, now: number): void {
+    if (ticketType !== 'tickets' || callType !== 'calls') return
+    const ticket = this.get('tickets', ticketId)
+    if (ticket?.properties.hs_pinned_engagement_id === callId) {
+      this.setProperties('tickets', ticketId, { hs_pinned_engagement_id: null }, now, 'API')
+    }
+  }
+}
+
+function recordKey(objectType: ObjectType, id: string): string {
+  return `${objectType}:${id}`
+}
+
+function uniqueKey(objectType: ObjectType, name: string, value: string): string {
+  return `${objectType}:${name}:${value}`
+}
+
+/** A copy of `record` with `values` written and their history appended. */
+function withValues(record: CrmRecord, values: Values, iso: string, sourceType: SourceType): CrmRecord {
+  const properties: Record<string, string> = { ...record.properties }
+  const history: Record<string, readonly ValueWithTimestamp[]> = { ...record.history }
+  for (const [name, value] of values) {
+    const before = properties[name]
+    if (value === null) {
+      if (before === undefined) continue
+      delete properties[name]
+    } else {
+      if (before === value) continue
+      properties[name] = value
+    }
+    const entry: ValueWithTimestamp = { value: value ?? '', timestamp: iso, sourceType }
+    history[name] = [entry, ...(history[name] ?? [])].slice(0, HISTORY_LIMIT)
+  }
+  return { ...record, properties, history }
+}
