@@ -82,3 +82,48 @@ export interface HostileFixtureWindow {
   /** Posts one more round of forged messages. */
   __attack(): number
 }
+
+/** A typed event our CallingHost emitted for a message from the widget. */
+export interface HostEventRecord {
+  readonly type: string
+  readonly data: unknown
+  readonly message: unknown
+}
+
+/** A traffic entry of our CallingHost (the fields the tests read). */
+export interface TrafficRecord {
+  readonly direction: 'in' | 'out'
+  readonly type: string | null
+  readonly valid: boolean
+  readonly reason?: string
+  readonly message: unknown
+  readonly beforeHandshake?: boolean
+}
+
+/** A message our CallingHost rejected (its `rejected` event). */
+export interface RejectionRecord {
+  readonly reason: string
+  readonly origin: string
+  readonly data: unknown
+}
+
+export interface SdkHostFixtureWindow extends HostFixtureWindow {
+  /** CallingHost#status, kept current. */
+  __status: string
+  /** Every status the host went through, in order. */
+  __statuses: string[]
+  /** Every typed event (`on(type)`) for widget→host types, in order. */
+  __events: HostEventRecord[]
+  /** Every traffic entry (`onTraffic`). */
+  __traffic: TrafficRecord[]
+  /** Every rejection (`onRejected`). */
+  __rejected: RejectionRecord[]
+  /** The handshake info of the last `ready` event, or null. */
+  __handshake: { version?: string; debugMode?: boolean; iFrameUrl?: string } | null
+  /** Calls a CallingHost method by name (e.g. `dialNumber`). */
+  __call(method: string, payload?: unknown): unknown
+  /** CallingHost#send(type, data). */
+  __send(type: string, data?: unknown): string
+  /** CallingHost#setFaults. */
+  __setFaults(faults: { withholdSync?: boolean }): void
+}

@@ -1,12 +1,14 @@
 /**
- * Calls `target[method](payload)` by name, for fixtures that let Playwright
- * drive every SDK method through one window function. Throws a clear error
- * for a name that is not a method, so a typo in a test fails loudly.
+ * Calls `target[method](...args)` by name, for fixtures that let Playwright
+ * drive every SDK method through one window function. Trailing `undefined`
+ * arguments are left out (a no-arg method gets no argument). Throws a clear
+ * error for a name that is not a method, so a typo in a test fails loudly.
  */
-export function invokeMethod(target: object, method: string, payload: unknown): unknown {
+export function invokeMethod(target: object, method: string, ...args: unknown[]): unknown {
   const fn: unknown = Reflect.get(target, method)
   if (typeof fn !== 'function') throw new TypeError(`${method} is not a method of ${target.constructor.name}`)
-  return payload === undefined ? Reflect.apply(fn, target, []) : Reflect.apply(fn, target, [payload])
+  while (args.length > 0 && args[args.length - 1] === undefined) args.pop()
+  return Reflect.apply(fn, target, args)
 }
 
 /** The query parameter `name` of this page, or `null`. */

@@ -55,9 +55,10 @@ export const WIDGET_METHODS: readonly WidgetMethodCase[] = [
   { method: 'callData', type: 'CALL_DATA', payload: { note: 'free-form call data', sequence: 1 } },
 ]
 
-/** A host→widget message and the npm package handler it must reach. */
+/** A host→widget message, the CallingHost method that sends it, and the npm handler it must reach. */
 export interface HostMessageCase {
   readonly type: string
+  readonly hostMethod: string
   readonly handler: string
   readonly payload: Readonly<Record<string, unknown>> | undefined
 }
@@ -67,6 +68,7 @@ const FAILURE = { error: { message: 'The CRM said no' } }
 export const HOST_MESSAGES: readonly HostMessageCase[] = [
   {
     type: 'DIAL_NUMBER',
+    hostMethod: 'dialNumber',
     handler: 'onDialNumber',
     payload: {
       phoneNumber: '+15551230001',
@@ -82,13 +84,14 @@ export const HOST_MESSAGES: readonly HostMessageCase[] = [
       toPhoneNumberSrc: 'phone',
     },
   },
-  { type: 'ENGAGEMENT_CREATED', handler: 'onEngagementCreated', payload: { engagementId: ENGAGEMENT_ID } },
-  { type: 'CREATE_ENGAGEMENT_SUCCEEDED', handler: 'onCreateEngagementSucceeded', payload: { engagementId: ENGAGEMENT_ID } },
-  { type: 'CREATE_ENGAGEMENT_FAILED', handler: 'onCreateEngagementFailed', payload: FAILURE },
-  { type: 'UPDATE_ENGAGEMENT_SUCCEEDED', handler: 'onUpdateEngagementSucceeded', payload: { engagementId: ENGAGEMENT_ID } },
-  { type: 'UPDATE_ENGAGEMENT_FAILED', handler: 'onUpdateEngagementFailed', payload: FAILURE },
+  { type: 'ENGAGEMENT_CREATED', hostMethod: 'engagementCreated', handler: 'onEngagementCreated', payload: { engagementId: ENGAGEMENT_ID } },
+  { type: 'CREATE_ENGAGEMENT_SUCCEEDED', hostMethod: 'createEngagementSucceeded', handler: 'onCreateEngagementSucceeded', payload: { engagementId: ENGAGEMENT_ID } },
+  { type: 'CREATE_ENGAGEMENT_FAILED', hostMethod: 'createEngagementFailed', handler: 'onCreateEngagementFailed', payload: FAILURE },
+  { type: 'UPDATE_ENGAGEMENT_SUCCEEDED', hostMethod: 'updateEngagementSucceeded', handler: 'onUpdateEngagementSucceeded', payload: { engagementId: ENGAGEMENT_ID } },
+  { type: 'UPDATE_ENGAGEMENT_FAILED', hostMethod: 'updateEngagementFailed', handler: 'onUpdateEngagementFailed', payload: FAILURE },
   {
     type: 'CALLER_ID_MATCH_SUCCEEDED',
+    hostMethod: 'callerIdMatchSucceeded',
     handler: 'onCallerIdMatchSucceeded',
     payload: {
       callerIdMatches: [
@@ -97,19 +100,19 @@ export const HOST_MESSAGES: readonly HostMessageCase[] = [
       ],
     },
   },
-  { type: 'CALLER_ID_MATCH_FAILED', handler: 'onCallerIdMatchFailed', payload: FAILURE },
-  { type: 'NAVIGATE_TO_RECORD_FAILED', handler: 'onNavigateToRecordFailed', payload: { engagementId: ENGAGEMENT_ID, objectCoordinates: COORDINATES } },
-  { type: 'FINALIZE_ENGAGEMENT_SUCCEEDED', handler: 'onFinalizeEngagementSucceeded', payload: { engagementId: ENGAGEMENT_ID, externalCallId: CALL_ID } },
-  { type: 'FINALIZE_ENGAGEMENT_FAILED', handler: 'onFinalizeEngagementFailed', payload: FAILURE },
-  { type: 'PUBLISH_TO_CHANNEL_SUCCEEDED', handler: 'onPublishToChannelSucceeded', payload: { engagementId: ENGAGEMENT_ID, externalCallId: CALL_ID } },
-  { type: 'PUBLISH_TO_CHANNEL_FAILED', handler: 'onPublishToChannelFailed', payload: FAILURE },
-  { type: 'INITIATE_CALL_ID_SUCCEEDED', handler: 'onInitiateCallIdSucceeded', payload: { callId: 'initiated-1' } },
-  { type: 'INITIATE_CALL_ID_FAILED', handler: 'onInitiateCallIdFailed', payload: FAILURE },
-  { type: 'SET_WIDGET_URL_FAILED', handler: 'onSetWidgetUrlFailed', payload: { error: { message: 'URL not allowed' } } },
-  { type: 'VISIBILITY_CHANGED', handler: 'onVisibilityChanged', payload: { isMinimized: true, isHidden: false } },
-  { type: 'END_CALL', handler: 'onEndCall', payload: undefined },
-  { type: 'SET_CALL_STATE', handler: 'onSetCallState', payload: { callState: 'IN_PROGRESS' } },
-  { type: 'FAILED', handler: 'onFailed', payload: FAILURE },
+  { type: 'CALLER_ID_MATCH_FAILED', hostMethod: 'callerIdMatchFailed', handler: 'onCallerIdMatchFailed', payload: FAILURE },
+  { type: 'NAVIGATE_TO_RECORD_FAILED', hostMethod: 'navigateToRecordFailed', handler: 'onNavigateToRecordFailed', payload: { engagementId: ENGAGEMENT_ID, objectCoordinates: COORDINATES } },
+  { type: 'FINALIZE_ENGAGEMENT_SUCCEEDED', hostMethod: 'finalizeEngagementSucceeded', handler: 'onFinalizeEngagementSucceeded', payload: { engagementId: ENGAGEMENT_ID, externalCallId: CALL_ID } },
+  { type: 'FINALIZE_ENGAGEMENT_FAILED', hostMethod: 'finalizeEngagementFailed', handler: 'onFinalizeEngagementFailed', payload: FAILURE },
+  { type: 'PUBLISH_TO_CHANNEL_SUCCEEDED', hostMethod: 'publishToChannelSucceeded', handler: 'onPublishToChannelSucceeded', payload: { engagementId: ENGAGEMENT_ID, externalCallId: CALL_ID } },
+  { type: 'PUBLISH_TO_CHANNEL_FAILED', hostMethod: 'publishToChannelFailed', handler: 'onPublishToChannelFailed', payload: FAILURE },
+  { type: 'INITIATE_CALL_ID_SUCCEEDED', hostMethod: 'initiateCallIdSucceeded', handler: 'onInitiateCallIdSucceeded', payload: { callId: 'initiated-1' } },
+  { type: 'INITIATE_CALL_ID_FAILED', hostMethod: 'initiateCallIdFailed', handler: 'onInitiateCallIdFailed', payload: FAILURE },
+  { type: 'SET_WIDGET_URL_FAILED', hostMethod: 'setWidgetUrlFailed', handler: 'onSetWidgetUrlFailed', payload: { error: { message: 'URL not allowed' } } },
+  { type: 'VISIBILITY_CHANGED', hostMethod: 'visibilityChanged', handler: 'onVisibilityChanged', payload: { isMinimized: true, isHidden: false } },
+  { type: 'END_CALL', hostMethod: 'endCall', handler: 'onEndCall', payload: undefined },
+  { type: 'SET_CALL_STATE', hostMethod: 'setCallState', handler: 'onSetCallState', payload: { callState: 'IN_PROGRESS' } },
+  { type: 'FAILED', hostMethod: 'failed', handler: 'onFailed', payload: FAILURE },
 ]
 
 /** The npm package also calls the literal `FAILED` key for every `*_FAILED` type. */
