@@ -1,0 +1,412 @@
+/**
+ * Widget side of the calling SDK: a drop-in for `@hubspot/calling-extensions-sdk`'s
+ * CallingExtensions (same constructor, method names, handler names and wire shapes).
+ *
+ * Differences that keep the wire compatible but fix known problems:
+ * - messageIds are `w<random>_<n>`: unique, never digit-leading;
+ * - sends before the handshake are queued and flushed in order after SYNC_ACK
+ *   (the npm package drops them with "iFrame not initialized");
+ * - SYNC is accepted only from window.parent whose origin equals SYNC.hostUrl (and is
+ *   listed in `hostOrigins` when given); afterwards only window.parent at that origin;
+ * - every received message is validated before any handler sees it; invalid and
+ *   unknown ones never reach a handler (unknown ones still get UNKNOWN_MESSAGE_TYPE);
+ * - an ERROR is never answered with an ERROR.
+ */
+import {
+  SDK_VERSION,
+  deprecationOf,
+  errorType,
+  validateMessage,
+  type CatalogueEntry,
+  type HandledType,
+  type HandlerNameOf,
+  type HostToWidgetMessage,
+  type MessageOf,
+  type OnCallAnswered,
+  type OnCallCompleted,
+  type OnCallEnded,
+  type OnCallTransferred,
+  type OnError,
+  type OnFinalizeEngagement,
+  type OnIncomingCall,
+  type OnInitialized,
+  type OnNavigateToRecord,
+  type OnOutgoingCall,
+  type OnPublishToChannel,
+  type OnResize,
+  type OnSetWidgetUrl,
+  type Payload,
+  type ReadyPayload,
+  type SyncMessage,
+} from './catalogue.ts'
+import { createLogger, warnOnce, type Logger } from './log.ts'
+import { createMessageIdFactory } from './message-id.ts'
+import { httpOrigin } from './origin.ts'
+
+const PREFIX = `[calling-extensions-sdk@${SDK_VERSION} ringside]`
+/** Upper bound of the pre-handshake queue; the oldest entries go first. */
+const MAX_QUEUE = 500
+
+type Handler<T extends HandledType> = (data: Payload<T>, message: MessageOf<T>) => void
+
+/** eventHandlers, typed from the catalogue; every handler is called as (data, rawMessage). */
+export type EventHandlers = {
+  [K in HandledType as HandlerNameOf<K>]?: Handler<K>
+} & {
+  /** Literal `FAILED` key: called for every valid `*_FAILED` message before its own handler. */
+  FAILED?: (data: unknown, message: HostToWidgetMessage) => void
+  /** Valid known messages whose own handler is missing. */
+  defaultEventHandler?: (data: unknown, message: HostToWidgetMessage) => void
+}
+
+export interface CallingExtensionsOptions {
+  /** true: log with console.log; false (default): console.debug. Echoed in SYNC_ACK. */
+  debugMode?: boolean
+  eventHandlers: EventHandlers
+  /** When given, SYNC (and SET_WIDGET_URL retargeting) is accepted only for these origins. */
+  hostOrigins?: string[]
+}
+
+/** What sendMessage() accepts: any typed envelope, passed through unchanged. */
+export interface OutgoingMessage {
+  type: string
+  data?: unknown
+  messageId?: string | number
+  [key: string]: unknown
+}
+
+type WireMessage = { type: string; messageId: string | number; [key: string]: unknown }
+type AnyHandler = (data: unknown, message: unknown) => void
+
+export class CallingExtensions {
+  readonly options: CallingExtensionsOptions
+  readonly #handlers: Readonly<Record<string, unknown>>
+  readonly #debugMode: boolean
+  readonly #allowedHosts: ReadonlySet<string> | null
+  readonly #log: Logger
+  readonly #nextId = createMessageIdFactory('w')
+  readonly #listener = (event: MessageEvent): void => this.#onMessage(event)
+  #hostOrigin: string | null = null
+  #ready = false
+  #destroyed = false
+  #queue: WireMessage[] = []
+
+  constructor(options: CallingExtensionsOptions) {
+    if (!options || typeof options !== 'object' || !options.eventHandlers || typeof options.eventHandlers !== 'object') {
+      throw new Error('Invalid options or missing eventHandlers.')
+    }
+    this.options = options
+    this.#handlers = options.eventHandlers
+    this.#debugMode = options.debugMode === true
+    this.#log = createLogger(PREFIX, () => this.#debugMode)
+    if (options.hostOrigins !== undefined) {
+      const origins = new Set<string>()
+      for (const entry of options.hostOrigins) {
+        const origin = httpOrigin(entry)
+        if (!origin) throw new Error(`hostOrigins: ${JSON.stringify(entry)} is not an http(s) origin`)
+        origins.add(origin)
+      }
+      this.#allowedHosts = origins
+    } else {
+      this.#allowedHosts = null
+    }
+    window.addEventListener('message', this.#listener)
+  }
+
+  /** True once the first valid SYNC has been acknowledged. */
+  get isReady(): boolean {
+    return this.#ready
+  }
+
+  /** Origin of the host page (null before the handshake). */
+  get hostOrigin(): string | null {
+    return this.#hostOrigin
+  }
+
+  get debugMode(): boolean {
+    return this.#debugMode
+  }
+
+  // --- widget → host methods (names and wire shapes as the npm package) ------
+
+  /** INITIALIZED: the phone software is ready. */
+  initialized(payload: OnInitialized): void {
+    this.#sendData('INITIALIZED', payload)
+  }
+  /** USER_AVAILABLE */
+  userAvailable(): void {
+    this.#sendBare('USER_AVAILABLE')
+  }
+  /** USER_UNAVAILABLE */
+  userUnavailable(): void {
+    this.#sendBare('USER_UNAVAILABLE')
+  }
+  /** LOGGED_IN */
+  userLoggedIn(): void {
+    this.#sendBare('LOGGED_IN')
+  }
+  /** LOGGED_OUT */
+  userLoggedOut(): void {
+    this.#sendBare('LOGGED_OUT')
+  }
+  /** INCOMING_CALL */
+  incomingCall(callInfo: OnIncomingCall): void {
+    this.#sendData('INCOMING_CALL', callInfo)
+  }
+  /** OUTGOING_CALL_STARTED (`phoneNumber` is deprecated: use `toNumber`). */
+  outgoingCall(callInfo: OnOutgoingCall): void {
+    this.#sendData('OUTGOING_CALL_STARTED', callInfo)
+  }
+  /** CALL_ANSWERED */
+  callAnswered(payload: OnCallAnswered): void {
+    this.#sendData('CALL_ANSWERED', payload)
+  }
+  /** CALL_TRANSFERRED */
+  callTransferred(payload: OnCallTransferred): void {
+    this.#sendData('CALL_TRANSFERRED', payload)
+  }
+  /** NAVIGATE_TO_RECORD */
+  navigateToRecord(payload: OnNavigateToRecord): void {
+    this.#sendData('NAVIGATE_TO_RECORD', payload)
+  }
+  /** CALL_DATA (untyped) */
+  callData(payload: unknown): void {
+    this.#sendData('CALL_DATA', payload)
+  }
+  /** CALL_ENDED */
+  callEnded(data: OnCallEnded): void {
+    this.#sendData('CALL_ENDED', data)
+  }
+  /** CALL_COMPLETED */
+  callCompleted(data: OnCallCompleted): void {
+    this.#sendData('CALL_COMPLETED', data)
+  }
+  /** ERROR: the host shows an alert with `message`. */
+  sendError(data: OnError): void {
+    this.#sendData('ERROR', data)
+  }
+  /** RESIZE_WIDGET */
+  resizeWidget(data: OnResize): void {
+    this.#sendData('RESIZE_WIDGET', data)
+  }
+  /** @deprecated use finalizeEngagement (PUBLISH_TO_CHANNEL) */
+  publishToChannel(data: OnPublishToChannel): void {
+    this.#sendData('PUBLISH_TO_CHANNEL', data)
+  }
+  /** FINALIZE_ENGAGEMENT */
+  finalizeEngagement(data: OnFinalizeEngagement): void {
+    this.#sendData('FINALIZE_ENGAGEMENT', data)
+  }
+  /** SET_WIDGET_URL with `data.iFrameUrl` */
+  setWidgetUrl(data: OnSetWidgetUrl): void {
+    this.#sendData('SET_WIDGET_URL', data)
+  }
+
+  /** Sends any envelope unchanged (extra top-level keys kept); adds a messageId if absent. */
+  sendMessage(message: OutgoingMessage): void {
+    if (typeof message !== 'object' || message === null || typeof message.type !== 'string') {
+      throw new TypeError('sendMessage expects an object with a string `type`')
+    }
+    const messageId = message.messageId
+    const hasId = (typeof messageId === 'string' && messageId !== '') || typeof messageId === 'number'
+    this.#send(Object.assign({}, message, { messageId: hasId ? messageId : this.#nextId() }) as WireMessage)
+  }
+
+  /** Console only, like the npm package. */
+  logDebugMessage({ message, type = 'Generic Message' }: { message: string; type?: string }): void {
+    this.#log.debug(type, message)
+  }
+
+  /** Removes the message listener and drops queued messages; later sends are ignored. */
+  destroy(): void {
+    if (this.#destroyed) return
+    this.#destroyed = true
+    this.#queue = []
+    window.removeEventListener('message', this.#listener)
+  }
+
+  // --- sending ---------------------------------------------------------------
+
+  #sendBare(type: string): void {
+    this.#send({ type, messageId: this.#nextId() })
+  }
+
+  #sendData(type: string, data: unknown): void {
+    this.#send({ type, data, messageId: this.#nextId() })
+  }
+
+  #send(message: WireMessage): void {
+    if (this.#destroyed) {
+      this.#log.warn('send after destroy() ignored:', message.type)
+      return
+    }
+    const note = deprecationOf(message.type, message.data)
+    if (note !== undefined) warnOnce(note, PREFIX, note)
+    if (this.#debugMode) {
+      const check = validateMessage(message, 'from-widget')
+      if (!check.ok) this.#log.warn(`sending ${message.type} that a host would reject: ${check.reason}`)
+    }
+    if (!this.#ready) {
+      if (this.#queue.length >= MAX_QUEUE) {
+        const dropped = this.#queue.shift()
+        this.#log.warn('pre-handshake queue full, dropped', dropped?.type)
+      }
+      this.#queue.push(message)
+      this.#log.debug('queued until the handshake:', message.type, message.messageId)
+      return
+    }
+    this.#post(message)
+  }
+
+  #post(message: WireMessage): void {
+    const target = this.#hostOrigin
+    if (target === null) return
+    if (this.#debugMode) this.#log.debug('To host', message.type, message)
+    else this.#log.debug('To host', message.type, message.messageId)
+    try {
+      window.parent.postMessage(message, target)
+    } catch (error) {
+      this.#log.error(`postMessage of ${message.type} failed:`, error)
+    }
+  }
+
+  // --- receiving -------------------------------------------------------------
+
+  #onMessage(event: MessageEvent): void {
+    try {
+      const raw: unknown = event.data
+      if (isSync(raw)) {
+        this.#onSync(event, raw)
+        return
+      }
+      if (!this.#ready) {
+        this.#log.debug('dropped a message received before the handshake from', event.origin)
+        return
+      }
+      if (event.source !== window.parent || event.origin !== this.#hostOrigin) {
+        this.#log.debug('dropped a message from an unexpected window or origin:', event.origin)
+        return
+      }
+      const result = validateMessage(raw, 'from-host')
+      if (!result.ok) {
+        this.#log.debug('dropped', result.type ?? 'message', `(${result.reason})`)
+        if (result.reason === 'unknown type' && result.type !== 'ERROR') this.#replyUnknown(raw)
+        return
+      }
+      if (result.deprecation !== undefined) warnOnce(result.deprecation, PREFIX, result.deprecation)
+      const message = result.message as HostToWidgetMessage
+      if (this.#debugMode) this.#log.debug('From host', message.type, message)
+      else this.#log.debug('From host', message.type, message.messageId)
+      if (message.type === 'SET_WIDGET_URL') {
+        this.#onSetWidgetUrl(message)
+        return
+      }
+      this.#dispatch(message.type, 'data' in message ? message.data : undefined, message, result.entry)
+    } catch (error) {
+      this.#log.error('failed to handle a message:', error)
+    }
+  }
+
+  #onSync(event: MessageEvent, raw: { type: 'SYNC' }): void {
+    if (this.#ready) {
+      this.#log.debug('ignored a later SYNC (already synced)')
+      return
+    }
+    if (event.source !== window.parent) {
+      this.#log.warn('dropped a SYNC that did not come from window.parent')
+      return
+    }
+    const result = validateMessage(raw, 'from-host')
+    if (!result.ok) {
+      this.#log.warn(`dropped an invalid SYNC (${result.reason})`)
+      return
+    }
+    const sync = result.message as SyncMessage
+    const origin = httpOrigin(sync.hostUrl)
+    if (origin === null || origin !== event.origin) {
+      this.#log.warn(`dropped a SYNC: origin ${event.origin} does not match hostUrl ${String(sync.hostUrl).slice(0, 200)}`)
+      return
+    }
+    if (this.#allowedHosts !== null && !this.#allowedHosts.has(origin)) {
+      this.#log.warn(`dropped a SYNC from ${origin}: not in hostOrigins`)
+      return
+    }
+    this.#ready = true
+    this.#hostOrigin = origin
+    this.#post(
+      Object.assign({}, sync, {
+        type: 'SYNC_ACK',
+        debugMode: this.#debugMode,
+        version: SDK_VERSION,
+        iFrameUrl: window.location.origin,
+      }),
+    )
+    const queued = this.#queue
+    this.#queue = []
+    for (const message of queued) this.#post(message)
+    const ready: ReadyPayload = {
+      engagementId: sync.engagementId,
+      portalId: sync.portalId,
+      userId: sync.userId,
+      ownerId: sync.ownerId,
+      iframeLocation: sync.iframeLocation,
+      usesCallingWindow: sync.usesCallingWindow,
+      hostUrl: sync.hostUrl,
+    }
+    this.#dispatchReady(ready)
+  }
+
+  /** The host retargets us (top-level iFrameUrl, or data.iFrameUrl). */
+  #onSetWidgetUrl(message: MessageOf<'SET_WIDGET_URL'>): void {
+    const url = typeof message.iFrameUrl === 'string' ? message.iFrameUrl : message.data?.iFrameUrl
+    const origin = httpOrigin(url)
+    if (origin === null || (this.#allowedHosts !== null && !this.#allowedHosts.has(origin))) {
+      this.#log.warn('ignored SET_WIDGET_URL: not an allowed http(s) URL')
+      return
+    }
+    this.#hostOrigin = origin
+    this.#dispatchReady({ iFrameUrl: url })
+  }
+
+  #dispatchReady(data: ReadyPayload): void {
+    const message = { type: 'READY', data, messageId: this.#nextId() } as const
+    this.#dispatch('READY', data, message, undefined)
+  }
+
+  #dispatch(type: string, data: unknown, message: unknown, entry: CatalogueEntry | undefined): void {
+    if (type.endsWith('_FAILED')) this.#call('FAILED', data, message)
+    const name = entry?.handler ?? (type === 'READY' ? 'onReady' : undefined)
+    if (name !== undefined && typeof this.#handlers[name] === 'function') {
+      this.#call(name, data, message)
+    } else if (typeof this.#handlers.defaultEventHandler === 'function') {
+      this.#call('defaultEventHandler', data, message)
+    } else {
+      this.#log.error(`No event handler is available to handle message of type: ${type}`)
+    }
+  }
+
+  #call(name: string, data: unknown, message: unknown): void {
+    const handler = this.#handlers[name]
+    if (typeof handler !== 'function') return
+    try {
+      ;(handler as AnyHandler)(data, message)
+    } catch (error) {
+      this.#log.error(`eventHandlers.${name} threw:`, error)
+    }
+  }
+
+  /** Answers an unknown type as the npm package does (never called for ERROR). */
+  #replyUnknown(original: unknown): void {
+    this.#send({
+      type: 'ERROR',
+      data: { type: errorType.UNKNOWN_MESSAGE_TYPE, data: { originalMessage: original } },
+      messageId: this.#nextId(),
+    })
+  }
+}
+
+function isSync(raw: unknown): raw is { type: 'SYNC' } {
+  return typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'SYNC'
+}
+
+export default CallingExtensions
