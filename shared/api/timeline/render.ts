@@ -1,0 +1,572 @@
+/**
+ * Rendering of timeline event templates: Handlebars over the event's data,
+ * then Markdown, giving HTML that is safe by construction.
+ *
+ * Why not `Handlebars.compile`: it builds JavaScript with `new Function`
+ * (forbidden by the harness's Content-Security-Policy) and its generated code
+ * can reach prototypes (`{{constructor.constructor}}`). Here templates are only
+ * parsed (`Handlebars.parse`, a pure parser) and the resulting AST is walked
+ * by a small interpreter for the subset timeline templates use:
+ *
+ * - `{{path.to.value}}`, HTML-escaped. `{{{triple}}}` and `{{&amp}}` are escaped
+ *   too: a template cannot emit raw HTML.
+ * - `{{#if}}` / `{{else}}` / `{{#unless}}` (hash `includeZero=true` allowed),
+ *   `{{#each}}` over arrays and objects (`this`, `@index`, `@key`, `@first`,
+ *   `@last`, block params `as |item i|`), `{{#with}}`.
+ * - `{{#formatDate value format="…"}}{{/formatDate}}` or `{{formatDate value}}`,
+ *   formats in `DATE_FORMATS`; detail template only (empty in the header).
+ * - `../` parent contexts and `@root`.
+ * - Lookups see own properties only; `__proto__`, `constructor` and
+ *   `prototype` never resolve. A token whose name contains dots (`order.id`)
+ *   is found by `{{order.id}}` as well as `{{[order.id]}}`.
+ *
+ * Anything else (partials, sub-expressions, decorators, raw blocks, unknown
+ * helpers) is refused when the template is saved, with the position.
+ *
+ * Markdown: `marked` with a renderer that escapes raw HTML in its input and
+ * keeps link URLs only for http(s)/mailto and image URLs only for http(s);
+ * a dropped link keeps its text, a dropped image its alt text.
+ */
+import Handlebars from 'handlebars'
+import { Marked, type Tokens } from 'marked'
+
+/** A template that cannot be parsed or uses something the interpreter does not support. */
+export class TemplateError extends Error {
+  override name = 'TemplateError'
+}
+
+/** Raised while rendering when a template would produce too much output (nested loops over big data). */
+export class RenderLimitError extends Error {
+  override name = 'RenderLimitError'
+}
+
+export type TemplateKind = 'header' | 'detail'
+
+/** What a template sees. */
+export interface RenderInput {
+  /** Token values of the event, by token name. */
+  tokens: Readonly<Record<string, string>>
+  /** Detail only. */
+  extraData?: unknown
+  /** The event time (epoch ms); `timestamp` in the detail template. */
+  timestamp?: number
+}
+
+/** Formats understood by `formatDate` (all in UTC, so output does not depend on the machine). */
+export const DATE_FORMATS = ['datetime', 'date', 'time', 'iso', 'long', 'short'] as const
+export type DateFormat = (typeof DATE_FORMATS)[number]
+
+/** Limits that keep a hostile template from hanging the emulator. */
+const MAX_STEPS = 200_000
+const MAX_OUTPUT_CHARS = 2_000_000
+
+type Program = hbs.AST.Program
+type Statement = hbs.AST.Statement
+type Expression = hbs.AST.Expression
+type PathExpression = hbs.AST.PathExpression
+type Hash = hbs.AST.Hash
+
+const BLOCK_HELPERS = new Set(['if', 'unless', 'each', 'with', 'formatDate'])
+const FORBIDDEN_KEYS = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+])
+const DATA_VARIABLES = new Set(['index', 'key', 'first', 'last', 'root'])
+
+// ---------------------------------------------------------------------------
+// Parsing and checking
+
+function where(node: hbs.AST.Node): string {
+  const start = node.loc?.start
+  return start ? ` (line ${start.line}, column ${start.column + 1})` : ''
+}
+
+function isPath(node: Expression): node is PathExpression {
+  return node.type === 'PathExpression'
+}
+
+function checkHash(hash: Hash | undefined, allowed: readonly string[], helper: string): void {
+  for (const pair of hash?.pairs ?? []) {
+    if (!allowed.includes(pair.key)) {
+      throw new TemplateError(`Helper '${helper}' does not take the option '${pair.key}'${where(pair)}.`)
+    }
+  }
+}
+
+function checkParams(params: Expression[], helper: string, node: hbs.AST.Node): void {
+  if (params.length !== 1) {
+    throw new TemplateError(`Helper '${helper}' takes exactly one argument, got ${params.length}${where(node)}.`)
+  }
+  for (const param of params) checkExpression(param)
+}
+
+function checkExpression(node: Expression): void {
+  switch (node.type) {
+    case 'PathExpression': {
+      const path = node as PathExpression
+      if (path.data && !DATA_VARIABLES.has(path.parts[0] ?? '')) {
+        throw new TemplateError(`Unknown data variable '@${path.parts[0] ?? ''}'${where(node)}; use @index, @key, @first, @last or @root.`)
+      }
+      return
+    }
+    case 'StringLiteral':
+    case 'NumberLiteral':
+    case 'BooleanLiteral':
+    case 'NullLiteral':
+    case 'UndefinedLiteral':
+      return
+    case 'SubExpression':
+      throw new TemplateError(`Sub-expressions '( … )' are not supported${where(node)}.`)
+    default:
+      throw new TemplateError(`Unsupported expression ${node.type}${where(node)}.`)
+  }
+}
+
+function checkFormatDate(params: Expression[], hash: Hash | undefined, node: hbs.AST.Node): void {
+  checkParams(params, 'formatDate', node)
+  checkHash(hash, ['format'], 'formatDate')
+  const format = hash?.pairs.find((p) => p.key === 'format')
+  if (format) {
+    const value = format.value
+    if (value.type !== 'StringLiteral' || !(DATE_FORMATS as readonly string[]).includes((value as hbs.AST.StringLiteral).value)) {
+      throw new TemplateError(`formatDate's format must be one of ${DATE_FORMATS.map((f) => `"${f}"`).join(', ')}${where(format)}.`)
+    }
+  }
+}
+
+function checkProgram(program: Program | undefined): void {
+  if (!program) return
+  for (const statement of program.body) checkStatement(statement)
+}
+
+function checkStatement(node: Statement): void {
+  switch (node.type) {
+    case 'ContentStatement':
+    case 'CommentStatement':
+      return
+    case 'MustacheStatement': {
+      const m = node as hbs.AST.MustacheStatement
+      if (!isPath(m.path)) throw new TemplateError(`A literal cannot be used as a value${where(node)}; write a path such as {{name}}.`)
+      const name = m.path.original
+      if (m.path.parts.length === 1 && !m.path.data && m.path.depth === 0 && name === 'formatDate') {
+        checkFormatDate(m.params, m.hash, node)
+        return
+      }
+      if (m.params.length > 0 || (m.hash?.pairs.length ?? 0) > 0) {
+        throw new TemplateError(`Unknown helper '${name}'${where(node)}; only if, unless, each, with and formatDate are available.`)
+      }
+      checkExpression(m.path)
+      return
+    }
+    case 'BlockStatement': {
+      const b = node as hbs.AST.BlockStatement
+      const name = b.path.original
+      if (!isPath(b.path) || b.path.data || b.path.depth > 0 || b.path.parts.length !== 1 || !BLOCK_HELPERS.has(name)) {
+        throw new TemplateError(`Unknown block helper '#${name}'${where(node)}; use #if, #unless, #each, #with or #formatDate.`)
+      }
+      if (name === 'formatDate') checkFormatDate(b.params, b.hash, node)
+      else {
+        checkParams(b.params, name, node)
+        checkHash(b.hash, name === 'if' || name === 'unless' ? ['includeZero'] : [], name)
+      }
+      const blockParams = b.program?.blockParams ?? []
+      if (blockParams.length > 0 && name !== 'each' && name !== 'with') {
+        throw new TemplateError(`Block parameters are only supported on #each and #with${where(node)}.`)
+      }
+      checkProgram(b.program)
+      checkProgram(b.inverse)
+      return
+    }
+    case 'PartialStatement':
+    case 'PartialBlockStatement':
+      throw new TemplateError(`Partials are not supported${where(node)}.`)
+    case 'DecoratorBlock':
+    case 'Decorator':
+      throw new TemplateError(`Decorators are not supported${where(node)}.`)
+    default:
+      throw new TemplateError(`Unsupported template construct ${node.type}${where(node)}.`)
+  }
+}
+
+const compiled = new Map<string, Program>()
+const MAX_CACHED = 1000
+
+/**
+ * Parse and check a template. Throws TemplateError with the parser's message
+ * (syntax) or ours (unsupported construct). Results are cached by source.
+ */
+export function compileTemplate(source: string): Program {
+  const cached = compiled.get(source)
+  if (cached) return cached
+  let program: Program
+  try {
+    program = Handlebars.parse(source)
+  } catch (error) {
+    throw new TemplateError(error instanceof Error ? error.message : String(error))
+  }
+  // Raw blocks ({{{{raw}}}}) parse to a BlockStatement named "raw" etc.; they are refused by checkStatement.
+  checkProgram(program)
+  if (compiled.size >= MAX_CACHED) compiled.clear()
+  compiled.set(source, program)
+  return program
+}
+
+// ---------------------------------------------------------------------------
+// Interpreting
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#x27;',
+  '`': '&#x60;',
+  '=': '&#x3D;',
+}
+
+/** Handlebars' escaping (the same seven characters). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"'`=]/g, (c) => ESCAPES[c] ?? c)
+}
+
+function own(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== 'object' || FORBIDDEN_KEYS.has(key)) return undefined
+  if (!Object.prototype.hasOwnProperty.call(value, key)) return undefined
+  return (value as Record<string, unknown>)[key]
+}
+
+function toText(value: unknown): string {
+  if (value === undefined || value === null) return ''
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' && v !== null ? '' : toText(v))).join(',')
+  return ''
+}
+
+function isEmpty(value: unknown, includeZero: boolean): boolean {
+  if (value === 0) return !includeZero
+  if (Array.isArray(value)) return value.length === 0
+  return !value
+}
+
+/** Epoch ms from a number, a numeric string or an ISO date; undefined if none. */
+export function toEpochMs(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined
+  if (typeof value !== 'string' || value.trim() === '') return undefined
+  if (/^-?\d+$/.test(value.trim())) return Number(value)
+  const parsed = Date.parse(value)
+  return Number.isNaN(parsed) ? undefined : parsed
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const pad = (n: number) => String(n).padStart(2, '0')
+
+/** Format epoch ms in UTC. */
+export function formatDate(ms: number, format: DateFormat): string {
+  const d = new Date(ms)
+  if (Number.isNaN(d.getTime())) return ''
+  const date = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`
+  const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`
+  switch (format) {
+    case 'iso':
+      return d.toISOString()
+    case 'date':
+      return date
+    case 'time':
+      return `${time} UTC`
+    case 'short':
+      return `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()}`
+    case 'long': {
+      const hours = d.getUTCHours() % 12 === 0 ? 12 : d.getUTCHours() % 12
+      const meridiem = d.getUTCHours() < 12 ? 'AM' : 'PM'
+      return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()} ${hours}:${pad(d.getUTCMinutes())} ${meridiem} UTC`
+    }
+    case 'datetime':
+      return `${date} ${time} UTC`
+  }
+}
+
+interface Frame {
+  context: unknown
+  data: { index?: number; key?: string; first?: boolean; last?: boolean }
+  blockParams?: Record<string, unknown>
+}
+
+class Interpreter {
+  #out: string[] = []
+  #chars = 0
+  #steps = 0
+  readonly #kind: TemplateKind
+  readonly #root: unknown
+
+  constructor(kind: TemplateKind, root: unknown) {
+    this.#kind = kind
+    this.#root = root
+  }
+
+  run(program: Program): string {
+    this.#program(program, [{ context: this.#root, data: {} }])
+    return this.#out.join('')
+  }
+
+  #emit(text: string): void {
+    if (text.length === 0) return
+    this.#chars += text.length
+    if (this.#chars > MAX_OUTPUT_CHARS) throw new RenderLimitError(`Rendered output is larger than ${MAX_OUTPUT_CHARS} characters.`)
+    this.#out.push(text)
+  }
+
+  #tick(): void {
+    if (++this.#steps > MAX_STEPS) throw new RenderLimitError(`Rendering took more than ${MAX_STEPS} steps.`)
+  }
+
+  #program(program: Program | undefined, stack: Frame[]): void {
+    if (!program) return
+    for (const statement of program.body) this.#statement(statement, stack)
+  }
+
+  #statement(node: Statement, stack: Frame[]): void {
+    this.#tick()
+    switch (node.type) {
+      case 'ContentStatement':
+        this.#emit((node as hbs.AST.ContentStatement).value)
+        return
+      case 'MustacheStatement': {
+        const m = node as hbs.AST.MustacheStatement
+        const path = m.path as PathExpression
+        if (path.original === 'formatDate' && path.parts.length === 1 && !path.data) {
+          this.#emit(escapeHtml(this.#formatDate(m.params, m.hash, stack)))
+          return
+        }
+        // Escaped whatever the mustache form: {{{x}}} and {{&x}} included.
+        this.#emit(escapeHtml(toText(this.#resolve(path, stack))))
+        return
+      }
+      case 'BlockStatement':
+        this.#block(node as hbs.AST.BlockStatement, stack)
+        return
+      default:
+        // Comments; anything else was refused by compileTemplate.
+        return
+    }
+  }
+
+  #block(b: hbs.AST.BlockStatement, stack: Frame[]): void {
+    const name = b.path.original
+    if (name === 'formatDate') {
+      this.#emit(escapeHtml(this.#formatDate(b.params, b.hash, stack)))
+      return
+    }
+    const value = this.#value(b.params[0], stack)
+    const top = stack[stack.length - 1] as Frame
+    switch (name) {
+      case 'if':
+      case 'unless': {
+        const includeZero = this.#hashValue(b.hash, 'includeZero', stack) === true
+        const truthy = !isEmpty(value, includeZero)
+        this.#program(truthy === (name === 'if') ? b.program : b.inverse, stack)
+        return
+      }
+      case 'with': {
+        if (isEmpty(value, false)) {
+          this.#program(b.inverse, stack)
+          return
+        }
+        const names = b.program.blockParams ?? []
+        const blockParams = names.length > 0 ? { [names[0] as string]: value } : undefined
+        this.#program(b.program, [...stack, { context: value, data: top.data, ...(blockParams && { blockParams }) }])
+        return
+      }
+      case 'each': {
+        const names = b.program.blockParams ?? []
+        const items: Array<[string | number, unknown]> = Array.isArray(value)
+          ? value.map((v, i) => [i, v])
+          : value !== null && typeof value === 'object'
+            ? Object.keys(value)
+                .filter((k) => !FORBIDDEN_KEYS.has(k))
+                .map((k) => [k, (value as Record<string, unknown>)[k]])
+            : []
+        if (items.length === 0) {
+          this.#program(b.inverse, stack)
+          return
+        }
+        items.forEach(([key, item], i) => {
+          const data: Frame['data'] = { index: i, first: i === 0, last: i === items.length - 1 }
+          if (typeof key === 'string') data.key = key
+          const blockParams: Record<string, unknown> = {}
+          if (names[0] !== undefined) blockParams[names[0]] = item
+          if (names[1] !== undefined) blockParams[names[1]] = key
+          this.#program(b.program, [...stack, { context: item, data, ...(names.length > 0 && { blockParams }) }])
+        })
+        return
+      }
+      default:
+        return
+    }
+  }
+
+  #formatDate(params: Expression[], hash: Hash | undefined, stack: Frame[]): string {
+    if (this.#kind === 'header') return ''
+    const ms = toEpochMs(this.#value(params[0], stack))
+    if (ms === undefined) return ''
+    const format = this.#hashValue(hash, 'format', stack)
+    return formatDate(ms, typeof format === 'string' ? (format as DateFormat) : 'datetime')
+  }
+
+  #hashValue(hash: Hash | undefined, key: string, stack: Frame[]): unknown {
+    const pair = hash?.pairs.find((p) => p.key === key)
+    return pair ? this.#value(pair.value, stack) : undefined
+  }
+
+  #value(node: Expression | undefined, stack: Frame[]): unknown {
+    if (!node) return undefined
+    switch (node.type) {
+      case 'PathExpression':
+        return this.#resolve(node as PathExpression, stack)
+      case 'StringLiteral':
+        return (node as hbs.AST.StringLiteral).value
+      case 'NumberLiteral':
+        return (node as hbs.AST.NumberLiteral).value
+      case 'BooleanLiteral':
+        return (node as hbs.AST.BooleanLiteral).value
+      default:
+        return undefined
+    }
+  }
+
+  #resolve(path: PathExpression, stack: Frame[]): unknown {
+    const parts = path.parts
+    if (path.data) {
+      const [head, ...rest] = parts
+      if (head === 'root') return walk(this.#root, rest)
+      const frame = stack[Math.max(0, stack.length - 1 - path.depth)] as Frame
+      return head === undefined ? undefined : walk(own(frame.data, head), rest)
+    }
+    if (path.depth === 0 && parts.length > 0) {
+      const head = parts[0] as string
+      for (let i = stack.length - 1; i >= 0; i--) {
+        const params = stack[i]?.blockParams
+        if (params && Object.prototype.hasOwnProperty.call(params, head)) return walk(params[head], parts.slice(1))
+      }
+    }
+    const frame = stack[Math.max(0, stack.length - 1 - path.depth)] as Frame
+    return walk(frame.context, parts)
+  }
+}
+
+/** Follow `parts` through own properties; a dotted key that exists whole wins. */
+function walk(start: unknown, parts: readonly string[]): unknown {
+  if (parts.length === 0) return start
+  if (parts.length > 1) {
+    const whole = own(start, parts.join('.'))
+    if (whole !== undefined) return whole
+  }
+  let value = start
+  for (const part of parts) {
+    value = own(value, part)
+    if (value === undefined) return undefined
+  }
+  return value
+}
+
+// ---------------------------------------------------------------------------
+// Markdown
+
+const LINK_PROTOCOLS = ['http:', 'https:', 'mailto:']
+const IMAGE_PROTOCOLS = ['http:', 'https:']
+
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' }
+
+/** Decode the HTML character references a URL or code span may carry (ours come from escapeHtml). */
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]+);/gi, (match, ref: string) => {
+    if (ref[0] === '#') {
+      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10)
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : match
+    }
+    return NAMED_ENTITIES[ref.toLowerCase()] ?? match
+  })
+}
+
+/** An absolute URL with an allowed protocol, normalised; otherwise undefined. */
+export function safeUrl(raw: string, protocols: readonly string[]): string | undefined {
+  let url: URL
+  try {
+    url = new URL(decodeEntities(raw).trim())
+  } catch {
+    return undefined
+  }
+  return protocols.includes(url.protocol) ? url.href : undefined
+}
+
+const markdown = new Marked({ gfm: true, async: false })
+markdown.use({
+  renderer: {
+    html(token: Tokens.HTML | Tokens.Tag): string {
+      return escapeHtml(token.text)
+    },
+    codespan(token: Tokens.Codespan): string {
+      return `<code>${escapeHtml(decodeEntities(token.text))}</code>`
+    },
+    code(token: Tokens.Code): string {
+      return `<pre><code>${escapeHtml(decodeEntities(token.text))}\n</code></pre>\n`
+    },
+    link(token: Tokens.Link): string {
+      const inner = this.parser.parseInline(token.tokens)
+      const href = safeUrl(token.href, LINK_PROTOCOLS)
+      if (href === undefined) return inner
+      const title = token.title ? ` title="${escapeHtml(decodeEntities(token.title))}"` : ''
+      return `<a href="${escapeHtml(href)}"${title} rel="noopener noreferrer nofollow" target="_blank">${inner}</a>`
+    },
+    image(token: Tokens.Image): string {
+      const alt = escapeHtml(decodeEntities(token.text))
+      const src = safeUrl(token.href, IMAGE_PROTOCOLS)
+      if (src === undefined) return alt
+      const title = token.title ? ` title="${escapeHtml(decodeEntities(token.title))}"` : ''
+      return `<img src="${escapeHtml(src)}" alt="${alt}"${title}>`
+    },
+  },
+})
+
+// ---------------------------------------------------------------------------
+// Public entry points
+
+/** The data a template kind sees: tokens always; extraData and timestamp in the detail only. */
+function rootFor(kind: TemplateKind, input: RenderInput): Record<string, unknown> {
+  const root: Record<string, unknown> = Object.create(null)
+  for (const [name, value] of Object.entries(input.tokens)) root[name] = value
+  if (kind === 'detail') {
+    if (input.extraData !== undefined) root.extraData = input.extraData
+    if (input.timestamp !== undefined) root.timestamp = input.timestamp
+  }
+  return root
+}
+
+/** Handlebars only (no Markdown): the intermediate text, escaped. Exposed for tests. */
+export function interpolate(source: string, kind: TemplateKind, input: RenderInput): string {
+  return new Interpreter(kind, rootFor(kind, input)).run(compileTemplate(source))
+}
+
+/**
+ * Render a template to safe HTML: Handlebars, then Markdown (inline for the
+ * one-line header, block for the detail). An absent template renders as ''.
+ * A template that is too expensive renders a short notice instead of failing.
+ */
+export function renderTemplate(source: string | undefined, kind: TemplateKind, input: RenderInput): string {
+  if (source === undefined || source === '') return ''
+  let text: string
+  try {
+    text = interpolate(source, kind, input)
+  } catch (error) {
+    if (error instanceof RenderLimitError || error instanceof TemplateError) {
+      return `<p><em>This event could not be rendered: ${escapeHtml(error.message)}</em></p>`
+    }
+    throw error
+  }
+  return kind === 'header' ? markdown.parseInline(text, { async: false }) : markdown.parse(text, { async: false })
+}
