@@ -6,9 +6,12 @@
  * `fn` throws, the journal is replayed backwards. Rows are plain JSON values so
  * the whole database can be exported, imported and persisted as a snapshot.
  *
- * Tables keep insertion order. Rows created from a sequence get increasing
- * numeric ids, so `pageAfter` can find a cursor by binary search: listing a
- * page costs O(log n + page), whatever the table's size.
+ * Tables keep insertion order, except that numeric ids (from a sequence) are
+ * kept ascending, so `pageAfter` can find a cursor by binary search: listing
+ * a page costs O(log n + page), whatever the table's size.
+ *
+ * Transactions run one at a time (see `transaction`), so concurrent requests
+ * never interleave their writes.
  */
 import { z, type ZodType } from 'zod'
 
@@ -24,7 +27,7 @@ export class Table<Row> {
   readonly name: string
   readonly schema: ZodType<Row>
   #rows = new Map<string, Row>()
-  /** Ids in insertion order (numeric ids from a sequence are ascending). */
+  /** Ids in insertion order; numeric ids ascending (see `set`). */
   #order: string[] = []
   #db: Database
 
@@ -130,10 +133,22 @@ export class Table<Row> {
     return { rows, more: false }
   }
 
-  /** Used by Database.restore only: replace every row without journaling. */
+  /**
+   * Replace every row (Database.restore and clear). Journaled as one step.
+   * Numeric ids are put in ascending order if they are not already.
+   */
   load(entries: Array<[string, Row]>): void {
+    const rows = this.#rows
+    const order = this.#order
     this.#rows = new Map(entries)
     this.#order = entries.map(([id]) => id)
+    if (this.#order.every((id) => NUMERIC_ID.test(id)) && !this.#order.every((id, i, all) => i === 0 || Number(all[i - 1]) < Number(id))) {
+      this.#order.sort((a, b) => Number(a) - Number(b))
+    }
+    this.#db.record(() => {
+      this.#rows = rows
+      this.#order = order
+    })
   }
 
   dump(): Array<[string, Row]> {
@@ -185,6 +200,15 @@ export class Database {
   #tables = new Map<string, Table<unknown>>()
   #journal: Undo[] | null = null
   #listeners = new Set<() => void>()
+  /** Tail of the queue of transactions: they run one at a time, in call order. */
+  #queue: Promise<void> = Promise.resolve()
+  /** True while a transaction's function runs its synchronous first part. */
+  #entering = false
+
+  constructor() {
+    // Declared up front so that a snapshot of a fresh database can be restored.
+    this.table('_sequences', numberSchema)
+  }
 
   /** Declare a table. Each resource module declares its own tables once. */
   table<Row>(name: string, schema: ZodType<Row>): Table<Row> {
@@ -200,6 +224,11 @@ export class Database {
     this.#journal?.push(undo)
   }
 
+  /** Whether a transaction is running. */
+  get inTransaction(): boolean {
+    return this.#journal !== null
+  }
+
   /** The next value of a named sequence (journaled like any write). */
   nextId(sequence: string, start = 1): number {
     const seq = this.table<number>('_sequences', numberSchema)
@@ -209,22 +238,66 @@ export class Database {
   }
 
   /**
-   * Run `fn`; if it throws (or its promise rejects), undo every write it made
-   * and rethrow. Nested calls join the outer transaction.
+   * Run `fn` as one all-or-nothing unit: if it throws (or its promise
+   * rejects), every write it made is undone and the error rethrown; if it
+   * succeeds and wrote something, change listeners are told.
+   *
+   * Transactions never overlap: a second one waits until the first has
+   * finished, even across awaits (the router runs every request in one, so
+   * concurrent requests from a page cannot see or undo each other's writes).
+   * Consequently a transaction must not start another one; inside one, use
+   * `attempt` for a nested all-or-nothing step. Calling `transaction` from
+   * the synchronous part of a transaction throws rather than deadlocking.
    */
   async transaction<T>(fn: () => Promise<T> | T): Promise<T> {
-    if (this.#journal) return fn()
+    if (this.#entering) throw new Error('Database.transaction called inside a transaction; use db.attempt(fn) for a nested step.')
+    const previous = this.#queue
+    let release!: () => void
+    this.#queue = new Promise<void>((resolve) => (release = resolve))
+    await previous
     const journal: Undo[] = []
     this.#journal = journal
     try {
-      const result = await fn()
+      this.#entering = true
+      let pending: Promise<T> | T
+      try {
+        pending = fn()
+      } finally {
+        this.#entering = false
+      }
+      const result = await pending
       this.#journal = null
       if (journal.length > 0) this.#emit()
       return result
     } catch (error) {
       this.#journal = null
-      for (let i = journal.length - 1; i >= 0; i--) journal[i]!()
+      undo(journal)
       throw error
+    } finally {
+      release()
+    }
+  }
+
+  /**
+   * Run the synchronous `fn` as a nested all-or-nothing step: if it throws,
+   * only its own writes are undone (the surrounding transaction carries on);
+   * if it succeeds, its writes join the surrounding transaction. Batch
+   * routes use it so that one failed item leaves no trace.
+   */
+  attempt<T>(fn: () => T): T {
+    const outer = this.#journal
+    const inner: Undo[] = []
+    this.#journal = inner
+    try {
+      const result = fn()
+      if (result instanceof Promise) throw new Error('Database.attempt takes a synchronous function.')
+      outer?.push(...inner)
+      return result
+    } catch (error) {
+      undo(inner)
+      throw error
+    } finally {
+      this.#journal = outer
     }
   }
 
@@ -266,10 +339,13 @@ export class Database {
       if (!table) throw new SnapshotError(`Corrupt export: unknown table "${name}".`)
       if (!Array.isArray(rows)) throw new SnapshotError(`Corrupt export: table "${name}" must be an array of [id, row] pairs.`)
       const parsed: Array<[string, unknown]> = []
+      const seen = new Set<string>()
       for (const [index, entry] of rows.entries()) {
         if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') {
           throw new SnapshotError(`Corrupt export: table "${name}" row ${index} is not an [id, row] pair.`)
         }
+        if (seen.has(entry[0])) throw new SnapshotError(`Corrupt export: table "${name}" has id "${entry[0]}" twice.`)
+        seen.add(entry[0])
         const result = table.schema.safeParse(entry[1])
         if (!result.success) {
           const issue = result.error.issues[0]
@@ -282,13 +358,18 @@ export class Database {
       staged.set(table, parsed)
     }
     for (const table of this.#tables.values()) table.load(staged.get(table) ?? [])
-    this.#emit()
+    this.#changedOutsideTransaction()
   }
 
-  /** Empty every table. */
+  /** Empty every table (journaled: a failed transaction brings the rows back). */
   clear(): void {
     for (const table of this.#tables.values()) table.load([])
-    this.#emit()
+    this.#changedOutsideTransaction()
+  }
+
+  /** Inside a transaction the commit tells listeners; outside, tell them now. */
+  #changedOutsideTransaction(): void {
+    if (this.#journal === null) this.#emit()
   }
 
   #emit(): void {
@@ -297,3 +378,7 @@ export class Database {
 }
 
 const numberSchema = z.number().int()
+
+function undo(journal: Undo[]): void {
+  for (let i = journal.length - 1; i >= 0; i--) journal[i]!()
+}

@@ -3,6 +3,7 @@
  * route: JSON and form bodies, comma-separated or repeated query lists, and
  * JSON responses.
  */
+import type { ZodType } from 'zod'
 import { ApiError, Category, unsupportedMediaType, validationError } from './errors.ts'
 
 /** Largest request body the emulator reads (the real API caps events at 1 MB; batches can hold several). */
@@ -92,4 +93,18 @@ export function intParam(query: URLSearchParams, name: string, fallback: number,
   const n = Number(raw)
   if (n < min || n > max) throw validationError(`Query parameter '${name}' must be between ${min} and ${max}, got ${n}.`)
   return n
+}
+
+/**
+ * Check a request body (or part of one) against a zod schema; on failure a
+ * 400 VALIDATION_ERROR naming each problem and where it is.
+ */
+export function parseInput<T>(schema: ZodType<T>, value: unknown, what = 'request body'): T {
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  const issues = result.error.issues.slice(0, 20)
+  const where = (path: readonly PropertyKey[]) => (path.length === 0 ? what : path.map(String).join('.'))
+  throw validationError(`Invalid input in ${what}: ${issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ')}`, {
+    errors: issues.map((i) => ({ message: i.message, in: where(i.path), code: i.code })),
+  })
 }

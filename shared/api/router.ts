@@ -6,7 +6,7 @@
  * - a known path with the wrong method becomes 405;
  * - credentials are checked against the route's requirement;
  * - bodies are parsed (JSON or form, see http.ts);
- * - writes run in a transaction, so a failed request changes nothing;
+ * - every request runs in a transaction, so a failed request changes nothing;
  * - thrown errors become the error body with a fresh UUID correlationId.
  */
 import { authenticate, type AuthRequirement, type Principal } from './auth.ts'
@@ -86,6 +86,18 @@ function match(route: CompiledRoute, parts: string[]): Record<string, string> | 
   return params
 }
 
+/** The response with the correlation header (copied if its headers are immutable, e.g. Response.redirect). */
+function withCorrelationId(response: Response, correlationId: string): Response {
+  try {
+    response.headers.set('x-hubspot-correlation-id', correlationId)
+    return response
+  } catch {
+    const headers = new Headers(response.headers)
+    headers.set('x-hubspot-correlation-id', correlationId)
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
+  }
+}
+
 export function createRouter(routes: readonly Route[], options: RouterOptions): (request: Request) => Promise<Response> {
   const compiled: CompiledRoute[] = routes.map((r) => ({ ...r, segments: r.path.split('/').slice(1) }))
 
@@ -130,16 +142,16 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
         return body.value
       },
     }
-    if (method === 'GET') return route.handler(ctx)
+    // Every request runs in a transaction: a failed write changes nothing, and
+    // since transactions are queued, a read never sees another request's
+    // half-done write.
     return options.db.transaction(() => route.handler(ctx))
   }
 
   return async function handle(request: Request): Promise<Response> {
     const correlationId = options.newCorrelationId()
     try {
-      const response = await dispatch(request, correlationId)
-      response.headers.set('x-hubspot-correlation-id', correlationId)
-      return response
+      return withCorrelationId(await dispatch(request, correlationId), correlationId)
     } catch (error) {
       const apiError =
         error instanceof ApiError

@@ -34,6 +34,9 @@ export interface ServiceDeps {
 
 export interface CrmService {
   readonly db: Database
+  readonly objects: ObjectStore
+  /** Every route the service serves (the fuzz test enumerates them). */
+  readonly routes: readonly Route[]
   handle(request: Request): Promise<Response>
 }
 
@@ -55,5 +58,5 @@ export function createCrmService(options: CrmServiceOptions = {}): CrmService {
   ]
   const handle = createRouter(routes, { db, now, newCorrelationId: () => crypto.randomUUID() })
   if (options.seed !== false) reseed()
-  return { db, handle }
+  return { db, objects, routes, handle }
 }

@@ -307,7 +307,8 @@ const EPOCH_MS = /^-?\d{1,15}$/
 /** ±year 10000, the range of a JS Date. */
 const MAX_EPOCH = 8.64e15
 
-function parseInstant(text: string): Date | undefined {
+/** An instant given as epoch milliseconds or ISO 8601 (date, or datetime with a zone). */
+export function parseInstant(text: string): Date | undefined {
   if (EPOCH_MS.test(text)) {
     const ms = Number(text)
     return Math.abs(ms) <= MAX_EPOCH ? new Date(ms) : undefined

@@ -217,7 +217,7 @@ export class ObjectStore {
     this.#checkRules(objectType, undefined, values, links)
     this.#checkUnique(objectType, undefined, values)
 
-    const id = String(this.#db.nextId(`crm_${objectType}`))
+    const id = this.#newId(objectType)
     const iso = new Date(now).toISOString()
     values.set('hs_object_id', id)
     values.set('createdate', iso)
@@ -309,6 +309,14 @@ export class ObjectStore {
     this.#live[objectType].set(id, restored)
     this.#indexUnique(objectType, undefined, restored)
     return restored
+  }
+
+  /** The next id of the type's sequence that no record holds (an imported snapshot may hold ids above its sequence). */
+  #newId(objectType: ObjectType): string {
+    for (;;) {
+      const id = String(this.#db.nextId(`crm_${objectType}`))
+      if (!this.#live[objectType].has(id) && !this.#archived[objectType].has(id)) return id
+    }
   }
 
   // -------------------------------------------------------------- checks

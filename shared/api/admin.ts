@@ -1,0 +1,81 @@
+/**
+ * Emulator-only endpoints under /_ringside/v1/ (no real API has them). The
+ * harness and the tests use them, always over HTTP:
+ *
+ * - POST /_ringside/v1/reset   → 200; back to the fresh seeded account.
+ * - GET  /_ringside/v1/export  → 200; the database snapshot (JSON).
+ * - POST /_ringside/v1/import  → 200; replace the database with a snapshot.
+ *   A corrupt or foreign snapshot is 400 VALIDATION_ERROR with the reason,
+ *   and nothing changes.
+ * - GET  /_ringside/v1/account → 200; the credentials of this emulator.
+ *
+ * No authentication: the emulator runs inside the developer's own page (MSW
+ * answers only requests from that page's origin), and the harness must be
+ * able to reset it without holding a token.
+ */
+import { ACCOUNT, ALL_SCOPES } from './auth.ts'
+import { SnapshotError } from './db.ts'
+import { validationError } from './errors.ts'
+import { json } from './http.ts'
+import { OBJECT_TYPE_NAMES } from './objects/object-types.ts'
+import type { Route } from './router.ts'
+import type { ServiceDeps } from './service.ts'
+
+export function adminRoutes(deps: ServiceDeps): Route[] {
+  const none = { kind: 'none' } as const
+  const counts = () => Object.fromEntries(OBJECT_TYPE_NAMES.map((t) => [t, deps.objects.count(t)]))
+  return [
+    {
+      method: 'POST',
+      path: '/_ringside/v1/reset',
+      auth: none,
+      handler() {
+        deps.reseed()
+        return json({ status: 'reset', counts: counts() })
+      },
+    },
+    {
+      method: 'GET',
+      path: '/_ringside/v1/export',
+      auth: none,
+      handler(ctx) {
+        return json(deps.db.snapshot(new Date(ctx.now)), 200, {
+          'content-disposition': 'attachment; filename="ringside-crm-export.json"',
+        })
+      },
+    },
+    {
+      method: 'POST',
+      path: '/_ringside/v1/import',
+      auth: none,
+      handler(ctx) {
+        try {
+          deps.db.restore(ctx.jsonBody())
+        } catch (error) {
+          if (error instanceof SnapshotError) throw validationError(error.message)
+          throw error
+        }
+        return json({ status: 'imported', counts: counts() })
+      },
+    },
+    {
+      method: 'GET',
+      path: '/_ringside/v1/account',
+      auth: none,
+      handler() {
+        return json({
+          hubId: ACCOUNT.hubId,
+          hubDomain: ACCOUNT.hubDomain,
+          userId: ACCOUNT.userId,
+          userEmail: ACCOUNT.userEmail,
+          appId: ACCOUNT.appId,
+          clientId: ACCOUNT.clientId,
+          clientSecret: ACCOUNT.clientSecret,
+          developerApiKey: ACCOUNT.developerApiKey,
+          privateAppToken: ACCOUNT.privateAppToken,
+          scopes: [...ALL_SCOPES],
+        })
+      },
+    },
+  ]
+}

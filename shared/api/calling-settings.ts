@@ -1,0 +1,153 @@
+/**
+ * Calling extension settings (spec §2.9, §3.3, §4.5; api-shapes §5):
+ * POST (200, not 201), GET, PATCH, DELETE (204) on
+ * /crm/v3/extensions/calling/{appId}/settings, with the developer API key.
+ *
+ * Only the developer app of the account (ACCOUNT.appId) has settings; any
+ * other appId is 404. Defaults for fields a POST leaves out (the real API
+ * does not document them; these are emulator choices): width 400, height
+ * 600, isReady true (spec §8), every other flag false.
+ */
+import { z } from 'zod'
+import { ACCOUNT } from './auth.ts'
+import type { Database, Table } from './db.ts'
+import { conflict, notFound } from './errors.ts'
+import { json, noContent, parseInput } from './http.ts'
+import type { Route, RouteContext } from './router.ts'
+import type { ServiceDeps } from './service.ts'
+
+const settingsSchema = z.object({
+  name: z.string(),
+  url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  isReady: z.boolean(),
+  supportsCustomObjects: z.boolean(),
+  usesRemote: z.boolean(),
+  usesCallingWindow: z.boolean(),
+  supportsInboundCalling: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+/** SettingsResponse: every field is always present. */
+export type CallingSettings = z.infer<typeof settingsSchema>
+
+/** Largest width or height accepted, in pixels. */
+export const MAX_WIDGET_SIZE = 10_000
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value)
+      return url.protocol === 'http:' || url.protocol === 'https:'
+    } catch {
+      return false
+    }
+  }, 'must be an absolute http(s) URL')
+
+const size = z.number().int().min(1).max(MAX_WIDGET_SIZE)
+
+const patchSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    url: httpUrl,
+    width: size,
+    height: size,
+    isReady: z.boolean(),
+    supportsCustomObjects: z.boolean(),
+    usesRemote: z.boolean(),
+    usesCallingWindow: z.boolean(),
+    supportsInboundCalling: z.boolean(),
+  })
+  .partial()
+  .strict()
+
+const postSchema = patchSchema.required({ name: true, url: true })
+
+export type CallingSettingsInput = z.infer<typeof postSchema>
+
+export const SETTINGS_DEFAULTS = {
+  width: 400,
+  height: 600,
+  isReady: true,
+  supportsCustomObjects: false,
+  usesRemote: false,
+  usesCallingWindow: false,
+  supportsInboundCalling: false,
+} as const
+
+/** Settings keyed by appId. */
+export function callingSettingsTable(db: Database): Table<CallingSettings> {
+  return db.table('calling_settings', settingsSchema)
+}
+
+/** Register (or replace) the settings of an app; used by the seed and the POST route. */
+export function putCallingSettings(db: Database, appId: number, input: CallingSettingsInput, now: number): CallingSettings {
+  const iso = new Date(now).toISOString()
+  const settings: CallingSettings = { ...SETTINGS_DEFAULTS, ...input, createdAt: iso, updatedAt: iso }
+  callingSettingsTable(db).set(String(appId), settings)
+  return settings
+}
+
+export function callingSettingsRoutes(deps: ServiceDeps): Route[] {
+  const table = callingSettingsTable(deps.db)
+  const path = '/crm/v3/extensions/calling/:appId/settings'
+  const auth = { kind: 'developer' } as const
+
+  const appId = (ctx: RouteContext): string => {
+    const raw = ctx.params.appId!
+    if (raw !== String(ACCOUNT.appId)) throw notFound(`No calling app ${raw} in this developer account (its app is ${ACCOUNT.appId}).`)
+    return raw
+  }
+  const existing = (ctx: RouteContext): CallingSettings => {
+    const settings = table.get(appId(ctx))
+    if (!settings) throw notFound(`App ${ctx.params.appId} has no calling settings yet; create them with POST.`)
+    return settings
+  }
+
+  return [
+    {
+      method: 'POST',
+      path,
+      auth,
+      handler(ctx) {
+        const id = appId(ctx)
+        const input = parseInput(postSchema, ctx.jsonBody())
+        if (table.has(id)) throw conflict(`Calling settings for app ${id} already exist; change them with PATCH.`)
+        return json(putCallingSettings(deps.db, Number(id), input, ctx.now))
+      },
+    },
+    {
+      method: 'GET',
+      path,
+      auth,
+      handler(ctx) {
+        return json(existing(ctx))
+      },
+    },
+    {
+      method: 'PATCH',
+      path,
+      auth,
+      handler(ctx) {
+        const current = existing(ctx)
+        const input = parseInput(patchSchema, ctx.jsonBody())
+        const updated: CallingSettings = { ...current, ...input, updatedAt: new Date(ctx.now).toISOString() }
+        table.set(appId(ctx), updated)
+        return json(updated)
+      },
+    },
+    {
+      method: 'DELETE',
+      path,
+      auth,
+      handler(ctx) {
+        existing(ctx)
+        table.delete(appId(ctx))
+        return noContent()
+      },
+    },
+  ]
+}

@@ -1,0 +1,405 @@
+/**
+ * The CRM object endpoints, for every object type (contacts, companies,
+ * deals, tickets, calls; also reachable by type id, e.g. /objects/0-5):
+ * create, read, list, update, archive (recycle bin), restore (emulator
+ * extension), batch read/create/update/archive, search, and the legacy v3
+ * association endpoints. Property, pipeline and association-label endpoints
+ * are in schema-routes.ts.
+ */
+import { z } from 'zod'
+import { ApiError, notFound, validationError } from '../errors.ts'
+import { boolParam, intParam, json, listParam, noContent, parseInput } from '../http.ts'
+import type { Route, RouteContext } from '../router.ts'
+import type { ServiceDeps } from '../service.ts'
+import { ASSOCIATION_TYPES } from './association-types.ts'
+import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
+import { normalizeValue, propertyDefinition } from './properties.ts'
+import { schemaRoutes } from './schema-routes.ts'
+import { compareForSearch, matchesSearch, parseSearchRequest } from './search.ts'
+import {
+  batchResponse,
+  toPublicObject,
+  toStandardError,
+  withAssociations,
+  type PropertySelection,
+  type SimplePublicObject,
+  type StandardError,
+} from './serialize.ts'
+import type { AssociationInput, CrmRecord, ObjectStore } from './store.ts'
+
+/** Most inputs one batch request may carry (the real API's limit). */
+export const BATCH_LIMIT = 100
+/** Largest `limit` of a list page. */
+export const LIST_LIMIT = 100
+
+const idValue = z.union([z.string().min(1).max(100), z.number().int().nonnegative()]).transform(String)
+const propertyNames = z.array(z.string().max(200)).max(1000)
+const propertyValues = z.record(z.string(), z.unknown())
+
+const associationSchema = z.object({
+  to: z.object({ id: idValue }),
+  types: z
+    .array(
+      z.object({
+        associationCategory: z.enum(['HUBSPOT_DEFINED', 'USER_DEFINED', 'INTEGRATOR_DEFINED', 'WORK']),
+        associationTypeId: z.number().int(),
+      }),
+    )
+    .min(1)
+    .max(10),
+})
+
+const createSchema = z.object({
+  properties: propertyValues,
+  associations: z.array(associationSchema).max(BATCH_LIMIT).optional(),
+  objectWriteTraceId: z.string().optional(),
+})
+const updateSchema = z.object({ properties: propertyValues })
+const batchReadSchema = z.object({
+  inputs: z.array(z.object({ id: idValue })).max(BATCH_LIMIT),
+  properties: propertyNames.optional(),
+  propertiesWithHistory: propertyNames.optional(),
+  idProperty: z.string().optional(),
+})
+const batchCreateSchema = z.object({ inputs: z.array(createSchema).max(BATCH_LIMIT) })
+const batchUpdateSchema = z.object({
+  inputs: z.array(z.object({ id: idValue, idProperty: z.string().optional(), properties: propertyValues })).max(BATCH_LIMIT),
+})
+const batchArchiveSchema = z.object({ inputs: z.array(z.object({ id: idValue })).max(BATCH_LIMIT) })
+
+function toAssociationInputs(input: z.infer<typeof createSchema>): AssociationInput[] {
+  return (input.associations ?? []).map((a) => ({ to: { id: a.to.id }, types: a.types }))
+}
+
+/** properties / propertiesWithHistory / associations query parameters. */
+function readSelection(query: URLSearchParams): { selection: PropertySelection; associations: ObjectType[] } {
+  const properties = listParam(query, 'properties')
+  const propertiesWithHistory = listParam(query, 'propertiesWithHistory')
+  const associations = (listParam(query, 'associations') ?? []).map((name) => {
+    const type = parseObjectType(name)
+    if (!type) throw validationError(`Unable to infer object type from: ${name}`)
+    return type
+  })
+  return {
+    selection: { ...(properties && { properties }), ...(propertiesWithHistory && { propertiesWithHistory }) },
+    associations: [...new Set(associations)],
+  }
+}
+
+/** idProperty must be hs_object_id or a property with unique values. */
+function checkIdProperty(objectType: ObjectType, idProperty: string | undefined | null): string | undefined {
+  if (idProperty === undefined || idProperty === null || idProperty === '' || idProperty === 'hs_object_id') return undefined
+  const def = propertyDefinition(objectType, idProperty)
+  if (!def) throw validationError(`idProperty "${idProperty}" is not a property of ${objectType}.`)
+  if (!def.hasUniqueValue) throw validationError(`idProperty "${idProperty}" is not a unique-value property of ${objectType}.`)
+  return idProperty
+}
+
+/** The live (or archived) record named by an id, or by a unique property value. */
+function findRecord(objects: ObjectStore, objectType: ObjectType, id: string, idProperty: string | undefined, archived: boolean): CrmRecord | undefined {
+  if (archived) {
+    if (idProperty) {
+      const wanted = normalizeValue(objectType, idProperty, id)
+      if (!wanted.ok || wanted.value === null) return undefined
+      for (const r of objects.records(objectType, true)) if (r.properties[idProperty] === wanted.value) return r
+      return undefined
+    }
+    return objects.getArchived(objectType, id)
+  }
+  return idProperty ? objects.findByProperty(objectType, idProperty, id) : objects.get(objectType, id)
+}
+
+function missing(objectType: ObjectType, id: string): ApiError {
+  return notFound(`Object not found. objectId are usually numeric. (${OBJECT_TYPES[objectType].upper} ${id})`)
+}
+
+/** The `after` cursor of a list: a record id. */
+function afterParam(query: URLSearchParams): number | undefined {
+  const raw = query.get('after')
+  if (raw === null || raw === '') return undefined
+  if (!/^\d{1,15}$/.test(raw)) throw validationError(`Query parameter 'after' must be the cursor from paging.next.after, got '${raw}'.`)
+  return Number(raw)
+}
+
+function nextLink(ctx: RouteContext, after: string): string {
+  const url = new URL(ctx.url)
+  url.searchParams.set('after', after)
+  return url.toString()
+}
+
+/** An association type id given as a number, or by its v3 name (ticket_to_contact). */
+function parseTypeId(fromType: ObjectType, raw: string): number {
+  if (/^\d{1,9}$/.test(raw)) return Number(raw)
+  const named = ASSOCIATION_TYPES.find((t) => t.from === fromType && t.name === raw)
+  if (!named) throw validationError(`Unknown association type "${raw}" from ${fromType}.`)
+  return named.typeId
+}
+
+function parseToType(raw: string): ObjectType {
+  const type = parseObjectType(raw)
+  if (!type) throw validationError(`Unable to infer object type from: ${raw}`)
+  return type
+}
+
+function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Route[] {
+  const { objects } = deps
+  const info = OBJECT_TYPES[objectType]
+  const read = { kind: 'bearer', scopes: [info.readScope] } as const
+  const write = { kind: 'bearer', scopes: [info.writeScope] } as const
+
+  const batchCreateOrUpdate = (ctx: RouteContext, run: () => { results: SimplePublicObject[]; errors: StandardError[] }, ok: number) => {
+    const { results, errors } = run()
+    return json(batchResponse(results, errors, ctx.now, deps.now()), errors.length > 0 ? 207 : ok)
+  }
+
+  return [
+    {
+      method: 'POST',
+      path: base,
+      auth: write,
+      handler(ctx) {
+        const input = parseInput(createSchema, ctx.jsonBody())
+        const record = objects.create(objectType, input.properties, ctx.now, 'API', toAssociationInputs(input))
+        return json(toPublicObject(objectType, record, { all: true }), 201)
+      },
+    },
+    {
+      method: 'GET',
+      path: base,
+      auth: read,
+      handler(ctx) {
+        const limit = intParam(ctx.query, 'limit', 10, 1, LIST_LIMIT)
+        const archived = boolParam(ctx.query, 'archived', false)
+        const { selection, associations } = readSelection(ctx.query)
+        const { records, more } = objects.page(objectType, afterParam(ctx.query), limit, archived)
+        const results = records.map((r) => withAssociations(objects, objectType, r, selection, associations))
+        const last = records[records.length - 1]
+        return json({
+          results,
+          ...(more && last && { paging: { next: { after: last.id, link: nextLink(ctx, last.id) } } }),
+        })
+      },
+    },
+    {
+      method: 'GET',
+      path: `${base}/:objectId`,
+      auth: read,
+      handler(ctx) {
+        const archived = boolParam(ctx.query, 'archived', false)
+        const idProperty = checkIdProperty(objectType, ctx.query.get('idProperty'))
+        const { selection, associations } = readSelection(ctx.query)
+        const record = findRecord(objects, objectType, ctx.params.objectId!, idProperty, archived)
+        if (!record) throw missing(objectType, ctx.params.objectId!)
+        return json(withAssociations(objects, objectType, record, selection, associations))
+      },
+    },
+    {
+      method: 'PATCH',
+      path: `${base}/:objectId`,
+      auth: write,
+      handler(ctx) {
+        const idProperty = checkIdProperty(objectType, ctx.query.get('idProperty'))
+        const input = parseInput(updateSchema, ctx.jsonBody())
+        const record = findRecord(objects, objectType, ctx.params.objectId!, idProperty, false)
+        if (!record) throw missing(objectType, ctx.params.objectId!)
+        const updated = objects.setProperties(objectType, record.id, input.properties, ctx.now, 'API')
+        return json(toPublicObject(objectType, updated, { all: true }))
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${base}/:objectId`,
+      auth: write,
+      handler(ctx) {
+        objects.archive(objectType, ctx.params.objectId!, ctx.now)
+        return noContent()
+      },
+    },
+    {
+      // Emulator extension: the real API restores from the recycle bin only in its UI.
+      method: 'POST',
+      path: `${base}/:objectId/restore`,
+      auth: write,
+      handler(ctx) {
+        const record = objects.restore(objectType, ctx.params.objectId!, ctx.now)
+        return json(toPublicObject(objectType, record))
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/batch/read`,
+      auth: read,
+      handler(ctx) {
+        const archived = boolParam(ctx.query, 'archived', false)
+        const input = parseInput(batchReadSchema, ctx.jsonBody())
+        const idProperty = checkIdProperty(objectType, input.idProperty)
+        const selection: PropertySelection = {
+          ...(input.properties && input.properties.length > 0 && { properties: input.properties }),
+          ...(input.propertiesWithHistory && { propertiesWithHistory: input.propertiesWithHistory }),
+        }
+        const results: SimplePublicObject[] = []
+        const seen = new Set<string>()
+        const notFoundIds: string[] = []
+        for (const { id } of input.inputs) {
+          const record = findRecord(objects, objectType, id, idProperty, archived)
+          if (!record) {
+            if (!notFoundIds.includes(id)) notFoundIds.push(id)
+          } else if (!seen.has(record.id)) {
+            seen.add(record.id)
+            results.push(toPublicObject(objectType, record, selection))
+          }
+        }
+        const errors =
+          notFoundIds.length > 0
+            ? [
+                toStandardError(
+                  notFound(`Could not get some ${info.upper} objects, they may be deleted or not exist. Check that ids are valid.`),
+                  { ids: notFoundIds },
+                ),
+              ]
+            : []
+        return json(batchResponse(results, errors, ctx.now, deps.now()), errors.length > 0 ? 207 : 200)
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/batch/create`,
+      auth: write,
+      handler(ctx) {
+        const input = parseInput(batchCreateSchema, ctx.jsonBody())
+        return batchCreateOrUpdate(
+          ctx,
+          () => {
+            const results: SimplePublicObject[] = []
+            const errors: StandardError[] = []
+            for (const [index, item] of input.inputs.entries()) {
+              try {
+                const record = ctx.db.attempt(() => objects.create(objectType, item.properties, ctx.now, 'API', toAssociationInputs(item)))
+                results.push(toPublicObject(objectType, record, { all: true }))
+              } catch (error) {
+                if (!(error instanceof ApiError)) throw error
+                errors.push(toStandardError(error, { inputIndex: [String(index)] }))
+              }
+            }
+            return { results, errors }
+          },
+          201,
+        )
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/batch/update`,
+      auth: write,
+      handler(ctx) {
+        const input = parseInput(batchUpdateSchema, ctx.jsonBody())
+        return batchCreateOrUpdate(
+          ctx,
+          () => {
+            const results: SimplePublicObject[] = []
+            const errors: StandardError[] = []
+            const notFoundIds: string[] = []
+            for (const [index, item] of input.inputs.entries()) {
+              try {
+                const idProperty = checkIdProperty(objectType, item.idProperty)
+                const record = findRecord(objects, objectType, item.id, idProperty, false)
+                if (!record) {
+                  notFoundIds.push(item.id)
+                  continue
+                }
+                const updated = ctx.db.attempt(() => objects.setProperties(objectType, record.id, item.properties, ctx.now, 'API'))
+                results.push(toPublicObject(objectType, updated, { all: true }))
+              } catch (error) {
+                if (!(error instanceof ApiError)) throw error
+                errors.push(toStandardError(error, { inputIndex: [String(index)] }))
+              }
+            }
+            if (notFoundIds.length > 0) {
+              errors.unshift(
+                toStandardError(notFound(`Could not update some ${info.upper} objects, they may be deleted or not exist.`), { ids: notFoundIds }),
+              )
+            }
+            return { results, errors }
+          },
+          200,
+        )
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/batch/archive`,
+      auth: write,
+      handler(ctx) {
+        const input = parseInput(batchArchiveSchema, ctx.jsonBody())
+        // Like the real API: ids that are not live records are skipped.
+        for (const { id } of input.inputs) if (objects.get(objectType, id)) objects.archive(objectType, id, ctx.now)
+        return noContent()
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/search`,
+      auth: read,
+      handler(ctx) {
+        const request = parseSearchRequest(objectType, ctx.jsonBody())
+        const matches: CrmRecord[] = []
+        for (const record of objects.records(objectType)) if (matchesSearch(objectType, record, request)) matches.push(record)
+        if (request.sorts.length > 0) matches.sort(compareForSearch(objectType, request.sorts))
+        const page = matches.slice(request.offset, request.offset + request.limit)
+        const next = request.offset + request.limit
+        const selection: PropertySelection = request.properties && request.properties.length > 0 ? { properties: request.properties } : {}
+        return json({
+          total: matches.length,
+          results: page.map((r) => toPublicObject(objectType, r, selection)),
+          ...(next < matches.length && { paging: { next: { after: String(next) } } }),
+        })
+      },
+    },
+    {
+      method: 'GET',
+      path: `${base}/:objectId/associations/:toObjectType`,
+      auth: read,
+      handler(ctx) {
+        const toType = parseToType(ctx.params.toObjectType!)
+        const record = objects.get(objectType, ctx.params.objectId!)
+        if (!record) throw missing(objectType, ctx.params.objectId!)
+        const named = withAssociations(objects, objectType, record, {}, [toType])
+        return json({ results: named.associations?.[toType]?.results ?? [] })
+      },
+    },
+    {
+      method: 'PUT',
+      path: `${base}/:objectId/associations/:toObjectType/:toObjectId/:associationTypeId`,
+      auth: write,
+      handler(ctx) {
+        const toType = parseToType(ctx.params.toObjectType!)
+        const typeId = parseTypeId(objectType, ctx.params.associationTypeId!)
+        objects.associate(objectType, ctx.params.objectId!, toType, ctx.params.toObjectId!, typeId)
+        const record = objects.get(objectType, ctx.params.objectId!) as CrmRecord
+        return json(withAssociations(objects, objectType, record, {}, [toType]))
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${base}/:objectId/associations/:toObjectType/:toObjectId/:associationTypeId`,
+      auth: write,
+      handler(ctx) {
+        const toType = parseToType(ctx.params.toObjectType!)
+        const typeId = parseTypeId(objectType, ctx.params.associationTypeId!)
+        if (!objects.get(objectType, ctx.params.objectId!)) throw missing(objectType, ctx.params.objectId!)
+        objects.dissociate(objectType, ctx.params.objectId!, toType, ctx.params.toObjectId!, typeId, ctx.now)
+        return noContent()
+      },
+    },
+  ]
+}
+
+export function objectRoutes(deps: ServiceDeps): Route[] {
+  const routes: Route[] = []
+  for (const type of OBJECT_TYPE_NAMES) {
+    routes.push(...routesFor(deps, type, `/crm/v3/objects/${type}`))
+    routes.push(...routesFor(deps, type, `/crm/v3/objects/${OBJECT_TYPES[type].typeId}`))
+  }
+  routes.push(...schemaRoutes(deps))
+  return routes
+}

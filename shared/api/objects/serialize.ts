@@ -1,0 +1,127 @@
+/**
+ * Response shapes of the object endpoints (api-shapes §1): SimplePublicObject,
+ * SimplePublicObjectWithAssociations, BatchResponse (with errors for 207) and
+ * StandardError, built from stored records in one place.
+ */
+import type { ApiError } from '../errors.ts'
+import { ASSOCIATION_TYPES } from './association-types.ts'
+import type { ObjectType } from './object-types.ts'
+import { DEFAULT_PROPERTIES } from './properties.ts'
+import type { CrmRecord, ObjectStore, ValueWithTimestamp } from './store.ts'
+
+export interface SimplePublicObject {
+  id: string
+  properties: Record<string, string>
+  propertiesWithHistory?: Record<string, ValueWithTimestamp[]>
+  createdAt: string
+  updatedAt: string
+  archived: boolean
+  archivedAt?: string
+}
+
+export interface SimplePublicObjectWithAssociations extends SimplePublicObject {
+  associations?: Partial<Record<ObjectType, { results: Array<{ id: string; type: string }> }>>
+}
+
+export interface StandardError {
+  status: 'error'
+  category: string
+  message: string
+  context: Record<string, string[]>
+  errors: Array<{ message: string; code?: string; in?: string; context?: Record<string, string[]> }>
+  links: Record<string, string>
+}
+
+export interface BatchResponse<T> {
+  status: 'COMPLETE'
+  results: T[]
+  startedAt: string
+  completedAt: string
+  numErrors?: number
+  errors?: StandardError[]
+}
+
+/** Which properties to show: the named ones (or the type's defaults), and which with history. */
+export interface PropertySelection {
+  properties?: readonly string[]
+  propertiesWithHistory?: readonly string[]
+  /** Show every stored property (create and update responses). */
+  all?: boolean
+}
+
+function own<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(map, key) ? map[key] : undefined
+}
+
+/** A record as SimplePublicObject. Properties without a value are left out (spec §4.4). */
+export function toPublicObject(objectType: ObjectType, record: CrmRecord, selection: PropertySelection = {}): SimplePublicObject {
+  const names = selection.all ? Object.keys(record.properties) : (selection.properties ?? DEFAULT_PROPERTIES[objectType])
+  const properties: Record<string, string> = {}
+  for (const name of names) {
+    const value = own(record.properties, name)
+    if (value !== undefined) properties[name] = value
+  }
+  const result: SimplePublicObject = {
+    id: record.id,
+    properties,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    archived: record.archived,
+    ...(record.archivedAt !== undefined && { archivedAt: record.archivedAt }),
+  }
+  if (selection.propertiesWithHistory && selection.propertiesWithHistory.length > 0) {
+    const history: Record<string, ValueWithTimestamp[]> = {}
+    for (const name of selection.propertiesWithHistory) {
+      const values = own(record.history, name)
+      if (values && values.length > 0) history[name] = [...values]
+    }
+    result.propertiesWithHistory = history
+  }
+  return result
+}
+
+const TYPE_NAMES = new Map(ASSOCIATION_TYPES.map((t) => [`${t.from}:${t.typeId}`, t.name]))
+
+/** The record plus its associations with each of `toTypes` that has any. */
+export function withAssociations(
+  objects: ObjectStore,
+  objectType: ObjectType,
+  record: CrmRecord,
+  selection: PropertySelection,
+  toTypes: readonly ObjectType[],
+): SimplePublicObjectWithAssociations {
+  const result: SimplePublicObjectWithAssociations = toPublicObject(objectType, record, selection)
+  if (record.archived) return result
+  const associations: NonNullable<SimplePublicObjectWithAssociations['associations']> = {}
+  for (const toType of toTypes) {
+    const linked = objects.associations(objectType, record.id, toType)
+    if (linked.length === 0) continue
+    associations[toType] = {
+      results: linked.flatMap((a) => a.typeIds.map((typeId) => ({ id: a.id, type: TYPE_NAMES.get(`${objectType}:${typeId}`) ?? String(typeId) }))),
+    }
+  }
+  if (Object.keys(associations).length > 0) result.associations = associations
+  return result
+}
+
+export function toStandardError(error: ApiError, extraContext: Record<string, string[]> = {}): StandardError {
+  return {
+    status: 'error',
+    category: error.category,
+    message: error.message,
+    context: { ...error.options.context, ...extraContext },
+    errors: error.options.errors ?? [],
+    links: error.options.links ?? {},
+  }
+}
+
+export function batchResponse<T>(results: T[], errors: StandardError[], startedAt: number, completedAt: number): BatchResponse<T> {
+  return {
+    status: 'COMPLETE',
+    results,
+    startedAt: new Date(startedAt).toISOString(),
+    completedAt: new Date(completedAt).toISOString(),
+    // An OBJECT_NOT_FOUND error lists several inputs in context.ids; each counts.
+    ...(errors.length > 0 && { numErrors: errors.reduce((n, e) => n + (e.context.ids?.length ?? 1), 0), errors }),
+  }
+}
