@@ -1,0 +1,56 @@
+/**
+ * The harness UI: the app shell around the page the hash route names.
+ */
+import { AppShell } from './layout/app-shell.tsx'
+import { useHashRoute, hrefs, type Route } from './layout/routes.ts'
+import { RecordList } from './records/record-list.tsx'
+import { RecordPage } from './records/record-page.tsx'
+import { DeveloperArea } from './panels/developer-area.tsx'
+import { OAuthCallback } from './panels/oauth-callback.tsx'
+import { loadInstallation } from './panels/oauth-flow.ts'
+import { useHarnessStore } from './store/harness-store.ts'
+import { useEffect } from 'react'
+
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'list':
+      return <RecordList key={route.objectType} objectType={route.objectType} />
+    case 'record':
+      return <RecordPage key={`${route.objectType}/${route.id}`} objectType={route.objectType} id={route.id} />
+    case 'developer':
+      return <DeveloperArea panel={route.panel} />
+    case 'oauth-callback':
+      return <OAuthCallback params={route.params} />
+    case 'not-found':
+      return (
+        <section className="page">
+          <h1>Page not found</h1>
+          <p>
+            Nothing lives at <code>#{route.path}</code>. <a href={hrefs.list('contacts')}>Go to contacts</a>
+          </p>
+        </section>
+      )
+  }
+}
+
+/** The app's name as the emulator reports it (shown beside its timeline events). */
+function useAppNameFromApi(): void {
+  useEffect(() => {
+    loadInstallation().then(
+      (installation) => installation && useHarnessStore.getState().setAppName(installation.appName),
+      () => {
+        // Keep the default name; the OAuth panel shows the error if the route fails.
+      },
+    )
+  }, [])
+}
+
+export function App() {
+  useAppNameFromApi()
+  const route = useHashRoute()
+  return (
+    <AppShell route={route}>
+      <Page route={route} />
+    </AppShell>
+  )
+}

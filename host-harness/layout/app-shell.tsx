@@ -1,0 +1,102 @@
+/**
+ * The emulated CRM's frame: top bar (with the calling status), left
+ * navigation, the page, the docked calling widget (bottom right, like a
+ * softphone) and a bottom drawer with the developer tools of the calling
+ * integration (message inspector, faults, composer).
+ */
+import { useState, type ReactNode } from 'react'
+import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel } from './calling-seam.tsx'
+import { hrefs, OBJECT_TYPES, type Route } from './routes.ts'
+import { OBJECT_CONFIG } from '../records/object-config.ts'
+
+const DRAWER_TABS = [
+  { id: 'inspector', label: 'Message inspector' },
+  { id: 'faults', label: 'Faults' },
+  { id: 'composer', label: 'Composer' },
+] as const
+type DrawerTab = (typeof DRAWER_TABS)[number]['id']
+
+function isCurrentSection(route: Route, section: string): boolean {
+  if (route.page === 'list' || route.page === 'record') return route.objectType === section
+  if (route.page === 'developer' || route.page === 'oauth-callback') return section === 'developer'
+  return false
+}
+
+export function AppShell({ route, children }: { route: Route; children: ReactNode }) {
+  const [drawerOpen, setDrawerOpen] = useState(false)
+  const [tab, setTab] = useState<DrawerTab>('inspector')
+
+  return (
+    <div className={`app-shell${drawerOpen ? ' drawer-open' : ''}`}>
+      <header className="top-bar">
+        <a className="brand" href={hrefs.list('contacts')}>
+          <span className="brand-mark" aria-hidden="true">
+            ◉
+          </span>
+          Ringside
+        </a>
+        <span className="top-bar-subtitle">emulated CRM · portal 123456</span>
+        <div className="top-bar-status">
+          <CallingStatusBadge />
+        </div>
+      </header>
+      <nav className="side-nav" aria-label="Main">
+        <ul>
+          {OBJECT_TYPES.map((type) => (
+            <li key={type}>
+              <a href={hrefs.list(type)} aria-current={isCurrentSection(route, type) ? 'page' : undefined}>
+                {OBJECT_CONFIG[type].plural}
+              </a>
+            </li>
+          ))}
+          <li className="side-nav-separator" aria-hidden="true" />
+          <li>
+            <a href={hrefs.developer('account')} aria-current={isCurrentSection(route, 'developer') ? 'page' : undefined}>
+              Developer
+            </a>
+          </li>
+        </ul>
+      </nav>
+      <main className="main-content">{children}</main>
+      <aside className="calling-dock-slot" aria-label="Calling widget">
+        <CallingDock />
+      </aside>
+      <section className="tools-drawer" aria-label="Integration tools">
+        <div className="tools-drawer-bar">
+          <button type="button" aria-expanded={drawerOpen} aria-controls="tools-drawer-body" onClick={() => setDrawerOpen((open) => !open)}>
+            {drawerOpen ? 'Hide integration tools' : 'Show integration tools'}
+          </button>
+          {drawerOpen && (
+            <div role="tablist" aria-label="Integration tools">
+              {DRAWER_TABS.map((t) => (
+                <button
+                  key={t.id}
+                  type="button"
+                  role="tab"
+                  id={`tools-tab-${t.id}`}
+                  aria-selected={tab === t.id}
+                  aria-controls="tools-drawer-body"
+                  onClick={() => setTab(t.id)}
+                >
+                  {t.label}
+                </button>
+              ))}
+            </div>
+          )}
+        </div>
+        <div id="tools-drawer-body" className="tools-drawer-body" role="tabpanel" aria-labelledby={`tools-tab-${tab}`} hidden={!drawerOpen}>
+          {/* Kept mounted while hidden, so the inspector records traffic even when closed. */}
+          <div hidden={tab !== 'inspector'}>
+            <InspectorPanel />
+          </div>
+          <div hidden={tab !== 'faults'}>
+            <FaultsPanel />
+          </div>
+          <div hidden={tab !== 'composer'}>
+            <ComposerPanel />
+          </div>
+        </div>
+      </section>
+    </div>
+  )
+}

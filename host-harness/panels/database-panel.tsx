@@ -1,0 +1,142 @@
+/**
+ * The emulated database: reset to the seed, export a snapshot (JSON
+ * download), import a snapshot (file picker). A file that is not JSON is
+ * refused here; a JSON file that is not a valid snapshot is refused by the
+ * API, whose error is shown as is. Nothing changes when an import fails.
+ */
+import { useId, useState, type ChangeEvent } from 'react'
+import { api } from '../api/client.ts'
+import { useHarnessStore } from '../store/harness-store.ts'
+import { ApiErrorView } from './api-error-view.tsx'
+
+export const DATABASE_PATHS = {
+  reset: '/_ringside/v1/reset',
+  export: '/_ringside/v1/export',
+  import: '/_ringside/v1/import',
+} as const
+
+function download(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  link.rel = 'noopener'
+  document.body.append(link)
+  link.click()
+  link.remove()
+  // Give the browser a moment to start the download before the URL goes.
+  setTimeout(() => URL.revokeObjectURL(url), 1000)
+}
+
+export function snapshotFileName(now: Date = new Date()): string {
+  return `ringside-snapshot-${now.toISOString().replace(/[:.]/g, '-')}.json`
+}
+
+async function readText(file: File): Promise<string> {
+  if (typeof file.text === 'function') return file.text()
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader()
+    reader.onload = () => resolve(String(reader.result))
+    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'))
+    reader.readAsText(file)
+  })
+}
+
+export function DatabasePanel({ save = download }: { save?: (fileName: string, text: string) => void }) {
+  const [error, setError] = useState<unknown>(undefined)
+  const [message, setMessage] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [confirmReset, setConfirmReset] = useState(false)
+  const clearOAuth = useHarnessStore((s) => s.clearOAuthConnection)
+  const fileId = useId()
+
+  const run = async (action: () => Promise<string>) => {
+    setBusy(true)
+    setError(undefined)
+    setMessage('')
+    try {
+      setMessage(await action())
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const onReset = () =>
+    run(async () => {
+      setConfirmReset(false)
+      await api.post(DATABASE_PATHS.reset)
+      clearOAuth()
+      return 'The database was reset to the seed data. OAuth tokens held by the harness were forgotten (the reset revoked them).'
+    })
+
+  const onExport = () =>
+    run(async () => {
+      const snapshot = await api.get<unknown>(DATABASE_PATHS.export)
+      const text = JSON.stringify(snapshot, null, 2)
+      const name = snapshotFileName()
+      save(name, text)
+      return `Exported the database as ${name} (${Math.ceil(text.length / 1024)} KB).`
+    })
+
+  const onImport = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0]
+    event.target.value = ''
+    if (!file) return
+    void run(async () => {
+      const text = await readText(file)
+      let snapshot: unknown
+      try {
+        snapshot = JSON.parse(text)
+      } catch (e) {
+        throw new Error(`${file.name} is not a JSON file (${e instanceof Error ? e.message : String(e)}). Nothing was imported.`)
+      }
+      await api.post(DATABASE_PATHS.import, snapshot)
+      return `Imported ${file.name}.`
+    })
+  }
+
+  return (
+    <section className="panel" aria-labelledby="database-heading">
+      <h1 id="database-heading">Database</h1>
+      <p className="muted">The emulated CRM keeps its data in this browser (IndexedDB). Snapshots are JSON files.</p>
+      <section className="card" aria-labelledby="db-reset-heading">
+        <h2 id="db-reset-heading">Reset</h2>
+        <p>Replace all data with the seed: the demo contacts, companies, deals and tickets, and the default calling settings.</p>
+        {confirmReset ? (
+          <div className="button-row">
+            <button type="button" className="danger" disabled={busy} onClick={() => void onReset()}>
+              Yes, reset the database
+            </button>
+            <button type="button" onClick={() => setConfirmReset(false)}>
+              Cancel
+            </button>
+          </div>
+        ) : (
+          <button type="button" disabled={busy} onClick={() => setConfirmReset(true)}>
+            Reset the database…
+          </button>
+        )}
+      </section>
+      <section className="card" aria-labelledby="db-export-heading">
+        <h2 id="db-export-heading">Export</h2>
+        <button type="button" disabled={busy} onClick={() => void onExport()}>
+          Export a snapshot
+        </button>
+      </section>
+      <section className="card" aria-labelledby="db-import-heading">
+        <h2 id="db-import-heading">Import</h2>
+        <p>Replaces all data with the snapshot. A snapshot that is corrupt or from another tool is refused and nothing changes.</p>
+        <label htmlFor={fileId}>Import a snapshot file</label>{' '}
+        <input id={fileId} type="file" accept="application/json,.json" disabled={busy} onChange={onImport} />
+      </section>
+      {message && (
+        <p role="status" className="success">
+          {message}
+        </p>
+      )}
+      <ApiErrorView error={error} title="The operation failed" />
+    </section>
+  )
+}

@@ -1,0 +1,153 @@
+/**
+ * A record page: properties and phone numbers (with Call buttons) on the
+ * left, the activity timeline in the centre (the pinned activity first, on
+ * tickets), associated records on the right.
+ */
+import { useState } from 'react'
+import { startCall, useCanDial } from '../layout/calling-seam.tsx'
+import { hrefs, type ObjectType } from '../layout/routes.ts'
+import { ApiErrorView } from '../panels/api-error-view.tsx'
+import { useApiData } from '../store/use-api-data.ts'
+import { Timeline } from '../timeline/timeline.tsx'
+import { PinnedActivity } from '../timeline/pinned-activity.tsx'
+import { ApiRequestError } from '../api/client.ts'
+import { formatPropertyValue } from './format.ts'
+import { OBJECT_CONFIG } from './object-config.ts'
+import { loadRecordView, phoneNumbersOf, type RecordView } from './record-view.ts'
+
+export function RecordPage({ objectType, id }: { objectType: ObjectType; id: string }) {
+  const { state } = useApiData(() => loadRecordView(objectType, id), [objectType, id])
+  const config = OBJECT_CONFIG[objectType]
+
+  if (state.status === 'error' && state.error instanceof ApiRequestError && state.error.status === 404) {
+    return (
+      <section className="page">
+        <h1>{config.singular} not found</h1>
+        <p>
+          There is no {config.singular.toLowerCase()} with id {id}. <a href={hrefs.list(objectType)}>Back to {config.plural.toLowerCase()}</a>
+        </p>
+      </section>
+    )
+  }
+  const view = state.data
+  if (!view) {
+    return (
+      <section className="page" aria-busy="true">
+        {state.status === 'error' ? <ApiErrorView error={state.error} title={`Could not load this ${config.singular.toLowerCase()}`} /> : <p className="muted">Loading…</p>}
+      </section>
+    )
+  }
+
+  return (
+    <div className="record-layout">
+      <aside className="record-sidebar" aria-label={`${config.singular} details`}>
+        <p className="breadcrumb">
+          <a href={hrefs.list(objectType)}>{config.plural}</a>
+        </p>
+        <h1 className="record-title">{view.title}</h1>
+        {state.status === 'error' && <ApiErrorView error={state.error} title="Could not refresh this record" />}
+        <PhoneNumbers view={view} />
+        <PropertiesCard view={view} />
+      </aside>
+      <section className="record-center" aria-label="Activity">
+        {objectType === 'tickets' && <PinnedActivity ticket={view.record} />}
+        <Timeline objectType={objectType} objectId={view.record.id} callIds={view.callIds} />
+      </section>
+      <aside className="record-right" aria-label="Associations">
+        <Associations view={view} />
+      </aside>
+    </div>
+  )
+}
+
+function PhoneNumbers({ view }: { view: RecordView }) {
+  const canDial = useCanDial()
+  const numbers = phoneNumbersOf(view)
+  const reasonId = `dial-reason-${view.objectType}-${view.record.id}`
+  return (
+    <section className="card" aria-labelledby="phones-heading">
+      <h2 id="phones-heading">Phone numbers</h2>
+      {numbers.length === 0 ? (
+        <p className="muted">No phone number on this record.</p>
+      ) : (
+        <ul className="phone-list">
+          {numbers.map((n) => (
+            <li key={n.property}>
+              <span className="phone-label">{n.label}</span>
+              <span className="phone-number">{n.number}</span>
+              <button
+                type="button"
+                className="call-button"
+                disabled={!canDial.ok}
+                title={canDial.ok ? `Call ${n.number}` : canDial.reason}
+                aria-describedby={canDial.ok ? undefined : reasonId}
+                onClick={() =>
+                  startCall({ objectType: view.objectType, objectId: view.record.id, phoneNumber: n.number, phoneProperty: n.property, record: view.record })
+                }
+              >
+                Call {n.number}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {numbers.length > 0 && !canDial.ok && (
+        <p id={reasonId} className="dial-reason" role="note">
+          {canDial.reason ?? 'The calling widget cannot dial right now.'}
+        </p>
+      )}
+    </section>
+  )
+}
+
+function PropertiesCard({ view }: { view: RecordView }) {
+  const [showEmpty, setShowEmpty] = useState(false)
+  const rows = view.definitions
+    .filter((d) => !d.hidden)
+    .map((d) => ({ def: d, value: view.record.properties[d.name] }))
+    .filter((r) => showEmpty || (r.value !== null && r.value !== undefined && r.value !== ''))
+  return (
+    <section className="card" aria-labelledby="properties-heading">
+      <h2 id="properties-heading">Properties</h2>
+      <dl className="property-list">
+        {rows.map(({ def, value }) => (
+          <div key={def.name} className="property-row">
+            <dt>{def.label}</dt>
+            <dd>{formatPropertyValue(def.name, value, view.optionLabels[def.name])}</dd>
+          </div>
+        ))}
+      </dl>
+      <button type="button" className="link-button" onClick={() => setShowEmpty((s) => !s)}>
+        {showEmpty ? 'Hide empty properties' : 'Show empty properties'}
+      </button>
+    </section>
+  )
+}
+
+function Associations({ view }: { view: RecordView }) {
+  const groups = (['contacts', 'companies', 'deals', 'tickets'] as const)
+    .filter((t) => t !== view.objectType)
+    .map((t) => ({ type: t, records: view.associated.filter((a) => a.objectType === t) }))
+  return (
+    <>
+      {groups.map(({ type, records }) => (
+        <section key={type} className="card" aria-labelledby={`assoc-${type}-heading`}>
+          <h2 id={`assoc-${type}-heading`}>
+            {OBJECT_CONFIG[type].plural} ({records.length})
+          </h2>
+          {records.length === 0 ? (
+            <p className="muted">None associated.</p>
+          ) : (
+            <ul className="association-list">
+              {records.map((r) => (
+                <li key={r.id}>
+                  <a href={hrefs.record(type, r.id)}>{r.title}</a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ))}
+    </>
+  )
+}

@@ -1,0 +1,20 @@
+/**
+ * The developer app's icon and name, shown beside its timeline events (spec
+ * §2.3: events show the application name; an icon set in the application
+ * settings is shown beside them). The icon is a PNG/JPEG data URL validated
+ * on upload and re-validated when read from storage.
+ */
+import { useHarnessStore } from '../store/harness-store.ts'
+
+export function AppBadge({ appId, appName: nameFromEvent }: { appId?: number; appName?: string }) {
+  const storedName = useHarnessStore((s) => s.appName)
+  const appName = nameFromEvent ?? storedName
+  const icon = useHarnessStore((s) => s.appIcon)
+  return (
+    <span className="app-badge">
+      {icon ? <img className="app-icon" src={icon.dataUrl} alt="" width={20} height={20} /> : <span className="app-icon app-icon-placeholder" aria-hidden="true" />}
+      <span className="app-name">{appName}</span>
+      {appId !== undefined && <span className="visually-hidden"> (app {appId})</span>}
+    </span>
+  )
+}

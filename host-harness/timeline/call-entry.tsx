@@ -1,0 +1,98 @@
+/**
+ * One call engagement on a record's timeline: direction, status, duration,
+ * numbers, the notes (hs_call_body, HTML from the calling app: sanitized) and
+ * the recording link (only if it is an http(s) URL).
+ */
+import type { CrmObject } from '../records/crm-api.ts'
+import { formatDateTime, formatDuration, humanizeEnum } from '../records/format.ts'
+import { safeHttpUrl, sanitizeHtml } from '../security/sanitize.ts'
+
+export const CALL_PROPERTIES = [
+  'hs_timestamp',
+  'hs_call_title',
+  'hs_call_body',
+  'hs_call_status',
+  'hs_call_direction',
+  'hs_call_duration',
+  'hs_call_disposition',
+  'hs_call_from_number',
+  'hs_call_to_number',
+  'hs_call_recording_url',
+  'hs_call_external_id',
+  'hs_call_app_id',
+  'hs_createdate',
+] as const
+
+/** When the call happened: hs_timestamp, else the create date. */
+export function callTime(call: CrmObject): string {
+  return call.properties.hs_timestamp ?? call.createdAt
+}
+
+export function callHeading(call: CrmObject): string {
+  const direction = call.properties.hs_call_direction
+  const kind = direction === 'INBOUND' ? 'Inbound call' : direction === 'OUTBOUND' ? 'Outbound call' : 'Call'
+  const title = call.properties.hs_call_title?.trim()
+  return title ? `${kind}: ${title}` : kind
+}
+
+export function CallEntry({ call, dispositions, pinned = false }: { call: CrmObject; dispositions?: ReadonlyMap<string, string>; pinned?: boolean }) {
+  const p = call.properties
+  const recording = safeHttpUrl(p.hs_call_recording_url)
+  const body = p.hs_call_body?.trim()
+  const disposition = p.hs_call_disposition ? (dispositions?.get(p.hs_call_disposition) ?? p.hs_call_disposition) : undefined
+  const headingId = `call-${call.id}${pinned ? '-pinned' : ''}-heading`
+  return (
+    <article className="timeline-entry call-entry" aria-labelledby={headingId}>
+      <header className="timeline-entry-header">
+        <span className="timeline-icon" aria-hidden="true">
+          ☎
+        </span>
+        <h3 id={headingId}>{callHeading(call)}</h3>
+        <time dateTime={callTime(call)} className="muted">
+          {formatDateTime(callTime(call))}
+        </time>
+      </header>
+      <dl className="call-facts">
+        <div>
+          <dt>Status</dt>
+          <dd>{p.hs_call_status ? humanizeEnum(p.hs_call_status) : '—'}</dd>
+        </div>
+        <div>
+          <dt>Direction</dt>
+          <dd>{p.hs_call_direction ? humanizeEnum(p.hs_call_direction) : '—'}</dd>
+        </div>
+        <div>
+          <dt>Duration</dt>
+          <dd>{formatDuration(p.hs_call_duration)}</dd>
+        </div>
+        {disposition !== undefined && (
+          <div>
+            <dt>Outcome</dt>
+            <dd>{disposition}</dd>
+          </div>
+        )}
+        {p.hs_call_to_number && (
+          <div>
+            <dt>To</dt>
+            <dd>{p.hs_call_to_number}</dd>
+          </div>
+        )}
+        {p.hs_call_from_number && (
+          <div>
+            <dt>From</dt>
+            <dd>{p.hs_call_from_number}</dd>
+          </div>
+        )}
+      </dl>
+      {body && <div className="call-notes rendered-html" dangerouslySetInnerHTML={{ __html: sanitizeHtml(body) }} />}
+      {recording && (
+        <p>
+          <a href={recording} target="_blank" rel="noopener noreferrer">
+            Recording
+          </a>
+        </p>
+      )}
+      {p.hs_call_recording_url && !recording && <p className="muted">Recording link hidden: it is not an http(s) URL.</p>}
+    </article>
+  )
+}

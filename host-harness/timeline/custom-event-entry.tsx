@@ -1,0 +1,57 @@
+/**
+ * One custom timeline event: the app's icon and name, the rendered header
+ * (sanitized), the detail on expand (sanitized), and the timelineIFrame link
+ * that opens a sandboxed modal (http(s) URLs only).
+ */
+import { useState } from 'react'
+import { formatDateTime } from '../records/format.ts'
+import { safeHttpUrl, sanitizeHtml } from '../security/sanitize.ts'
+import { AppBadge } from './app-badge.tsx'
+import type { TimelineEventView } from './events-api.ts'
+import { IframeModal } from './iframe-modal.tsx'
+
+export function CustomEventEntry({ event }: { event: TimelineEventView }) {
+  const [expanded, setExpanded] = useState(false)
+  const [frameOpen, setFrameOpen] = useState(false)
+  const headingId = `event-${event.eventTemplateId}-${event.id}-heading`
+  const detailId = `event-${event.eventTemplateId}-${event.id}-detail`
+  const iframe = event.timelineIFrame
+  const iframeUrl = iframe ? safeHttpUrl(iframe.url) : undefined
+  const headerHtml = sanitizeHtml(event.headerHtml)
+  const hasDetail = event.detailHtml.trim() !== ''
+
+  return (
+    <article className="timeline-entry custom-event" aria-labelledby={headingId}>
+      <header className="timeline-entry-header">
+        <AppBadge appId={event.appId} appName={event.appName} />
+        <time dateTime={event.timestamp} className="muted">
+          {formatDateTime(event.timestamp)}
+        </time>
+      </header>
+      {headerHtml.trim() !== '' ? (
+        <h3 id={headingId} className="event-header rendered-html" dangerouslySetInnerHTML={{ __html: headerHtml }} />
+      ) : (
+        <h3 id={headingId} className="event-header">
+          {event.templateName ?? `Event ${event.id}`}
+        </h3>
+      )}
+      <div className="timeline-entry-actions">
+        {hasDetail && (
+          <button type="button" className="link-button" aria-expanded={expanded} aria-controls={detailId} onClick={() => setExpanded((e) => !e)}>
+            {expanded ? 'Hide details' : 'Show details'}
+          </button>
+        )}
+        {iframe && iframeUrl && (
+          <button type="button" className="link-button" onClick={() => setFrameOpen(true)}>
+            {iframe.linkLabel || 'Open'}
+          </button>
+        )}
+        {iframe && !iframeUrl && <span className="muted">Link hidden: its URL is not an http(s) URL.</span>}
+      </div>
+      {hasDetail && expanded && <div id={detailId} className="event-detail rendered-html" dangerouslySetInnerHTML={{ __html: sanitizeHtml(event.detailHtml) }} />}
+      {frameOpen && iframe && iframeUrl && (
+        <IframeModal url={iframeUrl} title={iframe.headerLabel || iframe.linkLabel || 'Event'} width={iframe.width} height={iframe.height} onClose={() => setFrameOpen(false)} />
+      )}
+    </article>
+  )
+}
