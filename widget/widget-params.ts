@@ -1,0 +1,103 @@
+import { isDialable, normalizeNumber } from './call-record.ts'
+import { DEFAULT_LINE_SETTINGS, type LineInput, type LineOutcome } from './phone-line.ts'
+
+/**
+ * The widget's URL parameters, so a test (or a developer) can set up the
+ * simulated line and the user's state without clicking:
+ *
+ * | parameter | values | default |
+ * |---|---|---|
+ * | outcome | answer, busy, no-answer, fail | answer |
+ * | ringAfterMs, answerAfterMs, noAnswerAfterMs | 0 … 600000 | 400, 2500, 8000 |
+ * | remoteHangUpAfterMs | 0 … 600000 (the remote party hangs up after the answer) | never |
+ * | incoming | a phone number: the line rings with a call from it once | none |
+ * | incomingAfterMs | 0 … 600000, counted from page load | 1000 |
+ * | incomingGiveUpAfterMs | 0 … 600000 (then the call is MISSED) | 30000 |
+ * | autoLogin | 1 / true: start logged in | logged out |
+ * | available | 0 / false: start unavailable | available |
+ * | fromNumber | the user's own number | +15550100 |
+ * | debug | 1 / true: SDK debug logging | off |
+ *
+ * A value that cannot be used is ignored and named in `problems`.
+ */
+export interface WidgetParams {
+  line: LineInput
+  autoLogin: boolean
+  available: boolean
+  myNumber: string
+  debugMode: boolean
+  problems: string[]
+}
+
+const OUTCOMES: Record<string, LineOutcome> = {
+  answer: 'answer',
+  busy: 'busy',
+  'no-answer': 'noAnswer',
+  noanswer: 'noAnswer',
+  no_answer: 'noAnswer',
+  fail: 'fail',
+  failed: 'fail',
+}
+
+const MAX_MS = 600_000
+
+export function parseWidgetParams(search: string): WidgetParams {
+  const params = new URLSearchParams(search)
+  const problems: string[] = []
+
+  /** A duration, or null when the parameter is absent or unusable. */
+  const optionalMs = (name: string): number | null => {
+    const raw = params.get(name)
+    if (raw === null || raw === '') return null
+    const value = Number(raw)
+    if (Number.isInteger(value) && value >= 0 && value <= MAX_MS) return value
+    problems.push(`${name}=${raw} is not a whole number of milliseconds between 0 and ${MAX_MS}`)
+    return null
+  }
+  const ms = (name: string, fallback: number): number => optionalMs(name) ?? fallback
+  const flag = (name: string, fallback: boolean): boolean => {
+    const raw = params.get(name)
+    if (raw === null) return fallback
+    if (['1', 'true', 'yes', ''].includes(raw.toLowerCase())) return true
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false
+    problems.push(`${name}=${raw} is not 1/0 or true/false`)
+    return fallback
+  }
+  const phone = (name: string): string | null => {
+    const raw = params.get(name)
+    if (raw === null || raw === '') return null
+    if (isDialable(raw)) return normalizeNumber(raw)
+    problems.push(`${name}=${raw} is not a phone number`)
+    return null
+  }
+
+  const rawOutcome = params.get('outcome')
+  let outcome = DEFAULT_LINE_SETTINGS.outcome
+  if (rawOutcome !== null) {
+    const known = OUTCOMES[rawOutcome.toLowerCase()]
+    if (known) outcome = known
+    else problems.push(`outcome=${rawOutcome} is not one of answer, busy, no-answer, fail`)
+  }
+
+  const incoming = phone('incoming')
+  const line: LineInput = {
+    settings: {
+      outcome,
+      ringAfterMs: ms('ringAfterMs', DEFAULT_LINE_SETTINGS.ringAfterMs),
+      answerAfterMs: ms('answerAfterMs', DEFAULT_LINE_SETTINGS.answerAfterMs),
+      noAnswerAfterMs: ms('noAnswerAfterMs', DEFAULT_LINE_SETTINGS.noAnswerAfterMs),
+      remoteHangUpAfterMs: optionalMs('remoteHangUpAfterMs'),
+      incomingGiveUpAfterMs: ms('incomingGiveUpAfterMs', DEFAULT_LINE_SETTINGS.incomingGiveUpAfterMs),
+    },
+    scheduledIncoming: incoming ? { from: incoming, afterMs: ms('incomingAfterMs', 1000) } : null,
+  }
+
+  return {
+    line,
+    autoLogin: flag('autoLogin', false),
+    available: flag('available', true),
+    myNumber: phone('fromNumber') ?? '+15550100',
+    debugMode: flag('debug', false),
+    problems,
+  }
+}
