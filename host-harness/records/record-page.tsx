@@ -49,10 +49,10 @@ export function RecordPage({ objectType, id }: { objectType: ObjectType; id: str
         <PhoneNumbers view={view} />
         <PropertiesCard view={view} />
       </aside>
-      <section className="record-center" aria-label="Activity">
+      <div className="record-center">
         {objectType === 'tickets' && <PinnedActivity ticket={view.record} />}
         <Timeline objectType={objectType} objectId={view.record.id} callIds={view.callIds} />
-      </section>
+      </div>
       <aside className="record-right" aria-label="Associations">
         <Associations view={view} />
       </aside>
