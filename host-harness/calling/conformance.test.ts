@@ -1,0 +1,174 @@
+import {
+  applyConformance,
+  initialConformance,
+  openCalls,
+  summarize,
+  type ConformanceEvent,
+  type ConformanceState,
+  type ConformanceTraffic,
+} from './conformance.ts'
+
+let seq = 0
+function inbound(type: string, data?: Record<string, unknown>, extra: Partial<ConformanceTraffic> = {}): ConformanceEvent {
+  seq += 1
+  const message = data === undefined ? { type, messageId: `w_${seq}` } : { type, messageId: `w_${seq}`, data }
+  return { kind: 'traffic', entry: { seq, direction: 'in', type, message, valid: true, ...extra } }
+}
+function outbound(type: string, data?: Record<string, unknown>, extra: Partial<ConformanceTraffic> = {}): ConformanceEvent {
+  seq += 1
+  return { kind: 'traffic', entry: { seq, direction: 'out', type, message: { type, messageId: `h_${seq}`, data }, valid: true, ...extra } }
+}
+function run(...events: ConformanceEvent[]): ConformanceState {
+  return events.reduce(applyConformance, initialConformance())
+}
+const rules = (state: ConformanceState) => state.findings.map((f) => f.rule)
+const handshake = () => [outbound('SYNC'), inbound('SYNC_ACK')]
+const started = (id: string, createEngagement = true) =>
+  inbound('OUTGOING_CALL_STARTED', { externalCallId: id, toNumber: '+1555', createEngagement })
+
+test('a clean outbound call produces no findings and leaves no open call', () => {
+  const state = run(
+    ...handshake(),
+    inbound('INITIALIZED', { isLoggedIn: true }),
+    started('c1'),
+    { kind: 'engagement-created', externalCallId: 'c1', engagementId: 501 },
+    inbound('CALL_ANSWERED', { externalCallId: 'c1' }),
+    inbound('CALL_ENDED', { externalCallId: 'c1', engagementId: 501, callEndStatus: 'COMPLETED' }),
+    inbound('CALL_COMPLETED', { externalCallId: 'c1', engagementId: 501 }),
+  )
+  expect(state.findings).toEqual([])
+  expect(openCalls(state)).toEqual([])
+})
+
+test('a widget message before SYNC_ACK is flagged; after it, not', () => {
+  expect(rules(run(outbound('SYNC'), inbound('INITIALIZED', { isLoggedIn: true })))).toEqual(['before-handshake'])
+  expect(rules(run(...handshake(), inbound('INITIALIZED', { isLoggedIn: true })))).toEqual([])
+})
+
+test('the host-reported beforeHandshake flag wins over the tracked handshake state', () => {
+  expect(rules(run(...handshake(), inbound('LOGGED_IN', undefined, { beforeHandshake: true })))).toEqual(['before-handshake'])
+  expect(rules(run(inbound('LOGGED_IN', undefined, { beforeHandshake: false })))).toEqual([])
+})
+
+test('host messages queued before the handshake are not the widget’s misuse', () => {
+  expect(rules(run(outbound('DIAL_NUMBER', { phoneNumber: '+1' }, { beforeHandshake: true })))).toEqual([])
+})
+
+test('after a widget reload the handshake must happen again', () => {
+  const state = run(...handshake(), { kind: 'widget-reset', reason: 'reloaded' }, inbound('USER_AVAILABLE'))
+  expect(rules(state)).toEqual(['before-handshake'])
+})
+
+test('callEnded and callCompleted for an unknown externalCallId are flagged', () => {
+  const state = run(
+    ...handshake(),
+    inbound('CALL_ENDED', { externalCallId: 'nope', engagementId: 1 }),
+    inbound('CALL_COMPLETED', { externalCallId: 'nope2' }),
+  )
+  expect(rules(state)).toEqual(['call-without-start', 'call-without-start'])
+  expect(state.findings[0]?.externalCallId).toBe('nope')
+})
+
+test('callEnded and callCompleted for a started call are not flagged as callless', () => {
+  const state = run(...handshake(), started('c1', false), inbound('CALL_ENDED', { externalCallId: 'c1', engagementId: 9 }))
+  expect(rules(state)).toEqual([])
+})
+
+test('an engagementId other than the one the host created is flagged on callEnded and callCompleted', () => {
+  const state = run(
+    ...handshake(),
+    started('c1'),
+    { kind: 'engagement-created', externalCallId: 'c1', engagementId: 501 },
+    inbound('CALL_ENDED', { externalCallId: 'c1', engagementId: 502 }),
+    inbound('CALL_COMPLETED', { externalCallId: 'c1', engagementId: '777' }),
+  )
+  expect(rules(state)).toEqual(['engagement-mismatch', 'engagement-mismatch'])
+})
+
+test('a matching engagementId sent as a numeric string is not a mismatch, nor is a call the host made no engagement for', () => {
+  const matching = run(
+    ...handshake(),
+    started('c1'),
+    { kind: 'engagement-created', externalCallId: 'c1', engagementId: 501 },
+    inbound('CALL_COMPLETED', { externalCallId: 'c1', engagementId: '501' }),
+  )
+  expect(rules(matching)).toEqual([])
+  const appCreated = run(...handshake(), started('c2', false), inbound('CALL_ENDED', { externalCallId: 'c2', engagementId: 3 }))
+  expect(rules(appCreated)).toEqual([])
+})
+
+test('a call with createEngagement that is not completed is open, and a ghost when the next call starts', () => {
+  const first = run(...handshake(), started('c1'), inbound('CALL_ENDED', { externalCallId: 'c1', engagementId: 1 }))
+  expect(openCalls(first).map((c) => [c.externalCallId, c.state])).toEqual([['c1', 'ended']])
+  expect(rules(first)).toEqual([])
+  const second = applyConformance(first, started('c2'))
+  expect(rules(second)).toEqual(['ghost-call'])
+  expect(second.findings[0]?.externalCallId).toBe('c1')
+  expect(openCalls(second).map((c) => [c.externalCallId, c.state])).toEqual([
+    ['c1', 'ghost'],
+    ['c2', 'open'],
+  ])
+})
+
+test('a widget reload with an open call flags the ghost call; completed calls and calls without createEngagement are not ghosts', () => {
+  const state = run(
+    ...handshake(),
+    started('done'),
+    inbound('CALL_COMPLETED', { externalCallId: 'done' }),
+    started('app-owned', false),
+    started('open'),
+    { kind: 'widget-reset', reason: 'the widget reloaded' },
+  )
+  const ghosts = state.findings.filter((f) => f.rule === 'ghost-call')
+  expect(ghosts.map((f) => f.externalCallId)).toEqual(['open'])
+  expect(ghosts[0]?.message).toContain('the widget reloaded')
+  expect(ghosts[0]?.seq).toBeNull()
+})
+
+test('a ghost call is flagged once, and completing it later closes it', () => {
+  let state = run(...handshake(), started('c1'), { kind: 'widget-reset', reason: 'reload' }, { kind: 'widget-reset', reason: 'reload' })
+  expect(rules(state)).toEqual(['ghost-call'])
+  state = applyConformance(state, inbound('SYNC_ACK'))
+  state = applyConformance(state, inbound('CALL_COMPLETED', { externalCallId: 'c1' }))
+  expect(openCalls(state)).toEqual([])
+  expect(rules(state)).toEqual(['ghost-call'])
+})
+
+test('unknown types are flagged in both directions', () => {
+  const state = run(
+    { kind: 'traffic', entry: { seq: 1, direction: 'in', type: 'HELLO', message: {}, valid: false, reason: 'unknown type' } },
+    { kind: 'traffic', entry: { seq: 2, direction: 'out', type: 'BOGUS', message: {}, valid: false, reason: 'unknown type' } },
+  )
+  expect(rules(state)).toEqual(['unknown-type', 'unknown-type'])
+  expect(state.findings[1]?.message).toContain('The host')
+})
+
+test('invalid payloads are flagged with the validation reason; valid ones are not', () => {
+  const state = run({
+    kind: 'traffic',
+    entry: { seq: 1, direction: 'in', type: 'CALL_ENDED', message: {}, valid: false, reason: 'invalid: data.engagementId: expected number' },
+  })
+  expect(rules(state)).toEqual(['invalid-payload'])
+  expect(state.findings[0]?.message).toContain('data.engagementId: expected number')
+  expect(rules(run(...handshake(), inbound('RESIZE_WIDGET', { width: 300, height: 500 })))).toEqual([])
+})
+
+test('deprecated messages are flagged as warnings', () => {
+  const state = run(...handshake(), inbound('PUBLISH_TO_CHANNEL', { externalCallId: 'x', engagementId: 1 }, { deprecation: 'use FINALIZE' }))
+  expect(state.findings).toEqual([expect.objectContaining({ rule: 'deprecated', severity: 'warning' })])
+  expect(rules(run(...handshake(), inbound('FINALIZE_ENGAGEMENT', { externalCallId: 'x', engagementId: 1 })))).toEqual([])
+})
+
+test('a dropped message is not checked, since it never reached the widget', () => {
+  expect(rules(run({ kind: 'traffic', entry: { seq: 1, direction: 'out', type: 'X', message: {}, valid: false, reason: 'unknown type', fault: 'dropped' } }))).toEqual([])
+})
+
+test('events that change nothing return the same state object', () => {
+  const state = run(...handshake())
+  expect(applyConformance(state, outbound('VISIBILITY_CHANGED', { isMinimized: false, isHidden: true }))).toBe(state)
+})
+
+test('the summary counts findings per rule', () => {
+  const state = run(inbound('LOGGED_IN'), inbound('CALL_ENDED', { externalCallId: 'z', engagementId: 1 }))
+  expect(summarize(state.findings)).toMatchObject({ 'before-handshake': 2, 'call-without-start': 1, 'ghost-call': 0 })
+})

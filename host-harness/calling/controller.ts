@@ -1,0 +1,648 @@
+/**
+ * The host's behaviour for every widget message (spec §6.1–6.3): the one
+ * place between CallingHost events and the CRM API.
+ *
+ * Plain TS: it takes a CallingHost (or anything with the same methods), the
+ * API client, a calling store and a navigate function, so unit tests drive it
+ * with a fake host and the real in-memory API.
+ *
+ * Engagement faults (FaultsPanel "fail next/every create/update") are applied
+ * HERE, before the API: the controller replies *_FAILED with an "Injected
+ * fault" message and makes no API call, so the CRM never holds a half-made
+ * call. Wire faults (delay, drop, duplicate, withhold SYNC) live in
+ * CallingHost.setFaults.
+ */
+import type { CallerIdMatch, CallingHost, DialNumberPayload, EndStatus, MessageOf, Payload } from '../../shared/protocol/index.ts'
+import { ApiRequestError, type RequestOptions } from '../api/client.ts'
+import { dialBlocker, type CallingStore, type RecordRef } from './calling-store.ts'
+import { clampSize, httpUrl } from './settings.ts'
+
+/** The CallingHost methods the controller uses (a fake implements just these). */
+export type HostPort = Pick<
+  CallingHost,
+  | 'on'
+  | 'dialNumber'
+  | 'createEngagementSucceeded'
+  | 'createEngagementFailed'
+  | 'updateEngagementSucceeded'
+  | 'updateEngagementFailed'
+  | 'callerIdMatchSucceeded'
+  | 'callerIdMatchFailed'
+  | 'navigateToRecordFailed'
+  | 'finalizeEngagementSucceeded'
+  | 'finalizeEngagementFailed'
+  | 'publishToChannelSucceeded'
+  | 'publishToChannelFailed'
+  | 'setWidgetUrlFailed'
+  | 'visibilityChanged'
+  | 'resize'
+  | 'setSrc'
+>
+
+/** The API client's shape (host-harness/api/client.ts `api`). */
+export interface ApiPort {
+  get<T = unknown>(path: string, options?: RequestOptions): Promise<T>
+  post<T = unknown>(path: string, body?: unknown): Promise<T>
+  put<T = unknown>(path: string, body?: unknown): Promise<T>
+  patch<T = unknown>(path: string, body?: unknown): Promise<T>
+}
+
+export interface HarnessAccount {
+  portalId: number
+  userId: number
+  ownerId: number | string
+}
+
+/** The emulator's account (shared/api/auth.ts ACCOUNT; the harness reaches it only over HTTP). */
+export const HARNESS_ACCOUNT: HarnessAccount = { portalId: 123456, userId: 1, ownerId: 1 }
+export const CALLING_APP_ID = 1001
+
+export interface ControllerOptions {
+  host: HostPort
+  api: ApiPort
+  store: CallingStore
+  account?: HarnessAccount
+  /** Opens a record in the harness; false when it cannot. */
+  navigate: (objectType: string, objectId: string) => boolean
+  /** NAVIGATE_TO_RECORD with openIn NEW_TAB (default: same as navigate). */
+  openInNewTab?: (objectType: string, objectId: string) => boolean
+  now?: () => number
+}
+
+export interface StartCallInput {
+  /** contacts / companies / deals / tickets, or CONTACT / COMPANY, or a type id (0-1). */
+  objectType: string
+  objectId: string | number
+  phoneNumber: string
+  /** Name of the phone property the number came from (toPhoneNumberSrc). */
+  phoneProperty: string
+  /** The record as the page holds it (used for the label and country). */
+  record?: { id?: string; properties?: Record<string, string | null | undefined> } | null
+}
+
+export type StartCallResult = { ok: true; messageId: string } | { ok: false; reason: string }
+
+interface PathType {
+  path: 'contacts' | 'companies' | 'deals' | 'tickets'
+  typeId: string
+  upper: string
+  callAssociation: number
+}
+
+const OBJECT_TYPES: readonly PathType[] = [
+  { path: 'contacts', typeId: '0-1', upper: 'CONTACT', callAssociation: 194 },
+  { path: 'companies', typeId: '0-2', upper: 'COMPANY', callAssociation: 182 },
+  { path: 'deals', typeId: '0-3', upper: 'DEAL', callAssociation: 206 },
+  { path: 'tickets', typeId: '0-5', upper: 'TICKET', callAssociation: 220 },
+]
+
+/** The object type named in any spelling (contacts, contact, CONTACT, 0-1), or undefined. */
+export function objectTypeOf(input: unknown): PathType | undefined {
+  if (typeof input !== 'string') return undefined
+  const key = input.trim().toLowerCase()
+  return OBJECT_TYPES.find((t) => t.path === key || t.typeId === key || t.upper.toLowerCase() === key || `${t.path.replace(/ies$/, 'y').replace(/s$/, '')}` === key)
+}
+
+/** callEndStatus → hs_call_status. REJECTED has no hs_call_status of its own: the call was declined, so CANCELED. */
+export const END_STATUS_TO_CALL_STATUS: Readonly<Record<EndStatus, string>> = {
+  COMPLETED: 'COMPLETED',
+  FAILED: 'FAILED',
+  CANCELED: 'CANCELED',
+  BUSY: 'BUSY',
+  NO_ANSWER: 'NO_ANSWER',
+  REJECTED: 'CANCELED',
+  MISSED: 'MISSED',
+}
+
+const COUNTRY_BY_PREFIX: ReadonlyArray<[string, string]> = [
+  ['353', 'IE'], ['44', 'GB'], ['33', 'FR'], ['49', 'DE'], ['61', 'AU'], ['91', 'IN'], ['81', 'JP'], ['34', 'ES'],
+  ['39', 'IT'], ['31', 'NL'], ['46', 'SE'], ['55', 'BR'], ['52', 'MX'], ['1', 'US'],
+]
+
+/** ISO country of an E.164-ish number (a short prefix table; US when unknown). */
+export function countryCodeOf(phone: string): string {
+  const digits = phone.trim().startsWith('+') ? phone.replace(/\D/g, '') : ''
+  for (const [prefix, country] of COUNTRY_BY_PREFIX) if (digits.startsWith(prefix)) return country
+  return 'US'
+}
+
+/** Digits only, for comparing phone numbers written differently. */
+export function phoneDigits(phone: string): string {
+  return phone.replace(/\D/g, '')
+}
+
+interface SimpleObject {
+  id: string
+  properties: Record<string, string | null | undefined>
+  associations?: Record<string, { results?: Array<{ id: string; type?: string }> }>
+}
+
+interface SearchResponse {
+  total?: number
+  results: SimpleObject[]
+}
+
+interface KnownCall {
+  externalCallId: string
+  direction: 'outbound' | 'inbound'
+  engagementId?: number
+  record?: RecordRef & { type: PathType }
+}
+
+interface PhoneMatch {
+  match: CallerIdMatch
+  record: RecordRef & { type: PathType }
+}
+
+interface DialContext {
+  payload: DialNumberPayload
+  record: RecordRef & { type: PathType }
+}
+
+const errorText = (error: unknown): string =>
+  error instanceof ApiRequestError
+    ? `${error.message} (HTTP ${error.status})`
+    : error instanceof Error
+      ? error.message
+      : String(error)
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** A positive integer id from a number or numeric string. */
+function engagementIdOf(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value
+  if (typeof value === 'string' && /^\d+$/.test(value) && Number(value) > 0) return Number(value)
+  return undefined
+}
+
+function contactLabel(p: SimpleObject['properties']): string | undefined {
+  const name = [p.firstname, p.lastname].filter((s) => typeof s === 'string' && s.trim() !== '').join(' ')
+  return name || (typeof p.email === 'string' ? p.email : undefined) || undefined
+}
+
+export class CallingController {
+  readonly #host: HostPort
+  readonly #api: ApiPort
+  readonly #store: CallingStore
+  readonly #account: HarnessAccount
+  readonly #navigate: ControllerOptions['navigate']
+  readonly #openInNewTab: NonNullable<ControllerOptions['openInNewTab']>
+  readonly #now: () => number
+  readonly #unsubscribe: Array<() => void> = []
+  readonly #calls = new Map<string, KnownCall>()
+  readonly #pending = new Set<Promise<void>>()
+  #dial: DialContext | null = null
+  #disposed = false
+
+  constructor(options: ControllerOptions) {
+    this.#host = options.host
+    this.#api = options.api
+    this.#store = options.store
+    this.#account = options.account ?? HARNESS_ACCOUNT
+    this.#navigate = options.navigate
+    this.#openInNewTab = options.openInNewTab ?? options.navigate
+    this.#now = options.now ?? (() => Date.now())
+    this.#subscribe()
+  }
+
+  /** Resolves once every API round trip started so far has finished (tests, e2e hooks). */
+  async idle(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending])
+  }
+
+  dispose(): void {
+    this.#disposed = true
+    for (const off of this.#unsubscribe.splice(0)) off()
+  }
+
+  // --- user actions ---------------------------------------------------------
+
+  /** Why the user cannot dial right now, or null when they can. */
+  cannotDialReason(): string | null {
+    return dialBlocker(this.#store.getState())
+  }
+
+  /** The Call button: shows the widget and sends DIAL_NUMBER with the full payload. */
+  startCall(input: StartCallInput): StartCallResult {
+    const reason = this.cannotDialReason()
+    if (reason) return { ok: false, reason }
+    const type = objectTypeOf(input.objectType)
+    const objectId = engagementIdOf(input.objectId)
+    if (!type || objectId === undefined) {
+      return { ok: false, reason: `Cannot call from ${String(input.objectType)} ${String(input.objectId)}.` }
+    }
+    const phoneNumber = typeof input.phoneNumber === 'string' ? input.phoneNumber.trim() : ''
+    if (phoneNumber === '') return { ok: false, reason: 'This record has no phone number to call.' }
+    const properties = input.record?.properties ?? {}
+    const isPerson = type.path === 'contacts' || type.path === 'companies'
+    const payload: DialNumberPayload = {
+      phoneNumber,
+      ownerId: this.#account.ownerId,
+      // Calls from deals and tickets carry objectId 0 and no objectType, as the real host does (SDK #228).
+      subjectId: objectId,
+      objectId: isPerson ? objectId : 0,
+      ...(isPerson ? { objectType: type.upper } : {}),
+      portalId: this.#account.portalId,
+      countryCode: countryCodeOf(phoneNumber),
+      ...(isPerson ? { calleeInfo: { calleeId: objectId, calleeObjectTypeId: type.typeId } } : {}),
+      startTimestamp: this.#now(),
+      toPhoneNumberSrc: input.phoneProperty,
+    }
+    const label = type.path === 'contacts' ? contactLabel(properties) : (properties.name ?? properties.dealname ?? properties.subject ?? undefined)
+    this.#dial = { payload, record: { objectType: type.path, objectId: String(objectId), type, ...(label ? { label } : {}) } }
+    this.show()
+    const messageId = this.#host.dialNumber(payload)
+    return { ok: true, messageId }
+  }
+
+  /** Shows the widget (un-hides and restores it) and tells it. */
+  show(): void {
+    this.#setVisibility({ isHidden: false, isMinimized: false })
+  }
+  hide(): void {
+    this.#setVisibility({ isHidden: true, isMinimized: false })
+  }
+  minimize(): void {
+    this.#setVisibility({ isHidden: false, isMinimized: true })
+  }
+
+  #setVisibility(next: { isHidden: boolean; isMinimized: boolean }): void {
+    const current = this.#store.getState().visibility
+    if (current.isHidden === next.isHidden && current.isMinimized === next.isMinimized) return
+    this.#store.getState().patch({ visibility: next })
+    if (this.#store.getState().status === 'ready') this.#host.visibilityChanged(next)
+  }
+
+  // --- wiring ----------------------------------------------------------------
+
+  #subscribe(): void {
+    const h = this.#host
+    const on = this.#unsubscribe
+    const store = () => this.#store.getState()
+    on.push(h.on('INITIALIZED', (data) => this.#onInitialized(data)))
+    on.push(h.on('LOGGED_IN', () => store().patch({ loggedIn: true })))
+    on.push(h.on('LOGGED_OUT', () => store().patch({ loggedIn: false })))
+    on.push(h.on('USER_AVAILABLE', () => store().patch({ available: true })))
+    on.push(h.on('USER_UNAVAILABLE', () => store().patch({ available: false })))
+    on.push(h.on('RESIZE_WIDGET', (data) => this.#resize(data.width, data.height)))
+    on.push(h.on('ERROR', (data) => this.#onError(data)))
+    on.push(h.on('SET_WIDGET_URL', (data, message) => this.#onSetWidgetUrl(data, message)))
+    on.push(h.on('OUTGOING_CALL_STARTED', (data, message) => this.#track(this.#onOutgoing(data, message))))
+    on.push(h.on('INCOMING_CALL', (data, message) => this.#track(this.#onIncoming(data, message))))
+    on.push(h.on('CALL_ANSWERED', (data) => this.#track(this.#onAnswered(data))))
+    on.push(h.on('CALL_ENDED', (data) => this.#track(this.#onEnded(data))))
+    on.push(h.on('CALL_TRANSFERRED', (data) => store().updateCall(data.externalCallId, { status: 'TRANSFERRED' })))
+    on.push(h.on('CALL_COMPLETED', (data, message) => this.#track(this.#onCompleted(data, message))))
+    on.push(h.on('FINALIZE_ENGAGEMENT', (data, message) => this.#track(this.#onFinalize('FINALIZE_ENGAGEMENT', data, message))))
+    on.push(h.on('PUBLISH_TO_CHANNEL', (data, message) => this.#track(this.#onFinalize('PUBLISH_TO_CHANNEL', data, message))))
+    on.push(h.on('NAVIGATE_TO_RECORD', (data, message) => this.#track(this.#onNavigate(data, message))))
+  }
+
+  /** Keeps the promise for idle(); an unexpected throw becomes a harness alert, never an unhandled rejection. */
+  #track(work: Promise<void>): void {
+    const p = work.catch((error: unknown) => {
+      if (!this.#disposed) this.#store.getState().alert(`Host error: ${errorText(error)}`, 'harness')
+    })
+    this.#pending.add(p)
+    void p.finally(() => this.#pending.delete(p))
+  }
+
+  /** Records which reply answers which request (inspector links). */
+  #link(request: { type: string; messageId: string | number }, replyMessageId: string): void {
+    this.#store.getState().addLink({ request, requestType: request.type, requestMessageId: request.messageId, replyMessageId })
+  }
+
+  #alive(): boolean {
+    return !this.#disposed
+  }
+
+  // --- handlers ---------------------------------------------------------------
+
+  #onInitialized(data: Payload<'INITIALIZED'>): void {
+    const patch: Parameters<ReturnType<CallingStore['getState']>['patch']>[0] = {
+      initialized: true,
+      loggedIn: data?.isLoggedIn === true,
+    }
+    if (typeof data?.isAvailable === 'boolean') patch.available = data.isAvailable
+    this.#store.getState().patch(patch)
+    if (data?.sizeInfo) this.#resize(data.sizeInfo.width, data.sizeInfo.height)
+  }
+
+  #resize(width: number, height: number): void {
+    const size = clampSize(width, height)
+    this.#host.resize(size.width, size.height)
+    this.#store.getState().patch({ size })
+  }
+
+  #onError(data: Payload<'ERROR'>): void {
+    if ('message' in data && typeof data.message === 'string') {
+      this.#store.getState().alert(data.message, 'widget')
+    } else if ('type' in data && data.type === 'UNKNOWN_MESSAGE_TYPE') {
+      const original = data.data.originalMessage
+      const type = isRecord(original) && typeof original.type === 'string' ? original.type : 'a message'
+      this.#store.getState().alert(`The widget did not understand ${type} (UNKNOWN_MESSAGE_TYPE).`, 'widget')
+    }
+  }
+
+  #onSetWidgetUrl(data: Payload<'SET_WIDGET_URL'>, message: MessageOf<'SET_WIDGET_URL'>): void {
+    const requested = typeof message.iFrameUrl === 'string' ? message.iFrameUrl : data?.iFrameUrl
+    const url = httpUrl(requested)
+    if (url === null) {
+      const reply = this.#host.setWidgetUrlFailed({ error: { message: `iFrameUrl must be an absolute http(s) URL, got ${JSON.stringify(requested)}` } })
+      this.#link(message, reply)
+      return
+    }
+    this.#store.getState().patch({ currentSrc: url })
+    this.#host.setSrc(url)
+  }
+
+  async #onOutgoing(data: Payload<'OUTGOING_CALL_STARTED'>, message: MessageOf<'OUTGOING_CALL_STARTED'>): Promise<void> {
+    const toNumber = data.toNumber ?? data.phoneNumber ?? ''
+    const record = await this.#outgoingRecord(data, toNumber)
+    const call: KnownCall = { externalCallId: data.externalCallId, direction: 'outbound', ...(record ? { record } : {}) }
+    this.#calls.set(call.externalCallId, call)
+    this.#store.getState().patch({
+      incoming: null,
+      call: { externalCallId: call.externalCallId, direction: 'outbound', number: toNumber, status: 'CONNECTING', ...(record ? { record } : {}) },
+    })
+    if (data.createEngagement === true) {
+      await this.#createEngagement(message, call, {
+        hs_call_direction: 'OUTBOUND',
+        hs_call_status: 'CONNECTING',
+        hs_call_to_number: toNumber,
+        hs_call_from_number: data.fromNumber,
+        hs_call_title: `Call to ${record?.label ?? toNumber}`,
+        hs_timestamp: new Date(data.callStartTime ?? this.#now()).toISOString(),
+      })
+    }
+  }
+
+  /** The dialed record: the dialing context, else the last Call button, else a phone match. */
+  async #outgoingRecord(data: Payload<'OUTGOING_CALL_STARTED'>, toNumber: string): Promise<KnownCall['record']> {
+    const dial = this.#dial
+    this.#dial = null
+    const context = isRecord(data.dialingContext) ? data.dialingContext : undefined
+    const contextType = objectTypeOf(context?.objectType)
+    const contextId = engagementIdOf(context?.objectId)
+    if (contextType && contextId !== undefined) {
+      const same = dial && dial.record.type.path === contextType.path && dial.record.objectId === String(contextId)
+      return same ? dial.record : { objectType: contextType.path, objectId: String(contextId), type: contextType }
+    }
+    if (dial) return dial.record
+    const matches = toNumber ? await this.#matchPhone(toNumber) : []
+    const first = matches[0]
+    return first ? first.record : undefined
+  }
+
+  async #onIncoming(data: Payload<'INCOMING_CALL'>, message: MessageOf<'INCOMING_CALL'>): Promise<void> {
+    const store = () => this.#store.getState()
+    const call: KnownCall = { externalCallId: data.externalCallId, direction: 'inbound' }
+    this.#calls.set(call.externalCallId, call)
+    store().patch({
+      incoming: { externalCallId: data.externalCallId, fromNumber: data.fromNumber, status: 'matching' },
+      call: { externalCallId: data.externalCallId, direction: 'inbound', number: data.fromNumber, status: 'RINGING' },
+    })
+    this.show()
+    let matches: PhoneMatch[] = []
+    let failure: string | null = null
+    try {
+      matches = await this.#matchPhone(data.fromNumber)
+    } catch (error) {
+      failure = errorText(error)
+    }
+    if (!this.#alive()) return
+    if (matches.length > 0) {
+      const reply = this.#host.callerIdMatchSucceeded({ callerIdMatches: matches.map((m) => m.match) })
+      this.#link(message, reply)
+      const record = matches[0]!.record
+      call.record = record
+      store().patch({ incoming: { externalCallId: data.externalCallId, fromNumber: data.fromNumber, status: 'matched', match: record } })
+      store().updateCall(data.externalCallId, { record })
+    } else {
+      const reply = this.#host.callerIdMatchFailed(failure ? { error: { message: failure } } : undefined)
+      this.#link(message, reply)
+      store().patch({ incoming: { externalCallId: data.externalCallId, fromNumber: data.fromNumber, status: 'unmatched' } })
+    }
+    if (data.createEngagement === true) {
+      await this.#createEngagement(message, call, {
+        hs_call_direction: 'INBOUND',
+        hs_call_status: 'RINGING',
+        hs_call_from_number: data.fromNumber,
+        hs_call_to_number: data.toNumber,
+        hs_call_title: `Call from ${call.record?.label ?? data.fromNumber}`,
+        hs_timestamp: new Date(data.callStartTime ?? this.#now()).toISOString(),
+      })
+    }
+  }
+
+  /** Contacts (then companies) whose phone or mobile phone is this number, as caller-ID matches. */
+  async #matchPhone(number: string): Promise<PhoneMatch[]> {
+    const digits = phoneDigits(number)
+    if (digits.length < 3) return []
+    const values = [...new Set([number.trim(), digits, `+${digits}`])]
+    const search = async (path: 'contacts' | 'companies', properties: string[], phoneProps: string[]) => {
+      const filterGroups = phoneProps.flatMap((propertyName) =>
+        values.map((value) => ({ filters: [{ propertyName, operator: 'EQ', value }] })),
+      )
+      const body = await this.#api.post<SearchResponse>(`/crm/v3/objects/${path}/search`, {
+        filterGroups: filterGroups.slice(0, 5),
+        properties,
+        limit: 10,
+      })
+      return (body.results ?? []).filter((r) => phoneProps.some((p) => phoneDigits(r.properties[p] ?? '') === digits))
+    }
+    const contacts = await search('contacts', ['firstname', 'lastname', 'email', 'phone', 'mobilephone'], ['phone', 'mobilephone'])
+    const companies = await search('companies', ['name', 'phone'], ['phone'])
+    const portalId = this.#account.portalId
+    const contactType = OBJECT_TYPES[0]!
+    const companyType = OBJECT_TYPES[1]!
+    return [
+      ...contacts.map((c) => {
+        const label = contactLabel(c.properties)
+        return {
+          match: {
+            callerIdType: 'CONTACT' as const,
+            objectCoordinates: { portalId, objectId: Number(c.id), objectTypeId: '0-1' },
+            firstName: c.properties.firstname ?? null,
+            lastName: c.properties.lastname ?? null,
+            email: c.properties.email ?? null,
+          },
+          record: { objectType: 'contacts', objectId: c.id, type: contactType, ...(label ? { label } : {}) },
+        }
+      }),
+      ...companies.map((c) => ({
+        match: {
+          callerIdType: 'COMPANY' as const,
+          objectCoordinates: { portalId, objectId: Number(c.id), objectTypeId: '0-2' },
+          name: c.properties.name ?? null,
+        },
+        record: { objectType: 'companies', objectId: c.id, type: companyType, ...(c.properties.name ? { label: c.properties.name } : {}) },
+      })),
+    ]
+  }
+
+  async #createEngagement(
+    request: MessageOf<'OUTGOING_CALL_STARTED'> | MessageOf<'INCOMING_CALL'>,
+    call: KnownCall,
+    base: Record<string, string | undefined>,
+  ): Promise<void> {
+    const store = () => this.#store.getState()
+    if (store().takeEngagementFault('create')) {
+      const reply = this.#host.createEngagementFailed({ error: { message: 'Injected fault: engagement creation failed (Ringside faults panel).' } })
+      this.#link(request, reply)
+      return
+    }
+    const properties: Record<string, string> = {
+      hs_call_external_id: call.externalCallId,
+      hs_call_source: 'INTEGRATIONS_PLATFORM',
+      hs_call_app_id: String(CALLING_APP_ID),
+    }
+    for (const [key, value] of Object.entries(base)) if (typeof value === 'string' && value.trim() !== '') properties[key] = value
+    const record = call.record
+    if (record && (record.type.path === 'contacts' || record.type.path === 'companies')) {
+      properties.hs_call_callee_object_id = record.objectId
+      properties.hs_call_callee_object_type_id = record.type.typeId
+    }
+    const associations = record
+      ? [{ to: { id: record.objectId }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: record.type.callAssociation }] }]
+      : []
+    try {
+      const created = await this.#api.post<SimpleObject>('/crm/v3/objects/calls', { properties, associations })
+      const engagementId = engagementIdOf(created.id)
+      if (engagementId === undefined) throw new Error(`the API returned an unusable call id ${JSON.stringify(created.id)}`)
+      if (!this.#alive()) return
+      call.engagementId = engagementId
+      store().conformanceEvent({ kind: 'engagement-created', externalCallId: call.externalCallId, engagementId })
+      store().updateCall(call.externalCallId, { engagementId })
+      this.#link(request, this.#host.createEngagementSucceeded({ engagementId }))
+    } catch (error) {
+      if (!this.#alive()) return
+      this.#link(request, this.#host.createEngagementFailed({ error: { message: `Could not create the call engagement: ${errorText(error)}` } }))
+    }
+  }
+
+  /** The engagement a call event refers to: the one the message names, else the one the host created. */
+  #engagementFor(externalCallId: string, named: unknown): number | undefined {
+    return engagementIdOf(named) ?? this.#calls.get(externalCallId)?.engagementId
+  }
+
+  async #patchStatus(externalCallId: string, engagementId: number | undefined, status: string): Promise<void> {
+    this.#store.getState().updateCall(externalCallId, { status })
+    if (engagementId === undefined) return
+    try {
+      await this.#api.patch(`/crm/v3/objects/calls/${engagementId}`, { properties: { hs_call_status: status } })
+    } catch (error) {
+      if (this.#alive()) this.#store.getState().alert(`Could not set call ${engagementId} to ${status}: ${errorText(error)}`, 'harness')
+    }
+  }
+
+  async #onAnswered(data: Payload<'CALL_ANSWERED'>): Promise<void> {
+    const store = this.#store.getState()
+    if (store.incoming?.externalCallId === data.externalCallId) store.patch({ incoming: null })
+    await this.#patchStatus(data.externalCallId, this.#calls.get(data.externalCallId)?.engagementId, 'IN_PROGRESS')
+  }
+
+  async #onEnded(data: Payload<'CALL_ENDED'>): Promise<void> {
+    const store = this.#store.getState()
+    if (store.incoming?.externalCallId === data.externalCallId) store.patch({ incoming: null })
+    const status = END_STATUS_TO_CALL_STATUS[data.callEndStatus ?? 'COMPLETED']
+    await this.#patchStatus(data.externalCallId, this.#engagementFor(data.externalCallId, data.engagementId), status)
+  }
+
+  async #onCompleted(data: Payload<'CALL_COMPLETED'>, message: MessageOf<'CALL_COMPLETED'>): Promise<void> {
+    const store = () => this.#store.getState()
+    if (store().incoming?.externalCallId === data.externalCallId) store().patch({ incoming: null })
+    // Close the widget first, as the CRM does, unless the widget asked to stay open.
+    if (data.hideWidget !== false) this.hide()
+    const engagementId = this.#engagementFor(data.externalCallId, data.engagementId)
+    const known = this.#calls.get(data.externalCallId)
+    if (engagementId === undefined) {
+      this.#link(message, this.#host.updateEngagementFailed({ error: { message: `No engagement to update for call ${data.externalCallId}: send engagementId, or start the call with createEngagement.` } }))
+      return
+    }
+    if (store().takeEngagementFault('update')) {
+      this.#link(message, this.#host.updateEngagementFailed({ error: { message: 'Injected fault: engagement update failed (Ringside faults panel).' } }))
+      return
+    }
+    const properties: Record<string, string> = {}
+    for (const [key, value] of Object.entries(data.engagementProperties ?? {})) properties[key] = String(value)
+    try {
+      if (Object.keys(properties).length > 0) await this.#api.patch(`/crm/v3/objects/calls/${engagementId}`, { properties })
+      else await this.#api.get(`/crm/v3/objects/calls/${engagementId}`)
+    } catch (error) {
+      if (!this.#alive()) return
+      this.#link(message, this.#host.updateEngagementFailed({ error: { message: `Could not update engagement ${engagementId}: ${errorText(error)}` } }))
+      return
+    }
+    if (!this.#alive()) return
+    this.#link(message, this.#host.updateEngagementSucceeded({ engagementId }))
+    store().updateCall(data.externalCallId, { status: 'COMPLETED', engagementId })
+    if (known?.record) await this.#associateDefaults(engagementId, known.record)
+  }
+
+  /** The record the call was made from, and for a contact its companies. */
+  async #associateDefaults(engagementId: number, record: RecordRef & { type: PathType }): Promise<void> {
+    const put = (type: PathType, id: string) =>
+      this.#api.put(`/crm/v3/objects/calls/${engagementId}/associations/${type.path}/${id}/${type.callAssociation}`)
+    try {
+      await put(record.type, record.objectId)
+      if (record.type.path === 'contacts') {
+        const contact = await this.#api.get<SimpleObject>(`/crm/v3/objects/contacts/${record.objectId}`, { query: { associations: 'companies' } })
+        const companies = contact.associations?.companies?.results ?? []
+        const ids = [...new Set(companies.map((c) => c.id))]
+        for (const id of ids) await put(OBJECT_TYPES[1]!, id)
+      }
+    } catch (error) {
+      if (this.#alive()) this.#store.getState().alert(`Could not associate call ${engagementId}: ${errorText(error)}`, 'harness')
+    }
+  }
+
+  async #onFinalize(
+    type: 'FINALIZE_ENGAGEMENT' | 'PUBLISH_TO_CHANNEL',
+    data: Payload<'FINALIZE_ENGAGEMENT'>,
+    message: MessageOf<'FINALIZE_ENGAGEMENT'> | MessageOf<'PUBLISH_TO_CHANNEL'>,
+  ): Promise<void> {
+    const reply = { engagementId: data.engagementId, externalCallId: data.externalCallId }
+    let error: string | null = null
+    try {
+      await this.#api.get(`/crm/v3/objects/calls/${encodeURIComponent(String(data.engagementId))}`)
+    } catch (e) {
+      error = e instanceof ApiRequestError && e.status === 404 ? `Unknown engagement ${data.engagementId}.` : errorText(e)
+    }
+    if (!this.#alive()) return
+    const h = this.#host
+    const id =
+      type === 'FINALIZE_ENGAGEMENT'
+        ? error === null
+          ? h.finalizeEngagementSucceeded(reply)
+          : h.finalizeEngagementFailed({ ...reply, error: { message: error } })
+        : error === null
+          ? h.publishToChannelSucceeded(reply)
+          : h.publishToChannelFailed({ ...reply, error: { message: error } })
+    this.#link(message, id)
+  }
+
+  async #onNavigate(data: Payload<'NAVIGATE_TO_RECORD'>, message: MessageOf<'NAVIGATE_TO_RECORD'>): Promise<void> {
+    const coordinates = data.objectCoordinates
+    const type = objectTypeOf(coordinates.objectTypeId)
+    const id = engagementIdOf(coordinates.objectId)
+    const fail = (why: string) => {
+      const reply = this.#host.navigateToRecordFailed({
+        ...(data.engagementId !== undefined ? { engagementId: data.engagementId } : {}),
+        objectCoordinates: coordinates,
+      })
+      this.#link(message, reply)
+      this.#store.getState().alert(`NAVIGATE_TO_RECORD failed: ${why}`, 'harness')
+    }
+    if (!type || id === undefined) return fail(`unknown object ${coordinates.objectTypeId}/${String(coordinates.objectId)}.`)
+    try {
+      await this.#api.get(`/crm/v3/objects/${type.path}/${id}`)
+    } catch (error) {
+      if (!this.#alive()) return
+      return fail(error instanceof ApiRequestError && error.status === 404 ? `no ${type.path} record ${id}.` : errorText(error))
+    }
+    if (!this.#alive()) return
+    const opened = data.openIn === 'NEW_TAB' ? this.#openInNewTab(type.path, String(id)) : this.#navigate(type.path, String(id))
+    if (!opened) fail(`the harness could not open ${type.path}/${id}.`)
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The calling integration of the harness (see README.md in this folder).
+ * The app shell places the components; record pages use startCall/useCanDial.
+ */
+import { useCalling, dialBlocker } from './calling-store.ts'
+import type { StartCallInput, StartCallResult } from './controller.ts'
+import { callingRuntime, type CallingConfig } from './runtime.ts'
+
+export { CallingDock } from './calling-dock.tsx'
+export { InspectorPanel } from './inspector-panel.tsx'
+export { FaultsPanel } from './faults-panel.tsx'
+export { ComposerPanel } from './composer-panel.tsx'
+export { CallingStatusBadge } from './status-badge.tsx'
+export type { StartCallInput, StartCallResult } from './controller.ts'
+
+/**
+ * A record page's Call button: shows the widget and sends DIAL_NUMBER.
+ * `{ ok: false, reason }` when the widget cannot dial (same reason as useCanDial).
+ */
+export function startCall(input: StartCallInput): StartCallResult {
+  return callingRuntime.startCall(input)
+}
+
+/** Whether a Call button may dial now, and if not, why (for its disabled state and hint). */
+export function useCanDial(): { ok: boolean; reason?: string } {
+  const reason = useCalling(dialBlocker)
+  return reason === null ? { ok: true } : { ok: false, reason }
+}
+
+/**
+ * Called once at startup by the app shell. `navigate` opens a record
+ * (NAVIGATE_TO_RECORD); it returns false when it cannot.
+ */
+export function configureCalling(config: CallingConfig): void {
+  callingRuntime.configure(config)
+  callingRuntime.start()
+}
