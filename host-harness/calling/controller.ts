@@ -437,19 +437,15 @@ export class CallingController {
 
   /** Contacts (then companies) whose phone or mobile phone is this number, as caller-ID matches. */
   async #matchPhone(number: string): Promise<PhoneMatch[]> {
-    const digits = phoneDigits(number)
-    if (digits.length < 3) return []
-    const values = [...new Set([number.trim(), digits, `+${digits}`])]
+    if (phoneDigits(number).length < 3) return []
+    // The API compares phone numbers by digits (the last 10 when both have that many).
     const search = async (path: 'contacts' | 'companies', properties: string[], phoneProps: string[]) => {
-      const filterGroups = phoneProps.flatMap((propertyName) =>
-        values.map((value) => ({ filters: [{ propertyName, operator: 'EQ', value }] })),
-      )
       const body = await this.#api.post<SearchResponse>(`/crm/v3/objects/${path}/search`, {
-        filterGroups: filterGroups.slice(0, 5),
+        filterGroups: phoneProps.map((propertyName) => ({ filters: [{ propertyName, operator: 'EQ', value: number }] })),
         properties,
         limit: 10,
       })
-      return (body.results ?? []).filter((r) => phoneProps.some((p) => phoneDigits(r.properties[p] ?? '') === digits))
+      return body.results ?? []
     }
     const contacts = await search('contacts', ['firstname', 'lastname', 'email', 'phone', 'mobilephone'], ['phone', 'mobilephone'])
     const companies = await search('companies', ['name', 'phone'], ['phone'])
