@@ -234,6 +234,11 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"'`=]/g, (c) => ESCAPES[c] ?? c)
 }
 
+/** Escaping for a double-quoted attribute value (keeps URLs readable: `=` stays). */
+function escapeAttribute(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)
+}
+
 function own(value: unknown, key: string): unknown {
   if (value === null || typeof value !== 'object' || FORBIDDEN_KEYS.has(key)) return undefined
   if (!Object.prototype.hasOwnProperty.call(value, key)) return undefined
@@ -520,15 +525,15 @@ markdown.use({
       const inner = this.parser.parseInline(token.tokens)
       const href = safeUrl(token.href, LINK_PROTOCOLS)
       if (href === undefined) return inner
-      const title = token.title ? ` title="${escapeHtml(decodeEntities(token.title))}"` : ''
-      return `<a href="${escapeHtml(href)}"${title} rel="noopener noreferrer nofollow" target="_blank">${inner}</a>`
+      const title = token.title ? ` title="${escapeAttribute(decodeEntities(token.title))}"` : ''
+      return `<a href="${escapeAttribute(href)}"${title} rel="noopener noreferrer nofollow" target="_blank">${inner}</a>`
     },
     image(token: Tokens.Image): string {
-      const alt = escapeHtml(decodeEntities(token.text))
+      const alt = escapeAttribute(decodeEntities(token.text))
       const src = safeUrl(token.href, IMAGE_PROTOCOLS)
       if (src === undefined) return alt
-      const title = token.title ? ` title="${escapeHtml(decodeEntities(token.title))}"` : ''
-      return `<img src="${escapeHtml(src)}" alt="${alt}"${title}>`
+      const title = token.title ? ` title="${escapeAttribute(decodeEntities(token.title))}"` : ''
+      return `<img src="${escapeAttribute(src)}" alt="${alt}"${title}>`
     },
   },
 })
