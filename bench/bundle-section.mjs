@@ -68,7 +68,8 @@ export async function bundleSection({ root }) {
     const lazyGzip = lazy.reduce((sum, file) => sum + gzipSize(file), 0)
     const verdict = page.targetKb === undefined ? '' : eagerGzip <= page.targetKb * KB ? `≤ ${page.targetKb} KB: met` : `≤ ${page.targetKb} KB: MISSED by ${kb(eagerGzip - page.targetKb * KB)}`
     rows.push([page.name, String(eager.length), kb(eagerRaw), kb(eagerGzip), lazy.length ? kb(lazyGzip) : '-', verdict])
-    notes.push(`${page.name}: ${eager.map((file) => relative(dist, file)).join(', ')}`)
+    const sized = eager.map((file) => ({ file, gzip: gzipSize(file) })).sort((a, b) => b.gzip - a.gzip)
+    notes.push(`${page.name}: ${sized.map(({ file, gzip }) => `${relative(dist, file)} ${kb(gzip)}`).join(', ')}`)
   }
   return {
     title: 'Bundle (production JS per page, from dist/)',

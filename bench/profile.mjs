@@ -1,32 +1,34 @@
 // Where our SDK's round-trip time goes: micro-timings of the pieces of one
 // round trip, measured in-page on the "ours" pages (sdk-host ↔ sdk-widget)
-// through the fixtures' __profile(n) functions (mean µs per call over n calls).
+// through the fixtures' __profile(n) functions (mean µs per call over n
+// calls), with console.debug live and muted.
+import { loadReady } from './sdk-section.mjs'
+
 const CALLS = 2_000
 
 const us = (x) => `${x.toFixed(2)} µs`
 
-function widgetFrame(page, origins) {
-  const frame = page.frames().find((f) => f.url().startsWith(`${origins.widget}/`))
-  if (!frame) throw new Error('no widget frame for the profile')
-  return frame
-}
-
-export async function profileOurSdk(page, variant, origins) {
-  await page.goto(variant.url, { waitUntil: 'load' })
-  await page.waitForFunction(() => window.__readyAt != null)
-  const frame = widgetFrame(page, origins)
-  await frame.waitForFunction(() => window.__readyAt != null)
+async function profilePage(page, origins, url) {
+  const frame = await loadReady(page, origins, url)
   const host = await page.evaluate((n) => window.__profile(n), CALLS)
   const widget = await frame.evaluate((n) => window.__profile(n), CALLS)
+  return { host, widget }
+}
+
+export async function profileOurSdk(page, byKey, origins) {
+  const loud = await profilePage(page, origins, byKey.ours.url)
+  const quiet = await profilePage(page, origins, byKey.oursQuiet.url)
   const row = (label, value) => [`  ${label}`, us(value), '', '', '']
   return [
-    ['where ours spends it (mean per call):', '', '', '', ''],
-    row('host: validateMessage(OUTGOING_CALL_STARTED)', host.validateUs),
-    row('host: dialNumber() send path', host.sendUs),
-    row('host: bare postMessage of the same DIAL_NUMBER', host.rawPostUs),
-    row('widget: validateMessage(DIAL_NUMBER)', widget.validateUs),
-    row('widget: outgoingCall() send path', widget.sendUs),
-    row('widget: bare postMessage of the same reply', widget.rawPostUs),
-    row('console.debug call (Playwright attached)', widget.consoleDebugUs),
+    [`where ours spends it (mean of ${CALLS.toLocaleString('en')} calls):`, '', '', '', ''],
+    row('host: validateMessage(OUTGOING_CALL_STARTED)', quiet.host.validateUs),
+    row('host: dialNumber(), whole send path', loud.host.sendUs),
+    row('host: dialNumber(), console.debug muted', quiet.host.sendUs),
+    row('host: bare postMessage of the same DIAL_NUMBER', quiet.host.rawPostUs),
+    row('widget: validateMessage(DIAL_NUMBER)', quiet.widget.validateUs),
+    row('widget: outgoingCall(), whole send path', loud.widget.sendUs),
+    row('widget: outgoingCall(), console.debug muted', quiet.widget.sendUs),
+    row('widget: bare postMessage of the same reply', quiet.widget.rawPostUs),
+    row('one console.debug call under Playwright', loud.widget.consoleDebugUs),
   ]
 }

@@ -1,15 +1,18 @@
 // Section "SDK": handshake time and message round trips in real Chromium,
 // host page on the harness origin, widget iframe on the widget origin (two
-// origins of one site, so one renderer process, as in a CRM tab with a
-// same-site widget). Everything is timed in-page with performance.now().
+// origins of one site, so one renderer process). Everything is timed in-page
+// with performance.now().
 //
 // Pages (built from e2e/fixtures/):
-//   ours = sdk-host (CallingHost)      ↔ sdk-widget?mode=echo (CallingExtensions, debugMode off)
-//   npm  = plain-host (no SDK)         ↔ npm-widget?mode=echo (@hubspot/calling-extensions-sdk 0.9.7)
-//   raw  = plain-host                  ↔ npm-widget?mode=raw  (a bare postMessage echo, no SDK)
+//   ours = sdk-host (CallingHost)  ↔ sdk-widget?mode=echo (CallingExtensions, debugMode off)
+//   npm  = plain-host (no SDK)     ↔ npm-widget?mode=echo (@hubspot/calling-extensions-sdk 0.9.7)
+//   raw  = plain-host              ↔ npm-widget?mode=raw  (a bare postMessage echo, no SDK)
+// and ours/npm once more with `quiet=1` (console.debug muted on both pages).
 //
-// No console listener is attached (Playwright's console plumbing slows pages
-// that log) and the widgets run with debugMode off.
+// No console listener is attached and the widgets run with debugMode off.
+// Even so, Playwright keeps the DevTools Runtime domain enabled, so every
+// console call is reported over CDP (~0.1 ms each). Both SDKs log every
+// message with console.debug, hence the extra "console.debug muted" rows.
 import { percentile } from './table.mjs'
 
 export const HANDSHAKE_LOADS = 20
@@ -17,21 +20,33 @@ export const ROUND_TRIPS = 10_000
 const WARMUP_ROUND_TRIPS = 2_000
 const TARGETS = { roundTripP50Us: 30, roundTripP99Us: 200, handshakeP50Ms: 3 }
 
-function fixtureUrl(origin, name, query) {
+export function fixtureUrl(origin, name, query) {
   const search = new URLSearchParams(query).toString()
   return `${origin}/e2e/fixtures/${name}/${search ? `?${search}` : ''}`
 }
 
+/** The measured page pairs. `quiet` ones mute console.debug in both frames. */
 export function variants(origins) {
-  const widget = (name, mode) => fixtureUrl(origins.widget, name, { mode })
+  const widget = (name, query) => fixtureUrl(origins.widget, name, query)
+  const pages = (quiet) => {
+    const q = quiet ? { quiet: '1' } : {}
+    return {
+      ours: fixtureUrl(origins.harness, 'sdk-host', { bench: '1', ...q, widget: widget('sdk-widget', { mode: 'echo', ...q }) }),
+      npm: fixtureUrl(origins.harness, 'plain-host', { widget: widget('npm-widget', { mode: 'echo', ...q }) }),
+    }
+  }
+  const loud = pages(false)
+  const quiet = pages(true)
   return [
-    { key: 'ours', label: 'ours (CallingHost ↔ CallingExtensions)', url: fixtureUrl(origins.harness, 'sdk-host', { bench: '1', widget: widget('sdk-widget', 'echo') }) },
-    { key: 'npm', label: 'npm 0.9.7 (plain host ↔ npm widget)', url: fixtureUrl(origins.harness, 'plain-host', { widget: widget('npm-widget', 'echo') }) },
-    { key: 'raw', label: 'raw postMessage echo', url: fixtureUrl(origins.harness, 'plain-host', { widget: widget('npm-widget', 'raw') }) },
+    { key: 'ours', label: 'ours (CallingHost ↔ CallingExtensions)', url: loud.ours },
+    { key: 'npm', label: 'npm 0.9.7 (plain host ↔ npm widget)', url: loud.npm },
+    { key: 'raw', label: 'raw postMessage echo', url: fixtureUrl(origins.harness, 'plain-host', { widget: widget('npm-widget', { mode: 'raw' }) }) },
+    { key: 'oursQuiet', url: quiet.ours },
+    { key: 'npmQuiet', url: quiet.npm },
   ]
 }
 
-/** Response headers that make every page cross-origin isolated. */
+/** Response headers that make the host page cross-origin isolated. */
 const ISOLATION_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-embedder-policy': 'require-corp',
@@ -41,7 +56,10 @@ const ISOLATION_HEADERS = {
 /**
  * Chromium clamps performance.now() to 100 µs unless the page is
  * cross-origin isolated (then 5 µs). serve-dist sends no COOP/COEP headers,
- * so the benchmark adds them to its own responses through a route.
+ * so the benchmark adds them to the responses of our origins through a
+ * route. Round trips are timed in the host page, which is then isolated;
+ * the cross-origin widget frame is not (that needs allow="cross-origin-isolated"),
+ * so its onReady time, used by the handshake, keeps a 0.1 ms resolution.
  */
 export async function isolate(context, origins) {
   const ours = Object.values(origins)
@@ -62,22 +80,28 @@ function withTimeout(promise, ms, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
-function widgetFrame(page, origins) {
+export function widgetFrame(page, origins) {
   const frame = page.frames().find((f) => f.url().startsWith(`${origins.widget}/`))
   if (!frame) throw new Error(`no widget frame from ${origins.widget} in ${page.url()}`)
   return frame
 }
 
-/** One page load: ms from the iframe's load event until both sides are ready. */
-async function handshakeOnce(page, origins, url) {
+/** Loads `url` and waits until host and widget are both ready. */
+export async function loadReady(page, origins, url) {
   await page.goto(url, { waitUntil: 'load' })
   await page.waitForFunction(() => window.__readyAt != null, undefined, { timeout: 10_000 })
   const frame = widgetFrame(page, origins)
   await frame.waitForFunction(() => window.__readyAt != null, undefined, { timeout: 10_000 })
+  return frame
+}
+
+/** One page load: ms from the iframe's load event until both sides are ready. */
+async function handshakeOnce(page, origins, url) {
+  const frame = await loadReady(page, origins, url)
   const host = await page.evaluate(() => ({ loadAt: window.__loadAt, readyAt: window.__readyAt, isolated: self.crossOriginIsolated }))
-  const widget = await frame.evaluate(() => ({ readyAt: window.__readyAt, isolated: self.crossOriginIsolated }))
+  const widgetReadyAt = await frame.evaluate(() => window.__readyAt)
   if (host.loadAt == null) throw new Error(`${url}: the host never saw the iframe load`)
-  return { ms: Math.max(host.readyAt, widget.readyAt) - host.loadAt, isolated: host.isolated && widget.isolated }
+  return { ms: Math.max(host.readyAt, widgetReadyAt) - host.loadAt, isolated: host.isolated }
 }
 
 async function measureVariant(page, origins, variant) {
@@ -106,49 +130,59 @@ async function measureVariant(page, origins, variant) {
 
 const us = (x) => `${x.toFixed(1)} µs`
 const ms = (x) => `${x.toFixed(2)} ms`
-const verdict = (value, target, unit) => (value <= target ? `≤ ${target} ${unit}: met` : `≤ ${target} ${unit}: MISSED by ${(value - target).toFixed(unit === 'ms' ? 2 : 1)} ${unit}`)
+function verdict(value, target, unit) {
+  if (value <= target) return `≤ ${target} ${unit}: met`
+  return `≤ ${target} ${unit}: MISSED by ${(value - target).toFixed(unit === 'ms' ? 2 : 1)} ${unit}`
+}
 
 /**
- * `browser` is a launched Playwright Browser; `profile(page, variant)`
+ * `browser` is a launched Playwright Browser; `profile(page, byKey, origins)`
  * (optional) returns extra rows that break down where our SDK spends its time.
  */
 export async function sdkSection({ browser, origins, isolation = true, profile }) {
   const context = await browser.newContext()
   if (isolation) await isolate(context, origins)
   const page = await context.newPage()
-  const results = {}
   const list = variants(origins)
-  let extraRows = []
+  const byKey = Object.fromEntries(list.map((v) => [v.key, v]))
+  const r = {}
+  let profileRows = []
   try {
-    for (const variant of list) results[variant.key] = await measureVariant(page, origins, variant)
-    if (profile) extraRows = await profile(page, list.find((v) => v.key === 'ours'), origins)
+    for (const variant of list) r[variant.key] = await measureVariant(page, origins, variant)
+    if (profile) profileRows = await profile(page, byKey, origins)
   } finally {
     await context.close()
   }
-  const columns = list.map((v) => results[v.key])
-  const ours = results.ours
+  const main = ['ours', 'npm', 'raw'].map((key) => r[key])
+  const n = ROUND_TRIPS.toLocaleString('en')
   const rows = [
-    [`handshake p50 (${HANDSHAKE_LOADS} loads)`, ...columns.map((r) => ms(r.handshakeP50Ms)), verdict(ours.handshakeP50Ms, TARGETS.handshakeP50Ms, 'ms')],
-    [`handshake max (${HANDSHAKE_LOADS} loads)`, ...columns.map((r) => ms(r.handshakeMaxMs)), ''],
-    [`round trip p50 (${ROUND_TRIPS.toLocaleString('en')})`, ...columns.map((r) => us(r.p50Us)), verdict(ours.p50Us, TARGETS.roundTripP50Us, 'µs')],
-    [`round trip p99 (${ROUND_TRIPS.toLocaleString('en')})`, ...columns.map((r) => us(r.p99Us)), verdict(ours.p99Us, TARGETS.roundTripP99Us, 'µs')],
-    [`round trip mean`, ...columns.map((r) => us(r.meanUs)), ''],
-    [`round trip max`, ...columns.map((r) => us(r.maxUs)), ''],
+    [`handshake p50 (${HANDSHAKE_LOADS} loads)`, ...main.map((x) => ms(x.handshakeP50Ms)), verdict(r.ours.handshakeP50Ms, TARGETS.handshakeP50Ms, 'ms')],
+    [`handshake max (${HANDSHAKE_LOADS} loads)`, ...main.map((x) => ms(x.handshakeMaxMs)), ''],
+    [`round trip p50 (${n})`, ...main.map((x) => us(x.p50Us)), verdict(r.ours.p50Us, TARGETS.roundTripP50Us, 'µs')],
+    [`round trip p99 (${n})`, ...main.map((x) => us(x.p99Us)), verdict(r.ours.p99Us, TARGETS.roundTripP99Us, 'µs')],
+    ['round trip mean', ...main.map((x) => us(x.meanUs)), ''],
+    ['round trip max', ...main.map((x) => us(x.maxUs)), ''],
+    ['same, console.debug muted on both pages:', '', '', '', ''],
+    [`  handshake p50 (${HANDSHAKE_LOADS} loads)`, ms(r.oursQuiet.handshakeP50Ms), ms(r.npmQuiet.handshakeP50Ms), ms(r.raw.handshakeP50Ms), verdict(r.oursQuiet.handshakeP50Ms, TARGETS.handshakeP50Ms, 'ms')],
+    [`  round trip p50 (${n})`, us(r.oursQuiet.p50Us), us(r.npmQuiet.p50Us), us(r.raw.p50Us), verdict(r.oursQuiet.p50Us, TARGETS.roundTripP50Us, 'µs')],
+    [`  round trip p99 (${n})`, us(r.oursQuiet.p99Us), us(r.npmQuiet.p99Us), us(r.raw.p99Us), verdict(r.oursQuiet.p99Us, TARGETS.roundTripP99Us, 'µs')],
+    ['  round trip mean', us(r.oursQuiet.meanUs), us(r.npmQuiet.meanUs), us(r.raw.meanUs), ''],
   ]
-  const isolated = columns.every((r) => r.isolated)
+  const isolated = Object.values(r).every((x) => x.isolated)
   const notes = [
-    'round trip = host sends DIAL_NUMBER, the widget\'s onDialNumber answers with outgoingCall (OUTGOING_CALL_STARTED), host receives; sequential, after 2,000 warm-up round trips.',
-    'handshake = iframe load event → host ready and widget onReady (raw: bare SYNC_ACK); widget SDK constructed at page load; first load of each column discarded.',
-    `SDK overhead over raw at p50: ours +${us(ours.p50Us - results.raw.p50Us)}, npm +${us(results.npm.p50Us - results.raw.p50Us)}.`,
+    "round trip = host sends DIAL_NUMBER, the widget's onDialNumber answers with outgoingCall (OUTGOING_CALL_STARTED), host receives it; sequential, after 2,000 warm-up round trips, timed in the host page.",
+    'handshake = iframe load event → host ready and widget onReady (raw: bare SYNC_ACK); widget SDK constructed at page load; first of 21 loads discarded.',
+    `SDK cost over raw at p50: ours +${us(r.ours.p50Us - r.raw.p50Us)}, npm +${us(r.npm.p50Us - r.raw.p50Us)}; console.debug muted: ours +${us(r.oursQuiet.p50Us - r.raw.p50Us)}, npm +${us(r.npmQuiet.p50Us - r.raw.p50Us)}.`,
+    'console.debug muted = what a browser without DevTools attached pays: under Playwright each console call is reported over CDP, and both SDKs log every message they send and receive.',
     isolated
-      ? 'timer: cross-origin isolated pages (COOP/COEP added by the benchmark), performance.now() resolution 5 µs.'
-      : 'timer: NOT cross-origin isolated: performance.now() is clamped to 100 µs, per-message percentiles are coarse.',
+      ? 'timer: host pages cross-origin isolated (COOP/COEP added by the benchmark), performance.now() resolution 5 µs.'
+      : 'timer: host pages NOT cross-origin isolated: performance.now() is clamped to 100 µs, per-message percentiles are coarse.',
   ]
   return {
     title: 'SDK (Chromium, host :4173 ↔ widget :4174, two origins of one site)',
-    header: ['metric', ...list.map((v) => v.label), 'target (ours)'],
-    rows: [...rows, ...extraRows],
+    header: ['metric', ...['ours', 'npm', 'raw'].map((key) => byKey[key].label), 'target (ours)'],
+    rows: [...rows, ...profileRows],
     notes,
-    results,
+    results: r,
   }
 }

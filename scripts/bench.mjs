@@ -3,8 +3,10 @@
 // Builds dist/ first when it is missing or older than the sources, serves it
 // with scripts/serve-dist.mjs on the harness/widget/hostile ports, and drives
 // Debian's Chromium with the same flags as playwright.config.ts.
-// Options: --no-isolation (skip the COOP/COEP headers; timer clamped to 100 µs).
+// Options: --no-isolation (skip the COOP/COEP headers; timer clamped to 100 µs),
+//          --no-build (use dist/ as it is).
 import { existsSync, readFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium } from '@playwright/test'
 import { ensureBuild } from '../bench/build.mjs'
@@ -51,18 +53,19 @@ const SECTIONS = [
 
 async function main() {
   const isolation = !process.argv.includes('--no-isolation')
-  ensureBuild(root, REQUIRED_PAGES)
+  if (!process.argv.includes('--no-build')) ensureBuild(root, REQUIRED_PAGES)
   const server = await startDistServer(root, Object.values(PORTS))
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: playwrightLaunchArgs() })
   const started = Date.now()
-  console.log(`# Ringside benchmark (${new Date().toISOString()}, Chromium ${browser.version()}, Node ${process.version}${server.reused ? ', reusing the dist server already running' : ''})`)
+  const load = loadavg().map((x) => x.toFixed(2)).join(' ')
+  console.log(`# Ringside benchmark (${new Date().toISOString()}, Chromium ${browser.version()}, Node ${process.version}, ${cpus().length} CPUs, load average ${load}${server.reused ? ', reusing the dist server already running' : ''})`)
   try {
     for (const section of SECTIONS) printSection(await section({ browser, isolation }))
   } finally {
     await browser.close()
     await server.stop()
   }
-  console.log(`\n(one run, ${((Date.now() - started) / 1000).toFixed(1)} s)`)
+  console.log(`\n(one run, ${((Date.now() - started) / 1000).toFixed(1)} s; load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')})`)
 }
 
 main().catch((error) => {
