@@ -1,38 +1,22 @@
-// First: must run before any zod schema is built (see the module's comment).
-import './security/zod-jitless.ts'
-import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
-import './harness.css'
-import { App } from './app.tsx'
-import { configureCalling } from './layout/calling-seam.tsx'
-import { navigateToRecord } from './layout/routes.ts'
-import { StartupError, StartupScreen } from './layout/startup-screens.tsx'
-import { defaultWidgetUrl } from './calling/settings.ts'
-
 /**
- * Start-up order matters: the emulated CRM API (MSW, with its service worker)
- * must be running before anything renders, because the first render already
- * fetches, and the widget iframe's requests are only intercepted once the
- * worker controls this page.
+ * Entry point of the harness page.
+ *
+ * zod must be told not to compile schemas with `new Function` before any
+ * schema exists (see security/zod-jitless.ts). Static imports are evaluated
+ * before this module's body and the bundler may move them into shared
+ * chunks that run first, so everything else is loaded with a dynamic import,
+ * after the setting is in place.
  */
-async function start(): Promise<void> {
-  const container = document.getElementById('root')
-  if (!container) throw new Error('index.html has no #root element')
-  const root = createRoot(container)
-  root.render(<StartupScreen />)
-  try {
-    const { createBrowserCrmService } = await import('../shared/api/browser/msw.ts')
-    await createBrowserCrmService({ seedOptions: { widgetUrl: defaultWidgetUrl(window.location) } })
-  } catch (error) {
-    root.render(<StartupError error={error} />)
-    return
-  }
-  configureCalling({ navigate: navigateToRecord })
-  root.render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  )
-}
+import './security/zod-jitless.ts'
 
-void start()
+import('./layout/start.tsx')
+  .then(({ start }) => start())
+  .catch((error: unknown) => {
+    // React may be what failed to load: report with the DOM alone.
+    const root = document.getElementById('root')
+    if (!root) return
+    const message = document.createElement('p')
+    message.setAttribute('role', 'alert')
+    message.textContent = `The harness failed to load: ${error instanceof Error ? error.message : String(error)}`
+    root.replaceChildren(message)
+  })

@@ -63,7 +63,8 @@ test('creates a template with tokens and previews it live with sample values', a
     { value: 'won', label: 'Won' },
     { value: 'lost', label: 'Lost' },
   ])
-})
+  // Much typing through user-event: allow for a loaded machine.
+}, 20_000)
 
 test('a sample value typed in the preview replaces the default one', async () => {
   const user = userEvent.setup()

@@ -79,13 +79,14 @@ function PhoneNumbers({ view }: { view: RecordView }) {
                 type="button"
                 className="call-button"
                 disabled={!canDial.ok}
+                aria-label={`Call ${n.number}`}
                 title={canDial.ok ? `Call ${n.number}` : canDial.reason}
                 aria-describedby={canDial.ok ? undefined : reasonId}
                 onClick={() =>
                   startCall({ objectType: view.objectType, objectId: view.record.id, phoneNumber: n.number, phoneProperty: n.property, record: view.record })
                 }
               >
-                Call {n.number}
+                Call
               </button>
             </li>
           ))}
