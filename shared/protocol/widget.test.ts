@@ -47,6 +47,8 @@ beforeEach(() => {
   resetWarnOnce()
   vi.spyOn(console, 'debug').mockImplementation(() => {})
   vi.spyOn(console, 'log').mockImplementation(() => {})
+  // e.g. "No event handler … READY" when a test passes no onReady; asserted where it matters
+  vi.spyOn(console, 'error').mockImplementation(() => {})
 })
 
 afterEach(() => {

@@ -1,0 +1,649 @@
+import fc from 'fast-check'
+import { CATALOGUE, type FromWidgetType, type MessageType, type SyncFields } from './catalogue.ts'
+import { CallingHost, type CallingHostOptions, type RejectedEvent, type TrafficEntry } from './host.ts'
+import { resetWarnOnce } from './log.ts'
+import { malformedMessage } from './testing/malformed.ts'
+import {
+  WIDGET_ORIGIN,
+  WIDGET_SRC,
+  capturePosts,
+  createFrameWindow,
+  deliver,
+  postedOfType,
+  postedTypes,
+  type Post,
+} from './testing/jsdom-wire.ts'
+import { sampleMessage, samplePayloads } from './testing/samples.ts'
+
+const SYNC_FIELDS: SyncFields = { portalId: 123, userId: 7, ownerId: 9, iframeLocation: 'widget', usesCallingWindow: false }
+const HOST_PAGE_ORIGIN = window.location.origin
+
+interface Env {
+  host: CallingHost
+  iframe: HTMLIFrameElement
+  widget: Window
+  posts: Post[]
+  traffic: TrafficEntry[]
+  rejected: RejectedEvent[]
+}
+
+const hosts: CallingHost[] = []
+
+function mountHost(options: Partial<CallingHostOptions> = {}): Env {
+  const container = document.createElement('div')
+  document.body.appendChild(container)
+  const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS, ...options })
+  hosts.push(host)
+  const traffic: TrafficEntry[] = []
+  const rejected: RejectedEvent[] = []
+  host.onTraffic((e) => traffic.push(e))
+  host.onRejected((e) => rejected.push(e))
+  const iframe = host.mount()
+  const widget = iframe.contentWindow
+  if (!widget) throw new Error('no iframe window')
+  return { host, iframe, widget, posts: capturePosts(widget), traffic, rejected }
+}
+
+/**
+ * Fires the iframe's load event. jsdom swaps the iframe's window when its src changes
+ * (browsers keep one WindowProxy), so the window and its captured posts are refreshed.
+ */
+function load(env: Env): void {
+  const current = env.iframe.contentWindow
+  if (current && current !== env.widget) {
+    env.widget = current
+    env.posts = capturePosts(current)
+  }
+  env.iframe.dispatchEvent(new Event('load'))
+}
+
+function fromWidget(env: Env, data: unknown, origin = WIDGET_ORIGIN): void {
+  deliver(data, origin, env.widget)
+}
+
+function syncs(env: Env): Record<string, unknown>[] {
+  return postedOfType(env.posts, 'SYNC')
+}
+
+function ackFor(sync: Record<string, unknown> | undefined, extra: Record<string, unknown> = {}) {
+  if (!sync) throw new Error('no SYNC was posted')
+  return { ...sync, type: 'SYNC_ACK', debugMode: true, version: '0.9.7-beta.0', iFrameUrl: WIDGET_ORIGIN, ...extra }
+}
+
+/** Mounted, loaded and acknowledged; posts/traffic/rejected are emptied afterwards. */
+function readyHost(options: Partial<CallingHostOptions> = {}): Env {
+  const env = mountHost(options)
+  load(env)
+  fromWidget(env, ackFor(syncs(env)[0]))
+  expect(env.host.status).toBe('ready')
+  env.posts.length = 0
+  env.traffic.length = 0
+  env.rejected.length = 0
+  return env
+}
+
+beforeEach(() => {
+  resetWarnOnce()
+  vi.spyOn(console, 'debug').mockImplementation(() => {})
+  vi.spyOn(console, 'log').mockImplementation(() => {})
+})
+
+afterEach(() => {
+  for (const host of hosts.splice(0)) host.destroy()
+  vi.useRealTimers()
+  document.body.replaceChildren()
+})
+
+describe('mount', () => {
+  it('creates the iframe with the src, size, allow list, id and title, and stays idle until it loads', () => {
+    const { host, iframe, posts } = mountHost({ width: 320, height: '100%', title: 'Dialer' })
+    expect(iframe.id).toBe('hubspot-calling-extension-iframe')
+    expect(iframe.getAttribute('src')).toBe(WIDGET_SRC)
+    expect(iframe.getAttribute('width')).toBe('320')
+    expect(iframe.getAttribute('height')).toBe('100%')
+    expect(iframe.getAttribute('allow')).toBe('microphone; autoplay')
+    expect(iframe.title).toBe('Dialer')
+    expect(iframe.hasAttribute('sandbox')).toBe(false)
+    expect(iframe.isConnected).toBe(true)
+    expect(host.status).toBe('idle')
+    expect(posts).toHaveLength(0)
+  })
+
+  it('uses a configurable allow list and sandbox', () => {
+    const { iframe } = mountHost({ allow: 'microphone; autoplay; speaker-selection', sandbox: 'allow-scripts allow-same-origin' })
+    expect(iframe.getAttribute('allow')).toBe('microphone; autoplay; speaker-selection')
+    expect(iframe.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin')
+  })
+
+  it.each([
+    ['a javascript: src', { src: 'javascript:alert(1)' }, /http\(s\)/],
+    ['a data: src', { src: 'data:text/html,hi' }, /http\(s\)/],
+    ['a digit-leading messageId prefix', { messageIdPrefix: '1700000000000' }, /prefix/],
+    ['a zero sync interval', { syncIntervalMs: 0 }, /syncIntervalMs/],
+    ['a negative width', { width: -1 }, /width/],
+  ])('rejects %s with a clear error', (_name, options, message) => {
+    const container = document.createElement('div')
+    expect(() => new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS, ...options })).toThrow(message)
+  })
+})
+
+describe('handshake', () => {
+  it('on load posts SYNC with hostUrl and the sync fields to the iframe window at the widget origin', () => {
+    const env = mountHost({ sync: { ...SYNC_FIELDS, engagementId: 42 } })
+    load(env)
+    expect(env.host.status).toBe('syncing')
+    expect(env.posts).toHaveLength(1)
+    expect(env.posts[0]?.targetOrigin).toBe(WIDGET_ORIGIN)
+    expect(env.posts[0]?.message).toEqual({
+      type: 'SYNC',
+      messageId: expect.stringMatching(/^host_[a-z0-9]+_\d+$/),
+      hostUrl: HOST_PAGE_ORIGIN,
+      portalId: 123,
+      userId: 7,
+      ownerId: 9,
+      iframeLocation: 'widget',
+      usesCallingWindow: false,
+      engagementId: 42,
+    })
+  })
+
+  it('re-sends SYNC every 100 ms with a new messageId until a SYNC_ACK answers one of them', () => {
+    vi.useFakeTimers()
+    const env = mountHost()
+    load(env)
+    vi.advanceTimersByTime(350)
+    const sent = syncs(env)
+    expect(sent).toHaveLength(4)
+    expect(new Set(sent.map((s) => s.messageId)).size).toBe(4)
+    fromWidget(env, ackFor(sent[1]))
+    expect(env.host.status).toBe('ready')
+    vi.advanceTimersByTime(1000)
+    expect(syncs(env)).toHaveLength(4)
+  })
+
+  it('goes idle → syncing → ready and reports the SYNC_ACK fields in the ready event', () => {
+    const env = mountHost()
+    const statuses: string[] = []
+    const ready = vi.fn()
+    env.host.onStatus((s, previous) => statuses.push(`${previous}→${s}`))
+    env.host.onReady(ready)
+    load(env)
+    const ack = ackFor(syncs(env)[0])
+    fromWidget(env, ack)
+    expect(statuses).toEqual(['idle→syncing', 'syncing→ready'])
+    expect(ready).toHaveBeenCalledWith({ version: '0.9.7-beta.0', debugMode: true, iFrameUrl: WIDGET_ORIGIN, message: ack })
+    expect(env.host.handshake?.version).toBe('0.9.7-beta.0')
+  })
+
+  it.each([
+    ['an unknown messageId', (s: Record<string, unknown>) => ackFor(s, { messageId: 'host_zzz_99' })],
+    ['a numeric messageId', (s: Record<string, unknown>) => ackFor(s, { messageId: 1700000000000 })],
+  ])('rejects a SYNC_ACK with %s and keeps syncing', (_name, makeAck) => {
+    const env = mountHost()
+    load(env)
+    fromWidget(env, makeAck(syncs(env)[0] ?? {}))
+    expect(env.host.status).toBe('syncing')
+    expect(env.rejected).toHaveLength(1)
+    expect(env.traffic.at(-1)).toMatchObject({ direction: 'in', type: 'SYNC_ACK', valid: false })
+  })
+
+  it('starts a new handshake on every load: old SYNC ids no longer count', () => {
+    vi.useFakeTimers()
+    const env = readyHost()
+    load(env)
+    expect(env.host.status).toBe('syncing')
+    expect(env.host.handshake).toBeNull()
+    const first = syncs(env)[0]
+    expect(first).toBeDefined()
+    load(env) // e.g. the widget navigated again before answering
+    fromWidget(env, ackFor(first))
+    expect(env.host.status).toBe('syncing')
+    const latest = syncs(env).at(-1)
+    fromWidget(env, ackFor(latest))
+    expect(env.host.status).toBe('ready')
+  })
+
+  it('fails with a local SYNC_ACK_FAILED (cause timeout) after syncTimeoutMs and stops sending SYNC', () => {
+    vi.useFakeTimers()
+    const env = mountHost({ syncTimeoutMs: 30000 })
+    const failed = vi.fn()
+    env.host.onSyncAckFailed(failed)
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    load(env)
+    vi.advanceTimersByTime(29_999)
+    expect(env.host.status).toBe('syncing')
+    expect(failed).not.toHaveBeenCalled()
+    vi.advanceTimersByTime(1)
+    expect(env.host.status).toBe('failed')
+    expect(failed).toHaveBeenCalledWith({ cause: 'timeout' })
+    const count = env.posts.length
+    vi.advanceTimersByTime(5000)
+    expect(env.posts).toHaveLength(count)
+    expect(postedTypes(env.posts)).not.toContain('SYNC_ACK_FAILED')
+    // a late ack is not accepted until the next load
+    fromWidget(env, ackFor(syncs(env)[0]))
+    expect(env.host.status).toBe('failed')
+  })
+
+  it('fails with cause iframe-error when the iframe fires error, and recovers on the next load', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const env = mountHost()
+    const failed = vi.fn()
+    env.host.onSyncAckFailed(failed)
+    load(env)
+    env.iframe.dispatchEvent(new Event('error'))
+    expect(env.host.status).toBe('failed')
+    expect(failed).toHaveBeenCalledWith({ cause: 'iframe-error' })
+    load(env)
+    fromWidget(env, ackFor(syncs(env).at(-1)))
+    expect(env.host.status).toBe('ready')
+  })
+
+  it('withholdSync sends no SYNC while the timeout still runs', () => {
+    vi.useFakeTimers()
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const env = mountHost({ syncTimeoutMs: 1000 })
+    env.host.setFaults({ withholdSync: true })
+    load(env)
+    vi.advanceTimersByTime(999)
+    expect(syncs(env)).toHaveLength(0)
+    vi.advanceTimersByTime(1)
+    expect(env.host.status).toBe('failed')
+  })
+
+  it('uses updated sync fields in the next SYNC', () => {
+    vi.useFakeTimers()
+    const env = mountHost()
+    load(env)
+    expect(syncs(env)[0]).not.toHaveProperty('engagementId')
+    env.host.setSyncFields({ engagementId: 77, iframeLocation: 'remote' })
+    vi.advanceTimersByTime(100)
+    expect(syncs(env)[1]).toMatchObject({ engagementId: 77, iframeLocation: 'remote' })
+  })
+
+  it('accepts a SYNC_ACK claiming another iFrameUrl but keeps posting to the src origin', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const env = mountHost()
+    load(env)
+    fromWidget(env, ackFor(syncs(env)[0], { iFrameUrl: 'https://evil.test' }))
+    expect(env.host.status).toBe('ready')
+    expect(warn).toHaveBeenCalled()
+    env.host.endCall()
+    expect(env.posts.at(-1)?.targetOrigin).toBe(WIDGET_ORIGIN)
+    expect(env.host.widgetOrigin).toBe(WIDGET_ORIGIN)
+  })
+})
+
+describe('reload and setSrc', () => {
+  it('reload() re-navigates the iframe and the next load handshakes again', () => {
+    const env = readyHost()
+    env.host.reload()
+    expect(env.host.status).toBe('idle')
+    expect(env.iframe.getAttribute('src')).toBe(WIDGET_SRC)
+    load(env)
+    expect(env.host.status).toBe('syncing')
+    expect(syncs(env)).toHaveLength(1)
+  })
+
+  it('setSrc() switches the widget origin for SYNC target and for accepted messages', () => {
+    const env = readyHost()
+    const onEnded = vi.fn()
+    env.host.on('CALL_ENDED', onEnded)
+    env.host.setSrc('https://eu.widget.test/app?x=1')
+    expect(env.iframe.getAttribute('src')).toBe('https://eu.widget.test/app?x=1')
+    expect(env.host.widgetOrigin).toBe('https://eu.widget.test')
+    load(env)
+    expect(env.posts.at(-1)?.targetOrigin).toBe('https://eu.widget.test')
+    fromWidget(env, ackFor(syncs(env).at(-1), { iFrameUrl: 'https://eu.widget.test' }), 'https://eu.widget.test')
+    expect(env.host.status).toBe('ready')
+    fromWidget(env, sampleMessage('CALL_ENDED')) // old origin
+    expect(onEnded).not.toHaveBeenCalled()
+    fromWidget(env, sampleMessage('CALL_ENDED'), 'https://eu.widget.test')
+    expect(onEnded).toHaveBeenCalledTimes(1)
+  })
+
+  it.each(['javascript:alert(1)', 'data:text/html,x', 'ftp://widget.test/', 'blob:https://widget.test/1'])(
+    'setSrc(%s) throws and leaves the iframe alone',
+    (url) => {
+      const env = readyHost()
+      expect(() => env.host.setSrc(url)).toThrow(/http\(s\)/)
+      expect(env.iframe.getAttribute('src')).toBe(WIDGET_SRC)
+      expect(env.host.status).toBe('ready')
+    },
+  )
+
+  it('resize() sets the iframe size', () => {
+    const env = readyHost()
+    env.host.resize(500, '80vh')
+    expect(env.iframe.getAttribute('width')).toBe('500')
+    expect(env.iframe.getAttribute('height')).toBe('80vh')
+    expect(() => env.host.resize(Number.NaN, 1)).toThrow(/width/)
+  })
+
+  it('destroy() removes the iframe, stops syncing and ignores later messages', () => {
+    vi.useFakeTimers()
+    const env = mountHost()
+    const onAny = vi.fn()
+    env.host.onMessage(onAny)
+    load(env)
+    env.host.destroy()
+    expect(env.iframe.isConnected).toBe(false)
+    expect(env.host.status).toBe('idle')
+    const count = env.posts.length
+    vi.advanceTimersByTime(1000)
+    expect(env.posts).toHaveLength(count)
+    fromWidget(env, sampleMessage('CALL_ENDED'))
+    expect(onAny).not.toHaveBeenCalled()
+  })
+})
+
+describe('sending', () => {
+  it('queues sends made before the handshake and flushes them in order right after SYNC_ACK', () => {
+    const env = mountHost()
+    const seenAtReady: unknown[] = []
+    env.host.onReady(() => seenAtReady.push(...postedTypes(env.posts)))
+    env.host.dialNumber(samplePayloads.DIAL_NUMBER)
+    env.host.visibilityChanged({ isMinimized: false, isHidden: false })
+    env.host.endCall()
+    expect(env.posts).toHaveLength(0)
+    load(env)
+    env.host.createEngagementSucceeded({ engagementId: 1 }) // still before the ack
+    fromWidget(env, ackFor(syncs(env)[0]))
+    const expected = ['SYNC', 'DIAL_NUMBER', 'VISIBILITY_CHANGED', 'END_CALL', 'CREATE_ENGAGEMENT_SUCCEEDED']
+    expect(postedTypes(env.posts)).toEqual(expected)
+    expect(seenAtReady).toEqual(expected)
+    const flushed = env.traffic.filter((t) => t.direction === 'out' && t.type !== 'SYNC')
+    expect(flushed.map((t) => t.beforeHandshake)).toEqual([true, true, true, true])
+  })
+
+  it('posts with the exact widget origin after the handshake, never *', () => {
+    const env = readyHost()
+    env.host.dialNumber(samplePayloads.DIAL_NUMBER)
+    env.host.send('SET_CALL_STATE', { state: 'x' })
+    expect(env.posts.map((p) => p.targetOrigin)).toEqual([WIDGET_ORIGIN, WIDGET_ORIGIN])
+  })
+
+  it('sends no-data types as {type, messageId} and payload types as {type, data, messageId}', () => {
+    const env = readyHost()
+    env.host.endCall()
+    env.host.createEngagementFailed({ error: { message: 'x' } })
+    const [bare, withData] = env.posts.map((p) => p.message as Record<string, unknown>)
+    expect(Object.keys(bare ?? {})).toEqual(['type', 'messageId'])
+    expect(withData).toEqual({ type: 'CREATE_ENGAGEMENT_FAILED', data: { error: { message: 'x' } }, messageId: expect.any(String) })
+  })
+
+  const hostMethods = (Object.keys(CATALOGUE) as MessageType[]).flatMap((type) => {
+    const entry = CATALOGUE[type]
+    return 'hostMethod' in entry ? [[entry.hostMethod, type] as const] : []
+  })
+  it.each(hostMethods)('%s() sends a valid %s', (method, type) => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const env = readyHost()
+    const payload = type in samplePayloads ? samplePayloads[type as keyof typeof samplePayloads] : undefined
+    const fn = (env.host as unknown as Record<string, (d?: unknown) => string>)[method]
+    expect(typeof fn).toBe('function')
+    const id = fn?.call(env.host, payload)
+    expect(env.posts).toHaveLength(1)
+    expect(env.posts[0]?.message).toMatchObject({ type, messageId: id })
+    expect(env.traffic[0]).toMatchObject({ direction: 'out', type, valid: true })
+  })
+
+  it('gives unique host_ ids that never start with a digit', () => {
+    const env = readyHost()
+    const ids = Array.from({ length: 300 }, () => env.host.endCall())
+    expect(new Set(ids).size).toBe(300)
+    for (const id of ids) expect(id).toMatch(/^host_[a-z0-9]+_\d+$/)
+  })
+
+  it('marks invalid outgoing payloads in traffic but still sends them (for robustness testing)', () => {
+    const env = readyHost()
+    env.host.sendRaw({ type: 'DIAL_NUMBER', data: { objectId: 0 } })
+    expect(env.posts).toHaveLength(1)
+    expect(env.traffic[0]).toMatchObject({ direction: 'out', valid: false, reason: expect.stringContaining('phoneNumber') })
+  })
+
+  it('warns once for the deprecated engagementCreated and notes it in traffic', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const env = readyHost()
+    env.host.engagementCreated({ engagementId: 1 })
+    env.host.engagementCreated({ engagementId: 2 })
+    expect(warn).toHaveBeenCalledTimes(1)
+    expect(env.traffic[0]?.deprecation).toMatch(/CREATE_ENGAGEMENT_SUCCEEDED/)
+  })
+})
+
+describe('faults', () => {
+  it('drop: the type is never posted and traffic shows fault dropped', () => {
+    const env = readyHost()
+    env.host.setFaults({ drop: ['DIAL_NUMBER'] })
+    env.host.dialNumber(samplePayloads.DIAL_NUMBER)
+    env.host.endCall()
+    expect(postedTypes(env.posts)).toEqual(['END_CALL'])
+    expect(env.traffic[0]).toMatchObject({ type: 'DIAL_NUMBER', fault: 'dropped' })
+  })
+
+  it('duplicate: the type is posted twice', () => {
+    const env = readyHost()
+    env.host.setFaults({ duplicate: ['DIAL_NUMBER'] })
+    env.host.dialNumber(samplePayloads.DIAL_NUMBER)
+    expect(postedTypes(env.posts)).toEqual(['DIAL_NUMBER', 'DIAL_NUMBER'])
+    expect(env.traffic.map((t) => t.fault)).toEqual([undefined, 'duplicate'])
+  })
+
+  it('delayMs: replies go out after the delay, in order', () => {
+    vi.useFakeTimers()
+    const env = readyHost()
+    env.host.setFaults({ delayMs: 250 })
+    env.host.createEngagementSucceeded({ engagementId: 1 })
+    env.host.updateEngagementSucceeded({ engagementId: 1 })
+    vi.advanceTimersByTime(249)
+    expect(env.posts).toHaveLength(0)
+    vi.advanceTimersByTime(1)
+    expect(postedTypes(env.posts)).toEqual(['CREATE_ENGAGEMENT_SUCCEEDED', 'UPDATE_ENGAGEMENT_SUCCEEDED'])
+    expect(() => env.host.setFaults({ delayMs: -5 })).toThrow(/delayMs/)
+  })
+})
+
+describe('receiving', () => {
+  it('delivers a valid widget message to on(type) as (data, message), to onMessage and to traffic', () => {
+    const env = readyHost()
+    const onEnded = vi.fn()
+    const onAny = vi.fn()
+    env.host.on('CALL_ENDED', onEnded)
+    env.host.onMessage(onAny)
+    const message = sampleMessage('CALL_ENDED')
+    fromWidget(env, message)
+    expect(onEnded).toHaveBeenCalledWith(message.data, message)
+    expect(onAny).toHaveBeenCalledWith(message, CATALOGUE.CALL_ENDED)
+    expect(env.traffic).toEqual([{ seq: expect.any(Number), time: expect.any(Number), direction: 'in', type: 'CALL_ENDED', message, valid: true }])
+  })
+
+  it('on() returns an unsubscribe function', () => {
+    const env = readyHost()
+    const listener = vi.fn()
+    const off = env.host.on('USER_AVAILABLE', listener)
+    fromWidget(env, sampleMessage('USER_AVAILABLE'))
+    off()
+    fromWidget(env, sampleMessage('USER_AVAILABLE'))
+    expect(listener).toHaveBeenCalledTimes(1)
+  })
+
+  it('numbers traffic in order, in and out', () => {
+    const env = readyHost()
+    env.host.endCall()
+    fromWidget(env, sampleMessage('CALL_ENDED'))
+    env.host.endCall()
+    expect(env.traffic.map((t) => [t.seq, t.direction])).toEqual([
+      [env.traffic[0]?.seq, 'out'],
+      [(env.traffic[0]?.seq ?? 0) + 1, 'in'],
+      [(env.traffic[0]?.seq ?? 0) + 2, 'out'],
+    ])
+  })
+
+  it('marks messages that arrive before the handshake', () => {
+    const env = mountHost()
+    load(env)
+    fromWidget(env, sampleMessage('INITIALIZED'))
+    expect(env.traffic.at(-1)).toMatchObject({ type: 'INITIALIZED', valid: true, beforeHandshake: true })
+  })
+
+  it('reports an invalid payload as rejected traffic and calls no listener', () => {
+    const env = readyHost()
+    const onEnded = vi.fn()
+    env.host.on('CALL_ENDED', onEnded)
+    fromWidget(env, { type: 'CALL_ENDED', messageId: 'w1', data: { externalCallId: 'x' } })
+    expect(onEnded).not.toHaveBeenCalled()
+    expect(env.traffic).toEqual([
+      expect.objectContaining({ direction: 'in', type: 'CALL_ENDED', valid: false, reason: expect.stringContaining('engagementId') }),
+    ])
+    expect(env.rejected).toEqual([{ reason: expect.stringContaining('engagementId'), origin: WIDGET_ORIGIN, data: expect.any(Object) }])
+  })
+
+  it('reports unknown types as rejected and never answers them (no UNKNOWN_MESSAGE_TYPE, no ERROR)', () => {
+    const env = readyHost()
+    fromWidget(env, { type: 'SOMETHING_NEW', messageId: 'w1' })
+    fromWidget(env, sampleMessage('DIAL_NUMBER')) // a host → widget type coming from the widget
+    expect(env.posts).toHaveLength(0)
+    expect(env.traffic.map((t) => [t.type, t.valid, t.reason])).toEqual([
+      ['SOMETHING_NEW', false, 'unknown type'],
+      ['DIAL_NUMBER', false, 'unknown type'],
+    ])
+  })
+
+  it('delivers a widget ERROR to on("ERROR") and does not answer it', () => {
+    const env = readyHost()
+    const onError = vi.fn()
+    env.host.on('ERROR', onError)
+    fromWidget(env, { type: 'ERROR', messageId: 'w1', data: { type: 'UNKNOWN_MESSAGE_TYPE', data: { originalMessage: { type: 'X' } } } })
+    expect(onError).toHaveBeenCalledTimes(1)
+    expect(env.posts).toHaveLength(0)
+  })
+
+  it('notes a deprecated inbound type in traffic and warns once', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const env = readyHost()
+    fromWidget(env, sampleMessage('PUBLISH_TO_CHANNEL'))
+    fromWidget(env, sampleMessage('PUBLISH_TO_CHANNEL'))
+    expect(env.traffic.map((t) => t.deprecation)).toEqual([expect.stringMatching(/finalizeEngagement/), expect.stringMatching(/finalizeEngagement/)])
+    expect(warn).toHaveBeenCalledTimes(1)
+  })
+
+  it('RESIZE_WIDGET resizes the iframe unless autoResize is false', () => {
+    const env = readyHost()
+    fromWidget(env, sampleMessage('RESIZE_WIDGET'))
+    expect(env.iframe.getAttribute('width')).toBe('320')
+    const manual = readyHost({ autoResize: false })
+    fromWidget(manual, sampleMessage('RESIZE_WIDGET'))
+    expect(manual.iframe.getAttribute('width')).toBe('400')
+  })
+
+  it.each([
+    ['data.iFrameUrl', { type: 'SET_WIDGET_URL', messageId: 'w1', data: { iFrameUrl: 'https://eu.widget.test/x' } }],
+    ['top-level iFrameUrl', { type: 'SET_WIDGET_URL', messageId: 'w1', iFrameUrl: 'https://eu.widget.test/x' }],
+  ])('SET_WIDGET_URL with %s swaps the iframe src', (_name, message) => {
+    const env = readyHost()
+    const listener = vi.fn()
+    env.host.on('SET_WIDGET_URL', listener)
+    fromWidget(env, message)
+    expect(listener).toHaveBeenCalledTimes(1)
+    expect(env.iframe.getAttribute('src')).toBe('https://eu.widget.test/x')
+    expect(env.host.widgetOrigin).toBe('https://eu.widget.test')
+  })
+
+  it('SET_WIDGET_URL to a non-http(s) URL is answered with SET_WIDGET_URL_FAILED', () => {
+    const env = readyHost()
+    fromWidget(env, { type: 'SET_WIDGET_URL', messageId: 'w1', data: { iFrameUrl: 'javascript:alert(1)' } })
+    expect(env.iframe.getAttribute('src')).toBe(WIDGET_SRC)
+    expect(postedOfType(env.posts, 'SET_WIDGET_URL_FAILED')).toEqual([
+      { type: 'SET_WIDGET_URL_FAILED', data: { error: { message: expect.any(String) } }, messageId: expect.any(String) },
+    ])
+  })
+
+  it('leaves SET_WIDGET_URL to the app when autoSetWidgetUrl is false', () => {
+    const env = readyHost({ autoSetWidgetUrl: false })
+    fromWidget(env, { type: 'SET_WIDGET_URL', messageId: 'w1', data: { iFrameUrl: 'https://eu.widget.test/x' } })
+    expect(env.iframe.getAttribute('src')).toBe(WIDGET_SRC)
+    expect(env.posts).toHaveLength(0)
+  })
+
+  it('survives a throwing listener and still informs the others', () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const env = readyHost()
+    const second = vi.fn()
+    env.host.on('CALL_ANSWERED', () => {
+      throw new Error('listener bug')
+    })
+    env.host.on('CALL_ANSWERED', second)
+    fromWidget(env, sampleMessage('CALL_ANSWERED'))
+    expect(second).toHaveBeenCalledTimes(1)
+    expect(error).toHaveBeenCalled()
+  })
+})
+
+describe('source and origin filtering', () => {
+  it.each([
+    { name: 'the iframe window at the widget origin', source: 'iframe', origin: WIDGET_ORIGIN, shouldAccept: true, inTraffic: true },
+    { name: 'the iframe window at a hostile origin', source: 'iframe', origin: 'https://evil.test', shouldAccept: false, inTraffic: true },
+    { name: 'the iframe window over http instead of https', source: 'iframe', origin: 'http://widget.test', shouldAccept: false, inTraffic: true },
+    { name: 'the iframe window on another port', source: 'iframe', origin: 'https://widget.test:8443', shouldAccept: false, inTraffic: true },
+    { name: 'the iframe window with an opaque origin', source: 'iframe', origin: 'null', shouldAccept: false, inTraffic: true },
+    { name: 'another frame at the widget origin', source: 'other', origin: WIDGET_ORIGIN, shouldAccept: false, inTraffic: false },
+    { name: 'the host page itself at the widget origin', source: 'self', origin: WIDGET_ORIGIN, shouldAccept: false, inTraffic: false },
+    { name: 'no source at the widget origin', source: 'none', origin: WIDGET_ORIGIN, shouldAccept: false, inTraffic: false },
+  ])('$name → accepted: $shouldAccept', ({ source, origin, shouldAccept, inTraffic }) => {
+    const env = readyHost()
+    const listener = vi.fn()
+    env.host.on('CALL_ANSWERED', listener)
+    const sources = { iframe: env.widget, other: createFrameWindow().win, self: window, none: null }
+    const message = sampleMessage('CALL_ANSWERED')
+    deliver(message, origin, sources[source as keyof typeof sources])
+    expect(listener).toHaveBeenCalledTimes(shouldAccept ? 1 : 0)
+    expect(env.rejected).toHaveLength(shouldAccept ? 0 : 1)
+    if (!shouldAccept) expect(env.rejected[0]).toMatchObject({ origin, data: message })
+    expect(env.traffic).toHaveLength(inTraffic ? 1 : 0)
+    expect(env.traffic[0]?.valid ?? false).toBe(shouldAccept)
+    expect(env.posts).toHaveLength(0)
+  })
+
+  it('rejects a SYNC_ACK from the right window at the wrong origin', () => {
+    const env = mountHost()
+    load(env)
+    fromWidget(env, ackFor(syncs(env)[0]), 'https://evil.test')
+    expect(env.host.status).toBe('syncing')
+  })
+})
+
+describe('malformed input (property)', () => {
+  it('never throws, never calls a listener and reports ≥1,000 malformed messages as rejected traffic', () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const uncaught = vi.fn()
+    window.addEventListener('error', uncaught)
+    const env = readyHost()
+    const listener = vi.fn()
+    const types = (Object.keys(CATALOGUE) as MessageType[]).filter((t) =>
+      (CATALOGUE[t].acceptedFrom as readonly string[]).includes('widget'),
+    ) as FromWidgetType[]
+    for (const type of types) env.host.on(type, listener)
+    env.host.onMessage(listener)
+    let delivered = 0
+    fc.assert(
+      fc.property(malformedMessage('from-widget'), (message) => {
+        const before = env.traffic.length
+        fromWidget(env, message)
+        delivered += 1
+        const added = env.traffic.slice(before)
+        expect(added).toHaveLength(1)
+        expect(added[0]).toMatchObject({ direction: 'in', valid: false, reason: expect.any(String) })
+      }),
+      { numRuns: 1500 },
+    )
+    window.removeEventListener('error', uncaught)
+    expect(delivered).toBeGreaterThanOrEqual(1000)
+    expect(listener).not.toHaveBeenCalled()
+    expect(env.rejected).toHaveLength(delivered)
+    expect(env.posts).toHaveLength(0)
+    expect(error).not.toHaveBeenCalled()
+    expect(uncaught).not.toHaveBeenCalled()
+    expect(env.host.status).toBe('ready')
+  })
+})
