@@ -86,7 +86,8 @@ export function callingSettingsTable(db: Database): Table<CallingSettings> {
 /** Register (or replace) the settings of an app; used by the seed and the POST route. */
 export function putCallingSettings(db: Database, appId: number, input: CallingSettingsInput, now: number): CallingSettings {
   const iso = new Date(now).toISOString()
-  const settings: CallingSettings = { ...SETTINGS_DEFAULTS, ...input, createdAt: iso, updatedAt: iso }
+  // Parsed so the row has the schema's key order, as a restored snapshot has.
+  const settings = settingsSchema.parse({ ...SETTINGS_DEFAULTS, ...input, createdAt: iso, updatedAt: iso })
   callingSettingsTable(db).set(String(appId), settings)
   return settings
 }
@@ -134,7 +135,7 @@ export function callingSettingsRoutes(deps: ServiceDeps): Route[] {
       handler(ctx) {
         const current = existing(ctx)
         const input = parseInput(patchSchema, ctx.jsonBody())
-        const updated: CallingSettings = { ...current, ...input, updatedAt: new Date(ctx.now).toISOString() }
+        const updated = settingsSchema.parse({ ...current, ...input, updatedAt: new Date(ctx.now).toISOString() })
         table.set(appId(ctx), updated)
         return json(updated)
       },

@@ -1,5 +1,5 @@
 import { createTestService, expectError, oauthCredential, T0, type TestService } from '../timeline/testing.ts'
-import { client, ISO, tablesOf, type Client } from './testing.ts'
+import { client, details, ISO, tablesOf, type Client } from './testing.ts'
 
 let api: TestService
 let c: Client
@@ -49,7 +49,7 @@ test('an unknown property is 400 PROPERTY_DOESNT_EXIST and nothing is written', 
   expect(JSON.parse(error.message.replace('Property values were not valid: ', ''))).toEqual([
     { isValid: false, message: 'Property "favourite_colour" does not exist', error: 'PROPERTY_DOESNT_EXIST', name: 'favourite_colour' },
   ])
-  expect((error as { errors?: unknown }).errors).toEqual([
+  expect(details(error)).toEqual([
     { message: 'Property "favourite_colour" does not exist', code: 'PROPERTY_DOESNT_EXIST', context: { propertyName: ['favourite_colour'] } },
   ])
   expect(tablesOf(api)).toBe(before)
@@ -63,7 +63,7 @@ test('every bad value of a write is reported at once', async () => {
     400,
     'VALIDATION_ERROR',
   )
-  const codes = (error as { errors: Array<{ code: string }> }).errors.map((e) => e.code).sort()
+  const codes = details(error).map((e) => e.code).sort()
   expect(codes).toEqual(['INVALID_DATE', 'INVALID_EMAIL', 'INVALID_OPTION', 'PROPERTY_DOESNT_EXIST'])
 })
 
@@ -78,7 +78,7 @@ test.each([
   ['contacts', 'firstname', 'VALUE_TOO_LONG', 'x'.repeat(65_537)],
 ])('a bad %s.%s is refused with %s', async (type, name, code, value) => {
   const error = await expectError(await c.req('POST', `/crm/v3/objects/${type}`, { properties: { [name]: value } }), 400, 'VALIDATION_ERROR')
-  expect((error as { errors: Array<{ code: string }> }).errors.map((e) => e.code)).toEqual([code])
+  expect(details(error).map((e) => e.code)).toEqual([code])
 })
 
 test('values are stored in the API’s string forms', async () => {

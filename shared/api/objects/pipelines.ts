@@ -54,7 +54,7 @@ function stage(id: string, label: string, displayOrder: number, metadata: Record
 }
 
 /** Default pipelines exist from the start of the account: createdAt is epoch 0 (SPEC PIPE). */
-export const DEFAULT_PIPELINES: readonly PipelineRow[] = [
+export const DEFAULT_PIPELINES: readonly PipelineRow[] = z.array(pipelineSchema).parse([
   {
     objectType: 'tickets',
     id: '0',
@@ -88,7 +88,7 @@ export const DEFAULT_PIPELINES: readonly PipelineRow[] = [
       stage('closedlost', 'Closed Lost', 6, { probability: '0.0', isClosed: 'true' }),
     ],
   },
-]
+] satisfies PipelineRow[]) // parsed: rows in the schema's key order, as a restored snapshot has them
 
 export function pipelinesOf(db: Database, objectType: PipelineObjectType): PipelineRow[] {
   return [...pipelineTable(db).values()].filter((p) => p.objectType === objectType && !p.archived)

@@ -18,7 +18,7 @@ import type { Database, Table } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { associationTypeFrom, type AssociationType } from './association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
-import { findPipeline, PIPELINE_PROPERTIES, type PipelineRow } from './pipelines.ts'
+import { findPipeline, PIPELINE_PROPERTIES, pipelineTable, type PipelineRow } from './pipelines.ts'
 import { hasPropertyDefinition, normalizeValue, propertyDefinition, type PropertyProblem } from './properties.ts'
 
 export type { ObjectType } from './object-types.ts'
@@ -121,6 +121,8 @@ export class ObjectStore {
     this.#archived = archived
     this.#associations = db.table('crm_associations', associationsSchema)
     this.#unique = db.table('crm_unique_values', z.string())
+    // Declared now, not on first use, so a snapshot restores into a database that was never seeded.
+    pipelineTable(db)
   }
 
   // ---------------------------------------------------------------- reads

@@ -43,3 +43,8 @@ export function assoc(id: string, associationTypeId: number) {
 }
 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/** The `errors[]` of an error body returned by expectError. */
+export function details(error: object): Array<{ message: string; code?: string; context?: Record<string, string[]> }> {
+  return (error as { errors?: Array<{ message: string; code?: string; context?: Record<string, string[]> }> }).errors ?? []
+}

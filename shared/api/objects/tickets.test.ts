@@ -1,5 +1,5 @@
 import { createTestService, expectError, type TestService } from '../timeline/testing.ts'
-import { assoc, client, tablesOf, ticket, type Client } from './testing.ts'
+import { assoc, client, details, tablesOf, ticket, type Client } from './testing.ts'
 
 let api: TestService
 let c: Client
@@ -33,7 +33,7 @@ test.each([
 test('every stage of pipeline "0" is accepted; stage "5" is 400 INVALID_OPTION', async () => {
   for (const stage of ['1', '2', '3', '4']) await newTicket(ticket({ hs_pipeline_stage: stage }))
   const error = await expectError(await c.req('POST', '/crm/v3/objects/tickets', ticket({ hs_pipeline_stage: '5' })), 400, 'VALIDATION_ERROR')
-  expect((error as { errors: Array<{ code: string; context: unknown }> }).errors).toEqual([
+  expect(details(error)).toEqual([
     expect.objectContaining({ code: 'INVALID_OPTION', context: { propertyName: ['hs_pipeline_stage'] } }),
   ])
 })
