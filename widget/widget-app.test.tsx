@@ -13,6 +13,10 @@ import { WidgetApp } from './widget-app.tsx'
 
 const T0 = Date.UTC(2026, 0, 15, 9, 30, 0)
 
+// Typing key by key through React is slow on a busy 2-core machine; this is
+// a hang guard, not a speed assertion.
+vi.setConfig({ testTimeout: 30_000 })
+
 beforeEach(() => {
   vi.useFakeTimers()
   vi.setSystemTime(T0)

@@ -28,6 +28,20 @@ export class ProtocolMonitor {
   private lastSize: SizeInfo | null = null
   private index = 0
 
+  /** An independent copy, to check several continuations of one history. */
+  clone(): ProtocolMonitor {
+    const copy = new ProtocolMonitor()
+    copy.violations.push(...this.violations)
+    copy.initialized = this.initialized
+    copy.loggedIn = this.loggedIn
+    copy.available = this.available
+    copy.open = this.open && { ...this.open }
+    for (const id of this.seenIds) copy.seenIds.add(id)
+    copy.lastSize = this.lastSize
+    copy.index = this.index
+    return copy
+  }
+
   private fail(command: SdkCommand, why: string): void {
     this.violations.push(`#${this.index} ${command.type}: ${why}`)
   }
