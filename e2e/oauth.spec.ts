@@ -1,0 +1,99 @@
+import { expect, test as base, type Page } from '@playwright/test'
+
+/** The app's redirect_uri: a fixture page on the harness origin (which also runs the emulated CRM). */
+const test = base.extend<{ callback: string }>({
+  callback: async ({ baseURL }, use) => use(new URL('/e2e/fixtures/oauth-callback/', baseURL).href),
+})
+
+function authorizeUrl(params: Record<string, string>): string {
+  return `/oauth/authorize?${new URLSearchParams(params).toString().replace(/\+/g, '%20')}`
+}
+
+/** fetch from the page (through its MSW worker); returns status and parsed JSON. */
+function pageFetch(page: Page, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return page.evaluate(
+    async ({ path, init }) => {
+      const response = await fetch(path, init)
+      const text = await response.text()
+      return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> | null }
+    },
+    { path, init },
+  )
+}
+
+test('granting on the consent page lands on the callback with code and state; the code buys a token that works with exactly the granted scopes', async ({ page, callback: CALLBACK }) => {
+  // consent: the page describes the request
+  await page.goto(authorizeUrl({ client_id: 'local-client', redirect_uri: CALLBACK, scope: 'timeline tickets', optional_scope: 'crm.objects.contacts.read', state: 'xyz' }))
+  await expect(page.getByRole('heading', { name: /Connect Ringside Local App/ })).toBeVisible()
+  await expect(page.getByText('demo.local', { exact: true })).toBeVisible()
+  const timeline = page.getByRole('checkbox', { name: /timeline/ })
+  await expect(timeline).toBeChecked()
+  await expect(timeline).toBeDisabled()
+  await expect(page.getByRole('checkbox', { name: /tickets/ })).toBeChecked()
+  const contacts = page.getByRole('checkbox', { name: /crm\.objects\.contacts\.read/ })
+  await expect(contacts).not.toBeChecked()
+  await expect(contacts).toBeEnabled()
+
+  // grant (leaving the optional scope unticked)
+  await page.getByRole('button', { name: 'Grant access' }).click()
+  await page.waitForURL((url) => url.href.startsWith(CALLBACK) && url.searchParams.has('code'))
+  const landed = new URL(page.url())
+  expect(landed.searchParams.get('state')).toBe('xyz')
+  const code = landed.searchParams.get('code') as string
+  await expect(page.locator('#code')).toHaveText(code)
+  await page.waitForFunction(() => window.__oauthCallbackReady === true)
+
+  // exchange the code from the callback page
+  const exchanged = await pageFetch(page, '/oauth/v1/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'local-client', client_secret: 'local-secret', code, redirect_uri: CALLBACK }).toString(),
+  })
+  expect(exchanged.status).toBe(200)
+  expect(exchanged.body).toMatchObject({ token_type: 'bearer', expires_in: 1800, hub_id: 123456, scopes: ['timeline', 'tickets'] })
+  const bearer = { authorization: `Bearer ${exchanged.body?.access_token as string}`, 'content-type': 'application/json' }
+
+  // use the token: tickets and timeline work, contacts (not granted) is refused
+  expect((await pageFetch(page, '/crm/v3/objects/tickets', { headers: bearer })).status).toBe(200)
+  expect((await pageFetch(page, '/crm/v3/objects/contacts', { headers: bearer })).status).toBe(403)
+  const template = await pageFetch(page, '/crm/v3/timeline/1001/event-templates?hapikey=dev-key-local', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Signed up', headerTemplate: 'Signed up for **{{plan}}**', tokens: [{ name: 'plan', label: 'Plan', type: 'string' }] }),
+  })
+  expect(template.status).toBe(201)
+  const event = await pageFetch(page, '/crm/v3/timeline/events', {
+    method: 'POST',
+    headers: bearer,
+    body: JSON.stringify({ eventTemplateId: template.body?.id, objectId: '1', tokens: { plan: 'Pro' } }),
+  })
+  expect(event.status).toBe(201)
+
+  // the code was single-use
+  const again = await pageFetch(page, '/oauth/v1/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'local-client', client_secret: 'local-secret', code, redirect_uri: CALLBACK }).toString(),
+  })
+  expect(again).toMatchObject({ status: 400, body: { status: 'error', subCategory: 'BAD_AUTH_CODE' } })
+})
+
+test('denying lands on the callback with error=access_denied and the state', async ({ page, callback: CALLBACK }) => {
+  await page.goto(authorizeUrl({ client_id: 'local-client', redirect_uri: CALLBACK, scope: 'timeline', state: 'st-2' }))
+  await page.getByRole('button', { name: 'Deny' }).click()
+  await page.waitForURL((url) => url.href.startsWith(CALLBACK) && url.searchParams.has('error'))
+  const landed = new URL(page.url())
+  expect(landed.searchParams.get('error')).toBe('access_denied')
+  expect(landed.searchParams.get('state')).toBe('st-2')
+  expect(landed.searchParams.has('code')).toBe(false)
+})
+
+test('an unknown client_id or a non-http redirect_uri shows the error on the page and redirects nowhere', async ({ page, callback: CALLBACK }) => {
+  await page.goto(authorizeUrl({ client_id: 'intruder', redirect_uri: CALLBACK, scope: 'timeline' }))
+  await expect(page.getByRole('alert')).toContainText("Unknown client_id 'intruder'")
+  await expect(page.getByRole('button', { name: 'Grant access' })).toHaveCount(0)
+
+  await page.goto(authorizeUrl({ client_id: 'local-client', redirect_uri: 'javascript:alert(1)', scope: 'timeline' }))
+  await expect(page.getByRole('alert')).toContainText('redirect_uri must be an http(s) URL')
+  expect(new URL(page.url()).pathname).toBe('/oauth/authorize')
+})
