@@ -20,7 +20,7 @@ import type {
   WidgetFixtureWindow,
 } from './support/fixture-globals.ts'
 import { SYNC_FIELDS } from './support/host-page.ts'
-import { openInterop, type InteropPage } from './support/interop-pages.ts'
+import { frameFrom, openInterop, type InteropPage } from './support/interop-pages.ts'
 import { FAILED_KEY, HOST_MESSAGES, WIDGET_METHODS } from './support/wire-catalogue.ts'
 
 type Wire = Record<string, unknown>
@@ -139,8 +139,53 @@ test.describe('our CallingHost with a widget built on the npm package 0.9.7', ()
         // A digit-leading id could collide with the widget's own prefix and be swallowed.
         expect(String((call.message as Wire).messageId)).toMatch(/^[A-Za-z]/)
       }
+      const sent = await page.evaluate(
+        (type) => (window as unknown as SdkHostFixtureWindow).__traffic.filter((entry) => entry.direction === 'out' && entry.type === type),
+        c.type,
+      )
+      expect(sent.map((entry) => entry.valid)).toEqual([true])
     })
   }
+
+  test("our host's send('READY') reaches the npm widget's onReady again with its data", async ({ page }) => {
+    const { widget } = await openSdkHostWithNpmWidget(page)
+    const data = { ...SYNC_FIELDS, portalId: 456, hostUrl: ORIGINS.harness }
+
+    await page.evaluate((payload) => void (window as unknown as SdkHostFixtureWindow).__send('READY', payload), data)
+    await widget.waitForFunction(() => (window as unknown as WidgetFixtureWindow).__received.filter((call) => call.handler === 'onReady').length === 2)
+
+    const readies = await widget.evaluate(() => (window as unknown as WidgetFixtureWindow).__received.filter((call) => call.handler === 'onReady'))
+    expect(readies[1]?.data).toStrictEqual(data)
+  })
+
+  test("our host's send('SET_WIDGET_URL') reaches the npm widget, which keeps talking to our host", async ({ page }) => {
+    const { widget } = await openSdkHostWithNpmWidget(page)
+
+    await page.evaluate(
+      (url) => void (window as unknown as SdkHostFixtureWindow).__send('SET_WIDGET_URL', { iFrameUrl: url }),
+      `${ORIGINS.widget}/e2e/fixtures/npm-widget/?moved=1`,
+    )
+    // The npm package handles SET_WIDGET_URL internally and reports it through onReady.
+    await widget.waitForFunction(() => (window as unknown as WidgetFixtureWindow).__received.filter((call) => call.handler === 'onReady').length === 2)
+    await callWidget(widget, 'callData', { after: 'SET_WIDGET_URL' })
+    await page.waitForFunction(() => (window as unknown as SdkHostFixtureWindow).__events.some((event) => event.type === 'CALL_DATA'))
+    expect(await page.evaluate(() => (window as unknown as SdkHostFixtureWindow).__rejected)).toEqual([])
+  })
+
+  test('npm widget setWidgetUrl() makes our host load the new URL and handshake with it again', async ({ page }) => {
+    await openSdkHostWithNpmWidget(page)
+    const target = WIDGET_METHODS.find((c) => c.method === 'setWidgetUrl')?.payload?.iFrameUrl
+    expect(typeof target).toBe('string')
+    const first = await frameFrom(page, ORIGINS.widget)
+
+    await callWidget(first, 'setWidgetUrl', { iFrameUrl: target })
+    await page.waitForFunction(() => (window as unknown as SdkHostFixtureWindow).__statuses.filter((status) => status === 'ready').length === 2)
+
+    const moved = page.frames().find((frame) => frame.url() === target)
+    expect(moved).toBeDefined()
+    if (moved) await widgetReady(moved)
+    expect(await page.evaluate(() => (window as unknown as SdkHostFixtureWindow).__status)).toBe('ready')
+  })
 })
 
 // ── (b) our widget ↔ a plain host ───────────────────────────────────────────
