@@ -22,6 +22,15 @@ function pageFetch(page: Page, path: string, init: { method?: string; headers?: 
 }
 
 test('granting on the consent page lands on the callback with code and state; the code buys a token that works with exactly the granted scopes', async ({ page, callback: CALLBACK }) => {
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.push(error.message))
+  page.on('response', (response) => {
+    if (response.status() === 404) problems.push(`404 ${response.url()}`)
+  })
+
   // consent: the page describes the request
   await page.goto(authorizeUrl({ client_id: 'local-client', redirect_uri: CALLBACK, scope: 'timeline tickets', optional_scope: 'crm.objects.contacts.read', state: 'xyz' }))
   await expect(page.getByRole('heading', { name: /Connect Ringside Local App/ })).toBeVisible()
@@ -76,6 +85,8 @@ test('granting on the consent page lands on the callback with code and state; th
     body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'local-client', client_secret: 'local-secret', code, redirect_uri: CALLBACK }).toString(),
   })
   expect(again).toMatchObject({ status: 400, body: { status: 'error', subCategory: 'BAD_AUTH_CODE' } })
+  // The expected 403 and 400 above are the only console errors (failed fetches); no CSP violation, no crash.
+  expect(problems.filter((p) => !/status of (400|403|404)/.test(p))).toEqual([])
 })
 
 test('denying lands on the callback with error=access_denied and the state', async ({ page, callback: CALLBACK }) => {
