@@ -75,17 +75,17 @@ export function CallingDock() {
             {version ? <span className="calling-dock__ready">SDK {version}</span> : null}
           </div>
           <div className="calling-dock__actions">
-            <button type="button" onClick={() => (minimized ? callingRuntime.show() : callingRuntime.minimize())}>
-              {minimized ? 'Restore widget' : 'Minimize widget'}
+            <button type="button" aria-label={minimized ? 'Restore widget' : 'Minimize widget'} onClick={() => (minimized ? callingRuntime.show() : callingRuntime.minimize())}>
+              {minimized ? 'Restore' : 'Minimize'}
             </button>
-            <button type="button" onClick={() => callingRuntime.hide()}>
-              Hide widget
+            <button type="button" aria-label="Hide widget" onClick={() => callingRuntime.hide()}>
+              Hide
             </button>
-            <button type="button" onClick={() => callingRuntime.reloadWidget()} disabled={!currentSrc}>
-              Reload widget
+            <button type="button" aria-label="Reload widget" onClick={() => callingRuntime.reloadWidget()} disabled={!currentSrc}>
+              Reload
             </button>
-            <button type="button" aria-expanded={setupOpen} onClick={() => setSetupOpen((open) => !open)}>
-              Widget setup
+            <button type="button" aria-label="Widget setup" aria-expanded={setupOpen} onClick={() => setSetupOpen((open) => !open)}>
+              Setup
             </button>
           </div>
         </header>

@@ -130,7 +130,7 @@ export function ComposerPanel() {
           setResult(null)
         }}
       />
-      <p id={checkId} className={`composer__check composer__check--${check.kind}`} aria-live="polite">
+      <p id={checkId} className={`composer__check composer__check--${check.kind}`} role="status" aria-label="Validation">
         {check.text}
       </p>
       <div className="composer__row">
