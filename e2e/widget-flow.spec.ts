@@ -1,0 +1,106 @@
+import { expect, test, type Page } from '@playwright/test'
+import type { WidgetHostWindow, WireRecord } from './fixtures/widget-host/main.ts'
+import { ORIGINS } from './origins.ts'
+
+/**
+ * The reference widget (served from the widget origin) inside a plain host
+ * page (harness origin) that speaks the wire protocol by hand. The test
+ * drives the widget's UI and checks the exact messages it put on the wire.
+ */
+
+const wire = (page: Page) => page.evaluate(() => (window as unknown as Partial<WidgetHostWindow>).__wire ?? [])
+
+const dataOf = (records: WireRecord[], type: string): Record<string, unknown> => {
+  const record = records.find((r) => r.type === type)
+  expect(record, `${type} on the wire`).toBeDefined()
+  return (record?.data ?? {}) as Record<string, unknown>
+}
+
+test('the reference widget places, answers, ends and logs a call with the exact wire sequence', async ({ page }) => {
+  await page.goto(`${ORIGINS.harness}/e2e/fixtures/widget-host/`)
+  const widget = page.frameLocator('iframe[title="Calling widget"]')
+  const status = widget.getByRole('status', { name: 'Call status' })
+
+  // handshake: SYNC_ACK, then INITIALIZED (logged out)
+  await expect.poll(async () => (await wire(page)).map((r) => r.type)).toContain('INITIALIZED')
+  await expect(status).toHaveText('Logged out')
+  await expect(widget.getByText('CRM connected')).toBeVisible()
+
+  // log in: the host answers LOGGED_IN with a DIAL_NUMBER, which only fills in the number
+  await widget.getByRole('button', { name: 'Log in' }).click()
+  await expect(widget.getByRole('textbox', { name: 'Phone number' })).toHaveValue('+15550102000')
+  await expect(status).toHaveText('Ready')
+  expect((await wire(page)).map((r) => r.type)).not.toContain('OUTGOING_CALL_STARTED')
+
+  // call: the simulated line answers after 300 ms; the host created engagement 101
+  await widget.getByRole('button', { name: 'Call' }).click()
+  await expect(widget.getByText('Logged in the CRM (engagement 101)')).toBeVisible()
+  await expect(status).toHaveText(/^In call \d\d:\d\d$/)
+
+  // hang up, wrap up, save
+  await widget.getByRole('button', { name: 'Hang up' }).click()
+  await expect(status).toHaveText('Call ended — wrap up')
+  await widget.getByRole('textbox', { name: 'Notes' }).fill('Booked a demo for Tuesday')
+  await widget.getByRole('combobox', { name: 'Disposition' }).selectOption({ label: 'Connected' })
+  await widget.getByRole('button', { name: 'Save' }).click()
+
+  // the host's UPDATE_ENGAGEMENT_SUCCEEDED brings the widget back to the dial pad
+  await expect(status).toHaveText('Ready')
+  await expect(widget.getByText('Last call (Call to +15550102000): saved in the CRM')).toBeVisible()
+
+  const records = await wire(page)
+  // RESIZE_WIDGET follows layout changes, so its place in the sequence is not fixed.
+  const resizes = records.filter((r) => r.type === 'RESIZE_WIDGET')
+  for (const r of resizes) expect(r.data).toEqual({ width: expect.any(Number), height: expect.any(Number) })
+  expect(records.map((r) => r.type).filter((t) => t !== 'RESIZE_WIDGET')).toEqual([
+    'SYNC_ACK',
+    'INITIALIZED',
+    'LOGGED_IN',
+    'OUTGOING_CALL_STARTED',
+    'CALL_ANSWERED',
+    'CALL_ENDED',
+    'CALL_COMPLETED',
+  ])
+
+  const ack = records[0]?.message
+  expect(ack).toMatchObject({ type: 'SYNC_ACK', hostUrl: ORIGINS.harness, iFrameUrl: ORIGINS.widget, portalId: 123 })
+  expect(dataOf(records, 'INITIALIZED')).toEqual({
+    isLoggedIn: false,
+    isAvailable: true,
+    sizeInfo: { width: expect.any(Number), height: expect.any(Number) },
+  })
+  expect(Object.keys(records.find((r) => r.type === 'LOGGED_IN')?.message ?? {}).sort()).toEqual(['messageId', 'type'])
+
+  const outgoing = dataOf(records, 'OUTGOING_CALL_STARTED')
+  const externalCallId = outgoing.externalCallId
+  expect(externalCallId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+  expect(outgoing).toEqual({
+    externalCallId,
+    toNumber: '+15550102000',
+    fromNumber: '+15550100',
+    callStartTime: expect.any(Number),
+    createEngagement: true,
+    dialingContext: expect.objectContaining({ phoneNumber: '+15550102000', objectId: 51, objectType: 'CONTACT', portalId: 123 }),
+  })
+  expect(outgoing).not.toHaveProperty('phoneNumber')
+  expect(dataOf(records, 'CALL_ANSWERED')).toEqual({ externalCallId })
+  expect(dataOf(records, 'CALL_ENDED')).toEqual({ externalCallId, engagementId: 101, callEndStatus: 'COMPLETED' })
+
+  const completed = dataOf(records, 'CALL_COMPLETED')
+  expect(completed).toMatchObject({ externalCallId, engagementId: 101, hideWidget: true })
+  const props = completed.engagementProperties as Record<string, string>
+  expect(props).toMatchObject({
+    hs_call_body: 'Booked a demo for Tuesday',
+    hs_call_status: 'COMPLETED',
+    hs_call_disposition: 'CONNECTED',
+    hs_call_direction: 'OUTBOUND',
+    hs_call_from_number: '+15550100',
+    hs_call_to_number: '+15550102000',
+    hs_call_title: 'Call to +15550102000',
+    hs_timestamp: String(outgoing.callStartTime),
+  })
+  expect(Number(props.hs_call_duration)).toBeGreaterThan(0)
+
+  // nothing reached the host from another window or origin
+  expect(await page.evaluate(() => (window as unknown as WidgetHostWindow).__dropped)).toEqual([])
+})
