@@ -183,7 +183,8 @@ beforeAll(() => {
       report([...prefix, event], monitor)
     }
   }
-})
+  // ~9,000 short replays: a hang guard for a busy machine, not a speed assertion.
+}, 120_000)
 
 afterAll(() => {
   vi.useRealTimers()
