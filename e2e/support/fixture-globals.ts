@@ -28,8 +28,6 @@ export interface WidgetFixtureWindow {
   __readyAt: number | null
   /** Calls a widget→host method of the SDK by name. */
   __call(method: string, payload?: unknown): unknown
-  /** Posts a raw message through the SDK (`sendMessage`). */
-  __sendMessage(message: Record<string, unknown>): void
 }
 
 /** One console call made on a fixture page. */

@@ -1,4 +1,4 @@
-import { queryParam } from './invoke.ts'
+import { queryParam } from './page-utils.ts'
 
 /** The SYNC fields both host fixtures send, as the CRM does for a classic call widget. */
 export const SYNC_FIELDS = {

@@ -1,4 +1,4 @@
-import { queryParam } from './invoke.ts'
+import { queryParam } from './page-utils.ts'
 
 /**
  * `?quiet=1` (benchmark only): console.debug becomes a no-op on this page.
