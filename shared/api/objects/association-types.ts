@@ -50,32 +50,19 @@ const PAIRS: PairSpec[] = [
 ]
 
 function build(): AssociationType[] {
-  const types: AssociationType[] = []
-  for (const p of PAIRS) {
-    const name = (from: ObjectType, to: ObjectType) =>
-      `${OBJECT_TYPES[from].singular}_to_${OBJECT_TYPES[to].singular}${p.suffix ? `_${p.suffix}` : ''}`
-    types.push({
-      from: p.a,
-      to: p.b,
-      typeId: p.aToB,
-      inverseTypeId: p.bToA,
+  return PAIRS.flatMap((p) => {
+    const direction = (from: ObjectType, to: ObjectType, typeId: number, inverseTypeId: number, implies?: number): AssociationType => ({
+      from,
+      to,
+      typeId,
+      inverseTypeId,
       category: 'HUBSPOT_DEFINED',
       label: p.label ?? null,
-      name: name(p.a, p.b),
-      ...(p.implies && { implies: p.implies[0] }),
+      name: `${OBJECT_TYPES[from].singular}_to_${OBJECT_TYPES[to].singular}${p.suffix ? `_${p.suffix}` : ''}`,
+      ...(implies !== undefined && { implies }),
     })
-    types.push({
-      from: p.b,
-      to: p.a,
-      typeId: p.bToA,
-      inverseTypeId: p.aToB,
-      category: 'HUBSPOT_DEFINED',
-      label: p.label ?? null,
-      name: name(p.b, p.a),
-      ...(p.implies && { implies: p.implies[1] }),
-    })
-  }
-  return types
+    return [direction(p.a, p.b, p.aToB, p.bToA, p.implies?.[0]), direction(p.b, p.a, p.bToA, p.aToB, p.implies?.[1])]
+  })
 }
 
 export const ASSOCIATION_TYPES: readonly AssociationType[] = build()
