@@ -95,6 +95,8 @@ export interface CallingState {
   alerts: Alert[]
   // --- inspector ------------------------------------------------------------
   traffic: InspectorEntry[]
+  /** The seq given to the last kept entry (never reused, not even after Clear). */
+  trafficSeq: number
   links: ReplyLink[]
   conformance: ConformanceState
   // --- faults ---------------------------------------------------------------
@@ -118,7 +120,6 @@ export interface CallingState {
 export type CallingStore = StoreApi<CallingState>
 
 export function createCallingStore(initial: Partial<CallingState> = {}): CallingStore {
-  let trafficSeq = 0
   let alertSeq = 0
   return createStore<CallingState>()((set, get) => ({
     settingsLoad: 'loading',
@@ -141,6 +142,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}): Calling
     call: null,
     alerts: [],
     traffic: [],
+    trafficSeq: 0,
     links: [],
     conformance: initialConformance(),
     engagementFaults: { create: 'off', update: 'off' },
@@ -150,12 +152,11 @@ export function createCallingStore(initial: Partial<CallingState> = {}): Calling
     patch: (partial) => set(partial),
 
     addTraffic: (entry, composed) => {
-      trafficSeq += 1
-      const kept: InspectorEntry = { ...entry, hostSeq: entry.seq, seq: trafficSeq }
+      const kept: InspectorEntry = { ...entry, hostSeq: entry.seq, seq: get().trafficSeq + 1 }
       if (composed) kept.composed = composed
       set((state) => {
         const traffic = state.traffic.length >= MAX_TRAFFIC ? [...state.traffic.slice(1 - MAX_TRAFFIC), kept] : [...state.traffic, kept]
-        return { traffic, conformance: applyConformance(state.conformance, { kind: 'traffic', entry: kept }) }
+        return { traffic, trafficSeq: kept.seq, conformance: applyConformance(state.conformance, { kind: 'traffic', entry: kept }) }
       })
       return kept
     },

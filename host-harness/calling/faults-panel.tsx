@@ -109,12 +109,26 @@ export function FaultsPanel() {
       <EngagementFault kind="create" legend="Engagement creation" />
       <EngagementFault kind="update" legend="Engagement update (CALL_COMPLETED)" />
 
-      <form onSubmit={applyDelay} className="faults__row">
+      <form onSubmit={applyDelay} className="faults__row" noValidate>
         <label htmlFor={delayId}>Delay host messages (ms)</label>
-        <input id={delayId} type="number" min={0} max={60000} step={50} value={delay} onChange={(e) => setDelay(e.target.value)} aria-invalid={delayError !== null} />
+        <input
+          id={delayId}
+          type="number"
+          min={0}
+          max={60000}
+          step={50}
+          value={delay}
+          onChange={(e) => setDelay(e.target.value)}
+          aria-invalid={delayError !== null}
+          aria-describedby={delayError ? `${delayId}-error` : undefined}
+        />
         <button type="submit">Apply delay</button>
         <span className="faults__current">Current: {faults.delayMs ?? 0} ms</span>
-        {delayError ? <span className="faults__error">{delayError}</span> : null}
+        {delayError ? (
+          <span id={`${delayId}-error`} className="faults__error">
+            {delayError}
+          </span>
+        ) : null}
       </form>
 
       <TypeList kind="drop" legend="Drop host messages" />
@@ -126,7 +140,7 @@ export function FaultsPanel() {
           <input type="checkbox" checked={faults.withholdSync === true} onChange={(e) => callingRuntime.setHostFaults({ withholdSync: e.target.checked })} />
           Withhold SYNC (the widget never becomes ready; applies from the next widget load)
         </label>
-        <form onSubmit={applyTimeout} className="faults__row">
+        <form onSubmit={applyTimeout} className="faults__row" noValidate>
           <label htmlFor={timeoutId}>Sync timeout (ms)</label>
           <input
             id={timeoutId}

@@ -181,6 +181,9 @@ export function JsonTree({ value, label, rootLabel = 'payload', initialDepth = 1
           if (el) refs.current.set(node.path, el)
           else refs.current.delete(node.path)
         }}
+        onFocus={(event) => {
+          if (event.target === event.currentTarget) setFocused(node.path)
+        }}
         onClick={(event) => {
           event.stopPropagation()
           setFocused(node.path)

@@ -78,6 +78,8 @@ export class CallingRuntime {
   #queryErrors: string[] = []
   #started = false
   #apiErrors: string[] = []
+  /** The user picked a placement: the settings' default no longer applies. */
+  #locationChosen = false
   #composed = new Map<string, 'valid' | 'invalid'>()
 
   constructor(store: CallingStore, apiPort: ApiPort) {
@@ -115,7 +117,7 @@ export class CallingRuntime {
       apiErrors = parsed.errors
       const first = this.store.getState().settingsLoad !== 'loaded'
       this.store.getState().patch({ apiSettings: parsed.settings, settingsLoad: 'loaded' })
-      if (first && parsed.settings) {
+      if (first && parsed.settings && !this.#locationChosen) {
         const location: IframeLocation = parsed.settings.usesCallingWindow
           ? 'window'
           : parsed.settings.supportsInboundCalling && parsed.settings.usesRemote
@@ -269,6 +271,7 @@ export class CallingRuntime {
   }
 
   setIframeLocation(location: IframeLocation): void {
+    this.#locationChosen = true
     if (this.store.getState().iframeLocation === location) return
     this.store.getState().patch({ iframeLocation: location })
     this.#remount()
