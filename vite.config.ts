@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite'
+import { build, defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 import { existsSync, readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -6,10 +6,11 @@ import { resolve } from 'node:path'
 const root = import.meta.dirname
 
 /**
- * Every HTML page of the build: the harness (index.html), the reference
- * widget, the OAuth consent page, and the small e2e fixture pages (a widget
- * built on the npm SDK, a plain host, a hostile frame) that the browser tests
- * and the benchmark load from other origins.
+ * Every HTML page of the main build: the harness (index.html), the OAuth
+ * consent page, and the small e2e fixture pages (a widget built on the npm
+ * SDK, a plain host, a hostile frame) that the browser tests and the
+ * benchmark load from other origins. The reference widget is built apart by
+ * vite.widget.config.ts (see there why); the dev server serves every page.
  */
 function pages(): Record<string, string> {
   const input: Record<string, string> = {}
@@ -17,7 +18,6 @@ function pages(): Record<string, string> {
     if (existsSync(resolve(root, file))) input[name] = resolve(root, file)
   }
   add('harness', 'index.html')
-  add('widget', 'widget/index.html')
   add('oauth', 'oauth/authorize/index.html')
   const fixtures = resolve(root, 'e2e/fixtures')
   if (existsSync(fixtures)) {
@@ -27,13 +27,27 @@ function pages(): Record<string, string> {
 }
 
 /**
+ * After the main build, build the reference widget with its own config
+ * (vite.widget.config.ts), so one `vite build` still produces every page.
+ */
+function widgetBuild(): Plugin {
+  return {
+    name: 'ringside:widget-build',
+    apply: 'build',
+    async closeBundle() {
+      await build({ configFile: resolve(root, 'vite.widget.config.ts'), logLevel: 'warn' })
+    },
+  }
+}
+
+/**
  * Multi-page build. One server serves every page; the harness loads the
  * widget from a second port so the two always talk across origins, as in a
  * real CRM.
  */
 export default defineConfig({
   appType: 'mpa',
-  plugins: [react()],
+  plugins: [react(), widgetBuild()],
   build: {
     target: 'es2022',
     sourcemap: true,

@@ -9,7 +9,7 @@ import { createServer } from 'vite'
 const root = new URL('..', import.meta.url).pathname
 
 if (process.argv.includes('--preview')) {
-  const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' })
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' })
   if (build.status !== 0) process.exit(build.status ?? 1)
   spawn('node', ['scripts/serve-dist.mjs', '4173', '4174'], { cwd: root, stdio: 'inherit' })
   console.log('\n  Ringside harness: http://127.0.0.1:4173/\n')

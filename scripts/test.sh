@@ -19,7 +19,7 @@ step "unit and component tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json || fail=1
 
 step "build (vite)"
-npx vite build --logLevel warn || fail=1
+npm run --silent build || fail=1
 
 step "browser tests (playwright)"
 if [ -n "$CHROMIUM_PATH" ] && [ -x "$CHROMIUM_PATH" ]; then
