@@ -7,7 +7,7 @@ import { api } from '../api/client.ts'
 import { installTestCrm } from '../store/test-crm.ts'
 import { createCallingStore, type CallingStore } from './calling-store.ts'
 import { CallingRuntime, WIDGET_ALLOW, WIDGET_SANDBOX, syncTimeoutFromQuery } from './runtime.ts'
-import { OVERRIDE_STORAGE_KEY } from './settings.ts'
+import { OVERRIDE_STORAGE_KEY, SETTINGS_PATH } from './settings.ts'
 
 const REGISTERED = 'http://127.0.0.1:4174/widget/'
 
@@ -53,7 +53,7 @@ beforeEach(() => {
 })
 
 afterEach(() => {
-  runtime.attach(null)
+  runtime.dispose()
   container.remove()
 })
 
@@ -73,7 +73,7 @@ test('the registered widget is mounted with the sandbox and allow lists, and bec
 test('?widget= in the address wins over the registered URL; an invalid one is reported and ignored', async () => {
   startRuntime('?widget=' + encodeURIComponent('http://127.0.0.1:4174/widget/?outcome=busy'))
   await mounted('http://127.0.0.1:4174/widget/?outcome=busy')
-  runtime.attach(null)
+  runtime.dispose()
   startRuntime('?widget=javascript:alert(1)')
   await mounted(REGISTERED)
   expect(store.getState().settingsErrors).toEqual([expect.stringContaining('?widget=javascript:alert(1) is not an http(s) URL')])
@@ -105,6 +105,14 @@ test('setting the URL in the harness writes the override and stops ?widget= from
   expect(runtime.setOverrideUrl(null)).toEqual({ ok: true })
   await mounted(REGISTERED)
   expect(window.localStorage.getItem(OVERRIDE_STORAGE_KEY)).toBeNull()
+})
+
+test('a change of the calling settings through the API is applied at once', async () => {
+  startRuntime()
+  await mounted(REGISTERED)
+  await api.patch(SETTINGS_PATH, { isReady: false, name: 'Renamed app', url: 'https://new.example/widget' }, { developerKey: true })
+  await mounted('https://new.example/widget')
+  expect(store.getState().effective).toMatchObject({ name: 'Renamed app', isReady: false, sources: { url: 'api' } })
 })
 
 test('a new placement re-mounts the widget and is sent in SYNC', async () => {

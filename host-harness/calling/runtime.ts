@@ -77,6 +77,8 @@ export class CallingRuntime {
   #queryUrl: string | null = null
   #queryErrors: string[] = []
   #started = false
+  #disposed = false
+  #offs: Array<() => void> = []
   #apiErrors: string[] = []
   /** The user picked a placement: the settings' default no longer applies. */
   #locationChosen = false
@@ -99,17 +101,30 @@ export class CallingRuntime {
     this.#queryUrl = query.url
     this.#queryErrors = query.errors
     this.store.getState().patch({ syncTimeoutMs: syncTimeoutFromQuery(window.location.search) })
-    window.addEventListener('storage', (event) => {
+    const onStorage = (event: StorageEvent) => {
       if (event.key === OVERRIDE_STORAGE_KEY || event.key === null) this.#apply()
-    })
-    onApiChange((change) => {
-      if (change.path.startsWith(SETTINGS_PATH)) void this.loadSettings()
-    })
+    }
+    window.addEventListener('storage', onStorage)
+    this.#offs.push(
+      () => window.removeEventListener('storage', onStorage),
+      onApiChange((change) => {
+        if (change.path.startsWith(SETTINGS_PATH)) void this.loadSettings()
+      }),
+    )
     void this.loadSettings()
+  }
+
+  /** Unmounts the widget and stops listening (tests; the app keeps one runtime for the page's life). */
+  dispose(): void {
+    for (const off of this.#offs.splice(0)) off()
+    this.#container = null
+    this.#teardown()
+    this.#disposed = true
   }
 
   /** GET the calling settings of app 1001 and apply them. */
   async loadSettings(): Promise<void> {
+    if (this.#disposed) return
     let apiErrors: string[] = []
     try {
       const body = await this.#api.get(SETTINGS_PATH, { developerKey: true })
@@ -134,6 +149,7 @@ export class CallingRuntime {
 
   /** Re-resolves the effective settings and re-mounts when the URL changed. */
   #apply(apiErrors?: string[]): void {
+    if (this.#disposed) return
     if (apiErrors) this.#apiErrors = apiErrors
     const override = parseOverride(readOverride())
     const state = this.store.getState()
@@ -180,6 +196,8 @@ export class CallingRuntime {
       available: null,
       widgetVersion: null,
       currentSrc: null,
+      incoming: null,
+      call: null,
     })
   }
 
@@ -242,8 +260,9 @@ export class CallingRuntime {
     }
     const patch: Parameters<typeof store.patch>[0] = { status }
     if (status === 'syncing' || status === 'idle') {
-      // A new widget document: nothing it said before counts any more.
-      Object.assign(patch, { initialized: false, loggedIn: null, available: null, widgetVersion: null })
+      // A new widget document: nothing it said before counts any more (an
+      // unfinished call stays listed as open by the conformance checks).
+      Object.assign(patch, { initialized: false, loggedIn: null, available: null, widgetVersion: null, incoming: null, call: null })
     }
     if (status === 'syncing') patch.failureCause = null
     if (this.#host) patch.currentSrc = this.#host.src
