@@ -92,7 +92,7 @@ test('the reference widget places, answers, ends and logs a call with the exact 
   expect(props).toMatchObject({
     hs_call_body: 'Booked a demo for Tuesday',
     hs_call_status: 'COMPLETED',
-    hs_call_disposition: 'CONNECTED',
+    hs_call_disposition: 'f240bbac-87c9-4f6e-bf70-924b57d47db7', // Connected
     hs_call_direction: 'OUTBOUND',
     hs_call_from_number: '+15550100',
     hs_call_to_number: '+15550102000',

@@ -16,18 +16,29 @@ import type {
 
 export type Direction = 'OUTBOUND' | 'INBOUND'
 
+/**
+ * Call outcomes the user can pick at wrap-up. `outcomeId` is what goes on the
+ * wire as hs_call_disposition: the CRM stores outcomes by id, and these are
+ * the ids of its six default call outcomes (the emulated API refuses others).
+ */
 export const DISPOSITIONS = [
-  { value: 'CONNECTED', label: 'Connected' },
-  { value: 'LEFT_VOICEMAIL', label: 'Left voicemail' },
-  { value: 'NO_ANSWER', label: 'No answer' },
-  { value: 'BUSY', label: 'Busy' },
-  { value: 'WRONG_NUMBER', label: 'Wrong number' },
+  { value: 'CONNECTED', label: 'Connected', outcomeId: 'f240bbac-87c9-4f6e-bf70-924b57d47db7' },
+  { value: 'LEFT_VOICEMAIL', label: 'Left voicemail', outcomeId: 'b2cf5968-551e-4856-9783-52b3da59a7d0' },
+  { value: 'LEFT_LIVE_MESSAGE', label: 'Left live message', outcomeId: 'a4c4c377-d246-4b32-a13b-75a56a4cd0ff' },
+  { value: 'NO_ANSWER', label: 'No answer', outcomeId: '73a0d17f-1163-4015-bdd5-ec830791da20' },
+  { value: 'BUSY', label: 'Busy', outcomeId: '9d9162e7-6cf3-4944-bf63-4dff82258764' },
+  { value: 'WRONG_NUMBER', label: 'Wrong number', outcomeId: '17b47fee-58de-441e-a44c-c6300d46f273' },
 ] as const
 
 export type Disposition = (typeof DISPOSITIONS)[number]['value']
 
 export function isDisposition(value: string): value is Disposition {
   return DISPOSITIONS.some((d) => d.value === value)
+}
+
+/** The CRM's call-outcome id for a disposition. */
+export function outcomeIdOf(disposition: Disposition): string {
+  return DISPOSITIONS.find((d) => d.value === disposition)!.outcomeId
 }
 
 export type EngagementState =
@@ -230,7 +241,7 @@ export function engagementProperties(call: ActiveCall): EngagementProperties {
     hs_call_body: call.notes.trim(),
     hs_call_status: callStatusProperty(status),
     hs_call_duration: String(durationMs(call)),
-    ...(call.disposition ? { hs_call_disposition: call.disposition } : {}),
+    ...(call.disposition ? { hs_call_disposition: outcomeIdOf(call.disposition) } : {}),
     hs_call_direction: call.direction,
     hs_call_from_number: call.fromNumber,
     hs_call_to_number: call.toNumber,

@@ -138,7 +138,7 @@ test('a full outgoing call sends outgoingCall, callAnswered, callEnded and callC
       hs_call_body: 'Asked for a quote.',
       hs_call_status: 'COMPLETED',
       hs_call_duration: '12345',
-      hs_call_disposition: 'CONNECTED',
+      hs_call_disposition: 'f240bbac-87c9-4f6e-bf70-924b57d47db7', // Connected
       hs_call_direction: 'OUTBOUND',
       hs_call_from_number: '+15550100',
       hs_call_to_number: '+15551230000',

@@ -127,7 +127,7 @@ test('a full call: DIAL_NUMBER, Call, answer, hang up, wrap-up and save send the
     hideWidget: true,
     engagementProperties: {
       hs_call_body: 'Wants a demo next week',
-      hs_call_disposition: 'LEFT_VOICEMAIL',
+      hs_call_disposition: 'b2cf5968-551e-4856-9783-52b3da59a7d0', // Left voicemail
       hs_call_duration: '12000',
       hs_call_status: 'COMPLETED',
       hs_call_direction: 'OUTBOUND',
