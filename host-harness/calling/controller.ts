@@ -570,10 +570,11 @@ export class CallingController {
       this.#link(message, this.#host.updateEngagementFailed({ error: { message: `Could not update engagement ${engagementId}: ${errorText(error)}` } }))
       return
     }
+    // Default associations before the reply, so the CRM is complete when the widget hears success.
+    if (known?.record) await this.#associateDefaults(engagementId, known.record)
     if (!this.#alive()) return
     this.#link(message, this.#host.updateEngagementSucceeded({ engagementId }))
     store().updateCall(data.externalCallId, { status: 'COMPLETED', engagementId })
-    if (known?.record) await this.#associateDefaults(engagementId, known.record)
   }
 
   /** The record the call was made from, and for a contact its companies. */
