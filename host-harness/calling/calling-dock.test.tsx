@@ -1,0 +1,63 @@
+import { act, render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { installTestCrm } from '../store/test-crm.ts'
+import { CallingDock } from './calling-dock.tsx'
+import { callingStore } from './calling-store.ts'
+import { callingRuntime } from './runtime.ts'
+import { OVERRIDE_STORAGE_KEY } from './settings.ts'
+import { CallingStatusBadge } from './status-badge.tsx'
+
+beforeAll(() => {
+  installTestCrm()
+  window.localStorage.setItem(OVERRIDE_STORAGE_KEY, JSON.stringify({ name: 'Dev build', isReady: false }))
+})
+
+afterAll(() => {
+  callingRuntime.dispose()
+  window.localStorage.clear()
+})
+
+test('the dock shows the widget’s name, URL, isReady with a testing badge, and the handshake status', async () => {
+  render(
+    <>
+      <CallingStatusBadge />
+      <CallingDock />
+    </>,
+  )
+  const dock = await screen.findByRole('region', { name: 'Dev build' })
+  expect(dock).toHaveTextContent('http://127.0.0.1:4174/widget/')
+  expect(dock).toHaveTextContent('isReady: false')
+  expect(within(dock).getByText('testing')).toBeInTheDocument()
+  expect(within(dock).getByRole('status')).toHaveTextContent('Handshake not loaded')
+  expect(dock.querySelector('iframe')?.getAttribute('src')).toBe('http://127.0.0.1:4174/widget/')
+  act(() => callingStore.getState().patch({ status: 'failed', failureCause: 'iframe-error' }))
+  expect(within(dock).getByRole('status')).toHaveTextContent('Handshake failed: SYNC_ACK_FAILED (iframe-error)')
+  expect(screen.getByRole('group', { name: 'Calling status' })).toHaveTextContent('Widget failed (iframe-error)')
+})
+
+test('hiding keeps the iframe alive behind a Show widget button; minimizing keeps the header', async () => {
+  const user = userEvent.setup()
+  render(<CallingDock />)
+  const dock = await screen.findByRole('region', { name: 'Dev build' })
+  const frame = dock.querySelector('iframe')
+  await user.click(within(dock).getByRole('button', { name: 'Minimize widget' }))
+  expect(callingStore.getState().visibility).toEqual({ isHidden: false, isMinimized: true })
+  expect(within(dock).getByRole('button', { name: 'Restore widget' })).toBeInTheDocument()
+  await user.click(within(dock).getByRole('button', { name: 'Hide widget' }))
+  expect(screen.queryByRole('region', { name: 'Dev build' })).toBeNull()
+  await user.click(screen.getByRole('button', { name: 'Show widget' }))
+  expect(screen.getByRole('region', { name: 'Dev build' }).querySelector('iframe')).toBe(frame)
+  expect(callingStore.getState().visibility).toEqual({ isHidden: false, isMinimized: false })
+})
+
+test('widget errors appear as dismissable alerts, never as window.alert', async () => {
+  const user = userEvent.setup()
+  const nativeAlert = vi.spyOn(window, 'alert').mockImplementation(() => undefined)
+  render(<CallingDock />)
+  act(() => callingStore.getState().alert('Microphone permission denied', 'widget'))
+  const alert = screen.getByRole('alert')
+  expect(alert).toHaveTextContent('Calling widget: Microphone permission denied')
+  await user.click(within(alert).getByRole('button', { name: 'Dismiss alert' }))
+  expect(screen.queryByRole('alert')).toBeNull()
+  expect(nativeAlert).not.toHaveBeenCalled()
+})
