@@ -21,6 +21,7 @@ export async function profileOurSdk(page, byKey, origins) {
   const row = (label, value) => [`  ${label}`, us(value), '', '', '']
   return [
     [`where ours spends it (mean of ${CALLS.toLocaleString('en')} calls):`, '', '', '', ''],
+    row('host: first validateMessage of a type (zod builds its parser)', quiet.host.firstValidateUs),
     row('host: validateMessage(OUTGOING_CALL_STARTED)', quiet.host.validateUs),
     row('host: dialNumber(), whole send path', loud.host.sendUs),
     row('host: dialNumber(), console.debug muted', quiet.host.sendUs),
