@@ -86,13 +86,20 @@ export function widgetFrame(page, origins) {
   return frame
 }
 
+const READY_TIMEOUT_MS = 30_000
+
 /** Loads `url` and waits until host and widget are both ready. */
 export async function loadReady(page, origins, url) {
   await page.goto(url, { waitUntil: 'load' })
-  await page.waitForFunction(() => window.__readyAt != null, undefined, { timeout: 10_000 })
-  const frame = widgetFrame(page, origins)
-  await frame.waitForFunction(() => window.__readyAt != null, undefined, { timeout: 10_000 })
-  return frame
+  try {
+    await page.waitForFunction(() => window.__readyAt != null, undefined, { timeout: READY_TIMEOUT_MS })
+    const frame = widgetFrame(page, origins)
+    await frame.waitForFunction(() => window.__readyAt != null, undefined, { timeout: READY_TIMEOUT_MS })
+    return frame
+  } catch (error) {
+    const state = await page.evaluate(() => ({ loadAt: window.__loadAt, readyAt: window.__readyAt, status: window.__status })).catch(() => null)
+    throw new Error(`no handshake within ${READY_TIMEOUT_MS / 1000} s on ${url} (host state ${JSON.stringify(state)}): ${error.message}`)
+  }
 }
 
 /** One page load: ms from the iframe's load event until both sides are ready. */
