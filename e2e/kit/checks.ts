@@ -1,0 +1,169 @@
+/**
+ * The protocol conformance checks: what a host can observe of a widget, judged
+ * on a finished journey (journey.ts). Pure functions over the recorded wire
+ * log and the stage outcomes, so they can be tested on hand-made logs.
+ *
+ * A check needs some stages. If one of them was skipped (no driver), the
+ * check is skipped with that reason; if one failed or was blocked, the
+ * check fails with that reason: the widget did not get there.
+ */
+import { callEndStatus, validateMessage } from '../../shared/protocol/index.ts'
+import type { JourneyResult, StageName } from './journey.ts'
+import type { RecordedMessage } from './message-log.ts'
+
+export type CheckOutcome = { status: 'passed' } | { status: 'failed'; problems: string[] } | { status: 'skipped'; reason: string }
+
+export interface ConformanceCheck {
+  readonly id: string
+  /** Shown in the report; reads as the outcome a conforming widget has. */
+  title(journey: Pick<JourneyResult, 'syncTimeoutMs'>): string
+  /** Stages the check needs to have happened. */
+  readonly needs: readonly StageName[]
+  /** Problems found (empty: passed). Runs only when every needed stage passed. */
+  problems(journey: JourneyResult): string[]
+}
+
+const END_STATUSES: readonly string[] = Object.values(callEndStatus)
+
+function dataOf(record: RecordedMessage | undefined): Record<string, unknown> {
+  const data = (record?.data as { data?: unknown } | undefined)?.data
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {}
+}
+
+const fromWidget = (j: JourneyResult) => j.log.filter((r) => r.direction === 'from-widget')
+const toWidget = (j: JourneyResult) => j.log.filter((r) => r.direction === 'to-widget')
+const show = (value: unknown) => (value === undefined ? 'undefined' : JSON.stringify(value))
+const digits = (value: string) => value.replace(/\D/g, '')
+
+/** The call's message of `type` from the widget (by externalCallId), or undefined. */
+function callMessage(j: JourneyResult, type: string): RecordedMessage | undefined {
+  return fromWidget(j).find((r) => r.type === type && dataOf(r).externalCallId === j.externalCallId)
+}
+
+export const CHECKS: readonly ConformanceCheck[] = [
+  {
+    id: 'handshake',
+    title: (j) => `answers the host's SYNC with SYNC_ACK within the sync timeout (${j.syncTimeoutMs} ms)`,
+    needs: ['handshake'],
+    problems(j) {
+      const syncIds = new Set(toWidget(j).filter((r) => r.type === 'SYNC').map((r) => (r.data as { messageId?: unknown }).messageId))
+      const acks = fromWidget(j).filter((r) => r.type === 'SYNC_ACK')
+      if (acks.length === 0) return ['no SYNC_ACK was recorded']
+      const problems: string[] = []
+      const ack = acks[0]!
+      const ackId = (ack.data as { messageId?: unknown }).messageId
+      if (!syncIds.has(ackId)) problems.push(`SYNC_ACK has messageId ${show(ackId)}, which is not the id of any SYNC the host sent`)
+      if (acks.length > 1) problems.push(`the widget sent SYNC_ACK ${acks.length} times for one page load (a widget acknowledges the first SYNC only)`)
+      return problems
+    },
+  },
+  {
+    id: 'initialized',
+    title: () => 'sends INITIALIZED after the handshake',
+    needs: ['handshake', 'initialized'],
+    problems(j) {
+      const sent = fromWidget(j)
+      const ack = sent.findIndex((r) => r.type === 'SYNC_ACK')
+      const initialized = sent.findIndex((r) => r.type === 'INITIALIZED')
+      if (initialized === -1) return ['no INITIALIZED was recorded']
+      return initialized < ack ? ['INITIALIZED arrived before SYNC_ACK'] : []
+    },
+  },
+  {
+    id: 'nothing-before-ack',
+    title: () => 'sends nothing before SYNC_ACK',
+    needs: ['handshake'],
+    problems(j) {
+      const sent = fromWidget(j)
+      const ack = sent.findIndex((r) => r.type === 'SYNC_ACK')
+      const early = ack === -1 ? sent : sent.slice(0, ack)
+      return early.map((r) => `${r.type ?? '(no type)'} was sent before SYNC_ACK`)
+    },
+  },
+  {
+    id: 'outgoing-call',
+    title: () => 'places the dialed call: OUTGOING_CALL_STARTED after DIAL_NUMBER carries toNumber and externalCallId',
+    needs: ['dial', 'placeCall'],
+    problems(j) {
+      const dial = toWidget(j).find((r) => r.type === 'DIAL_NUMBER')
+      const started = fromWidget(j).find((r) => r.type === 'OUTGOING_CALL_STARTED' && r.time >= (dial?.time ?? Infinity))
+      if (!dial) return ['no DIAL_NUMBER reached the widget']
+      if (!started) return ['no OUTGOING_CALL_STARTED after DIAL_NUMBER']
+      const data = dataOf(started)
+      const problems: string[] = []
+      if (typeof data.externalCallId !== 'string' || data.externalCallId === '') problems.push(`externalCallId is ${show(data.externalCallId)}, expected a non-empty string`)
+      if (typeof data.toNumber !== 'string' || data.toNumber.trim() === '') {
+        problems.push(`toNumber is ${show(data.toNumber)}, expected the dialed number`)
+      } else {
+        const dialed = dataOf(dial).phoneNumber
+        const want = typeof dialed === 'string' ? digits(dialed) : ''
+        const got = digits(data.toNumber)
+        if (want !== '' && !(got.endsWith(want) || want.endsWith(got)) ) problems.push(`toNumber ${show(data.toNumber)} is not the dialed number ${show(dialed)}`)
+      }
+      return problems
+    },
+  },
+  {
+    id: 'call-ended',
+    title: () => 'CALL_ENDED carries a valid callEndStatus',
+    needs: ['placeCall', 'hangUp'],
+    problems(j) {
+      const ended = callMessage(j, 'CALL_ENDED')
+      if (!ended) return [`no CALL_ENDED for call ${show(j.externalCallId)}`]
+      const status = dataOf(ended).callEndStatus
+      if (status === undefined) return ['CALL_ENDED has no callEndStatus']
+      return typeof status === 'string' && END_STATUSES.includes(status) ? [] : [`callEndStatus ${show(status)} is not one of ${END_STATUSES.join(', ')}`]
+    },
+  },
+  {
+    id: 'call-completed',
+    title: () => 'CALL_COMPLETED carries the engagementId the host created',
+    needs: ['placeCall', 'engagement', 'wrapUp'],
+    problems(j) {
+      const completed = callMessage(j, 'CALL_COMPLETED')
+      if (!completed) return [`no CALL_COMPLETED for call ${show(j.externalCallId)}`]
+      const sent = dataOf(completed).engagementId
+      if (j.createdEngagementId === null) return ['the host reported no engagement id for this call']
+      if (sent === undefined) return [`CALL_COMPLETED has no engagementId (the host created ${j.createdEngagementId})`]
+      return String(sent) === String(j.createdEngagementId) ? [] : [`CALL_COMPLETED has engagementId ${show(sent)}, the host created ${j.createdEngagementId}`]
+    },
+  },
+  {
+    id: 'call-logged',
+    title: () => 'the CRM accepts the call log (UPDATE_ENGAGEMENT_SUCCEEDED) and holds the engagement',
+    needs: ['wrapUp', 'update'],
+    problems(j) {
+      if (!j.engagement) return ['the engagement could not be read back from the CRM']
+      const external = j.engagement.properties.hs_call_external_id
+      return external === j.externalCallId ? [] : [`the engagement's hs_call_external_id is ${show(external)}, expected ${show(j.externalCallId)}`]
+    },
+  },
+  {
+    id: 'valid-payloads',
+    title: () => 'every message the widget sent is valid (validateMessage)',
+    needs: [],
+    problems(j) {
+      const sent = fromWidget(j)
+      if (sent.length === 0) return ['the widget sent nothing']
+      const problems: string[] = []
+      for (const r of sent) {
+        const result = validateMessage(r.data, 'from-widget')
+        if (!result.ok) problems.push(`${r.type ?? '(no type)'}: ${result.reason}`)
+      }
+      return problems
+    },
+  },
+]
+
+/** Judges one check on a journey. */
+export function evaluateCheck(check: ConformanceCheck, journey: JourneyResult): CheckOutcome {
+  if (journey.fatal !== null) return { status: 'failed', problems: [`the journey stopped: ${journey.fatal}`] }
+  for (const name of check.needs) {
+    const stage = journey.stages[name]
+    if (stage.status === 'skipped') return { status: 'skipped', reason: stage.reason }
+    if (stage.status === 'failed') return { status: 'failed', problems: [`${name}: ${stage.error}`] }
+    if (stage.status === 'blocked') return { status: 'failed', problems: [`${name}: ${stage.reason}`] }
+  }
+  const problems = check.problems(journey)
+  return problems.length === 0 ? { status: 'passed' } : { status: 'failed', problems }
+}

@@ -1,0 +1,60 @@
+/**
+ * Picks the driver for a widget: a built-in name (`ringside`, `npm-fixture`,
+ * `none`), a path to the user's own driver module (`WIDGET_DRIVER=./my-driver.ts`,
+ * default export or `driver` export, see types.ts), or `auto`: guessed from
+ * the widget URL (our widget and our fixture are recognised; anything else
+ * gets `none`).
+ */
+import { isAbsolute, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { DRIVER_STEPS, type WidgetDriver } from './types.ts'
+import none from './none.ts'
+import npmFixture from './npm-fixture.ts'
+import ringside from './ringside.ts'
+
+export const BUILT_IN_DRIVERS: Readonly<Record<string, WidgetDriver>> = { ringside, 'npm-fixture': npmFixture, none }
+
+/** The built-in driver that fits a URL served by the kit's widget origin, else `none`. */
+export function guessDriver(widgetUrl: string, kitWidgetOrigin: string): WidgetDriver {
+  let url: URL
+  try {
+    url = new URL(widgetUrl)
+  } catch {
+    return none
+  }
+  if (url.origin !== kitWidgetOrigin) return none
+  if (url.pathname.startsWith('/widget/')) return ringside
+  if (url.pathname.startsWith('/e2e/fixtures/conformance-npm-widget/')) return npmFixture
+  return none
+}
+
+function assertDriver(candidate: unknown, source: string): WidgetDriver {
+  if (typeof candidate !== 'object' || candidate === null) throw new Error(`${source} must export a driver object (export default defineDriver({ name, … }))`)
+  const record = candidate as Record<string, unknown>
+  if (typeof record.name !== 'string' || record.name === '') throw new Error(`${source}: the driver needs a non-empty "name"`)
+  for (const step of DRIVER_STEPS) {
+    if (record[step] !== undefined && typeof record[step] !== 'function') throw new Error(`${source}: "${step}" must be a function`)
+  }
+  const unknown = Object.keys(record).filter((key) => key !== 'name' && !(DRIVER_STEPS as readonly string[]).includes(key))
+  if (unknown.length > 0) throw new Error(`${source}: unknown driver keys ${unknown.join(', ')} (steps are ${DRIVER_STEPS.join(', ')})`)
+  return candidate as WidgetDriver
+}
+
+/**
+ * Resolves `spec` (a built-in name, `auto`/undefined, or a module path
+ * relative to the working directory) to a driver.
+ */
+export async function loadDriver(spec: string | undefined, widgetUrl: string, kitWidgetOrigin: string): Promise<WidgetDriver> {
+  const name = spec?.trim() ?? ''
+  if (name === '' || name === 'auto') return guessDriver(widgetUrl, kitWidgetOrigin)
+  const builtIn = BUILT_IN_DRIVERS[name]
+  if (builtIn) return builtIn
+  const path = isAbsolute(name) ? name : resolve(process.cwd(), name)
+  let module: Record<string, unknown>
+  try {
+    module = (await import(pathToFileURL(path).href)) as Record<string, unknown>
+  } catch (error) {
+    throw new Error(`Could not load the widget driver ${path}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  return assertDriver(module.default ?? module.driver, path)
+}

@@ -1,0 +1,40 @@
+/**
+ * Driver for Ringside's reference widget (/widget/), through its accessible
+ * UI only, as a user would. Its simulated phone line answers by itself
+ * (`?outcome=answer&answerAfterMs=…`), so `answer` only waits for it.
+ */
+import { expect } from '@playwright/test'
+import { defineDriver } from './types.ts'
+
+export default defineDriver({
+  name: 'ringside (reference widget UI)',
+
+  async logIn({ widget }) {
+    const logIn = widget.getByRole('button', { name: 'Log in' })
+    if (await logIn.isVisible()) await logIn.click()
+    await expect(widget.getByRole('button', { name: 'Log out' })).toBeVisible()
+  },
+
+  async placeCall({ widget }) {
+    // DIAL_NUMBER filled the number in; the user presses Call.
+    await expect(widget.getByLabel('Phone number')).not.toHaveValue('')
+    await widget.getByRole('button', { name: 'Call', exact: true }).click()
+  },
+
+  async answer({ widget }) {
+    // The simulated far end answers after answerAfterMs (default 2500 ms).
+    await expect(widget.getByRole('region', { name: 'Call in progress' })).toBeVisible({ timeout: 15_000 })
+  },
+
+  async hangUp({ widget }) {
+    await widget.getByRole('button', { name: 'Hang up' }).click()
+  },
+
+  async completeWrapUp({ widget }, { notes }) {
+    await expect(widget.getByRole('heading', { name: 'Wrap-up' })).toBeVisible()
+    await widget.getByLabel('Notes').fill(notes)
+    // No disposition: the widget's codes are not this portal's hs_call_disposition options.
+    await widget.getByLabel('Disposition').selectOption('')
+    await widget.getByRole('button', { name: 'Save' }).click()
+  },
+})

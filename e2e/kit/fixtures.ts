@@ -1,0 +1,74 @@
+/**
+ * Playwright fixtures of the Ringside end-to-end kit. Use them in your own
+ * specs instead of `@playwright/test`'s `test`:
+ *
+ *   import { test, expect } from '../e2e/kit/fixtures.ts'
+ *   test('my widget logs the call', async ({ harness, messages, widget }) => { … })
+ *
+ * - `widgetUrl` / `widgetDriver` (options): the widget under test (default
+ *   $WIDGET_URL, else Ringside's reference widget) and its driver (default
+ *   $WIDGET_DRIVER, else guessed from the URL).
+ * - `messages`: the wire log of the page, both directions, recorded
+ *   black-box in every frame (see message-recorder.ts). Attached to the
+ *   report as JSON when the test fails.
+ * - `harness`: page object of the harness (open, records, Call, faults,
+ *   inspector, CRM API reads).
+ * - `widget`: a FrameLocator for the widget iframe; `widgetFrame()` its Frame.
+ * - `driver`: the widget driver; `driverContext(dialedNumber)` builds the
+ *   context its steps take.
+ */
+import { test as base, expect, type Frame, type FrameLocator } from '@playwright/test'
+import { loadDriver } from './drivers/load-driver.ts'
+import type { DriverContext, WidgetDriver } from './drivers/types.ts'
+import { Harness } from './harness.ts'
+import type { MessageLog } from './message-log.ts'
+import { installMessageRecorder } from './message-recorder.ts'
+import { kitOrigins, originOf, ourWidgetUrl, type KitOrigins } from './origins.ts'
+
+export interface KitOptions {
+  /** The widget under test (absolute http(s) URL). */
+  widgetUrl: string
+  /** `auto`, a built-in driver (`ringside`, `npm-fixture`, `none`) or a path to a driver module. */
+  widgetDriver: string
+}
+
+export interface KitFixtures {
+  /** Harness, widget and hostile origins of this run (from baseURL). */
+  origins: KitOrigins
+  messages: MessageLog
+  harness: Harness
+  widget: FrameLocator
+  widgetFrame: () => Promise<Frame>
+  driver: WidgetDriver
+  driverContext: (dialedNumber: string) => Promise<DriverContext>
+}
+
+export const test = base.extend<KitOptions & KitFixtures>({
+  widgetUrl: [async ({ baseURL }, use) => use(process.env.WIDGET_URL ?? ourWidgetUrl(baseURL)), { option: true }],
+  widgetDriver: [async ({}, use) => use(process.env.WIDGET_DRIVER ?? 'auto'), { option: true }],
+
+  origins: async ({ baseURL }, use) => use(kitOrigins(baseURL)),
+
+  messages: async ({ page, origins, widgetUrl }, use, testInfo) => {
+    const log = await installMessageRecorder(page, { harness: origins.harness, widget: originOf(widgetUrl) })
+    await use(log)
+    if (testInfo.status !== testInfo.expectedStatus) {
+      await testInfo.attach('message-log.json', { body: log.toJSONText(), contentType: 'application/json' })
+    }
+  },
+
+  harness: async ({ page, messages, widgetUrl }, use) => {
+    await use(new Harness(page, { defaultWidgetUrl: widgetUrl, onOpen: (url) => url !== undefined && messages.setWidgetOrigin(originOf(url)) }))
+  },
+
+  widget: async ({ harness }, use) => use(harness.widget),
+
+  widgetFrame: async ({ harness }, use) => use(() => harness.widgetFrame()),
+
+  driver: async ({ widgetDriver, widgetUrl, origins }, use) => use(await loadDriver(widgetDriver, widgetUrl, origins.widget)),
+
+  driverContext: async ({ page, harness, messages }, use) =>
+    use(async (dialedNumber) => ({ page, harness, widget: harness.widget, frame: await harness.widgetFrame(), messages, dialedNumber })),
+})
+
+export { expect }

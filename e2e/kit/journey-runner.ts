@@ -1,0 +1,92 @@
+/**
+ * Runs the conformance journey once per target and run, in a browser context
+ * of its own (recorded with a trace and a final screenshot), and shares the
+ * outcome between the check tests.
+ *
+ * Each check is a test of its own (one JUnit test case, one report line).
+ * Playwright restarts the worker after a failed test, so the outcome is also
+ * kept on disk in the run's output directory (which Playwright empties at
+ * the start of every run): a fresh worker reuses it instead of placing the
+ * call again.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { deserialize, serialize } from 'node:v8'
+import type { Browser, BrowserContext, TestInfo } from '@playwright/test'
+import { loadDriver } from './drivers/load-driver.ts'
+import { Harness } from './harness.ts'
+import { DEFAULT_JOURNEY, runJourney, type JourneyResult } from './journey.ts'
+import { installMessageRecorder } from './message-recorder.ts'
+import { kitOrigins, originOf } from './origins.ts'
+import type { ConformanceTarget } from './targets.ts'
+
+export interface StoredJourney {
+  result: JourneyResult
+  /** The log as JSON text, for the report. */
+  logJson: string
+  tracePath: string | null
+  screenshotPath: string | null
+}
+
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+
+async function saveTrace(context: BrowserContext, ownTrace: boolean, path: string): Promise<string | null> {
+  try {
+    if (ownTrace) {
+      await context.tracing.stop({ path })
+    } else {
+      await context.tracing.stopChunk({ path })
+      await context.tracing.startChunk()
+    }
+    return path
+  } catch {
+    return null
+  }
+}
+
+async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: TestInfo, dir: string, syncTimeoutMs: number): Promise<StoredJourney> {
+  const baseURL = testInfo.project.use.baseURL
+  const origins = kitOrigins(baseURL)
+  const widgetUrl = target.url(baseURL)
+  const context = await browser.newContext({ baseURL })
+  const tracePath = join(dir, 'trace.zip')
+  const screenshotPath = join(dir, 'final.png')
+  // Playwright's own `trace` option may already record every context (then we
+  // save the journey as a chunk of that trace and let it go on); else we trace.
+  let ownTrace = false
+  try {
+    await context.tracing.start({ screenshots: true, snapshots: true })
+    ownTrace = true
+  } catch {
+    ownTrace = false
+  }
+  try {
+    const page = await context.newPage()
+    const messages = await installMessageRecorder(page, { harness: origins.harness, widget: originOf(widgetUrl) })
+    const driver = await loadDriver(target.driver, widgetUrl, origins.widget)
+    const result = await runJourney({ harness: new Harness(page), messages, driver }, { ...DEFAULT_JOURNEY, widgetUrl, syncTimeoutMs })
+    const screenshot = await page.screenshot({ path: screenshotPath }).then(
+      () => screenshotPath,
+      () => null,
+    )
+    const trace = await saveTrace(context, ownTrace, tracePath)
+    return { result, logJson: messages.toJSONText(), tracePath: trace, screenshotPath: screenshot }
+  } finally {
+    await context.close()
+  }
+}
+
+/** The journey of `target` in this run: from disk if a worker already ran it, else run now. */
+export async function journeyFor(target: ConformanceTarget, browser: Browser, testInfo: TestInfo, syncTimeoutMs: number): Promise<StoredJourney> {
+  const dir = join(testInfo.project.outputDir, '.conformance-journeys', `${slug(target.name)}-retry${testInfo.retry}`)
+  const file = join(dir, 'journey.v8')
+  try {
+    return deserialize(await readFile(file)) as StoredJourney
+  } catch {
+    // not run yet in this run
+  }
+  await mkdir(dir, { recursive: true })
+  const stored = await runFresh(target, browser, testInfo, dir, syncTimeoutMs)
+  await writeFile(file, serialize(stored))
+  return stored
+}

@@ -1,0 +1,239 @@
+/**
+ * The conformance journey: one outbound call through the harness, from the
+ * widget's handshake to the CRM's confirmation of the call log. Each stage
+ * ends passed, failed, skipped (the driver cannot do it and the widget did
+ * not do it by itself) or blocked (an earlier stage failed). It never
+ * throws: the checks (checks.ts) judge the outcome afterwards.
+ */
+import { expect } from '@playwright/test'
+import type { DriverContext, DriverStep, WidgetDriver } from './drivers/types.ts'
+import type { CallEngagement, Harness } from './harness.ts'
+import type { MessageLog, RecordedMessage } from './message-log.ts'
+
+export const STAGES = ['handshake', 'initialized', 'login', 'dial', 'placeCall', 'engagement', 'answer', 'hangUp', 'wrapUp', 'update'] as const
+export type StageName = (typeof STAGES)[number]
+
+export type StageOutcome =
+  | { status: 'passed'; note?: string }
+  | { status: 'failed'; error: string }
+  | { status: 'skipped'; reason: string }
+  | { status: 'blocked'; reason: string }
+
+export interface JourneyOptions {
+  widgetUrl: string
+  /** The host's handshake timeout (`?syncTimeoutMs=`). */
+  syncTimeoutMs: number
+  /** The record whose Call button is pressed, and the number shown on it. */
+  record: { type: string; id: string; phone: string }
+  /** How long to wait for a widget to do a step by itself when the driver cannot (ms). */
+  graceMs: number
+  /** Longest wait for one expected message after a step (ms). */
+  stepTimeoutMs: number
+  notes: string
+}
+
+export const DEFAULT_JOURNEY: Omit<JourneyOptions, 'widgetUrl'> = {
+  syncTimeoutMs: 10_000,
+  record: { type: 'contacts', id: '1', phone: '+1 617 555 0101' },
+  graceMs: 3_000,
+  stepTimeoutMs: 10_000,
+  notes: 'Ringside conformance check call',
+}
+
+export interface JourneyResult {
+  widgetUrl: string
+  driverName: string
+  syncTimeoutMs: number
+  stages: Record<StageName, StageOutcome>
+  /** The engagement id the host created for the call (CREATE_ENGAGEMENT_SUCCEEDED), if any. */
+  createdEngagementId: number | null
+  /** The externalCallId of the journey's call (from OUTGOING_CALL_STARTED), if any. */
+  externalCallId: string | null
+  /** The call engagement read back from the CRM API after the call, if any. */
+  engagement: CallEngagement | null
+  /** Every recorded message. */
+  log: RecordedMessage[]
+  /** An error outside any stage (e.g. the harness did not load). */
+  fatal: string | null
+}
+
+interface JourneyDeps {
+  harness: Harness
+  messages: MessageLog
+  driver: WidgetDriver
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message.split('\n').slice(0, 6).join('\n') : String(error))
+
+const dataOf = (record: RecordedMessage | undefined): Record<string, unknown> => {
+  const data = (record?.data as { data?: unknown } | undefined)?.data
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {}
+}
+
+export async function runJourney({ harness, messages, driver }: JourneyDeps, options: JourneyOptions): Promise<JourneyResult> {
+  const stages = Object.fromEntries(STAGES.map((s) => [s, { status: 'blocked', reason: 'not reached' }])) as Record<StageName, StageOutcome>
+  const result: JourneyResult = {
+    widgetUrl: options.widgetUrl,
+    driverName: driver.name,
+    syncTimeoutMs: options.syncTimeoutMs,
+    stages,
+    createdEngagementId: null,
+    externalCallId: null,
+    engagement: null,
+    log: [],
+    fatal: null,
+  }
+  const page = harness.page
+  const wait = options.stepTimeoutMs
+  let blockedBy: string | null = null
+  let skippedBy: string | null = null
+
+  /**
+   * Runs one stage unless an earlier one failed or was skipped. An `optional`
+   * stage that fails or is skipped does not stop the later ones (the checks
+   * that need it still report it). Returns whether it passed.
+   */
+  const stage = async (name: StageName, body: () => Promise<StageOutcome>, optional = false): Promise<boolean> => {
+    if (blockedBy !== null) {
+      stages[name] = { status: 'blocked', reason: `not reached: ${blockedBy}` }
+      return false
+    }
+    if (skippedBy !== null) {
+      stages[name] = { status: 'skipped', reason: skippedBy }
+      return false
+    }
+    let outcome: StageOutcome
+    try {
+      outcome = await body()
+    } catch (error) {
+      outcome = { status: 'failed', error: messageOf(error) }
+    }
+    stages[name] = outcome
+    if (outcome.status === 'failed' && !optional) blockedBy = `${name} failed`
+    if (outcome.status === 'skipped' && !optional) skippedBy = outcome.reason
+    return outcome.status === 'passed'
+  }
+
+  let ctx: DriverContext | null = null
+  const context = async (): Promise<DriverContext> => {
+    ctx ??= { page, harness, widget: harness.widget, frame: await harness.widgetFrame(), messages, dialedNumber: options.record.phone }
+    return ctx
+  }
+
+  /**
+   * Runs a driver step, then waits for `expected`; without the step, waits
+   * the grace period in case the widget does it by itself.
+   */
+  const drive = async (step: DriverStep, expected: () => RecordedMessage | undefined, what: string, run?: (d: DriverContext) => Promise<void>): Promise<StageOutcome> => {
+    if (expected()) return { status: 'passed', note: 'the widget did it by itself' }
+    const fn = driver[step]
+    if (fn === undefined) {
+      const seen = await messages.waitFor(expected, { timeout: options.graceMs }).catch(() => undefined)
+      if (seen) return { status: 'passed', note: 'the widget did it by itself' }
+      return { status: 'skipped', reason: `needs a driver (${step}): the widget did not send ${what} by itself within ${options.graceMs} ms` }
+    }
+    const d = await context()
+    await (run ? run(d) : (fn as (c: DriverContext) => Promise<void>).call(driver, d))
+    await messages.waitFor(expected, { timeout: wait, description: `expected ${what} after the driver's ${step}` })
+    return { status: 'passed' }
+  }
+
+  try {
+    await harness.open({ widgetUrl: options.widgetUrl, syncTimeoutMs: options.syncTimeoutMs, route: `/${options.record.type}/${options.record.id}` })
+
+    await stage('handshake', async () => {
+      // The host decides: "Widget ready" (SYNC_ACK accepted) or "Widget failed (timeout)".
+      await expect(harness.statusBadge).toContainText(/Widget (ready|failed)/, { timeout: options.syncTimeoutMs + 10_000 })
+      const text = (await harness.statusBadge.textContent()) ?? ''
+      if (text.includes('Widget ready')) return { status: 'passed' }
+      const acks = messages.ofType('SYNC_ACK', 'from-widget').length
+      return {
+        status: 'failed',
+        error: `The host gave up after ${options.syncTimeoutMs} ms (${(await harness.handshakeStatus.textContent()) ?? text}); ${acks === 0 ? 'the widget never sent SYNC_ACK' : `${acks} SYNC_ACK message(s) arrived but none was accepted (see the inspector)`}`,
+      }
+    })
+
+    await stage('initialized', async () => {
+      await messages.expectMessage('INITIALIZED', undefined, { direction: 'from-widget', timeout: wait })
+      return { status: 'passed' }
+    })
+
+    await stage('login', async () => {
+      const loggedIn = harness.statusBadge.getByText('Logged in', { exact: true })
+      if (await loggedIn.isVisible()) return { status: 'passed', note: 'logged in by itself' }
+      if (!driver.logIn) {
+        const later = await loggedIn.waitFor({ timeout: options.graceMs }).then(
+          () => true,
+          () => false,
+        )
+        return later ? { status: 'passed', note: 'logged in by itself' } : { status: 'skipped', reason: 'needs a driver (logIn): the widget reports a logged-out user, and the host dials only for a logged-in one' }
+      }
+      await driver.logIn(await context())
+      await expect(loggedIn, 'the host should show "Logged in" after the driver logged in').toBeVisible({ timeout: wait })
+      return { status: 'passed' }
+    })
+
+    let dial: RecordedMessage | undefined
+    await stage('dial', async () => {
+      await harness.pressCall(options.record.phone)
+      dial = await messages.expectMessage('DIAL_NUMBER', undefined, { direction: 'to-widget', timeout: wait })
+      return { status: 'passed' }
+    })
+
+    let outgoing: RecordedMessage | undefined
+    const outgoingAfterDial = () => (dial ? messages.fromWidget().find((r) => r.type === 'OUTGOING_CALL_STARTED' && r.time >= dial!.time) : undefined)
+    await stage('placeCall', async () => {
+      const outcome = await drive('placeCall', outgoingAfterDial, 'OUTGOING_CALL_STARTED')
+      outgoing = outgoingAfterDial()
+      const id = dataOf(outgoing).externalCallId
+      result.externalCallId = typeof id === 'string' ? id : null
+      return outcome
+    })
+
+    const ofCall = (type: string, direction: 'from-widget' | 'to-widget') => () =>
+      messages.ofType(type, direction).find((r) => (direction === 'to-widget' ? r.time >= (outgoing?.time ?? 0) : dataOf(r).externalCallId === result.externalCallId))
+
+    await stage('engagement', async () => {
+      if (dataOf(outgoing).createEngagement !== true) {
+        return { status: 'skipped', reason: 'the widget did not ask the host to create the engagement (OUTGOING_CALL_STARTED without createEngagement: true)' }
+      }
+      const reply = await messages.waitFor(() => ofCall('CREATE_ENGAGEMENT_SUCCEEDED', 'to-widget')() ?? ofCall('CREATE_ENGAGEMENT_FAILED', 'to-widget')(), {
+        timeout: wait,
+        description: 'expected the host to answer createEngagement (CREATE_ENGAGEMENT_SUCCEEDED/FAILED)',
+      })
+      if (reply.type === 'CREATE_ENGAGEMENT_FAILED') return { status: 'failed', error: `The host could not create the engagement: ${JSON.stringify(dataOf(reply).error ?? dataOf(reply))}` }
+      const id = dataOf(reply).engagementId
+      result.createdEngagementId = typeof id === 'number' ? id : null
+      return { status: 'passed' }
+    }, true)
+
+    const ended = ofCall('CALL_ENDED', 'from-widget')
+    await stage('answer', async () => {
+      const answered = ofCall('CALL_ANSWERED', 'from-widget')
+      const outcome = await drive('answer', answered, 'CALL_ANSWERED')
+      if (outcome.status === 'skipped' && ended()) return { status: 'passed', note: 'the call ended without being answered' }
+      return outcome
+    }, true)
+
+    await stage('hangUp', () => drive('hangUp', ended, 'CALL_ENDED'))
+
+    const completed = ofCall('CALL_COMPLETED', 'from-widget')
+    await stage('wrapUp', () => drive('completeWrapUp', completed, 'CALL_COMPLETED', (d) => driver.completeWrapUp!(d, { notes: options.notes })))
+
+    await stage('update', async () => {
+      const done = completed()
+      const reply = await messages.waitFor(
+        () => messages.toWidget().find((r) => (r.type === 'UPDATE_ENGAGEMENT_SUCCEEDED' || r.type === 'UPDATE_ENGAGEMENT_FAILED') && r.time >= (done?.time ?? 0)),
+        { timeout: wait, description: 'expected the host to answer CALL_COMPLETED (UPDATE_ENGAGEMENT_SUCCEEDED/FAILED)' },
+      )
+      const id = dataOf(reply).engagementId ?? dataOf(done).engagementId ?? result.createdEngagementId
+      if (typeof id === 'number' || typeof id === 'string') result.engagement = await harness.readCall(id)
+      if (reply.type === 'UPDATE_ENGAGEMENT_FAILED') return { status: 'failed', error: `The CRM refused the call log: ${JSON.stringify(dataOf(reply).error ?? dataOf(reply))}` }
+      return { status: 'passed' }
+    })
+  } catch (error) {
+    result.fatal = messageOf(error)
+  }
+  result.log = messages.all()
+  return result
+}

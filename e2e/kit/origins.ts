@@ -1,0 +1,43 @@
+/**
+ * The kit's origins, derived from Playwright's baseURL (the harness) so the
+ * kit also runs on other ports: the widget origin is the harness port + 1,
+ * the hostile origin + 2 (as scripts/serve-dist.mjs serves them).
+ */
+import { ORIGINS } from '../origins.ts'
+
+export interface KitOrigins {
+  harness: string
+  /** Where our widget and the fixture widgets are served. */
+  widget: string
+  /** A third origin, for hostile frames. */
+  hostile: string
+}
+
+export function kitOrigins(baseURL: string | undefined): KitOrigins {
+  const harness = new URL(baseURL ?? ORIGINS.harness)
+  const at = (offset: number) => `${harness.protocol}//${harness.hostname}:${Number(harness.port) + offset}`
+  return { harness: harness.origin, widget: at(1), hostile: at(2) }
+}
+
+/** Our reference widget on the widget origin, with the given URL parameters. */
+export function ourWidgetUrl(baseURL: string | undefined, params: Record<string, string> = { autoLogin: '1', outcome: 'answer', answerAfterMs: '300' }): string {
+  return `${kitOrigins(baseURL).widget}/widget/?${new URLSearchParams(params).toString()}`
+}
+
+/** A fixture page under e2e/fixtures/<name>/ on the given origin (default: the widget origin). */
+export function fixtureUrl(baseURL: string | undefined, name: string, params: Record<string, string> = {}, origin: keyof KitOrigins = 'widget'): string {
+  const query = new URLSearchParams(params).toString()
+  return `${kitOrigins(baseURL)[origin]}/e2e/fixtures/${name}/${query ? `?${query}` : ''}`
+}
+
+/** The origin of an http(s) URL; throws a clear error otherwise. */
+export function originOf(url: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new Error(`Not a URL: ${JSON.stringify(url)} (the widget URL must be absolute, e.g. http://localhost:5174/)`)
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`Not an http(s) URL: ${url}`)
+  return parsed.origin
+}

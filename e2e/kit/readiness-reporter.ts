@@ -1,0 +1,111 @@
+/**
+ * Playwright reporter that prints the conformance suite as a marketplace
+ * readiness check: per widget, one line per check (✔ passed, ✖ failed,
+ * ○ skipped with its reason), then a verdict. Tests without a
+ * `conformance-check` annotation are summed up in one line.
+ *
+ * Options: `{ outputFile?: string }` also writes the report as plain text.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter'
+
+interface Row {
+  status: 'passed' | 'failed' | 'skipped'
+  title: string
+  detail: string
+}
+
+interface Group {
+  name: string
+  widget: string
+  driver: string
+  rows: Row[]
+}
+
+const MARK: Record<Row['status'], string> = { passed: '✔', failed: '✖', skipped: '○' }
+
+function annotation(result: TestResult, test: TestCase, type: string): string | undefined {
+  return (result.annotations ?? []).find((a) => a.type === type)?.description ?? test.annotations.find((a) => a.type === type)?.description
+}
+
+/** The check's problems (annotation `problems`), else the first lines of the error. */
+function problemsOf(result: TestResult, test: TestCase): string {
+  const listed = annotation(result, test, 'problems')
+  if (listed) return listed
+  const message = result.errors[0]?.message ?? result.error?.message ?? 'failed'
+  // eslint-disable-next-line no-control-regex
+  return message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((line) => line.trim() !== '').slice(0, 3).join('\n')
+}
+
+export default class ReadinessReporter implements Reporter {
+  readonly #groups = new Map<string, Group>()
+  readonly #others = { passed: 0, failed: 0, skipped: 0 }
+  readonly #outputFile: string | undefined
+
+  constructor(options: { outputFile?: string } = {}) {
+    this.#outputFile = options.outputFile
+  }
+
+  printsToStdio(): boolean {
+    return true
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    // Only the final attempt counts.
+    if (result.retry < test.retries && result.status !== 'passed' && result.status !== 'skipped') return
+    const status: Row['status'] = result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed'
+    const check = annotation(result, test, 'conformance-check')
+    if (check === undefined) {
+      this.#others[status] += 1
+      return
+    }
+    const name = test.parent.title.replace(/^Conformance: /, '')
+    const group = this.#groups.get(name) ?? { name, widget: '', driver: '', rows: [] }
+    group.widget ||= annotation(result, test, 'widget') ?? ''
+    group.driver ||= annotation(result, test, 'driver') ?? ''
+    const skip = annotation(result, test, 'skip')
+    group.rows.push({
+      status,
+      title: test.title,
+      detail: status === 'failed' ? problemsOf(result, test) : status === 'skipped' ? (skip ?? 'skipped') : '',
+    })
+    this.#groups.set(name, group)
+  }
+
+  onEnd(result: FullResult): void {
+    const lines: string[] = ['']
+    let failed = 0
+    let skipped = 0
+    let total = 0
+    for (const group of this.#groups.values()) {
+      lines.push(`Widget readiness check — ${group.name}`)
+      if (group.widget) lines.push(`  URL:    ${group.widget}`)
+      if (group.driver) lines.push(`  Driver: ${group.driver}`)
+      for (const row of group.rows) {
+        lines.push(`  ${MARK[row.status]} ${row.title}${row.status === 'skipped' ? ` — ${row.detail}` : ''}`)
+        if (row.status === 'failed' && row.detail) for (const detail of row.detail.split('\n')) lines.push(`      ${detail}`)
+      }
+      const f = group.rows.filter((r) => r.status === 'failed').length
+      const s = group.rows.filter((r) => r.status === 'skipped').length
+      const verdict = f > 0 ? `NOT READY: ${f} of ${group.rows.length} checks failed` : s > 0 ? `INCOMPLETE: ${group.rows.length - s} passed, ${s} skipped (they need a driver, see e2e/README.md)` : `READY: all ${group.rows.length} checks passed`
+      lines.push(`  Verdict: ${verdict}`, '')
+      failed += f
+      skipped += s
+      total += group.rows.length
+    }
+    if (this.#groups.size === 0) lines.push('Widget readiness check: no conformance checks ran.', '')
+    const others = this.#others
+    if (others.passed + others.failed + others.skipped > 0) lines.push(`Other tests: ${others.passed} passed, ${others.failed} failed, ${others.skipped} skipped`, '')
+    lines.push(
+      `Overall: ${total - failed - skipped} passed, ${failed} failed, ${skipped} skipped — ${result.status === 'passed' && failed === 0 ? (skipped > 0 ? 'INCOMPLETE' : 'READY') : 'NOT READY'}`,
+      '',
+    )
+    const text = lines.join('\n')
+    process.stdout.write(`${text}\n`)
+    if (this.#outputFile) {
+      mkdirSync(dirname(this.#outputFile), { recursive: true })
+      writeFileSync(this.#outputFile, text)
+    }
+  }
+}

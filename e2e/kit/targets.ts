@@ -1,0 +1,36 @@
+/**
+ * Which widgets the conformance suite checks.
+ *
+ * - `WIDGET_URL` set: that widget only, with `WIDGET_DRIVER` (default `auto`).
+ * - otherwise: Ringside's reference widget and the fixture widget built on
+ *   the npm package @hubspot/calling-extensions-sdk 0.9.7, both on the
+ *   widget origin (cross-origin to the harness).
+ *
+ * URLs depend on the run's baseURL, so they are functions of it.
+ */
+import { fixtureUrl, ourWidgetUrl } from './origins.ts'
+
+export interface ConformanceTarget {
+  /** Shown in test titles and the readiness report. */
+  readonly name: string
+  url(baseURL: string | undefined): string
+  /** Driver spec for loadDriver(). */
+  readonly driver: string
+}
+
+export const BUILT_IN_TARGETS: readonly ConformanceTarget[] = [
+  { name: 'Ringside reference widget', url: (baseURL) => ourWidgetUrl(baseURL), driver: 'ringside' },
+  { name: 'npm SDK 0.9.7 widget', url: (baseURL) => fixtureUrl(baseURL, 'conformance-npm-widget', { answerAfterMs: '300' }), driver: 'npm-fixture' },
+]
+
+export function conformanceTargets(env: NodeJS.ProcessEnv = process.env): readonly ConformanceTarget[] {
+  const url = env.WIDGET_URL?.trim()
+  if (!url) return BUILT_IN_TARGETS
+  return [{ name: env.WIDGET_NAME?.trim() || 'widget under test', url: () => url, driver: env.WIDGET_DRIVER?.trim() || 'auto' }]
+}
+
+/** The host's handshake timeout for the journey: $WIDGET_SYNC_TIMEOUT_MS, default 10000. */
+export function syncTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = Number(env.WIDGET_SYNC_TIMEOUT_MS)
+  return Number.isFinite(raw) && raw >= 200 ? Math.round(raw) : 10_000
+}
