@@ -17,7 +17,7 @@ export const DEVELOPER_PANELS = [
   { id: 'account', label: 'Account & credentials' },
   { id: 'app', label: 'App' },
   { id: 'calling-settings', label: 'Calling settings' },
-  { id: 'templates', label: 'Timeline templates' },
+  { id: 'templates', label: 'Timeline event templates' },
   { id: 'oauth', label: 'OAuth' },
   { id: 'tickets', label: 'Tickets' },
   { id: 'database', label: 'Database' },

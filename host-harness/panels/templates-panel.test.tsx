@@ -39,14 +39,16 @@ test('creates a template with tokens and previews it live with sample values', a
   await user.selectOptions(within(third).getByRole('combobox', { name: 'Token type' }), 'enumeration')
   await user.type(within(third).getByRole('textbox', { name: /Options/ }), 'won=Won{Enter}lost=Lost')
 
-  const preview = await screen.findByRole('region', { name: 'Rendered preview' })
-  await within(preview).findByText('Sample Caller')
+  // Generous waits: the preview follows every keystroke through the API, slow on a loaded machine.
+  const slow = { timeout: 5000 }
+  const preview = await screen.findByRole('region', { name: 'Rendered preview' }, slow)
+  await within(preview).findByText('Sample Caller', {}, slow)
   expect(within(preview).getByText('Sample Caller').tagName).toBe('STRONG')
-  expect(within(preview).getByText('Lasted 42 min, outcome won')).toBeInTheDocument()
+  expect(await within(preview).findByText('Lasted 42 min, outcome won', {}, slow)).toBeInTheDocument()
 
   await user.click(within(form).getByRole('button', { name: 'Create template' }))
-  expect(await screen.findByRole('status')).toHaveTextContent(/Template “Call summary” created with id \S+\./)
-  expect(await screen.findByRole('button', { name: /^Call summary #/ })).toBeInTheDocument()
+  expect(await screen.findByRole('status', {}, slow)).toHaveTextContent(/Template “Call summary” created with id \S+\./)
+  expect(await screen.findByRole('button', { name: /^Call summary #/ }, slow)).toBeInTheDocument()
 
   const stored = await callApi<{ results: Array<{ name: string; tokens: Array<{ name: string; type: string; options?: unknown }> }> }>(
     service,

@@ -112,8 +112,12 @@ export function TicketsPanel() {
               <li key={ticket.id}>
                 <span>{ticket.properties.subject ?? `Ticket ${ticket.id}`}</span>
                 {ticket.archivedAt && <span className="muted"> deleted {formatDateTime(ticket.archivedAt)}</span>}{' '}
-                <button type="button" onClick={() => void run('Ticket restored.', () => api.post(restorePath(ticket.id)))}>
-                  Restore {ticket.properties.subject ?? `ticket ${ticket.id}`}
+                <button
+                  type="button"
+                  aria-label={`Restore ${ticket.properties.subject ?? `ticket ${ticket.id}`}`}
+                  onClick={() => void run('Ticket restored.', () => api.post(restorePath(ticket.id)))}
+                >
+                  Restore
                 </button>
               </li>
             ))}
@@ -245,8 +249,13 @@ function TicketRow({ ticket, data, run }: { ticket: CrmObject; data: TicketsData
         )}
       </td>
       <td>
-        <button type="button" className="danger" onClick={() => void run(`“${subject}” moved to the recycle bin.`, () => api.delete(`${TICKETS}/${ticket.id}`))}>
-          Delete {subject}
+        <button
+          type="button"
+          className="danger"
+          aria-label={`Delete ${subject}`}
+          onClick={() => void run(`“${subject}” moved to the recycle bin.`, () => api.delete(`${TICKETS}/${ticket.id}`))}
+        >
+          Delete
         </button>
       </td>
     </tr>

@@ -9,6 +9,7 @@ import { useApiData } from '../store/use-api-data.ts'
 import { listObjects, searchObjects, type ListResponse, type SearchResponse } from './crm-api.ts'
 import { OBJECT_CONFIG, recordTitle } from './object-config.ts'
 import { formatPropertyValue } from './format.ts'
+import { loadOptionLabels } from './record-view.ts'
 
 export const PAGE_SIZE = 20
 
@@ -28,6 +29,9 @@ export function RecordList({ objectType }: { objectType: ObjectType }) {
         : listObjects(objectType, { limit: PAGE_SIZE, after, properties }),
     [objectType, query, after],
   )
+
+  const labels = useApiData(() => loadOptionLabels(objectType), [objectType], { refreshOnChange: false })
+  const optionLabels = labels.state.data ?? {}
 
   const onSearch = (event: FormEvent) => {
     event.preventDefault()
@@ -94,7 +98,7 @@ export function RecordList({ objectType }: { objectType: ObjectType }) {
                 <a href={hrefs.record(objectType, record.id)}>{recordTitle(objectType, record)}</a>
               </td>
               {config.columns.map((c) => (
-                <td key={c.name}>{formatPropertyValue(c.name, record.properties[c.name])}</td>
+                <td key={c.name}>{formatPropertyValue(c.name, record.properties[c.name], optionLabels[c.name])}</td>
               ))}
             </tr>
           ))}

@@ -1,7 +1,8 @@
 /**
- * A record page: properties and phone numbers (with Call buttons) on the
- * left, the activity timeline in the centre (the pinned activity first, on
- * tickets), associated records on the right.
+ * A record page: phone numbers (with Call buttons), associated records and
+ * properties on the left, the activity timeline on the right (the pinned
+ * activity first, on tickets). Nothing sits at the far right, where the
+ * docked calling widget floats.
  */
 import { useState } from 'react'
 import { startCall, useCanDial } from '../layout/calling-seam.tsx'
@@ -47,15 +48,13 @@ export function RecordPage({ objectType, id }: { objectType: ObjectType; id: str
         <h1 className="record-title">{view.title}</h1>
         {state.status === 'error' && <ApiErrorView error={state.error} title="Could not refresh this record" />}
         <PhoneNumbers view={view} />
+        <Associations view={view} />
         <PropertiesCard view={view} />
       </aside>
       <div className="record-center">
         {objectType === 'tickets' && <PinnedActivity ticket={view.record} />}
         <Timeline objectType={objectType} objectId={view.record.id} callIds={view.callIds} />
       </div>
-      <aside className="record-right" aria-label="Associations">
-        <Associations view={view} />
-      </aside>
     </div>
   )
 }

@@ -51,7 +51,7 @@ export async function listPipelines(objectType: 'tickets' | 'deals'): Promise<Pi
 }
 
 /** Property option labels, with pipelines and stages filled in from the pipelines API. */
-async function optionLabelsFor(objectType: ObjectType, definitions: PropertyDefinition[]): Promise<RecordView['optionLabels']> {
+export async function optionLabelsFor(objectType: ObjectType, definitions: PropertyDefinition[]): Promise<RecordView['optionLabels']> {
   const labels: RecordView['optionLabels'] = {}
   for (const d of definitions) if (d.options && d.options.length > 0) labels[d.name] = d.options
   const names = PIPELINE_PROPERTIES[objectType]
@@ -102,4 +102,9 @@ export function phoneNumbersOf(view: RecordView): Array<{ property: string; labe
     if (typeof value === 'string' && value.trim() !== '') numbers.push({ ...c, number: value.trim() })
   }
   return numbers
+}
+
+/** Option labels of a type's properties (for lists, which do not load whole records). */
+export async function loadOptionLabels(objectType: ObjectType): Promise<RecordView['optionLabels']> {
+  return optionLabelsFor(objectType, await listProperties(objectType))
 }

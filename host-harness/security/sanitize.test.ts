@@ -106,3 +106,4 @@ test('the checker used above does spot the corpus when it is not sanitized', () 
   box.innerHTML = XSS_CORPUS.join('\n')
   expect(dangerousBits(box).length).toBeGreaterThan(20)
 })
+

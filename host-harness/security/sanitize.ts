@@ -9,6 +9,7 @@
  * is the second line, not the first.
  */
 import DOMPurify, { type Config } from 'dompurify'
+import { renameEventHandlerAttributes } from './event-attributes.ts'
 
 /** Tags removed on top of DOMPurify's HTML profile: nothing interactive, no nested documents, no styles. */
 const FORBIDDEN_TAGS = [
@@ -89,7 +90,8 @@ function getPurifier(): ReturnType<typeof DOMPurify> {
  * new tab with rel=noopener), images only as inline raster data.
  */
 export function sanitizeHtml(dirty: string): string {
-  return getPurifier().sanitize(dirty, CONFIG)
+  // Renaming first keeps the parse from reporting CSP violations (see event-attributes.ts).
+  return getPurifier().sanitize(renameEventHandlerAttributes(dirty), CONFIG)
 }
 
 /**
