@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { CATALOGUE, type FromWidgetType, type MessageType, type SyncFields } from './catalogue.ts'
+import { CATALOGUE, validateMessage, type FromWidgetType, type MessageType, type SyncFields } from './catalogue.ts'
 import { CallingHost, type CallingHostOptions, type RejectedEvent, type TrafficEntry } from './host.ts'
 import { resetWarnOnce } from './log.ts'
 import { malformedMessage } from './testing/malformed.ts'
@@ -15,6 +15,19 @@ import {
 } from './testing/jsdom-wire.ts'
 import { sampleMessage, samplePayloads } from './testing/samples.ts'
 
+// validateMessage, still the real one, but counted (the host must not validate twice)
+vi.mock('./catalogue.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./catalogue.ts')>()
+  return { ...actual, validateMessage: vi.fn(actual.validateMessage) }
+})
+/** validateMessage calls made while `run` runs, with their `expected` argument. */
+function validationsDuring(run: () => void): string[] {
+  const calls = vi.mocked(validateMessage).mock.calls
+  const before = calls.length
+  run()
+  return calls.slice(before).map((call) => call[1])
+}
+
 const SYNC_FIELDS: SyncFields = { portalId: 123, userId: 7, ownerId: 9, iframeLocation: 'widget', usesCallingWindow: false }
 const HOST_PAGE_ORIGIN = window.location.origin
 
@@ -25,6 +38,8 @@ interface Env {
   posts: Post[]
   traffic: TrafficEntry[]
   rejected: RejectedEvent[]
+  /** Unsubscribes the traffic listener that fills `traffic`. */
+  stopTraffic: () => void
 }
 
 const hosts: CallingHost[] = []
@@ -36,12 +51,12 @@ function mountHost(options: Partial<CallingHostOptions> = {}): Env {
   hosts.push(host)
   const traffic: TrafficEntry[] = []
   const rejected: RejectedEvent[] = []
-  host.onTraffic((e) => traffic.push(e))
+  const stopTraffic = host.onTraffic((e) => traffic.push(e))
   host.onRejected((e) => rejected.push(e))
   const iframe = host.mount()
   const widget = iframe.contentWindow
   if (!widget) throw new Error('no iframe window')
-  return { host, iframe, widget, posts: capturePosts(widget), traffic, rejected }
+  return { host, iframe, widget, posts: capturePosts(widget), traffic, rejected, stopTraffic }
 }
 
 /**
@@ -388,6 +403,34 @@ describe('sending', () => {
     expect(env.traffic[0]).toMatchObject({ direction: 'out', type, valid: true })
   })
 
+  it("send('SET_WIDGET_URL') puts iFrameUrl in data and at the top level, where the npm widget reads it", () => {
+    const env = readyHost()
+    const id = env.host.send('SET_WIDGET_URL', { iFrameUrl: 'https://app.crm.test/moved' })
+    expect(env.posts.map((p) => p.message)).toStrictEqual([
+      { type: 'SET_WIDGET_URL', data: { iFrameUrl: 'https://app.crm.test/moved' }, messageId: id, iFrameUrl: 'https://app.crm.test/moved' },
+    ])
+    expect(env.traffic[0]).toMatchObject({ direction: 'out', type: 'SET_WIDGET_URL', valid: true })
+  })
+
+  it('validates an outgoing message only when someone listens to traffic', () => {
+    const env = readyHost()
+    env.stopTraffic()
+    expect(validationsDuring(() => env.host.dialNumber(samplePayloads.DIAL_NUMBER))).toEqual([])
+    expect(postedTypes(env.posts)).toEqual(['DIAL_NUMBER'])
+  })
+
+  it('validates a duplicated outgoing message once for its two traffic entries', () => {
+    const env = readyHost()
+    env.host.setFaults({ duplicate: ['DIAL_NUMBER'] })
+    expect(validationsDuring(() => env.host.dialNumber(samplePayloads.DIAL_NUMBER))).toEqual(['from-host'])
+    expect(env.traffic.map((t) => [t.valid, t.fault])).toEqual([[true, undefined], [true, 'duplicate']])
+  })
+
+  it('validates an incoming message once', () => {
+    const env = readyHost()
+    expect(validationsDuring(() => fromWidget(env, sampleMessage('CALL_ENDED')))).toEqual(['from-widget'])
+  })
+
   it('gives unique host_ ids that never start with a digit', () => {
     const env = readyHost()
     const ids = Array.from({ length: 300 }, () => env.host.endCall())
@@ -566,6 +609,20 @@ describe('receiving', () => {
     expect(env.posts).toHaveLength(0)
   })
 
+  it('a listener that destroys the host stops the built-in SET_WIDGET_URL reaction without an uncaught error', () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const uncaught = vi.fn()
+    window.addEventListener('error', uncaught)
+    const env = readyHost()
+    env.host.on('SET_WIDGET_URL', () => env.host.destroy())
+    fromWidget(env, { type: 'SET_WIDGET_URL', messageId: 'w1', data: { iFrameUrl: 'https://eu.widget.test/x' } })
+    window.removeEventListener('error', uncaught)
+    expect(uncaught).not.toHaveBeenCalled()
+    expect(error).not.toHaveBeenCalled()
+    expect(env.host.status).toBe('idle')
+    expect(env.host.src).toBe(WIDGET_SRC)
+  })
+
   it('survives a throwing listener and still informs the others', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {})
     const env = readyHost()
@@ -577,6 +634,52 @@ describe('receiving', () => {
     fromWidget(env, sampleMessage('CALL_ANSWERED'))
     expect(second).toHaveBeenCalledTimes(1)
     expect(error).toHaveBeenCalled()
+  })
+})
+
+describe('logging', () => {
+  const calls = (level: 'debug' | 'log') => vi.mocked(console[level]).mock.calls
+  const texts = (level: 'debug' | 'log') => calls(level).map((args) => args.filter((a) => typeof a === 'string').join(' '))
+
+  it('with debugMode off, sending and receiving messages writes nothing to the console', () => {
+    const env = readyHost()
+    vi.mocked(console.debug).mockClear()
+    env.host.dialNumber(samplePayloads.DIAL_NUMBER)
+    env.host.endCall()
+    fromWidget(env, sampleMessage('CALL_ENDED'))
+    expect(env.posts).toHaveLength(2)
+    expect(env.traffic).toHaveLength(3)
+    expect(console.debug).not.toHaveBeenCalled()
+    expect(console.log).not.toHaveBeenCalled()
+  })
+
+  it('with debugMode off, the handshake, the queue flush and rejected messages go to console.debug (not console.log), without payload objects', () => {
+    const env = mountHost()
+    env.host.endCall()
+    load(env)
+    fromWidget(env, ackFor(syncs(env)[0]))
+    fromWidget(env, { ...sampleMessage('CALL_ENDED'), data: { externalCallId: 'x' } })
+    fromWidget(env, sampleMessage('CALL_ENDED'), 'https://evil.test')
+    expect(console.log).not.toHaveBeenCalled()
+    const logged = texts('debug')
+    expect(logged.some((t) => /handshake complete/.test(t))).toBe(true)
+    expect(logged.some((t) => /flushing 1 message/.test(t))).toBe(true)
+    expect(logged.some((t) => /rejected a message from https:\/\/widget\.test: invalid: data\.engagementId/.test(t))).toBe(true)
+    expect(logged.some((t) => /rejected a message from https:\/\/evil\.test/.test(t))).toBe(true)
+    for (const args of calls('debug')) for (const arg of args) expect(typeof arg === 'string' || typeof arg === 'number').toBe(true)
+  })
+
+  it('with debugMode on, logs every message sent and received with console.log (not console.debug)', () => {
+    const env = readyHost({ debugMode: true })
+    env.host.dialNumber(samplePayloads.DIAL_NUMBER)
+    const ended = sampleMessage('CALL_ENDED')
+    fromWidget(env, ended)
+    expect(console.debug).not.toHaveBeenCalled()
+    const logged = calls('log').map((args) => args.slice(1, 3).join(' '))
+    expect(logged).toEqual(expect.arrayContaining(['To widget SYNC', 'From widget SYNC_ACK', 'To widget DIAL_NUMBER', 'From widget CALL_ENDED']))
+    expect(texts('log').some((t) => /handshake complete/.test(t))).toBe(true)
+    // the message itself is passed by reference for the console to render, never serialized
+    expect(calls('log').find((args) => args[2] === 'CALL_ENDED')?.[3]).toBe(ended)
   })
 })
 

@@ -25,6 +25,7 @@ import {
   type Payload,
   type SyncAckMessage,
   type SyncFields,
+  type ValidationResult,
   type WidgetToHostMessage,
 } from './catalogue.ts'
 import { createLogger, warnOnce, type Logger } from './log.ts'
@@ -97,7 +98,11 @@ export interface CallingHostOptions {
   allow?: string
   sandbox?: string
   title?: string
-  /** console.log instead of console.debug for traffic logs. */
+  /**
+   * true: every message sent and received is logged with console.log, and so are
+   * the noteworthy events. false (default): no per-message logs at all; noteworthy
+   * events (handshake, queue flush, rejected messages) go to console.debug.
+   */
   debugMode?: boolean
   /** RESIZE_WIDGET resizes the iframe (default true). */
   autoResize?: boolean
@@ -174,6 +179,8 @@ export class CallingHost {
   #syncTimeout: ReturnType<typeof setTimeout> | undefined
   #delayed = new Set<ReturnType<typeof setTimeout>>()
   #destroyed = false
+  #lastChecked: WireMessage | null = null
+  #lastCheck: ValidationResult | null = null
 
   readonly #onWindowMessage = (event: MessageEvent): void => this.#receive(event)
   readonly #onLoad = (): void => this.#startHandshake()
@@ -278,9 +285,15 @@ export class CallingHost {
     return this.on('message', listener)
   }
 
+  #hasListeners(event: HostEventName): boolean {
+    const set = this.#listeners.get(event)
+    return set !== undefined && set.size > 0
+  }
+
   #emit(event: string, ...args: unknown[]): void {
     const set = this.#listeners.get(event)
-    if (!set) return
+    if (set === undefined || set.size === 0) return
+    // a copy: listeners that (un)subscribe while this event is dispatched change the next one
     for (const listener of [...set]) {
       try {
         listener(...args)
@@ -297,9 +310,10 @@ export class CallingHost {
     this.#emit('status', next, previous)
   }
 
-  #traffic(entry: Omit<TrafficEntry, 'seq' | 'time'>): void {
+  /** A traffic entry with the next seq; build one only when #hasListeners('traffic'). */
+  #trafficEntry(direction: TrafficEntry['direction'], type: string | null, message: unknown, valid: boolean): TrafficEntry {
     this.#seq += 1
-    this.#emit('traffic', { seq: this.#seq, time: Date.now(), ...entry })
+    return { seq: this.#seq, time: Date.now(), direction, type, message, valid }
   }
 
   // --- sending ---------------------------------------------------------------
@@ -310,8 +324,17 @@ export class CallingHost {
    */
   send<T extends HostSendableType>(type: T, ...args: DataArg<T>): string {
     const messageId = this.#nextId()
-    const hasData = getEntry(type)?.hasData ?? true
-    const message: WireMessage = hasData ? { type, data: args[0], messageId } : { type, messageId }
+    if (getEntry(type)?.hasData === false) {
+      this.#enqueue({ type, messageId })
+      return messageId
+    }
+    const data: unknown = args[0]
+    const message: WireMessage = { type, data, messageId }
+    if (type === 'SET_WIDGET_URL') {
+      // The npm widget (0.9.7) reads only a top-level iFrameUrl; ours reads either.
+      const url = typeof data === 'object' && data !== null ? (data as { iFrameUrl?: unknown }).iFrameUrl : undefined
+      if (url !== undefined) message.iFrameUrl = url
+    }
     this.#enqueue(message)
     return messageId
   }
@@ -404,66 +427,74 @@ export class CallingHost {
         this.#log.warn('pre-handshake queue full, dropped', dropped?.message.type)
       }
       this.#queue.push({ message, beforeHandshake: true })
-      this.#log.debug(`beforeHandshake: ${message.type} queued until SYNC_ACK`)
+      this.#log.traffic('Queued until SYNC_ACK', message)
       return
     }
-    this.#deliver({ message, beforeHandshake: false })
+    this.#deliver(message, false)
   }
 
   /** Applies the fault hooks, then posts. */
-  #deliver(pending: Pending): void {
-    const { message } = pending
+  #deliver(message: WireMessage, beforeHandshake: boolean): void {
     const faults = this.#faults
-    if (faults.drop?.includes(message.type)) {
-      this.#record(pending, false, 'dropped')
+    if (faults.drop !== undefined && faults.drop.includes(message.type)) {
+      this.#record(message, beforeHandshake, 'dropped')
       this.#log.debug('fault: dropped', message.type)
       return
     }
-    const copies = faults.duplicate?.includes(message.type) ? 2 : 1
+    const duplicate = faults.duplicate !== undefined && faults.duplicate.includes(message.type)
     const delay = faults.delayMs ?? 0
     if (delay > 0) {
       const timer = setTimeout(() => {
         this.#delayed.delete(timer)
         if (this.#status !== 'ready') {
-          this.#queue.push(pending)
+          this.#queue.push({ message, beforeHandshake })
           return
         }
-        for (let i = 0; i < copies; i++) this.#post(pending, i > 0 ? 'duplicate' : 'delayed')
+        this.#post(message, beforeHandshake, 'delayed')
+        if (duplicate) this.#post(message, beforeHandshake, 'duplicate')
       }, delay)
       this.#delayed.add(timer)
       return
     }
-    for (let i = 0; i < copies; i++) this.#post(pending, i > 0 ? 'duplicate' : undefined)
+    this.#post(message, beforeHandshake, undefined)
+    if (duplicate) this.#post(message, beforeHandshake, 'duplicate')
   }
 
-  #record(pending: Pending, posted: boolean, fault?: TrafficEntry['fault']): void {
-    const { message } = pending
+  /**
+   * Validation of an outgoing message, for its traffic entry. One-entry cache: a
+   * duplicated message is posted twice in a row and validated once.
+   */
+  #checkOutgoing(message: WireMessage): ValidationResult {
+    if (this.#lastChecked === message && this.#lastCheck !== null) return this.#lastCheck
     const check = validateMessage(message, 'from-host')
-    const entry: Omit<TrafficEntry, 'seq' | 'time'> = {
-      direction: 'out',
-      type: message.type,
-      message,
-      valid: check.ok,
-    }
+    this.#lastChecked = message
+    this.#lastCheck = check
+    return check
+  }
+
+  /** Reports an outgoing message to traffic listeners (nothing is built without any). */
+  #record(message: WireMessage, beforeHandshake: boolean, fault: TrafficEntry['fault'], noWindow = false): void {
+    if (!this.#hasListeners('traffic')) return
+    const check = this.#checkOutgoing(message)
+    const entry = this.#trafficEntry('out', message.type, message, check.ok)
     if (!check.ok) entry.reason = check.reason
     else if (check.deprecation !== undefined) entry.deprecation = check.deprecation
-    if (pending.beforeHandshake) entry.beforeHandshake = true
+    if (beforeHandshake) entry.beforeHandshake = true
     if (fault !== undefined) entry.fault = fault
-    if (!posted && fault === undefined) entry.reason = entry.reason ?? 'no iframe window'
-    this.#traffic(entry)
+    if (noWindow) entry.reason ??= 'no iframe window'
+    this.#emit('traffic', entry)
   }
 
-  #post(pending: Pending, fault?: TrafficEntry['fault']): void {
+  #post(message: WireMessage, beforeHandshake: boolean, fault: TrafficEntry['fault']): void {
     const target = this.#iframe?.contentWindow
-    const { message } = pending
     if (!target) {
       this.#log.warn(`cannot post ${message.type}: the iframe has no window`)
-      this.#record(pending, false)
+      this.#record(message, beforeHandshake, undefined, true)
       return
     }
-    this.#record(pending, true, fault)
-    if (this.#options.debugMode === true) this.#log.debug('To widget', message.type, message)
-    else this.#log.debug('To widget', message.type, message.messageId)
+    this.#record(message, beforeHandshake, fault)
+    this.#log.traffic('To widget', message)
+    // postMessage throws DataCloneError for payloads that cannot be cloned (functions, …)
     try {
       target.postMessage(message, this.#widgetOrigin)
     } catch (error) {
@@ -507,7 +538,7 @@ export class CallingHost {
     }
     if (f.engagementId !== undefined) message.engagementId = f.engagementId
     this.#outstandingSyncIds.add(messageId)
-    this.#post({ message, beforeHandshake: false })
+    this.#post(message, false, undefined)
   }
 
   #fail(cause: SyncAckFailedCause): void {
@@ -528,7 +559,12 @@ export class CallingHost {
     }
     this.#clearSyncTimers()
     this.#outstandingSyncIds.clear()
-    this.#traffic({ direction: 'in', type: 'SYNC_ACK', message, valid: true, beforeHandshake: true })
+    if (this.#hasListeners('traffic')) {
+      const traffic = this.#trafficEntry('in', 'SYNC_ACK', message, true)
+      traffic.beforeHandshake = true
+      this.#emit('traffic', traffic)
+    }
+    this.#log.traffic('From widget', message)
     const claimed = parseHttpUrl(message.iFrameUrl)
     if (message.iFrameUrl !== undefined && claimed?.origin !== this.#widgetOrigin) {
       this.#log.warn(
@@ -540,10 +576,12 @@ export class CallingHost {
     if (message.debugMode !== undefined) info.debugMode = message.debugMode
     if (message.iFrameUrl !== undefined) info.iFrameUrl = message.iFrameUrl
     this.#handshake = info
+    this.#log.debug(`handshake complete: SYNC_ACK from ${this.#widgetOrigin}`)
     // Flush before anyone hears about readiness so queued messages keep their order.
     const queued = this.#queue
     this.#queue = []
-    for (const pending of queued) this.#deliver(pending)
+    if (queued.length > 0) this.#log.debug(`flushing ${queued.length} message(s) queued before the handshake`)
+    for (const pending of queued) this.#deliver(pending.message, pending.beforeHandshake)
     this.#setStatus('ready')
     this.#emit('SYNC_ACK', undefined, message)
     this.#emit('message', message, entry)
@@ -554,61 +592,56 @@ export class CallingHost {
 
   #reject(reason: string, event: MessageEvent, inTraffic: boolean, type?: string): void {
     const data: unknown = event.data
-    if (inTraffic) {
-      const entry: Omit<TrafficEntry, 'seq' | 'time'> = {
-        direction: 'in',
-        type: type ?? null,
-        message: data,
-        valid: false,
-        reason,
-      }
+    if (inTraffic && this.#hasListeners('traffic')) {
+      const entry = this.#trafficEntry('in', type ?? null, data, false)
+      entry.reason = reason
       if (this.#status !== 'ready') entry.beforeHandshake = true
-      this.#traffic(entry)
+      this.#emit('traffic', entry)
     }
     this.#log.debug(`rejected a message from ${event.origin}: ${reason}`)
     this.#emit('rejected', { reason, origin: event.origin, data })
   }
 
+  /**
+   * Nothing here throws: validateMessage never does, listeners are guarded by #emit,
+   * and messages that passed validation are structured clones of plain data.
+   */
   #receive(event: MessageEvent): void {
-    try {
-      const source = this.#iframe?.contentWindow
-      if (!source || event.source !== source) {
-        this.#reject('unexpected source window', event, false)
-        return
-      }
-      if (event.origin !== this.#widgetOrigin) {
-        this.#reject(`unexpected origin ${event.origin} (expected ${this.#widgetOrigin})`, event, true, typeOf(event.data))
-        return
-      }
-      const result = validateMessage(event.data, 'from-widget')
-      if (!result.ok) {
-        this.#reject(result.reason, event, true, result.type)
-        return
-      }
-      const message = result.message as WidgetToHostMessage
-      if (message.type === 'SYNC_ACK') {
-        this.#onSyncAck(message, result.entry, event)
-        return
-      }
-      const entry: Omit<TrafficEntry, 'seq' | 'time'> = { direction: 'in', type: message.type, message, valid: true }
-      if (result.deprecation !== undefined) {
-        entry.deprecation = result.deprecation
-        warnOnce(result.deprecation, PREFIX, result.deprecation)
-      }
-      if (this.#status !== 'ready') entry.beforeHandshake = true
-      this.#traffic(entry)
-      if (this.#options.debugMode === true) this.#log.debug('From widget', message.type, message)
-      else this.#log.debug('From widget', message.type, message.messageId)
-      this.#emit(message.type, 'data' in message ? message.data : undefined, message)
-      this.#emit('message', message, result.entry)
-      this.#react(message)
-    } catch (error) {
-      this.#log.error('failed to handle a message:', error)
+    const source = this.#iframe?.contentWindow
+    if (!source || event.source !== source) {
+      this.#reject('unexpected source window', event, false)
+      return
     }
+    if (event.origin !== this.#widgetOrigin) {
+      this.#reject(`unexpected origin ${event.origin} (expected ${this.#widgetOrigin})`, event, true, typeOf(event.data))
+      return
+    }
+    const result = validateMessage(event.data, 'from-widget')
+    if (!result.ok) {
+      this.#reject(result.reason, event, true, result.type)
+      return
+    }
+    const message = result.message as WidgetToHostMessage
+    if (message.type === 'SYNC_ACK') {
+      this.#onSyncAck(message, result.entry, event)
+      return
+    }
+    if (result.deprecation !== undefined) warnOnce(result.deprecation, PREFIX, result.deprecation)
+    if (this.#hasListeners('traffic')) {
+      const entry = this.#trafficEntry('in', message.type, message, true)
+      if (result.deprecation !== undefined) entry.deprecation = result.deprecation
+      if (this.#status !== 'ready') entry.beforeHandshake = true
+      this.#emit('traffic', entry)
+    }
+    this.#log.traffic('From widget', message)
+    this.#emit(message.type, 'data' in message ? message.data : undefined, message)
+    this.#emit('message', message, result.entry)
+    this.#react(message)
   }
 
   /** Built-in host reactions (each can be switched off). */
   #react(message: WidgetToHostMessage): void {
+    if (this.#destroyed) return // a listener may have destroyed the host
     if (message.type === 'RESIZE_WIDGET' && this.#options.autoResize !== false) {
       this.resize(message.data.width, message.data.height)
     } else if (message.type === 'SET_WIDGET_URL' && this.#options.autoSetWidgetUrl !== false) {
@@ -692,8 +725,13 @@ export class CallingHost {
   }
 }
 
+/** The `type` of a rejected message, for its traffic entry (never throws). */
 function typeOf(data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null) return undefined
-  const type: unknown = (data as { type?: unknown }).type
-  return typeof type === 'string' ? type.slice(0, 120) : undefined
+  try {
+    const type: unknown = (data as { type?: unknown }).type
+    return typeof type === 'string' ? type.slice(0, 120) : undefined
+  } catch {
+    return undefined
+  }
 }

@@ -50,40 +50,52 @@ afterEach(() => {
   document.body.replaceChildren()
 })
 
+/**
+ * A mounted CallingHost whose iframe window and the widget's parent stand-in forward
+ * posts to each other (structured-cloned, asynchronously, dropped on a targetOrigin
+ * mismatch); the widget is created by `createWidget` with `handlers`.
+ */
+function connect(createWidget: (handlers: Handlers) => { api: WidgetApi; destroy: () => void }, handlers: Handlers) {
+  vi.spyOn(console, 'debug').mockImplementation(() => {})
+  vi.spyOn(console, 'log').mockImplementation(() => {})
+  vi.spyOn(console, 'warn').mockImplementation(() => {})
+
+  // the widget frame's parent, as seen from inside the widget
+  const { win: parentStandIn } = createFrameWindow()
+  vi.spyOn(window, 'parent', 'get').mockReturnValue(parentStandIn)
+
+  const container = document.createElement('div')
+  document.body.appendChild(container)
+  const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS })
+  cleanup.push(() => host.destroy())
+  const traffic: TrafficEntry[] = []
+  host.onTraffic((e) => traffic.push(e))
+  const iframe = host.mount()
+  const widgetWindow = iframe.contentWindow
+  if (!widgetWindow) throw new Error('no iframe window')
+
+  const forward = (targetOrigin: unknown, receiverOrigin: string, data: unknown, origin: string, source: Window) => {
+    // targetOrigin may be a whole URL (the npm widget after SET_WIDGET_URL): its origin counts
+    if (new URL(String(targetOrigin)).origin !== receiverOrigin) return // the browser drops it
+    const copy: unknown = structuredClone(data)
+    setTimeout(() => deliver(copy, origin, source), 0)
+  }
+  vi.spyOn(widgetWindow, 'postMessage').mockImplementation(((data: unknown, targetOrigin: unknown) =>
+    forward(targetOrigin, WIDGET_ORIGIN, data, HOST_PAGE_ORIGIN, parentStandIn)) as Window['postMessage'])
+  vi.spyOn(parentStandIn, 'postMessage').mockImplementation(((data: unknown, targetOrigin: unknown) =>
+    forward(targetOrigin, HOST_PAGE_ORIGIN, data, WIDGET_ORIGIN, widgetWindow)) as Window['postMessage'])
+
+  const widget = createWidget(handlers)
+  cleanup.push(widget.destroy)
+  return { host, iframe, traffic, api: widget.api }
+}
+
 describe.each(widgetKinds)('CallingHost with %s', (_name, createWidget) => {
   it('handshakes and runs an outbound call with engagement creation, all traffic valid', async () => {
-    vi.spyOn(console, 'debug').mockImplementation(() => {})
-    vi.spyOn(console, 'log').mockImplementation(() => {})
-    vi.spyOn(console, 'warn').mockImplementation(() => {})
-
-    // the widget frame's parent, as seen from inside the widget
-    const { win: parentStandIn } = createFrameWindow()
-    vi.spyOn(window, 'parent', 'get').mockReturnValue(parentStandIn)
-
-    const container = document.createElement('div')
-    document.body.appendChild(container)
-    const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS })
-    cleanup.push(() => host.destroy())
-    const traffic: TrafficEntry[] = []
-    host.onTraffic((e) => traffic.push(e))
-    const iframe = host.mount()
-    const widgetWindow = iframe.contentWindow
-    if (!widgetWindow) throw new Error('no iframe window')
-
-    const forward = (targetOrigin: unknown, receiverOrigin: string, data: unknown, origin: string, source: Window) => {
-      if (targetOrigin !== receiverOrigin) return // the browser drops it
-      const copy: unknown = structuredClone(data)
-      setTimeout(() => deliver(copy, origin, source), 0)
-    }
-    vi.spyOn(widgetWindow, 'postMessage').mockImplementation(((data: unknown, targetOrigin: unknown) =>
-      forward(targetOrigin, WIDGET_ORIGIN, data, HOST_PAGE_ORIGIN, parentStandIn)) as Window['postMessage'])
-    vi.spyOn(parentStandIn, 'postMessage').mockImplementation(((data: unknown, targetOrigin: unknown) =>
-      forward(targetOrigin, HOST_PAGE_ORIGIN, data, WIDGET_ORIGIN, widgetWindow)) as Window['postMessage'])
-
     const received: string[] = []
     const ready = vi.fn()
     let api: WidgetApi | undefined
-    const widget = createWidget({
+    const connected = connect(createWidget, {
       onReady: (data) => {
         ready(data)
         api?.initialized({ isLoggedIn: true })
@@ -96,8 +108,8 @@ describe.each(widgetKinds)('CallingHost with %s', (_name, createWidget) => {
         api?.callCompleted({ externalCallId: 'ext-9', engagementId, hideWidget: false })
       },
     })
-    api = widget.api
-    cleanup.push(widget.destroy)
+    const { host, iframe, traffic } = connected
+    api = connected.api
 
     host.onMessage((m) => received.push(m.type))
     host.on('OUTGOING_CALL_STARTED', (data) => {
@@ -120,5 +132,29 @@ describe.each(widgetKinds)('CallingHost with %s', (_name, createWidget) => {
     expect(outbound.every((t) => t.valid)).toBe(true)
     // neither side ever sent an ERROR (no UNKNOWN_MESSAGE_TYPE ping-pong)
     expect(traffic.some((t) => t.type === 'ERROR')).toBe(false)
+  })
+
+  it("send('SET_WIDGET_URL') reaches the widget's onReady as {iFrameUrl}, and the widget keeps talking to the host", async () => {
+    const readies: unknown[] = []
+    let api: WidgetApi | undefined
+    const connected = connect(createWidget, {
+      onReady: (data) => readies.push(data),
+      onDialNumber: () => undefined,
+      onCreateEngagementSucceeded: () => undefined,
+    })
+    const { host, iframe, traffic } = connected
+    api = connected.api
+    iframe.dispatchEvent(new Event('load'))
+    await vi.waitFor(() => expect(readies).toHaveLength(1))
+
+    const url = `${HOST_PAGE_ORIGIN}/crm/contacts/1`
+    host.send('SET_WIDGET_URL', { iFrameUrl: url })
+    await vi.waitFor(() => expect(readies).toHaveLength(2))
+    expect(readies[1]).toStrictEqual({ iFrameUrl: url })
+
+    const ended = new Promise<unknown>((resolve) => host.on('CALL_ENDED', (data) => resolve(data)))
+    api?.callEnded({ externalCallId: 'ext-1', engagementId: 1, callEndStatus: 'COMPLETED' })
+    await expect(ended).resolves.toMatchObject({ externalCallId: 'ext-1' })
+    expect(traffic.every((t) => t.valid)).toBe(true)
   })
 })

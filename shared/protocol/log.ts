@@ -1,15 +1,22 @@
 /**
  * Console logging for both sides of the protocol.
  *
- * The npm package logs every message with `console.log` when `debugMode` is on and
- * `console.debug` otherwise; we keep that contract. Logs never serialize payloads:
- * callers pass short strings (type, messageId) and, in debug mode only, object
- * references that the console renders lazily.
+ * Two kinds of log:
+ * - `traffic`: every message sent or received. Only in debug mode (console.log, as
+ *   the npm package does); with debug mode off it returns at once, so the per-message
+ *   path never touches the console (under DevTools / Playwright a console call costs
+ *   ~0.1 ms because it is reported over the DevTools protocol).
+ * - `debug`: noteworthy events only (the handshake, queue flushes, a dropped, rejected
+ *   or invalid message): console.log in debug mode, console.debug otherwise.
+ * Logs never serialize payloads: callers pass short strings (type, messageId) and,
+ * in debug mode only, object references that the console renders lazily.
  */
 
 export interface Logger {
-  /** Routine traffic: console.log in debug mode, console.debug otherwise. */
+  /** A noteworthy event: console.log in debug mode, console.debug otherwise. */
   debug(...args: unknown[]): void
+  /** One message sent or received: console.log in debug mode, nothing otherwise. */
+  traffic(label: string, message: { type: string; messageId?: unknown }): void
   /** Something the developer should notice (always console.warn). */
   warn(...args: unknown[]): void
   /** A bug in the caller's code, e.g. a throwing handler (always console.error). */
@@ -21,6 +28,9 @@ export function createLogger(prefix: string, isDebug: () => boolean): Logger {
     debug(...args) {
       if (isDebug()) console.log(prefix, ...args)
       else console.debug(prefix, ...args)
+    },
+    traffic(label, message) {
+      if (isDebug()) console.log(prefix, label, message.type, message)
     },
     warn(...args) {
       console.warn(prefix, ...args)

@@ -233,10 +233,13 @@ describe('sending', () => {
 
   it('sendMessage passes extra top-level fields through and keeps a caller messageId', () => {
     const sdk = readyWidget()
-    sdk.sendMessage({ type: 'SET_WIDGET_URL', iFrameUrl: 'https://eu.widget.test' })
+    const withoutId = { type: 'SET_WIDGET_URL', iFrameUrl: 'https://eu.widget.test' }
+    sdk.sendMessage(withoutId)
     sdk.sendMessage({ type: 'CALL_DATA', data: { a: 1 }, messageId: 'mine' })
     expect(posts[0]?.message).toEqual({ type: 'SET_WIDGET_URL', iFrameUrl: 'https://eu.widget.test', messageId: expect.any(String) })
     expect(posts[1]?.message).toEqual({ type: 'CALL_DATA', data: { a: 1 }, messageId: 'mine' })
+    // the id is added to a copy: the caller's object is left as it was
+    expect(withoutId).toEqual({ type: 'SET_WIDGET_URL', iFrameUrl: 'https://eu.widget.test' })
   })
 
   it('sendMessage throws a clear TypeError on a message without a string type', () => {
@@ -364,6 +367,10 @@ describe('dispatch', () => {
   it.each([
     ['top-level iFrameUrl', { type: 'SET_WIDGET_URL', messageId: 'h1', iFrameUrl: 'https://eu.app.crm.test/path' }],
     ['data.iFrameUrl', { type: 'SET_WIDGET_URL', messageId: 'h1', data: { iFrameUrl: 'https://eu.app.crm.test/path' } }],
+    [
+      'both (as CallingHost sends it)',
+      { type: 'SET_WIDGET_URL', data: { iFrameUrl: 'https://eu.app.crm.test/path' }, messageId: 'h1', iFrameUrl: 'https://eu.app.crm.test/path' },
+    ],
   ])('SET_WIDGET_URL with %s retargets to that origin and fires onReady({iFrameUrl})', (_name, message) => {
     const onReady = vi.fn()
     const onEndCall = vi.fn()
@@ -497,25 +504,54 @@ describe('deprecations', () => {
   })
 })
 
-describe('debug logging', () => {
-  it('logs traffic with console.debug (not console.log) when debugMode is off, without payload objects', () => {
-    const sdk = readyWidget({ debugMode: false })
+describe('logging', () => {
+  /** The console calls of one level, as arrays of arguments. */
+  const calls = (level: 'debug' | 'log') => vi.mocked(console[level]).mock.calls
+  const texts = (level: 'debug' | 'log') => calls(level).map((args) => args.filter((a) => typeof a === 'string').join(' '))
+
+  it('with debugMode off, sending and receiving messages writes nothing to the console', () => {
+    const onDialNumber = vi.fn()
+    const sdk = readyWidget({ debugMode: false, eventHandlers: { onDialNumber } })
     vi.mocked(console.debug).mockClear()
     sdk.callEnded({ externalCallId: 'x', engagementId: 1 })
-    expect(console.debug).toHaveBeenCalled()
+    sdk.userAvailable()
+    fromHost(sampleMessage('DIAL_NUMBER'))
+    expect(onDialNumber).toHaveBeenCalledTimes(1)
+    expect(posts).toHaveLength(2)
+    expect(console.debug).not.toHaveBeenCalled()
     expect(console.log).not.toHaveBeenCalled()
-    for (const call of vi.mocked(console.debug).mock.calls) {
-      for (const arg of call) expect(typeof arg === 'string' || typeof arg === 'number').toBe(true)
-    }
   })
 
-  it('logs with console.log (not console.debug) when debugMode is on, and says so in SYNC_ACK', () => {
-    const sdk = create({ debugMode: true })
+  it('with debugMode off, the handshake, the queue flush and dropped messages go to console.debug (not console.log), without payload objects', () => {
+    const sdk = create({ debugMode: false })
+    sdk.userAvailable()
+    fromHost(syncMessage())
+    fromHost({ ...sampleMessage('DIAL_NUMBER'), data: { phoneNumber: 5 } })
+    deliver(sampleMessage('END_CALL'), 'https://evil.test', parent)
+    sdk.logDebugMessage({ message: 'hello' })
+    expect(console.log).not.toHaveBeenCalled()
+    const logged = texts('debug')
+    expect(logged.some((t) => /handshake complete/.test(t))).toBe(true)
+    expect(logged.some((t) => /flushing 1 message/.test(t))).toBe(true)
+    expect(logged.some((t) => /dropped DIAL_NUMBER \(invalid/.test(t))).toBe(true)
+    expect(logged.some((t) => /unexpected window or origin.*evil\.test/.test(t))).toBe(true)
+    expect(logged.some((t) => /hello/.test(t))).toBe(true)
+    for (const args of calls('debug')) for (const arg of args) expect(typeof arg === 'string' || typeof arg === 'number').toBe(true)
+  })
+
+  it('with debugMode on, logs every message sent and received with console.log (not console.debug), and says so in SYNC_ACK', () => {
+    const sdk = create({ debugMode: true, eventHandlers: { onDialNumber: () => undefined } })
     fromHost(syncMessage())
     expect((posts[0]?.message as { debugMode: boolean }).debugMode).toBe(true)
     sdk.callAnswered({ externalCallId: 'x' })
+    fromHost(sampleMessage('DIAL_NUMBER'))
     sdk.logDebugMessage({ message: 'hello' })
-    expect(console.log).toHaveBeenCalled()
     expect(console.debug).not.toHaveBeenCalled()
+    const logged = calls('log').map((args) => args.slice(1, 3).join(' '))
+    expect(logged).toEqual(expect.arrayContaining(['From host SYNC', 'To host SYNC_ACK', 'To host CALL_ANSWERED', 'From host DIAL_NUMBER']))
+    expect(texts('log').some((t) => /handshake complete/.test(t))).toBe(true)
+    // the message itself is passed by reference for the console to render, never serialized
+    const answered = calls('log').find((args) => args[2] === 'CALL_ANSWERED')
+    expect(answered?.[3]).toBe(posts.find((p) => (p.message as { type: string }).type === 'CALL_ANSWERED')?.message)
   })
 })

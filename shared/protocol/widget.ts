@@ -60,7 +60,12 @@ export type EventHandlers = {
 }
 
 export interface CallingExtensionsOptions {
-  /** true: log with console.log; false (default): console.debug. Echoed in SYNC_ACK. */
+  /**
+   * true: every message sent and received is logged with console.log, and so are the
+   * noteworthy events. false (default): no per-message logs; noteworthy events (the
+   * handshake, the queue flush, dropped or invalid messages) go to console.debug.
+   * Echoed in SYNC_ACK.
+   */
   debugMode?: boolean
   eventHandlers: EventHandlers
   /** When given, SYNC (and SET_WIDGET_URL retargeting) is accepted only for these origins. */
@@ -202,17 +207,20 @@ export class CallingExtensions {
     this.#sendData('SET_WIDGET_URL', data)
   }
 
-  /** Sends any envelope unchanged (extra top-level keys kept); adds a messageId if absent. */
+  /**
+   * Sends any envelope unchanged (extra top-level keys kept). Without a messageId it
+   * sends a copy with one added (the caller's object is never modified).
+   */
   sendMessage(message: OutgoingMessage): void {
     if (typeof message !== 'object' || message === null || typeof message.type !== 'string') {
       throw new TypeError('sendMessage expects an object with a string `type`')
     }
     const messageId = message.messageId
     const hasId = (typeof messageId === 'string' && messageId !== '') || typeof messageId === 'number'
-    this.#send(Object.assign({}, message, { messageId: hasId ? messageId : this.#nextId() }) as WireMessage)
+    this.#send(hasId ? (message as WireMessage) : Object.assign({}, message, { messageId: this.#nextId() }))
   }
 
-  /** Console only, like the npm package. */
+  /** Console only, like the npm package (console.log in debug mode, console.debug otherwise). */
   logDebugMessage({ message, type = 'Generic Message' }: { message: string; type?: string }): void {
     this.#log.debug(type, message)
   }
@@ -252,7 +260,7 @@ export class CallingExtensions {
         this.#log.warn('pre-handshake queue full, dropped', dropped?.type)
       }
       this.#queue.push(message)
-      this.#log.debug('queued until the handshake:', message.type, message.messageId)
+      this.#log.traffic('Queued until the handshake', message)
       return
     }
     this.#post(message)
@@ -261,8 +269,8 @@ export class CallingExtensions {
   #post(message: WireMessage): void {
     const target = this.#hostOrigin
     if (target === null) return
-    if (this.#debugMode) this.#log.debug('To host', message.type, message)
-    else this.#log.debug('To host', message.type, message.messageId)
+    this.#log.traffic('To host', message)
+    // postMessage throws DataCloneError for payloads that cannot be cloned (functions, …)
     try {
       window.parent.postMessage(message, target)
     } catch (error) {
@@ -272,46 +280,49 @@ export class CallingExtensions {
 
   // --- receiving -------------------------------------------------------------
 
+  /**
+   * After the handshake: the window/origin check, then validation, then dispatch.
+   * Nothing here throws: validateMessage never does, handlers are guarded by #call,
+   * and a message that passed validation is a structured clone of plain data.
+   */
   #onMessage(event: MessageEvent): void {
-    try {
-      const raw: unknown = event.data
-      if (isSync(raw)) {
-        this.#onSync(event, raw)
-        return
-      }
-      if (!this.#ready) {
-        this.#log.debug('dropped a message received before the handshake from', event.origin)
-        return
-      }
-      if (event.source !== window.parent || event.origin !== this.#hostOrigin) {
-        this.#log.debug('dropped a message from an unexpected window or origin:', event.origin)
-        return
-      }
-      const result = validateMessage(raw, 'from-host')
-      if (!result.ok) {
-        this.#log.debug('dropped', result.type ?? 'message', `(${result.reason})`)
-        if (result.reason === 'unknown type' && result.type !== 'ERROR') this.#replyUnknown(raw)
-        return
-      }
-      if (result.deprecation !== undefined) warnOnce(result.deprecation, PREFIX, result.deprecation)
-      const message = result.message as HostToWidgetMessage
-      if (this.#debugMode) this.#log.debug('From host', message.type, message)
-      else this.#log.debug('From host', message.type, message.messageId)
-      if (message.type === 'SET_WIDGET_URL') {
-        this.#onSetWidgetUrl(message)
-        return
-      }
+    if (!this.#ready) {
+      this.#beforeHandshake(event)
+      return
+    }
+    if (event.source !== window.parent || event.origin !== this.#hostOrigin) {
+      this.#log.debug('dropped a message from an unexpected window or origin:', event.origin)
+      return
+    }
+    const raw: unknown = event.data
+    const result = validateMessage(raw, 'from-host')
+    if (!result.ok) {
+      this.#log.debug('dropped', result.type ?? 'message', `(${result.reason})`)
+      if (result.reason === 'unknown type' && result.type !== 'ERROR') this.#replyUnknown(raw)
+      return
+    }
+    if (result.deprecation !== undefined) warnOnce(result.deprecation, PREFIX, result.deprecation)
+    const message = result.message as HostToWidgetMessage
+    this.#log.traffic('From host', message)
+    if (message.type === 'SYNC') {
+      this.#log.debug('ignored a later SYNC (already synced)')
+    } else if (message.type === 'SET_WIDGET_URL') {
+      this.#onSetWidgetUrl(message)
+    } else {
       this.#dispatch(message.type, 'data' in message ? message.data : undefined, message, result.entry)
-    } catch (error) {
-      this.#log.error('failed to handle a message:', error)
     }
   }
 
-  #onSync(event: MessageEvent, raw: { type: 'SYNC' }): void {
-    if (this.#ready) {
-      this.#log.debug('ignored a later SYNC (already synced)')
+  /** Before the handshake only a SYNC counts; everything else is dropped. */
+  #beforeHandshake(event: MessageEvent): void {
+    if (!isSync(event.data)) {
+      this.#log.debug('dropped a message received before the handshake from', event.origin)
       return
     }
+    this.#onSync(event, event.data)
+  }
+
+  #onSync(event: MessageEvent, raw: { type: 'SYNC' }): void {
     if (event.source !== window.parent) {
       this.#log.warn('dropped a SYNC that did not come from window.parent')
       return
@@ -333,16 +344,18 @@ export class CallingExtensions {
     }
     this.#ready = true
     this.#hostOrigin = origin
-    this.#post(
-      Object.assign({}, sync, {
-        type: 'SYNC_ACK',
-        debugMode: this.#debugMode,
-        version: SDK_VERSION,
-        iFrameUrl: window.location.origin,
-      }),
-    )
+    this.#log.traffic('From host', sync)
+    // SYNC_ACK = every SYNC field (same messageId) + type, debugMode, version, iFrameUrl
+    const ack: WireMessage = Object.assign({}, sync)
+    ack.type = 'SYNC_ACK'
+    ack.debugMode = this.#debugMode
+    ack.version = SDK_VERSION
+    ack.iFrameUrl = window.location.origin
+    this.#post(ack)
+    this.#log.debug(`handshake complete: SYNC from ${origin} acknowledged`)
     const queued = this.#queue
     this.#queue = []
+    if (queued.length > 0) this.#log.debug(`flushing ${queued.length} message(s) queued before the handshake`)
     for (const message of queued) this.#post(message)
     const ready: ReadyPayload = {
       engagementId: sync.engagementId,
@@ -405,8 +418,14 @@ export class CallingExtensions {
   }
 }
 
+/** Cheap pre-check before the handshake (validation follows); never throws. */
 function isSync(raw: unknown): raw is { type: 'SYNC' } {
-  return typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'SYNC'
+  if (typeof raw !== 'object' || raw === null) return false
+  try {
+    return (raw as { type?: unknown }).type === 'SYNC'
+  } catch {
+    return false
+  }
 }
 
 export default CallingExtensions

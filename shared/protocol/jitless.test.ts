@@ -1,0 +1,48 @@
+/**
+ * The protocol module turns zod's JIT off (see the note in catalogue.ts): no schema
+ * may be compiled with `new Function`, and zod must not even probe for it, because a
+ * page with a strict CSP reports the probe as a violation.
+ *
+ * `Function` is watched before the catalogue is imported, so the schemas' construction
+ * is watched too. Vitest gives every test file a fresh module registry.
+ */
+import type { MessageType } from './catalogue.ts'
+
+const constructed: unknown[][] = []
+const OriginalFunction = globalThis.Function
+
+beforeAll(() => {
+  globalThis.Function = new Proxy(OriginalFunction, {
+    construct(target, args: unknown[], newTarget) {
+      constructed.push(args)
+      return Reflect.construct(target, args, newTarget) as object
+    },
+    apply(target, thisArg, args: unknown[]) {
+      constructed.push(args)
+      return Reflect.apply(target, thisArg, args) as unknown
+    },
+  })
+})
+
+afterAll(() => {
+  globalThis.Function = OriginalFunction
+})
+
+it('builds and runs every message schema without compiling code (new Function) and leaves zod jitless', async () => {
+  const { CATALOGUE, validateMessage } = await import('./catalogue.ts')
+  const { sampleMessage } = await import('./testing/samples.ts')
+  const { z } = await import('zod')
+  let validated = 0
+  for (const type of Object.keys(CATALOGUE) as MessageType[]) {
+    const entry = CATALOGUE[type]
+    const expected = (entry.acceptedFrom as readonly string[]).includes('host') ? 'from-host' : 'from-widget'
+    for (let i = 0; i < 3; i++) {
+      const result = validateMessage(sampleMessage(type), expected)
+      expect(result.ok).toBe(true)
+      validated += 1
+    }
+  }
+  expect(validated).toBeGreaterThan(100)
+  expect(constructed.length).toBe(0)
+  expect(z.config().jitless).toBe(true)
+})
