@@ -158,15 +158,17 @@ test.describe('our CallingHost with a widget built on the npm package 0.9.7', ()
     expect(readies[1]?.data).toStrictEqual(data)
   })
 
-  test("our host's send('SET_WIDGET_URL') reaches the npm widget, which keeps talking to our host", async ({ page }) => {
+  test("our host's send('SET_WIDGET_URL') reaches the npm widget's onReady as {iFrameUrl}, and the widget keeps talking to our host", async ({ page }) => {
     const { widget } = await openSdkHostWithNpmWidget(page)
+    // SET_WIDGET_URL from a host retargets the widget to that URL: our host's own page here.
+    const url = `${ORIGINS.harness}/e2e/fixtures/sdk-host/?moved=1`
 
-    await page.evaluate(
-      (url) => void (window as unknown as SdkHostFixtureWindow).__send('SET_WIDGET_URL', { iFrameUrl: url }),
-      `${ORIGINS.widget}/e2e/fixtures/npm-widget/?moved=1`,
-    )
-    // The npm package handles SET_WIDGET_URL internally and reports it through onReady.
+    await page.evaluate((iFrameUrl) => void (window as unknown as SdkHostFixtureWindow).__send('SET_WIDGET_URL', { iFrameUrl }), url)
+    // The npm package handles SET_WIDGET_URL internally (it reads only the top-level
+    // iFrameUrl) and reports it through onReady.
     await widget.waitForFunction(() => (window as unknown as WidgetFixtureWindow).__received.filter((call) => call.handler === 'onReady').length === 2)
+    const readies = await widget.evaluate(() => (window as unknown as WidgetFixtureWindow).__received.filter((call) => call.handler === 'onReady'))
+    expect(readies[1]?.data).toStrictEqual({ iFrameUrl: url })
     await callWidget(widget, 'callData', { after: 'SET_WIDGET_URL' })
     await page.waitForFunction(() => (window as unknown as SdkHostFixtureWindow).__events.some((event) => event.type === 'CALL_DATA'))
     expect(await page.evaluate(() => (window as unknown as SdkHostFixtureWindow).__rejected)).toEqual([])
