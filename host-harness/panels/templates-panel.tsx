@@ -168,7 +168,7 @@ function TemplateForm({
               </select>
             </label>
             <label>
-              Record property (objectPropertyName)
+              objectPropertyName
               <input value={token.objectPropertyName} onChange={(e) => setToken(token.key, { objectPropertyName: e.target.value })} />
             </label>
             {token.type === 'enumeration' && (
@@ -177,8 +177,13 @@ function TemplateForm({
                 <textarea rows={3} value={token.optionsText} onChange={(e) => setToken(token.key, { optionsText: e.target.value })} />
               </label>
             )}
-            <button type="button" className="link-button" onClick={() => setDraft((d) => ({ ...d, tokens: d.tokens.filter((t) => t.key !== token.key) }))}>
-              Remove token {index + 1}
+            <button
+              type="button"
+              className="link-button"
+              aria-label={`Remove token ${index + 1}`}
+              onClick={() => setDraft((d) => ({ ...d, tokens: d.tokens.filter((t) => t.key !== token.key) }))}
+            >
+              Remove
             </button>
           </div>
         ))}
