@@ -219,6 +219,12 @@ export class Harness {
     if ((await tabButton.getAttribute('aria-selected')) !== 'true') await tabButton.click()
   }
 
+  /** Closes the tools drawer (inspector, faults, composer), if open. */
+  async closeTools(): Promise<void> {
+    const toggle = this.page.getByRole('button', { name: 'Hide integration tools' })
+    if (await toggle.isVisible()) await toggle.click()
+  }
+
   /** Applies a fault through the Faults panel, as a user would. */
   async injectFault(fault: HarnessFault): Promise<void> {
     await this.openTool('Faults')

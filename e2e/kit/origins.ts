@@ -24,10 +24,10 @@ export function ourWidgetUrl(baseURL: string | undefined, params: Record<string,
   return `${kitOrigins(baseURL).widget}/widget/?${new URLSearchParams(params).toString()}`
 }
 
-/** A fixture page under e2e/fixtures/<name>/ on the given origin (default: the widget origin). */
-export function fixtureUrl(baseURL: string | undefined, name: string, params: Record<string, string> = {}, origin: keyof KitOrigins = 'widget'): string {
+/** A fixture page under e2e/fixtures/<name>/ on one of the kit's origins (default: the widget origin). */
+export function fixtureUrl(origins: KitOrigins, name: string, params: Record<string, string> = {}, origin: keyof KitOrigins = 'widget'): string {
   const query = new URLSearchParams(params).toString()
-  return `${kitOrigins(baseURL)[origin]}/e2e/fixtures/${name}/${query ? `?${query}` : ''}`
+  return `${origins[origin]}/e2e/fixtures/${name}/${query ? `?${query}` : ''}`
 }
 
 /** The origin of an http(s) URL; throws a clear error otherwise. */

@@ -8,7 +8,7 @@
  *
  * URLs depend on the run's baseURL, so they are functions of it.
  */
-import { fixtureUrl, ourWidgetUrl } from './origins.ts'
+import { fixtureUrl, kitOrigins, ourWidgetUrl } from './origins.ts'
 
 export interface ConformanceTarget {
   /** Shown in test titles and the readiness report. */
@@ -20,7 +20,7 @@ export interface ConformanceTarget {
 
 export const BUILT_IN_TARGETS: readonly ConformanceTarget[] = [
   { name: 'Ringside reference widget', url: (baseURL) => ourWidgetUrl(baseURL), driver: 'ringside' },
-  { name: 'npm SDK 0.9.7 widget', url: (baseURL) => fixtureUrl(baseURL, 'conformance-npm-widget', { answerAfterMs: '300' }), driver: 'npm-fixture' },
+  { name: 'npm SDK 0.9.7 widget', url: (baseURL) => fixtureUrl(kitOrigins(baseURL), 'conformance-npm-widget', { answerAfterMs: '300' }), driver: 'npm-fixture' },
 ]
 
 export function conformanceTargets(env: NodeJS.ProcessEnv = process.env): readonly ConformanceTarget[] {
