@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium } from '@playwright/test'
+import { apiThroughputSection } from '../bench/api-section.mjs'
 import { ensureBuild } from '../bench/build.mjs'
 import { bundleSection } from '../bench/bundle-section.mjs'
 import { profileOurSdk } from '../bench/profile.mjs'
@@ -43,12 +44,7 @@ function playwrightLaunchArgs() {
 const SECTIONS = [
   async ({ browser, isolation }) => sdkSection({ browser, origins: ORIGINS, isolation, profile: profileOurSdk }),
   async () => bundleSection({ root }),
-  // ── PLUG-IN POINT ─────────────────────────────────────────────────────────
-  // Section "API handler throughput (Node)" goes here: an async function
-  // returning { title, header, rows, notes }, e.g.
-  //   async () => apiThroughputSection({ root }),
-  // (not implemented yet).
-  // ──────────────────────────────────────────────────────────────────────────
+  async () => apiThroughputSection({ root }),
 ]
 
 async function main() {
