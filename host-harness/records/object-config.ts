@@ -8,6 +8,8 @@ export interface ObjectConfig {
   type: ObjectType
   singular: string
   plural: string
+  /** Header of the list's title column. */
+  titleLabel: string
   /** Properties shown as list columns (after the title). */
   columns: ReadonlyArray<{ name: string; label: string }>
   /** Properties needed to build the title. */
@@ -21,6 +23,7 @@ export const OBJECT_CONFIG: Record<ObjectType, ObjectConfig> = {
     type: 'contacts',
     singular: 'Contact',
     plural: 'Contacts',
+    titleLabel: 'Name',
     columns: [
       { name: 'email', label: 'Email' },
       { name: 'phone', label: 'Phone' },
@@ -33,6 +36,7 @@ export const OBJECT_CONFIG: Record<ObjectType, ObjectConfig> = {
     type: 'companies',
     singular: 'Company',
     plural: 'Companies',
+    titleLabel: 'Company name',
     columns: [
       { name: 'domain', label: 'Domain' },
       { name: 'phone', label: 'Phone' },
@@ -45,6 +49,7 @@ export const OBJECT_CONFIG: Record<ObjectType, ObjectConfig> = {
     type: 'deals',
     singular: 'Deal',
     plural: 'Deals',
+    titleLabel: 'Deal name',
     columns: [
       { name: 'amount', label: 'Amount' },
       { name: 'dealstage', label: 'Stage' },
@@ -57,6 +62,7 @@ export const OBJECT_CONFIG: Record<ObjectType, ObjectConfig> = {
     type: 'tickets',
     singular: 'Ticket',
     plural: 'Tickets',
+    titleLabel: 'Subject',
     columns: [
       { name: 'hs_pipeline_stage', label: 'Stage' },
       { name: 'hs_ticket_priority', label: 'Priority' },

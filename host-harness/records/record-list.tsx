@@ -83,7 +83,7 @@ export function RecordList({ objectType }: { objectType: ObjectType }) {
       <table className="record-table" aria-label={config.plural} aria-busy={state.status === 'loading'}>
         <thead>
           <tr>
-            <th scope="col">Name</th>
+            <th scope="col">{config.titleLabel}</th>
             {config.columns.map((c) => (
               <th scope="col" key={c.name}>
                 {c.label}
