@@ -98,7 +98,7 @@ export const CHECKS: readonly ConformanceCheck[] = [
         const dialed = dataOf(dial).phoneNumber
         const want = typeof dialed === 'string' ? digits(dialed) : ''
         const got = digits(data.toNumber)
-        if (want !== '' && !(got.endsWith(want) || want.endsWith(got)) ) problems.push(`toNumber ${show(data.toNumber)} is not the dialed number ${show(dialed)}`)
+        if (want !== '' && !(got.endsWith(want) || want.endsWith(got))) problems.push(`toNumber ${show(data.toNumber)} is not the dialed number ${show(dialed)}`)
       }
       return problems
     },

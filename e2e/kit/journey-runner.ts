@@ -15,7 +15,7 @@ import { deserialize, serialize } from 'node:v8'
 import type { Browser, BrowserContext, TestInfo } from '@playwright/test'
 import { loadDriver } from './drivers/load-driver.ts'
 import { Harness } from './harness.ts'
-import { DEFAULT_JOURNEY, runJourney, type JourneyResult } from './journey.ts'
+import { DEFAULT_JOURNEY, messageOf, newJourneyResult, runJourney, type JourneyResult } from './journey.ts'
 import { installMessageRecorder } from './message-recorder.ts'
 import { kitOrigins, originOf } from './origins.ts'
 import type { ConformanceTarget } from './targets.ts'
@@ -86,7 +86,11 @@ export async function journeyFor(target: ConformanceTarget, browser: Browser, te
     // not run yet in this run
   }
   await mkdir(dir, { recursive: true })
-  const stored = await runFresh(target, browser, testInfo, dir, syncTimeoutMs)
+  const stored = await runFresh(target, browser, testInfo, dir, syncTimeoutMs).catch((error: unknown) => {
+    // e.g. the driver module does not load: every check reports it.
+    const fatal = messageOf(error)
+    return { result: newJourneyResult(target.url(testInfo.project.use.baseURL), target.driver, syncTimeoutMs, fatal), logJson: '[]', tracePath: null, screenshotPath: null }
+  })
   await writeFile(file, serialize(stored))
   return stored
 }

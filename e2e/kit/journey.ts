@@ -63,26 +63,32 @@ interface JourneyDeps {
   driver: WidgetDriver
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message.split('\n').slice(0, 6).join('\n') : String(error))
+export const messageOf = (error: unknown) => (error instanceof Error ? error.message.split('\n').slice(0, 6).join('\n') : String(error))
 
 const dataOf = (record: RecordedMessage | undefined): Record<string, unknown> => {
   const data = (record?.data as { data?: unknown } | undefined)?.data
   return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {}
 }
 
-export async function runJourney({ harness, messages, driver }: JourneyDeps, options: JourneyOptions): Promise<JourneyResult> {
-  const stages = Object.fromEntries(STAGES.map((s) => [s, { status: 'blocked', reason: 'not reached' }])) as Record<StageName, StageOutcome>
-  const result: JourneyResult = {
-    widgetUrl: options.widgetUrl,
-    driverName: driver.name,
-    syncTimeoutMs: options.syncTimeoutMs,
-    stages,
+/** A journey with every stage not reached yet (and `fatal`, if it could not start). */
+export function newJourneyResult(widgetUrl: string, driverName: string, syncTimeoutMs: number, fatal: string | null = null): JourneyResult {
+  const reason = fatal === null ? 'not reached' : `not reached: ${fatal}`
+  return {
+    widgetUrl,
+    driverName,
+    syncTimeoutMs,
+    stages: Object.fromEntries(STAGES.map((s) => [s, { status: 'blocked', reason }])) as Record<StageName, StageOutcome>,
     createdEngagementId: null,
     externalCallId: null,
     engagement: null,
     log: [],
-    fatal: null,
+    fatal,
   }
+}
+
+export async function runJourney({ harness, messages, driver }: JourneyDeps, options: JourneyOptions): Promise<JourneyResult> {
+  const result = newJourneyResult(options.widgetUrl, driver.name, options.syncTimeoutMs)
+  const stages = result.stages
   const page = harness.page
   const wait = options.stepTimeoutMs
   let blockedBy: string | null = null

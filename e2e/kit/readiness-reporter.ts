@@ -8,7 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter'
+import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter'
 
 interface Row {
   status: 'passed' | 'failed' | 'skipped'
@@ -34,13 +34,13 @@ function problemsOf(result: TestResult, test: TestCase): string {
   const listed = annotation(result, test, 'problems')
   if (listed) return listed
   const message = result.errors[0]?.message ?? result.error?.message ?? 'failed'
-  // eslint-disable-next-line no-control-regex
   return message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((line) => line.trim() !== '').slice(0, 3).join('\n')
 }
 
 export default class ReadinessReporter implements Reporter {
   readonly #groups = new Map<string, Group>()
   readonly #others = { passed: 0, failed: 0, skipped: 0 }
+  readonly #errors: string[] = []
   readonly #outputFile: string | undefined
 
   constructor(options: { outputFile?: string } = {}) {
@@ -55,8 +55,10 @@ export default class ReadinessReporter implements Reporter {
     // Only the final attempt counts.
     if (result.retry < test.retries && result.status !== 'passed' && result.status !== 'skipped') return
     const status: Row['status'] = result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed'
-    const check = annotation(result, test, 'conformance-check')
-    if (check === undefined) {
+    // Checks live in "Conformance: <widget>" describes; a check whose setup
+    // failed has no annotations yet but still belongs to its widget.
+    const isCheck = annotation(result, test, 'conformance-check') !== undefined || test.parent.title.startsWith('Conformance: ')
+    if (!isCheck) {
       this.#others[status] += 1
       return
     }
@@ -73,8 +75,13 @@ export default class ReadinessReporter implements Reporter {
     this.#groups.set(name, group)
   }
 
+  onError(error: TestError): void {
+    this.#errors.push((error.message ?? String(error.value ?? 'unknown error')).split('\n').slice(0, 3).join('\n'))
+  }
+
   onEnd(result: FullResult): void {
     const lines: string[] = ['']
+    for (const error of this.#errors) lines.push(`✖ ${error}`, '')
     let failed = 0
     let skipped = 0
     let total = 0

@@ -54,7 +54,11 @@ export async function loadDriver(spec: string | undefined, widgetUrl: string, ki
   try {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>
   } catch (error) {
-    throw new Error(`Could not load the widget driver ${path}: ${error instanceof Error ? error.message : String(error)}`)
+    const reason = error instanceof Error ? error.message : String(error)
+    const hint = /Unexpected token 'export'|Cannot use import statement/.test(reason)
+      ? ' (the file was loaded as CommonJS: name it .mts or .mjs, or put it in a package with "type": "module")'
+      : ''
+    throw new Error(`Could not load the widget driver ${path}: ${reason}${hint}`)
   }
   return assertDriver(module.default ?? module.driver, path)
 }

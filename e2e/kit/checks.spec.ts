@@ -1,0 +1,168 @@
+/**
+ * The kit's own logic without a browser: the conformance checks on
+ * hand-made journeys (each flaw must fail its check, a conforming journey
+ * must pass them all), and the message log's filters and waits.
+ */
+import { expect, test } from '@playwright/test'
+import { CHECKS, evaluateCheck, type CheckOutcome } from './checks.ts'
+import { newJourneyResult, type JourneyResult, type StageName } from './journey.ts'
+import { isDeepSubset, MessageLog, stringifyForReport, type RawRecord, type RecordedMessage } from './message-log.ts'
+
+const ORIGINS = { harness: 'http://127.0.0.1:4173', widget: 'http://127.0.0.1:4174' }
+const WIDGET_URL = `${ORIGINS.widget}/widget/`
+const CALL = 'call-1'
+
+const toWidget = (type: string, data?: Record<string, unknown>, messageId = `host_${type}`): RawRecord => ({
+  time: 0,
+  frameUrl: WIDGET_URL,
+  topFrame: false,
+  origin: ORIGINS.harness,
+  fromParent: true,
+  data: { type, messageId, ...(data ? { data } : {}) },
+})
+const fromWidget = (type: string, data?: Record<string, unknown>, extra: Record<string, unknown> = {}): RawRecord => ({
+  time: 0,
+  frameUrl: `${ORIGINS.harness}/`,
+  topFrame: true,
+  origin: ORIGINS.widget,
+  fromParent: false,
+  data: { type, messageId: `w_${type}`, ...(data ? { data } : {}), ...extra },
+})
+
+/** The wire of a conforming outbound call, in order (times increase with the order). */
+function conformingWire(): RawRecord[] {
+  return [
+    toWidget('SYNC', undefined, 'host_sync_1'),
+    { ...fromWidget('SYNC_ACK'), data: { type: 'SYNC_ACK', messageId: 'host_sync_1', hostUrl: ORIGINS.harness, version: '0.9.7', iFrameUrl: ORIGINS.widget, debugMode: false } },
+    fromWidget('INITIALIZED', { isLoggedIn: true }),
+    toWidget('DIAL_NUMBER', { phoneNumber: '+1 617 555 0101', objectId: 1, objectType: 'CONTACT' }),
+    fromWidget('OUTGOING_CALL_STARTED', { externalCallId: CALL, toNumber: '+16175550101', createEngagement: true }),
+    toWidget('CREATE_ENGAGEMENT_SUCCEEDED', { engagementId: 2 }),
+    fromWidget('CALL_ANSWERED', { externalCallId: CALL }),
+    fromWidget('CALL_ENDED', { externalCallId: CALL, engagementId: 2, callEndStatus: 'COMPLETED' }),
+    fromWidget('CALL_COMPLETED', { externalCallId: CALL, engagementId: 2, engagementProperties: { hs_timestamp: 1 } }),
+    toWidget('UPDATE_ENGAGEMENT_SUCCEEDED', { engagementId: 2 }),
+  ]
+}
+
+/** A finished journey over `wire`, every stage passed unless told otherwise. */
+function journey(wire: RawRecord[], stages: Partial<JourneyResult['stages']> = {}, patch: Partial<JourneyResult> = {}): JourneyResult {
+  const log = new MessageLog(ORIGINS)
+  wire.forEach((record, i) => log.add({ ...record, time: 1_000 + i }))
+  const result = newJourneyResult(WIDGET_URL, 'test', 10_000)
+  for (const name of Object.keys(result.stages) as StageName[]) result.stages[name] = stages[name] ?? { status: 'passed' }
+  return {
+    ...result,
+    createdEngagementId: 2,
+    externalCallId: CALL,
+    engagement: { id: '2', properties: { hs_call_external_id: CALL } },
+    log: log.all(),
+    ...patch,
+  }
+}
+
+function outcomes(j: JourneyResult): Record<string, CheckOutcome> {
+  return Object.fromEntries(CHECKS.map((check) => [check.id, evaluateCheck(check, j)]))
+}
+
+function replace(wire: RawRecord[], type: string, data: Record<string, unknown>): RawRecord[] {
+  return wire.map((r) => ((r.data as { type: string }).type === type ? { ...r, data: { ...(r.data as object), data } } : r))
+}
+
+test('a conforming call passes every check', () => {
+  const all = outcomes(journey(conformingWire()))
+  expect(Object.keys(all)).toEqual(['handshake', 'initialized', 'nothing-before-ack', 'outgoing-call', 'call-ended', 'call-completed', 'call-logged', 'valid-payloads'])
+  for (const [id, outcome] of Object.entries(all)) expect(outcome, id).toEqual({ status: 'passed' })
+})
+
+test('each protocol flaw fails its own check and names the problem', () => {
+  const wire = conformingWire()
+  const cases: Array<{ id: string; wire: RawRecord[]; problem: string | RegExp }> = [
+    { id: 'handshake', wire: wire.map((r, i) => (i === 1 ? { ...r, data: { ...(r.data as object), messageId: 'made_up' } } : r)), problem: /not the id of any SYNC/ },
+    { id: 'handshake', wire: [...wire.slice(0, 2), wire[1]!, ...wire.slice(2)], problem: /SYNC_ACK 2 times/ },
+    { id: 'initialized', wire: [wire[0]!, wire[2]!, wire[1]!, ...wire.slice(3)], problem: 'INITIALIZED arrived before SYNC_ACK' },
+    { id: 'nothing-before-ack', wire: [wire[0]!, fromWidget('LOGGED_IN'), ...wire.slice(1)], problem: 'LOGGED_IN was sent before SYNC_ACK' },
+    { id: 'outgoing-call', wire: replace(wire, 'OUTGOING_CALL_STARTED', { externalCallId: CALL, createEngagement: true }), problem: /toNumber is undefined/ },
+    { id: 'outgoing-call', wire: replace(wire, 'OUTGOING_CALL_STARTED', { externalCallId: CALL, toNumber: '+1 212 555 0000' }), problem: /is not the dialed number/ },
+    { id: 'outgoing-call', wire: replace(wire, 'OUTGOING_CALL_STARTED', { externalCallId: '', toNumber: '+16175550101' }), problem: /externalCallId is ""/ },
+    { id: 'call-ended', wire: replace(wire, 'CALL_ENDED', { externalCallId: CALL, engagementId: 2 }), problem: 'CALL_ENDED has no callEndStatus' },
+    { id: 'call-ended', wire: replace(wire, 'CALL_ENDED', { externalCallId: CALL, engagementId: 2, callEndStatus: 'HUNG_UP' }), problem: /"HUNG_UP" is not one of/ },
+    { id: 'call-completed', wire: replace(wire, 'CALL_COMPLETED', { externalCallId: CALL, engagementId: 3 }), problem: 'CALL_COMPLETED has engagementId 3, the host created 2' },
+    { id: 'call-completed', wire: replace(wire, 'CALL_COMPLETED', { externalCallId: CALL }), problem: /has no engagementId/ },
+    { id: 'valid-payloads', wire: [...wire, fromWidget('CALL_ANSWERED', {})], problem: /CALL_ANSWERED: invalid: data.externalCallId/ },
+    { id: 'valid-payloads', wire: [...wire, fromWidget('HANG_UP', {})], problem: 'HANG_UP: unknown type' },
+  ]
+  for (const c of cases) {
+    const all = outcomes(journey(c.wire))
+    const outcome = all[c.id]!
+    expect(outcome.status, `${c.id}: ${String(c.problem)}`).toBe('failed')
+    const problems = outcome.status === 'failed' ? outcome.problems : []
+    expect(problems.some((p) => (typeof c.problem === 'string' ? p === c.problem : c.problem.test(p))), `${c.id}: ${problems.join(' | ')}`).toBe(true)
+  }
+})
+
+test('an engagement id sent as a numeric string matches the one the host created', () => {
+  const wire = replace(conformingWire(), 'CALL_COMPLETED', { externalCallId: CALL, engagementId: '2' })
+  expect(evaluateCheck(CHECKS.find((c) => c.id === 'call-completed')!, journey(wire))).toEqual({ status: 'passed' })
+})
+
+test('a check whose stage needed a driver is skipped with the reason, one whose stage failed fails with it', () => {
+  const reason = 'needs a driver (hangUp): the widget did not send CALL_ENDED by itself within 3000 ms'
+  const skipped = journey(conformingWire().slice(0, 7), { hangUp: { status: 'skipped', reason }, wrapUp: { status: 'skipped', reason }, update: { status: 'skipped', reason } })
+  const all = outcomes(skipped)
+  expect(all['call-ended']).toEqual({ status: 'skipped', reason })
+  expect(all['call-completed']).toEqual({ status: 'skipped', reason })
+  expect(all['outgoing-call']).toEqual({ status: 'passed' })
+
+  const failed = journey([conformingWire()[0]!], { handshake: { status: 'failed', error: 'The host gave up after 1500 ms' }, initialized: { status: 'blocked', reason: 'not reached: handshake failed' } })
+  expect(outcomes(failed).handshake).toEqual({ status: 'failed', problems: ['handshake: The host gave up after 1500 ms'] })
+  expect(outcomes(failed).initialized).toEqual({ status: 'failed', problems: ['handshake: The host gave up after 1500 ms'] })
+  expect(outcomes(failed)['valid-payloads']).toEqual({ status: 'failed', problems: ['the widget sent nothing'] })
+
+  const fatal = newJourneyResult(WIDGET_URL, 'test', 10_000, 'Could not load the widget driver x.ts')
+  for (const outcome of Object.values(outcomes(fatal))) expect(outcome).toEqual({ status: 'failed', problems: ['the journey stopped: Could not load the widget driver x.ts'] })
+})
+
+test('the message log tells the directions apart and leaves other traffic aside', () => {
+  const log = new MessageLog(ORIGINS)
+  log.add(fromWidget('INITIALIZED', {}))
+  log.add(toWidget('DIAL_NUMBER', { phoneNumber: '1' }))
+  // A third origin, talking to the harness and to the widget.
+  log.add({ ...fromWidget('CALL_ENDED', {}), origin: 'http://127.0.0.1:4175' })
+  log.add({ ...toWidget('DIAL_NUMBER', {}), origin: 'http://127.0.0.1:4175', fromParent: false })
+  // The harness origin, but not from the widget's parent window.
+  log.add({ ...toWidget('DIAL_NUMBER', {}), fromParent: false })
+  expect(log.fromWidget().map((r) => r.type)).toEqual(['INITIALIZED'])
+  expect(log.toWidget().map((r) => r.type)).toEqual(['DIAL_NUMBER'])
+  expect(log.all().map((r) => r.direction)).toEqual(['from-widget', 'to-widget', 'other', 'other', 'other'])
+  expect(log.ofType('DIAL_NUMBER')).toHaveLength(1)
+  expect(log.all().map((r) => r.seq)).toEqual([1, 2, 3, 4, 5])
+})
+
+test('expectMessage and waitForSequence wait for later messages, match partially, and time out with what was seen', async () => {
+  const log = new MessageLog(ORIGINS)
+  log.add(fromWidget('INITIALIZED', {}))
+  const ended = log.expectMessage('CALL_ENDED', { data: { callEndStatus: 'COMPLETED' } }, { timeout: 2_000 })
+  const sequence = log.waitForSequence(['INITIALIZED', 'OUTGOING_CALL_STARTED', 'CALL_ENDED'], { timeout: 2_000 })
+  log.add(fromWidget('OUTGOING_CALL_STARTED', { externalCallId: CALL }))
+  log.add(fromWidget('CALL_ANSWERED', { externalCallId: CALL }))
+  log.add(fromWidget('CALL_ENDED', { externalCallId: CALL, engagementId: 1, callEndStatus: 'BUSY' }))
+  log.add(fromWidget('CALL_ENDED', { externalCallId: CALL, engagementId: 1, callEndStatus: 'COMPLETED' }))
+  expect(((await ended).data as { data: { callEndStatus: string } }).data.callEndStatus).toBe('COMPLETED')
+  expect((await sequence).map((r) => r.seq)).toEqual([1, 2, 4])
+
+  const byPredicate = await log.expectMessage('CALL_ENDED', (r) => r.seq > 4)
+  expect(byPredicate.seq).toBe(5)
+  await expect(log.expectMessage('CALL_COMPLETED', undefined, { timeout: 50 })).rejects.toThrow(/expected a CALL_COMPLETED message within 50 ms; recorded 5 messages, the last ones: INITIALIZED \(from-widget\)/)
+  await expect(log.waitForSequence(['CALL_ENDED', 'INITIALIZED'], { timeout: 50 })).rejects.toThrow(/CALL_ENDED → INITIALIZED/)
+})
+
+test('deep-subset matching and the report serializer handle what postMessage can carry', () => {
+  expect(isDeepSubset({ a: 1, b: { c: [1, 2, 3] } }, { b: { c: [1, 2] } })).toBe(true)
+  expect(isDeepSubset({ a: 1 }, { a: 1, b: undefined })).toBe(false)
+  expect(isDeepSubset({ a: Number.NaN }, { a: Number.NaN })).toBe(true)
+  expect(isDeepSubset(Object.create({ a: 1 }) as object, { a: 1 })).toBe(false)
+  const record: Partial<RecordedMessage> = { data: { id: 10n, map: new Map([['k', 1]]), set: new Set([1]), big: 'x'.repeat(50), inf: Number.POSITIVE_INFINITY } }
+  const text = stringifyForReport(record, 10)
+  expect(JSON.parse(text)).toEqual({ data: { id: '10n', map: { Map: [['k', 1]] }, set: { Set: [1] }, big: 'xxxxxxxxxx… (50 characters)', inf: 'Infinity' } })
+})
