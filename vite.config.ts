@@ -2,6 +2,7 @@ import { build, defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 import { existsSync, readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { harnessCsp } from './vite-plugins/csp.ts'
 
 const root = import.meta.dirname
 
@@ -47,7 +48,7 @@ function widgetBuild(): Plugin {
  */
 export default defineConfig({
   appType: 'mpa',
-  plugins: [react(), widgetBuild()],
+  plugins: [react(), widgetBuild(), harnessCsp()],
   build: {
     target: 'es2022',
     sourcemap: true,

@@ -25,7 +25,20 @@ export class ApiRequestError extends Error {
 export type ApiChange = { method: string; path: string }
 const listeners = new Set<(change: ApiChange) => void>()
 
-/** Subscribe to every successful write made through this client. */
+/**
+ * POSTs that only read (search, batch read, template preview). They are not
+ * changes: a view that refetches on change, and searches to refetch, would
+ * otherwise loop.
+ */
+const READ_ONLY_POST = [/\/search$/, /\/batch\/read$/, /^\/_ringside\/v1\/timeline\/preview$/]
+
+/** Whether a successful request changed data. */
+export function isDataChange(change: ApiChange): boolean {
+  if (change.method === 'GET') return false
+  return !(change.method === 'POST' && READ_ONLY_POST.some((pattern) => pattern.test(change.path)))
+}
+
+/** Subscribe to every successful write (not read-only POSTs) made through this client. */
 export function onApiChange(listener: (change: ApiChange) => void): () => void {
   listeners.add(listener)
   return () => listeners.delete(listener)
@@ -80,7 +93,8 @@ export async function apiRequest<T = unknown>(method: string, path: string, body
     const errorBody = typeof parsed === 'object' && parsed !== null ? (parsed as Partial<ErrorBody>) : undefined
     throw new ApiRequestError(response.status, errorBody, `${method} ${url.pathname} failed with HTTP ${response.status}`)
   }
-  if (method !== 'GET') for (const listener of listeners) listener({ method, path: url.pathname })
+  const change = { method, path: url.pathname }
+  if (isDataChange(change)) for (const listener of listeners) listener(change)
   return parsed as T
 }
 

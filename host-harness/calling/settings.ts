@@ -13,6 +13,7 @@
  * Every URL must be http(s). An invalid layer (or field) is reported as an
  * error and ignored; the layers below it still apply.
  */
+import { safeHttpUrl } from '../security/sanitize.ts'
 
 export const OVERRIDE_STORAGE_KEY = 'LocalSettings:Calling:CallingExtensions'
 export const CALLING_APP_ID = 1001
@@ -63,14 +64,7 @@ export function clampSize(width: unknown, height: unknown): { width: number; hei
 
 /** The URL, normalised, if it is an absolute http(s) URL; otherwise null. */
 export function httpUrl(value: unknown): string | null {
-  if (typeof value !== 'string' || value.trim() === '') return null
-  let url: URL
-  try {
-    url = new URL(value.trim())
-  } catch {
-    return null
-  }
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null
+  return safeHttpUrl(value) ?? null
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -192,10 +186,7 @@ export function resolveSettings(input: ResolveInput): EffectiveSettings | null {
  * The reference widget's default address: the harness's host name with the
  * port + 1, path `/widget/` (dev 5173 → 5174, e2e 4173 → 4174).
  */
-export function defaultWidgetUrl(location: { protocol: string; hostname: string; port: string }): string {
-  const port = Number(location.port || (location.protocol === 'https:' ? 443 : 80))
-  return `${location.protocol}//${location.hostname}:${port + 1}/widget/`
-}
+export { defaultWidgetUrl } from '../../shared/api/seed.ts'
 
 /** The override after setting (or clearing, with null) its URL; other fields are kept. */
 export function overrideWithUrl(raw: string | null, url: string | null): { value: string | null; error?: string } {

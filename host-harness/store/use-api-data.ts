@@ -5,18 +5,7 @@
  * ignored, so a slow old request never overwrites a newer one.
  */
 import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react'
-import { onApiChange, type ApiChange } from '../api/client.ts'
-
-/**
- * POSTs that only read (search, batch read, template preview). The client
- * reports every non-GET as a change; refetching after these would loop, since
- * refetching itself may search or batch-read.
- */
-const READ_ONLY_POST = [/\/search$/, /\/batch\/read$/, /^\/_ringside\/v1\/timeline\/preview$/]
-
-export function isDataChange(change: ApiChange): boolean {
-  return !(change.method === 'POST' && READ_ONLY_POST.some((pattern) => pattern.test(change.path)))
-}
+import { onApiChange } from '../api/client.ts'
 
 export type ApiData<T> =
   | { status: 'loading'; data?: T; error?: undefined }
@@ -58,9 +47,7 @@ export function useApiData<T>(load: () => Promise<T>, deps: DependencyList, opti
 
   useEffect(() => {
     if (!refreshOnChange) return undefined
-    return onApiChange((change) => {
-      if (isDataChange(change)) run()
-    })
+    return onApiChange(() => run())
   }, [run, refreshOnChange])
 
   useEffect(

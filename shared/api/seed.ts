@@ -19,6 +19,17 @@ export interface SeedOptions {
 }
 
 export const DEFAULT_WIDGET_URL = 'http://127.0.0.1:5174/widget/'
+
+/**
+ * Where the reference widget lives for a harness served at `location`: the
+ * same host, the next port, `/widget/` (5173 → 5174 with `npm start`, 4173 →
+ * 4174 in the e2e tests), so the harness and the widget are always two
+ * origins, as in a real CRM.
+ */
+export function defaultWidgetUrl(location: { protocol: string; hostname: string; port: string }): string {
+  const port = Number(location.port || (location.protocol === 'https:' ? 443 : 80))
+  return `${location.protocol}//${location.hostname}:${port + 1}/widget/`
+}
 export const WIDGET_NAME = 'Ringside reference widget'
 
 const DAY = 86_400_000

@@ -10,6 +10,7 @@ import { setupWorker, type SetupWorker } from 'msw/browser'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../service.ts'
 import { attachPersistence, type Persistence } from '../persistence.ts'
 import { createBrowserSnapshotStore } from './indexeddb-store.ts'
+import { defaultWidgetUrl } from '../seed.ts'
 
 export const API_PATTERNS = ['*/oauth/v1/*', '*/crm/v3/*', '*/crm/v4/*', '*/integrators/timeline/v3/*', '*/_ringside/*'] as const
 
@@ -47,7 +48,10 @@ export interface BrowserCrmServiceOptions extends CrmServiceOptions {
  */
 export async function createBrowserCrmService(options: BrowserCrmServiceOptions = {}): Promise<BrowserCrmService> {
   const { debounceMs, ...serviceOptions } = options
-  const service = createCrmService(serviceOptions)
+  // Every page of this origin (harness, consent page, fixtures) seeds the same
+  // registration, whichever of them creates the database first.
+  const seedOptions = { widgetUrl: defaultWidgetUrl(location), ...serviceOptions.seedOptions }
+  const service = createCrmService({ ...serviceOptions, seedOptions })
   const persistence = await attachPersistence(service, await createBrowserSnapshotStore(), { debounceMs })
   const worker = await startApiWorker(service)
   // Best effort: a change made just before the page goes away is saved now.

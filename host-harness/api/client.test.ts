@@ -1,0 +1,47 @@
+import { createCrmService } from '../../shared/api/service.ts'
+import { api, ApiRequestError, isDataChange, onApiChange } from './client.ts'
+
+function routeFetchToService() {
+  const service = createCrmService()
+  vi.stubGlobal('fetch', (input: URL | RequestInfo, init?: RequestInit) => service.handle(new Request(input, init)))
+  return service
+}
+
+afterEach(() => vi.unstubAllGlobals())
+
+it('notifies listeners after a write, and not after reads or read-only POSTs', async () => {
+  routeFetchToService()
+  const changes: string[] = []
+  const off = onApiChange((c) => changes.push(`${c.method} ${c.path}`))
+  await api.get('/crm/v3/objects/contacts')
+  await api.post('/crm/v3/objects/contacts/search', { filterGroups: [] })
+  await api.post('/crm/v3/objects/tickets', { properties: { subject: 'Printer on fire', hs_pipeline_stage: '1' } })
+  off()
+  await api.post('/crm/v3/objects/tickets', { properties: { subject: 'Unheard', hs_pipeline_stage: '1' } })
+  expect(changes).toEqual(['POST /crm/v3/objects/tickets'])
+})
+
+it('throws the API error body on a non-2xx response and notifies nobody', async () => {
+  routeFetchToService()
+  const listener = vi.fn()
+  const off = onApiChange(listener)
+  const error = await api.post('/crm/v3/objects/tickets', { properties: {} }).catch((e: unknown) => e)
+  off()
+  expect(error).toBeInstanceOf(ApiRequestError)
+  expect((error as ApiRequestError).status).toBe(400)
+  expect((error as ApiRequestError).body?.category).toBe('VALIDATION_ERROR')
+  expect(listener).not.toHaveBeenCalled()
+})
+
+it.each([
+  ['GET', '/crm/v3/objects/contacts', false],
+  ['POST', '/crm/v3/objects/contacts/search', false],
+  ['POST', '/crm/v3/objects/tickets/batch/read', false],
+  ['POST', '/_ringside/v1/timeline/preview', false],
+  ['POST', '/crm/v3/objects/tickets', true],
+  ['PATCH', '/crm/v3/objects/calls/7', true],
+  ['DELETE', '/crm/v3/objects/tickets/3', true],
+  ['POST', '/_ringside/v1/reset', true],
+])('%s %s is a data change: %s', (method, path, expected) => {
+  expect(isDataChange({ method, path })).toBe(expected)
+})
