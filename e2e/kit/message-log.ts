@@ -10,7 +10,7 @@ export type WireDirection = 'from-widget' | 'to-widget' | 'other'
 
 /** One `message` event, in the frame that received it. */
 export interface RecordedMessage {
-  /** Arrival order in the test process (1, 2, …), across all frames. */
+  /** Arrival order in the test process (1, 2, …), across all frames; the log itself is kept in `time` order. */
   readonly seq: number
   /** `performance.timeOrigin + performance.now()` in the receiving frame (ms since the epoch, comparable across frames). */
   readonly time: number
@@ -103,6 +103,7 @@ export class MessageLog {
   readonly #records: RecordedMessage[] = []
   readonly #waiters = new Set<Waiter>()
   #origins: LogOrigins
+  #seq = 0
 
   constructor(origins: LogOrigins) {
     this.#origins = { ...origins }
@@ -118,10 +119,24 @@ export class MessageLog {
     this.#origins = { ...this.#origins, widget: origin }
   }
 
-  /** Adds one record (called by the recorder binding; tests may feed a log by hand). */
+  /** Adds one record (tests may feed a log by hand). */
   add(raw: RawRecord): RecordedMessage {
-    const record: RecordedMessage = { ...raw, seq: this.#records.length + 1, direction: classify(raw, this.#origins), type: typeOf(raw.data) }
-    this.#records.push(record)
+    const [record] = this.addAll([raw])
+    return record!
+  }
+
+  /**
+   * Adds records (the recorder sends them in batches per frame). The log
+   * stays in time order, whichever frame's batch arrives first.
+   */
+  addAll(raws: readonly RawRecord[]): RecordedMessage[] {
+    const added = raws.map((raw) => {
+      const record: RecordedMessage = { ...raw, seq: ++this.#seq, direction: classify(raw, this.#origins), type: typeOf(raw.data) }
+      let at = this.#records.length
+      while (at > 0 && this.#records[at - 1]!.time > record.time) at -= 1
+      this.#records.splice(at, 0, record)
+      return record
+    })
     for (const waiter of [...this.#waiters]) {
       const value = waiter.test()
       if (value !== undefined) {
@@ -129,10 +144,10 @@ export class MessageLog {
         waiter.resolve(value)
       }
     }
-    return record
+    return added
   }
 
-  /** Every record, in arrival order. */
+  /** Every record, in time order. */
   all(): RecordedMessage[] {
     return [...this.#records]
   }
@@ -167,6 +182,7 @@ export class MessageLog {
       () => this.find(type, match, options.direction),
       options.timeout,
       () => `expected a ${type} message${describe(match)}${options.direction ? ` (${options.direction})` : ''}`,
+      this.expectMessage,
     )
   }
 
@@ -186,12 +202,13 @@ export class MessageLog {
       },
       options.timeout,
       () => `expected the sequence ${types.join(' → ')}`,
+      this.waitForSequence,
     )
   }
 
   /** Waits until `test` returns something other than undefined. */
   waitFor<T>(test: () => T | undefined, options: { timeout?: number; description?: string } = {}): Promise<T> {
-    return this.#wait(test, options.timeout, () => options.description ?? 'expected a condition on the message log')
+    return this.#wait(test, options.timeout, () => options.description ?? 'expected a condition on the message log', this.waitFor)
   }
 
   /** The log as JSON text (for attachments): BigInt, Map, Set and long strings are made readable. */
@@ -199,14 +216,19 @@ export class MessageLog {
     return stringifyForReport({ origins: this.#origins, messages: this.#records }, maxString)
   }
 
-  #wait<T>(test: () => T | undefined, timeout = 5_000, describeFailure: () => string): Promise<T> {
+  /** `caller`: the public method, left out of the failure's stack. */
+  #wait<T>(test: () => T | undefined, timeout = 5_000, describeFailure: () => string, caller: (...args: never[]) => unknown): Promise<T> {
     const now = test()
     if (now !== undefined) return Promise.resolve(now)
+    // Created now so its stack points at the test that waits, not at the timer.
+    const failure = new Error('timed out')
+    Error.captureStackTrace(failure, caller)
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter = { test, resolve: (value) => (clearTimeout(timer), resolve(value as T)) }
       const timer = setTimeout(() => {
         this.#waiters.delete(waiter)
-        reject(new Error(`${describeFailure()} within ${timeout} ms; ${summary(this.#records)}`))
+        failure.message = `${describeFailure()} within ${timeout} ms; ${summary(this.#records)}`
+        reject(failure)
       }, timeout)
       this.#waiters.add(waiter)
     })
