@@ -30,6 +30,7 @@ for (const target of conformanceTargets()) {
     test.afterEach(async ({}, testInfo) => {
       if (!journey || testInfo.status === testInfo.expectedStatus) return
       await testInfo.attach('message-log.json', { body: journey.logJson, contentType: 'application/json' })
+      await testInfo.attach('harness-findings.txt', { body: journey.findings.join('\n') || 'No conformance findings.', contentType: 'text/plain' })
       if (journey.tracePath) await testInfo.attach('trace', { path: journey.tracePath, contentType: 'application/zip' })
       if (journey.screenshotPath) await testInfo.attach('screenshot', { path: journey.screenshotPath, contentType: 'image/png' })
     })

@@ -24,6 +24,8 @@ export interface StoredJourney {
   result: JourneyResult
   /** The log as JSON text, for the report. */
   logJson: string
+  /** The harness inspector's conformance findings after the journey, as shown. */
+  findings: string[]
   tracePath: string | null
   screenshotPath: string | null
 }
@@ -64,13 +66,16 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
     const page = await context.newPage()
     const messages = await installMessageRecorder(page, { harness: origins.harness, widget: originOf(widgetUrl) })
     const driver = await loadDriver(target.driver, widgetUrl, origins.widget)
-    const result = await runJourney({ harness: new Harness(page), messages, driver }, { ...DEFAULT_JOURNEY, widgetUrl, syncTimeoutMs })
+    const harness = new Harness(page)
+    const result = await runJourney({ harness, messages, driver }, { ...DEFAULT_JOURNEY, widgetUrl, syncTimeoutMs })
+    // The final screenshot shows the harness's own findings next to the page.
+    const findings = await harness.inspector.findings().catch((error: unknown) => [`(could not read the inspector: ${messageOf(error)})`])
     const screenshot = await page.screenshot({ path: screenshotPath }).then(
       () => screenshotPath,
       () => null,
     )
     const trace = await saveTrace(context, ownTrace, tracePath)
-    return { result, logJson: messages.toJSONText(), tracePath: trace, screenshotPath: screenshot }
+    return { result, logJson: messages.toJSONText(), findings, tracePath: trace, screenshotPath: screenshot }
   } finally {
     await context.close()
   }
@@ -89,7 +94,7 @@ export async function journeyFor(target: ConformanceTarget, browser: Browser, te
   const stored = await runFresh(target, browser, testInfo, dir, syncTimeoutMs).catch((error: unknown) => {
     // e.g. the driver module does not load: every check reports it.
     const fatal = messageOf(error)
-    return { result: newJourneyResult(target.url(testInfo.project.use.baseURL), target.driver, syncTimeoutMs, fatal), logJson: '[]', tracePath: null, screenshotPath: null }
+    return { result: newJourneyResult(target.url(testInfo.project.use.baseURL), target.driver, syncTimeoutMs, fatal), logJson: '[]', findings: [], tracePath: null, screenshotPath: null }
   })
   await writeFile(file, serialize(stored))
   return stored

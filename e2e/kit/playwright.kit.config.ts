@@ -19,8 +19,8 @@ const root = new URL('../..', import.meta.url).pathname
 
 export default defineConfig({
   ...base,
-  testDir: root,
-  testMatch: 'e2e/conformance.spec.ts',
+  testDir: `${root}e2e`,
+  testMatch: 'conformance.spec.ts',
   outputDir: `${root}test-results/widget-check`,
   retries: 0,
   reporter: [
