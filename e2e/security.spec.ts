@@ -10,7 +10,7 @@ import { malformedMessage } from '../shared/protocol/testing/malformed.ts'
 import type { WidgetDriver, DriverContext } from './kit/drivers/types.ts'
 import { expect, test } from './kit/fixtures.ts'
 import type { Harness } from './kit/harness.ts'
-import type { MessageLog } from './kit/message-log.ts'
+import { payloadOf, type MessageLog } from './kit/message-log.ts'
 import { fixtureUrl, ourWidgetUrl } from './kit/origins.ts'
 
 const CONTACT = { id: '1', phone: '+1 617 555 0101' }
@@ -87,7 +87,7 @@ async function placeLoggedCall(ctx: DriverContext, driver: WidgetDriver, message
   await driver.completeWrapUp!(ctx, { notes: 'still works' })
   const completed = await messages.waitFor(() => messages.ofType('CALL_COMPLETED', 'from-widget')[before], { timeout: 10_000 })
   const update = await messages.expectMessage('UPDATE_ENGAGEMENT_SUCCEEDED', (r) => r.time >= completed.time, { direction: 'to-widget' })
-  const id = (update.data as { data?: { engagementId?: unknown } }).data?.engagementId
+  const id = payloadOf(update).engagementId
   expect(typeof id).toBe('number')
   return id as number
 }

@@ -9,7 +9,7 @@
  */
 import { callEndStatus, validateMessage } from '../../shared/protocol/index.ts'
 import type { JourneyResult, StageName } from './journey.ts'
-import type { RecordedMessage } from './message-log.ts'
+import { payloadOf, type RecordedMessage } from './message-log.ts'
 
 export type CheckOutcome = { status: 'passed' } | { status: 'failed'; problems: string[] } | { status: 'skipped'; reason: string }
 
@@ -25,10 +25,6 @@ export interface ConformanceCheck {
 
 const END_STATUSES: readonly string[] = Object.values(callEndStatus)
 
-function dataOf(record: RecordedMessage | undefined): Record<string, unknown> {
-  const data = (record?.data as { data?: unknown } | undefined)?.data
-  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {}
-}
 
 const fromWidget = (j: JourneyResult) => j.log.filter((r) => r.direction === 'from-widget')
 const toWidget = (j: JourneyResult) => j.log.filter((r) => r.direction === 'to-widget')
@@ -37,7 +33,7 @@ const digits = (value: string) => value.replace(/\D/g, '')
 
 /** The call's message of `type` from the widget (by externalCallId), or undefined. */
 function callMessage(j: JourneyResult, type: string): RecordedMessage | undefined {
-  return fromWidget(j).find((r) => r.type === type && dataOf(r).externalCallId === j.externalCallId)
+  return fromWidget(j).find((r) => r.type === type && payloadOf(r).externalCallId === j.externalCallId)
 }
 
 export const CHECKS: readonly ConformanceCheck[] = [
@@ -89,13 +85,13 @@ export const CHECKS: readonly ConformanceCheck[] = [
       const started = fromWidget(j).find((r) => r.type === 'OUTGOING_CALL_STARTED' && r.time >= (dial?.time ?? Infinity))
       if (!dial) return ['no DIAL_NUMBER reached the widget']
       if (!started) return ['no OUTGOING_CALL_STARTED after DIAL_NUMBER']
-      const data = dataOf(started)
+      const data = payloadOf(started)
       const problems: string[] = []
       if (typeof data.externalCallId !== 'string' || data.externalCallId === '') problems.push(`externalCallId is ${show(data.externalCallId)}, expected a non-empty string`)
       if (typeof data.toNumber !== 'string' || data.toNumber.trim() === '') {
         problems.push(`toNumber is ${show(data.toNumber)}, expected the dialed number`)
       } else {
-        const dialed = dataOf(dial).phoneNumber
+        const dialed = payloadOf(dial).phoneNumber
         const want = typeof dialed === 'string' ? digits(dialed) : ''
         const got = digits(data.toNumber)
         if (want !== '' && !(got.endsWith(want) || want.endsWith(got))) problems.push(`toNumber ${show(data.toNumber)} is not the dialed number ${show(dialed)}`)
@@ -110,7 +106,7 @@ export const CHECKS: readonly ConformanceCheck[] = [
     problems(j) {
       const ended = callMessage(j, 'CALL_ENDED')
       if (!ended) return [`no CALL_ENDED for call ${show(j.externalCallId)}`]
-      const status = dataOf(ended).callEndStatus
+      const status = payloadOf(ended).callEndStatus
       if (status === undefined) return ['CALL_ENDED has no callEndStatus']
       return typeof status === 'string' && END_STATUSES.includes(status) ? [] : [`callEndStatus ${show(status)} is not one of ${END_STATUSES.join(', ')}`]
     },
@@ -122,7 +118,7 @@ export const CHECKS: readonly ConformanceCheck[] = [
     problems(j) {
       const completed = callMessage(j, 'CALL_COMPLETED')
       if (!completed) return [`no CALL_COMPLETED for call ${show(j.externalCallId)}`]
-      const sent = dataOf(completed).engagementId
+      const sent = payloadOf(completed).engagementId
       if (j.createdEngagementId === null) return ['the host reported no engagement id for this call']
       if (sent === undefined) return [`CALL_COMPLETED has no engagementId (the host created ${j.createdEngagementId})`]
       return String(sent) === String(j.createdEngagementId) ? [] : [`CALL_COMPLETED has engagementId ${show(sent)}, the host created ${j.createdEngagementId}`]

@@ -5,6 +5,7 @@
  * drives it with its driver.
  */
 import { expect, test } from './fixtures.ts'
+import { payloadOf } from './message-log.ts'
 
 test('with engagement creation failing, the widget hears CREATE_ENGAGEMENT_FAILED and the CRM keeps no half-made call', async ({
   harness,
@@ -32,7 +33,7 @@ test('with engagement creation failing, the widget hears CREATE_ENGAGEMENT_FAILE
   await messages.waitForSequence(['DIAL_NUMBER', 'OUTGOING_CALL_STARTED', 'CREATE_ENGAGEMENT_FAILED', 'CALL_ENDED', 'CALL_COMPLETED'])
 
   // Nothing was written for this call.
-  const externalCallId = (started.data as { data: { externalCallId: string } }).data.externalCallId
+  const externalCallId = String(payloadOf(started).externalCallId)
   expect(await harness.engagements({ externalCallId })).toEqual([])
   expect(await harness.engagements()).toHaveLength(callsBefore.length)
   // The one-shot fault is used up.

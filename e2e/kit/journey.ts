@@ -8,7 +8,7 @@
 import { expect } from '@playwright/test'
 import type { DriverContext, DriverStep, WidgetDriver } from './drivers/types.ts'
 import type { CallEngagement, Harness } from './harness.ts'
-import type { MessageLog, RecordedMessage } from './message-log.ts'
+import { payloadOf, type MessageLog, type RecordedMessage } from './message-log.ts'
 
 export const STAGES = ['handshake', 'initialized', 'login', 'dial', 'placeCall', 'engagement', 'answer', 'hangUp', 'wrapUp', 'update'] as const
 export type StageName = (typeof STAGES)[number]
@@ -65,10 +65,6 @@ interface JourneyDeps {
 
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message.split('\n').slice(0, 6).join('\n') : String(error))
 
-const dataOf = (record: RecordedMessage | undefined): Record<string, unknown> => {
-  const data = (record?.data as { data?: unknown } | undefined)?.data
-  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {}
-}
 
 /** A journey with every stage not reached yet (and `fatal`, if it could not start). */
 export function newJourneyResult(widgetUrl: string, driverName: string, syncTimeoutMs: number, fatal: string | null = null): JourneyResult {
@@ -97,16 +93,16 @@ export async function runJourney({ harness, messages, driver }: JourneyDeps, opt
   /**
    * Runs one stage unless an earlier one failed or was skipped. An `optional`
    * stage that fails or is skipped does not stop the later ones (the checks
-   * that need it still report it). Returns whether it passed.
+   * that need it still report it).
    */
-  const stage = async (name: StageName, body: () => Promise<StageOutcome>, optional = false): Promise<boolean> => {
+  const stage = async (name: StageName, body: () => Promise<StageOutcome>, optional = false): Promise<void> => {
     if (blockedBy !== null) {
       stages[name] = { status: 'blocked', reason: `not reached: ${blockedBy}` }
-      return false
+      return
     }
     if (skippedBy !== null) {
       stages[name] = { status: 'skipped', reason: skippedBy }
-      return false
+      return
     }
     let outcome: StageOutcome
     try {
@@ -117,7 +113,6 @@ export async function runJourney({ harness, messages, driver }: JourneyDeps, opt
     stages[name] = outcome
     if (outcome.status === 'failed' && !optional) blockedBy = `${name} failed`
     if (outcome.status === 'skipped' && !optional) skippedBy = outcome.reason
-    return outcome.status === 'passed'
   }
 
   let ctx: DriverContext | null = null
@@ -191,24 +186,24 @@ export async function runJourney({ harness, messages, driver }: JourneyDeps, opt
     await stage('placeCall', async () => {
       const outcome = await drive('placeCall', outgoingAfterDial, 'OUTGOING_CALL_STARTED')
       outgoing = outgoingAfterDial()
-      const id = dataOf(outgoing).externalCallId
+      const id = payloadOf(outgoing).externalCallId
       result.externalCallId = typeof id === 'string' ? id : null
       return outcome
     })
 
     const ofCall = (type: string, direction: 'from-widget' | 'to-widget') => () =>
-      messages.ofType(type, direction).find((r) => (direction === 'to-widget' ? r.time >= (outgoing?.time ?? 0) : dataOf(r).externalCallId === result.externalCallId))
+      messages.ofType(type, direction).find((r) => (direction === 'to-widget' ? r.time >= (outgoing?.time ?? 0) : payloadOf(r).externalCallId === result.externalCallId))
 
     await stage('engagement', async () => {
-      if (dataOf(outgoing).createEngagement !== true) {
+      if (payloadOf(outgoing).createEngagement !== true) {
         return { status: 'skipped', reason: 'the widget did not ask the host to create the engagement (OUTGOING_CALL_STARTED without createEngagement: true)' }
       }
       const reply = await messages.waitFor(() => ofCall('CREATE_ENGAGEMENT_SUCCEEDED', 'to-widget')() ?? ofCall('CREATE_ENGAGEMENT_FAILED', 'to-widget')(), {
         timeout: wait,
         description: 'expected the host to answer createEngagement (CREATE_ENGAGEMENT_SUCCEEDED/FAILED)',
       })
-      if (reply.type === 'CREATE_ENGAGEMENT_FAILED') return { status: 'failed', error: `The host could not create the engagement: ${JSON.stringify(dataOf(reply).error ?? dataOf(reply))}` }
-      const id = dataOf(reply).engagementId
+      if (reply.type === 'CREATE_ENGAGEMENT_FAILED') return { status: 'failed', error: `The host could not create the engagement: ${JSON.stringify(payloadOf(reply).error ?? payloadOf(reply))}` }
+      const id = payloadOf(reply).engagementId
       result.createdEngagementId = typeof id === 'number' ? id : null
       return { status: 'passed' }
     }, true)
@@ -232,9 +227,9 @@ export async function runJourney({ harness, messages, driver }: JourneyDeps, opt
         () => messages.toWidget().find((r) => (r.type === 'UPDATE_ENGAGEMENT_SUCCEEDED' || r.type === 'UPDATE_ENGAGEMENT_FAILED') && r.time >= (done?.time ?? 0)),
         { timeout: wait, description: 'expected the host to answer CALL_COMPLETED (UPDATE_ENGAGEMENT_SUCCEEDED/FAILED)' },
       )
-      const id = dataOf(reply).engagementId ?? dataOf(done).engagementId ?? result.createdEngagementId
+      const id = payloadOf(reply).engagementId ?? payloadOf(done).engagementId ?? result.createdEngagementId
       if (typeof id === 'number' || typeof id === 'string') result.engagement = await harness.readCall(id)
-      if (reply.type === 'UPDATE_ENGAGEMENT_FAILED') return { status: 'failed', error: `The CRM refused the call log: ${JSON.stringify(dataOf(reply).error ?? dataOf(reply))}` }
+      if (reply.type === 'UPDATE_ENGAGEMENT_FAILED') return { status: 'failed', error: `The CRM refused the call log: ${JSON.stringify(payloadOf(reply).error ?? payloadOf(reply))}` }
       return { status: 'passed' }
     })
   } catch (error) {

@@ -58,6 +58,12 @@ export function isDeepSubset(actual: unknown, expected: unknown): boolean {
   return false
 }
 
+/** The `data` payload of a recorded message when it is an object, else `{}`. */
+export function payloadOf(record: Pick<RecordedMessage, 'data'> | undefined): Record<string, unknown> {
+  const data = (record?.data as { data?: unknown } | undefined)?.data
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {}
+}
+
 function typeOf(data: unknown): string | null {
   if (typeof data !== 'object' || data === null) return null
   const type: unknown = (data as { type?: unknown }).type
