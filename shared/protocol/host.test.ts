@@ -124,6 +124,24 @@ describe('mount', () => {
     expect(posts).toHaveLength(0)
   })
 
+  it('warms the validator once on mount with a valid SYNC_ACK-shaped message, without any visible effect', () => {
+    const container = document.createElement('div')
+    document.body.appendChild(container)
+    const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS })
+    hosts.push(host)
+    const events = vi.fn()
+    for (const event of ['traffic', 'rejected', 'message', 'SYNC_ACK', 'ready', 'status'] as const) host.on(event, events)
+    const calls = vi.mocked(validateMessage).mock.calls
+    const before = calls.length
+    host.mount()
+    const warmUp = calls.slice(before)
+    expect(warmUp.map((call) => call[1])).toEqual(['from-widget'])
+    expect(validateMessage(warmUp[0]?.[0], 'from-widget')).toMatchObject({ ok: true, message: { type: 'SYNC_ACK' } })
+    expect(events).not.toHaveBeenCalled()
+    expect(console.debug).not.toHaveBeenCalled()
+    expect(host.status).toBe('idle')
+  })
+
   it('uses a configurable allow list and sandbox', () => {
     const { iframe } = mountHost({ allow: 'microphone; autoplay; speaker-selection', sandbox: 'allow-scripts allow-same-origin' })
     expect(iframe.getAttribute('allow')).toBe('microphone; autoplay; speaker-selection')

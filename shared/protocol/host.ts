@@ -15,6 +15,7 @@
  * Never posts with targetOrigin `*`.
  */
 import {
+  SDK_VERSION,
   deprecationOf,
   getEntry,
   validateMessage,
@@ -248,7 +249,32 @@ export class CallingHost {
     iframe.src = this.#src
     this.#iframe = iframe
     this.#container.appendChild(iframe)
+    this.#warmUpValidation()
     return iframe
+  }
+
+  /**
+   * Validates a SYNC_ACK like the one the widget will send, once, while its page loads.
+   * The first validation on a page pays V8's lazy compilation of zod's code (~0.5 ms);
+   * without this it would fall between the widget's SYNC_ACK and `ready`. The result is
+   * thrown away: nothing is posted, emitted or logged.
+   */
+  #warmUpValidation(): void {
+    const f = this.#sync
+    const ack = {
+      type: 'SYNC_ACK',
+      messageId: 'warm-up',
+      hostUrl: window.location.origin,
+      portalId: f.portalId,
+      userId: f.userId,
+      ownerId: f.ownerId,
+      iframeLocation: f.iframeLocation,
+      usesCallingWindow: f.usesCallingWindow,
+      debugMode: false,
+      version: SDK_VERSION,
+      iFrameUrl: this.#widgetOrigin,
+    }
+    validateMessage(ack, 'from-widget')
   }
 
   // --- events ----------------------------------------------------------------
