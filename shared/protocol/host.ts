@@ -260,21 +260,28 @@ export class CallingHost {
    * thrown away: nothing is posted, emitted or logged.
    */
   #warmUpValidation(): void {
+    const ack = this.#syncMessage('SYNC_ACK', 'warm-up')
+    ack.debugMode = false
+    ack.version = SDK_VERSION
+    ack.iFrameUrl = this.#widgetOrigin
+    validateMessage(ack, 'from-widget')
+  }
+
+  /** `{type, messageId, hostUrl}` plus the current SYNC fields (what SYNC carries and SYNC_ACK echoes). */
+  #syncMessage(type: 'SYNC' | 'SYNC_ACK', messageId: string): WireMessage {
     const f = this.#sync
-    const ack = {
-      type: 'SYNC_ACK',
-      messageId: 'warm-up',
+    const message: WireMessage = {
+      type,
+      messageId,
       hostUrl: window.location.origin,
       portalId: f.portalId,
       userId: f.userId,
       ownerId: f.ownerId,
       iframeLocation: f.iframeLocation,
       usesCallingWindow: f.usesCallingWindow,
-      debugMode: false,
-      version: SDK_VERSION,
-      iFrameUrl: this.#widgetOrigin,
     }
-    validateMessage(ack, 'from-widget')
+    if (f.engagementId !== undefined) message.engagementId = f.engagementId
+    return message
   }
 
   // --- events ----------------------------------------------------------------
@@ -551,18 +558,7 @@ export class CallingHost {
   #sendSync(): void {
     if (this.#status !== 'syncing' || this.#faults.withholdSync === true) return
     const messageId = this.#nextId()
-    const f = this.#sync
-    const message: WireMessage = {
-      type: 'SYNC',
-      messageId,
-      hostUrl: window.location.origin,
-      portalId: f.portalId,
-      userId: f.userId,
-      ownerId: f.ownerId,
-      iframeLocation: f.iframeLocation,
-      usesCallingWindow: f.usesCallingWindow,
-    }
-    if (f.engagementId !== undefined) message.engagementId = f.engagementId
+    const message = this.#syncMessage('SYNC', messageId)
     this.#outstandingSyncIds.add(messageId)
     this.#post(message, false, undefined)
   }
