@@ -211,8 +211,8 @@ export async function runJourney({ harness, messages, driver }: JourneyDeps, opt
     const ended = ofCall('CALL_ENDED', 'from-widget')
     await stage('answer', async () => {
       const answered = ofCall('CALL_ANSWERED', 'from-widget')
-      const outcome = await drive('answer', answered, 'CALL_ANSWERED')
-      if (outcome.status === 'skipped' && ended()) return { status: 'passed', note: 'the call ended without being answered' }
+      const outcome = await drive('answer', answered, 'CALL_ANSWERED').catch((error: unknown): StageOutcome => ({ status: 'failed', error: messageOf(error) }))
+      if (outcome.status !== 'passed' && ended()) return { status: 'passed', note: 'the call ended without being answered' }
       return outcome
     }, true)
 
