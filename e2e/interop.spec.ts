@@ -81,6 +81,48 @@ async function openPlainHostWith(page: Page, widget: 'npm-widget' | 'sdk-widget'
 
 const EXPECTED_READY = { ...SYNC_FIELDS, hostUrl: ORIGINS.harness }
 
+/**
+ * One page per worker for the table-driven rows below. Each row sends a
+ * message type no other row sends and reads back only that type, so rows do
+ * not see each other; loading a fresh host and widget per row would spend
+ * nearly all of the suite's time on page loads.
+ */
+interface SharedPages {
+  sdkHostWithNpm: { page: Page; widget: Frame }
+  plainHostWithSdk: { page: Page; widget: Frame }
+  plainHostWithNpm: { page: Page; widget: Frame }
+}
+
+const shared = test.extend<object, SharedPages>({
+  sdkHostWithNpm: [
+    async ({ browser }, use) => {
+      const page = await browser.newPage()
+      const { widget } = await openSdkHostWithNpmWidget(page)
+      await use({ page, widget })
+      await page.close()
+    },
+    { scope: 'worker' },
+  ],
+  plainHostWithSdk: [
+    async ({ browser }, use) => {
+      const page = await browser.newPage()
+      const { widget } = await openPlainHostWith(page, 'sdk-widget')
+      await use({ page, widget })
+      await page.close()
+    },
+    { scope: 'worker' },
+  ],
+  plainHostWithNpm: [
+    async ({ browser }, use) => {
+      const page = await browser.newPage()
+      const { widget } = await openPlainHostWith(page, 'npm-widget')
+      await use({ page, widget })
+      await page.close()
+    },
+    { scope: 'worker' },
+  ],
+})
+
 // ── (a) our host ↔ the npm package's widget ─────────────────────────────────
 
 test.describe('our CallingHost with a widget built on the npm package 0.9.7', () => {
@@ -97,8 +139,10 @@ test.describe('our CallingHost with a widget built on the npm package 0.9.7', ()
   })
 
   for (const c of WIDGET_METHODS) {
-    test(`npm widget ${c.method}() arrives at our host as a valid ${c.type} event`, async ({ page }) => {
-      const { widget } = await openSdkHostWithNpmWidget(page)
+    // SET_WIDGET_URL makes our host load another page into the frame: that row gets a page of its own.
+    const ownPage = c.type === 'SET_WIDGET_URL'
+    shared(`npm widget ${c.method}() arrives at our host as a valid ${c.type} event`, async ({ page: freshPage, sdkHostWithNpm }) => {
+      const { page, widget } = ownPage ? { page: freshPage, ...(await openSdkHostWithNpmWidget(freshPage)) } : sdkHostWithNpm
 
       await callWidget(widget, c.method, c.payload)
       await page.waitForFunction((type) => (window as unknown as SdkHostFixtureWindow).__events.some((event) => event.type === type), c.type)
@@ -120,16 +164,14 @@ test.describe('our CallingHost with a widget built on the npm package 0.9.7', ()
   }
 
   for (const c of HOST_MESSAGES) {
-    test(`our host's ${c.hostMethod}() reaches the npm widget's ${c.handler}`, async ({ page }) => {
-      const { widget } = await openSdkHostWithNpmWidget(page)
-
+    shared(`our host's ${c.hostMethod}() reaches the npm widget's ${c.handler}`, async ({ sdkHostWithNpm: { page, widget } }) => {
       await page.evaluate(([method, data]) => void (window as unknown as SdkHostFixtureWindow).__call(method, data), [c.hostMethod, c.payload] as const)
       await widget.waitForFunction(
         (handler) => (window as unknown as WidgetFixtureWindow).__received.some((call) => call.handler === handler),
         c.handler,
       )
 
-      const calls = await handlerCalls(widget)
+      const calls = (await handlerCalls(widget)).filter((call) => (call.message as Wire | undefined)?.type === c.type)
       // The npm package calls the literal FAILED key first for every *_FAILED type.
       const expected = c.type.endsWith('_FAILED') ? [FAILED_KEY, c.handler] : [c.handler]
       expect(calls.map((call) => call.handler)).toEqual(expected)
@@ -242,10 +284,11 @@ test.describe('our CallingExtensions with a plain host that speaks the CRM wire 
   })
 
   for (const c of WIDGET_METHODS) {
-    test(`${c.method}() puts the same message on the wire as the npm package`, async ({ page, context }) => {
-      const npmPage = await context.newPage()
-      const ours = await openPlainHostWith(page, 'sdk-widget')
-      const npm = await openPlainHostWith(npmPage, 'npm-widget')
+    shared(`${c.method}() puts the same message on the wire as the npm package`, async ({ plainHostWithSdk, plainHostWithNpm }) => {
+      const { page } = plainHostWithSdk
+      const npmPage = plainHostWithNpm.page
+      const ours = plainHostWithSdk
+      const npm = plainHostWithNpm
 
       await callWidget(ours.widget, c.method, c.payload)
       await callWidget(npm.widget, c.method, c.payload)

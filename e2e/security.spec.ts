@@ -110,6 +110,8 @@ test('forged messages from a third-origin frame change nothing in the harness or
   const hostile = page.frameLocator('iframe[title="Hostile frame"]')
   await expect(hostile.getByText('Hostile frame')).toBeVisible()
   const hostileFrame = page.frames().find((f) => f.url().startsWith(origins.hostile))!
+  // The page's text shows before its module script has run: wait for the hook.
+  await hostileFrame.waitForFunction(() => typeof (window as unknown as { __attack?: unknown }).__attack === 'function')
   await hostileFrame.evaluate(() => (window as unknown as { __attack(): number }).__attack())
 
   // Both rounds reached both targets (recorded in each frame as 'other' traffic) …
