@@ -11,6 +11,9 @@ export default mergeConfig(
     test: {
       globals: true,
       restoreMocks: true,
+      // Vitest's default leaves one core idle; on a 2-core machine that halves
+      // throughput (measured: 76 s with one worker, 46 s with two).
+      maxWorkers: '100%',
       projects: [
         {
           extends: true,
