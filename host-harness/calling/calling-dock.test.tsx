@@ -61,3 +61,20 @@ test('widget errors appear as dismissable alerts, never as window.alert', async 
   expect(screen.queryByRole('alert')).toBeNull()
   expect(nativeAlert).not.toHaveBeenCalled()
 })
+
+test('a flood of widget errors keeps five readable alerts, counts the rest, and can be dismissed at once', async () => {
+  const user = userEvent.setup()
+  render(<CallingDock />)
+  act(() => {
+    for (let i = 1; i <= 12; i++) callingStore.getState().alert(i === 12 ? 'x'.repeat(50_000) : `error ${i}`, 'widget')
+  })
+  const alerts = screen.getAllByRole('alert')
+  expect(alerts).toHaveLength(5)
+  expect(alerts[0]).toHaveTextContent('error 8')
+  expect(alerts[4]!.textContent!.length).toBeLessThan(400)
+  expect(alerts[4]).toHaveTextContent('(50000 characters)')
+  expect(screen.getByText('7 earlier alerts not shown (see the inspector)')).toBeInTheDocument()
+  await user.click(screen.getByRole('button', { name: 'Dismiss all' }))
+  expect(screen.queryAllByRole('alert')).toHaveLength(0)
+  expect(callingStore.getState().alertsDropped).toBe(0)
+})

@@ -198,9 +198,18 @@ function WidgetSetup() {
 /** Alerts from the widget's ERROR messages and from the host: accessible toasts, never window.alert. */
 export function CallingAlerts() {
   const alerts = useCalling((s) => s.alerts)
+  const dropped = useCalling((s) => s.alertsDropped)
   if (alerts.length === 0) return null
   return (
     <div className="calling-alerts">
+      {(alerts.length > 1 || dropped > 0) && (
+        <div className="calling-alerts__summary">
+          {dropped > 0 && <span>{dropped} earlier {dropped === 1 ? 'alert' : 'alerts'} not shown (see the inspector)</span>}
+          <button type="button" onClick={() => callingRuntime.store.getState().dismissAllAlerts()}>
+            Dismiss all
+          </button>
+        </div>
+      )}
       {alerts.map((alert) => (
         <div key={alert.id} role="alert" className={`calling-alert calling-alert--${alert.source}`}>
           <span className="calling-alert__source">{alert.source === 'widget' ? 'Calling widget' : 'Harness'}:</span>{' '}

@@ -31,6 +31,10 @@ export interface EngagementFaults {
   update: FaultMode
 }
 
+/** Toasts kept on screen at once, and the longest alert text shown. */
+export const MAX_ALERTS = 5
+export const MAX_ALERT_CHARS = 300
+
 export interface Alert {
   id: number
   message: string
@@ -93,6 +97,8 @@ export interface CallingState {
   incoming: IncomingCaller | null
   call: CallInfo | null
   alerts: Alert[]
+  /** Alerts pushed out by newer ones (only the last MAX_ALERTS are kept). */
+  alertsDropped: number
   // --- inspector ------------------------------------------------------------
   traffic: InspectorEntry[]
   /** The seq given to the last kept entry (never reused, not even after Clear). */
@@ -111,6 +117,7 @@ export interface CallingState {
   clearInspector(): void
   alert(message: string, source: Alert['source']): void
   dismissAlert(id: number): void
+  dismissAllAlerts(): void
   updateCall(externalCallId: string, change: Partial<CallInfo>): void
   setEngagementFault(kind: keyof EngagementFaults, mode: FaultMode): void
   /** Consumes a one-shot fault: true when this operation must fail. */
@@ -141,6 +148,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}): Calling
     incoming: null,
     call: null,
     alerts: [],
+    alertsDropped: 0,
     traffic: [],
     trafficSeq: 0,
     links: [],
@@ -174,11 +182,19 @@ export function createCallingStore(initial: Partial<CallingState> = {}): Calling
 
     alert: (message, source) => {
       alertSeq += 1
-      const alert: Alert = { id: alertSeq, message, source }
-      set((state) => ({ alerts: [...state.alerts.slice(-4), alert] }))
+      // A widget controls this text: keep it readable, whatever it sends.
+      const text = message.length > MAX_ALERT_CHARS ? `${message.slice(0, MAX_ALERT_CHARS)}… (${message.length} characters)` : message
+      const alert: Alert = { id: alertSeq, message: text, source }
+      set((state) => {
+        const alerts = [...state.alerts, alert]
+        const dropped = Math.max(0, alerts.length - MAX_ALERTS)
+        return { alerts: alerts.slice(dropped), alertsDropped: state.alertsDropped + dropped }
+      })
     },
 
     dismissAlert: (id) => set((state) => ({ alerts: state.alerts.filter((a) => a.id !== id) })),
+
+    dismissAllAlerts: () => set({ alerts: [], alertsDropped: 0 }),
 
     updateCall: (externalCallId, change) =>
       set((state) => (state.call?.externalCallId === externalCallId ? { call: { ...state.call, ...change } } : state)),
