@@ -46,7 +46,7 @@ for (const target of conformanceTargets()) {
         )
         const outcome = evaluateCheck(check, result)
         // A step only a driver can do, and the widget did not do it by itself.
-        test.skip(outcome.status === 'skipped', outcome.status === 'skipped' ? `skipped: ${outcome.reason}` : '')
+        testInfo.skip(outcome.status === 'skipped', outcome.status === 'skipped' ? `skipped: ${outcome.reason}` : '')
         if (outcome.status === 'failed') testInfo.annotations.push({ type: 'problems', description: outcome.problems.join('\n') })
         expect(outcome.status === 'failed' ? outcome.problems : [], `${target.name}: ${check.title({ syncTimeoutMs })}`).toEqual([])
       })
