@@ -42,13 +42,37 @@ function widgetBuild(): Plugin {
 }
 
 /**
+ * Dev server: a page directory asked for without its trailing slash
+ * (`/oauth/authorize?client_id=…`, the consent URL the real CRM uses) is
+ * redirected to it, query kept, so the page's relative module URLs resolve.
+ */
+function pageDirectories(): Plugin {
+  return {
+    name: 'ringside:page-directories',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const [path = '', query] = (req.url ?? '').split('?', 2)
+        if (path.length > 1 && !path.endsWith('/') && !path.includes('.') && existsSync(resolve(root, `.${path}/index.html`))) {
+          res.statusCode = 302
+          res.setHeader('location', `${path}/${query === undefined ? '' : `?${query}`}`)
+          res.end()
+          return
+        }
+        next()
+      })
+    },
+  }
+}
+
+/**
  * Multi-page build. One server serves every page; the harness loads the
  * widget from a second port so the two always talk across origins, as in a
  * real CRM.
  */
 export default defineConfig({
   appType: 'mpa',
-  plugins: [react(), widgetBuild(), harnessCsp()],
+  plugins: [react(), pageDirectories(), widgetBuild(), harnessCsp()],
   build: {
     target: 'es2022',
     sourcemap: true,
