@@ -8,6 +8,7 @@ import { useId, useState, type ChangeEvent } from 'react'
 import { api } from '../api/client.ts'
 import { useHarnessStore } from '../store/harness-store.ts'
 import { ApiErrorView } from './api-error-view.tsx'
+import { useAction } from './use-action.ts'
 
 export const DATABASE_PATHS = {
   reset: '/_ringside/v1/reset',
@@ -43,25 +44,10 @@ async function readText(file: File): Promise<string> {
 }
 
 export function DatabasePanel({ save = download }: { save?: (fileName: string, text: string) => void }) {
-  const [error, setError] = useState<unknown>(undefined)
-  const [message, setMessage] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { error, message, busy, run } = useAction()
   const [confirmReset, setConfirmReset] = useState(false)
   const clearOAuth = useHarnessStore((s) => s.clearOAuthConnection)
   const fileId = useId()
-
-  const run = async (action: () => Promise<string>) => {
-    setBusy(true)
-    setError(undefined)
-    setMessage('')
-    try {
-      setMessage(await action())
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
-  }
 
   const onReset = () =>
     run(async () => {

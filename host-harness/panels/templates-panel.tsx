@@ -7,6 +7,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react'
 import { useApiData } from '../store/use-api-data.ts'
 import { sanitizeHtml } from '../security/sanitize.ts'
 import { ApiErrorView } from './api-error-view.tsx'
+import { useAction } from './use-action.ts'
 import {
   deleteTemplate,
   emptyDraft,
@@ -27,23 +28,8 @@ import {
 export function TemplatesPanel({ previewDelayMs = 300 }: { previewDelayMs?: number }) {
   const { state } = useApiData(listTemplates, [])
   const [draft, setDraft] = useState<TemplateDraft>(emptyDraft)
-  const [error, setError] = useState<unknown>(undefined)
-  const [message, setMessage] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { error, message, busy, run } = useAction()
   const templates = state.data ?? []
-
-  const run = async (action: () => Promise<string>) => {
-    setBusy(true)
-    setError(undefined)
-    setMessage('')
-    try {
-      setMessage(await action())
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
-  }
 
   const onSave = (event: FormEvent) => {
     event.preventDefault()
