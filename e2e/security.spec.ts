@@ -126,6 +126,9 @@ test('forged messages from a third-origin frame change nothing in the harness or
     .poll(() => consoleLines.filter((l) => l.text.includes(WIDGET_LOG) && /dropped a message from an unexpected window or origin|dropped a SYNC that did not come from window.parent|ignored a later SYNC/.test(l.text)).length)
     .toBeGreaterThanOrEqual(12)
 
+  // The harness's inspector says so too (they are not widget traffic, so they are counted apart).
+  await expect(page.getByText(/Ignored \d+ messages from other windows/)).toBeVisible()
+
   // Nothing happened: no engagement, same status, no new inspector traffic, no widget reaction.
   expect(await harness.engagements()).toHaveLength(callsBefore)
   await expect(harness.statusBadge).toHaveText(badgeBefore ?? '')

@@ -96,6 +96,8 @@ export interface CallingState {
   // --- calls ----------------------------------------------------------------
   incoming: IncomingCaller | null
   call: CallInfo | null
+  /** Messages from windows other than the widget's iframe, dropped by the host (not in the traffic log). */
+  foreignDropped: { count: number; lastOrigin: string; lastReason: string } | null
   alerts: Alert[]
   /** Alerts pushed out by newer ones (only the last MAX_ALERTS are kept). */
   alertsDropped: number
@@ -147,6 +149,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}): Calling
     visibility: { isMinimized: false, isHidden: false },
     incoming: null,
     call: null,
+    foreignDropped: null,
     alerts: [],
     alertsDropped: 0,
     traffic: [],
@@ -178,7 +181,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}): Calling
       }),
 
     clearInspector: () =>
-      set((state) => ({ traffic: [], links: [], conformance: { ...state.conformance, findings: [] } })),
+      set((state) => ({ traffic: [], links: [], foreignDropped: null, conformance: { ...state.conformance, findings: [] } })),
 
     alert: (message, source) => {
       alertSeq += 1

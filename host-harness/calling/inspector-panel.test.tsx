@@ -164,3 +164,14 @@ test('Export JSON downloads every entry with its links and the findings', async 
   expect(body.entries[4]?.beforeHandshake).toBe(true)
   expect(body.findings.map((f) => f.rule)).toEqual(['before-handshake'])
 })
+
+test('messages ignored from other windows are shown in the summary, and Clear resets them', async () => {
+  const user = userEvent.setup()
+  render(<InspectorPanel />)
+  expect(screen.queryByText(/from other windows/)).toBeNull()
+  act(() => callingStore.getState().patch({ foreignDropped: { count: 3, lastOrigin: 'http://evil.test', lastReason: 'unexpected source window' } }))
+  const summary = screen.getByRole('region', { name: 'Conformance summary' })
+  expect(within(summary).getByText(/Ignored 3 messages from other windows/)).toHaveTextContent('last from http://evil.test')
+  await user.click(screen.getByRole('button', { name: 'Clear' }))
+  expect(screen.queryByText(/from other windows/)).toBeNull()
+})

@@ -32,6 +32,7 @@ export function InspectorPanel() {
   const traffic = useCalling((s) => s.traffic)
   const links = useCalling((s) => s.links)
   const conformance = useCalling((s) => s.conformance)
+  const foreignDropped = useCalling((s) => s.foreignDropped)
   const [text, setText] = useState('')
   const [direction, setDirection] = useState<DirectionFilter>('all')
   const [onlyProblems, setOnlyProblems] = useState(false)
@@ -163,6 +164,12 @@ export function InspectorPanel() {
               ))}
           </ul>
         )}
+        {foreignDropped ? (
+          <p className="finding finding--warning">
+            Ignored {foreignDropped.count} {foreignDropped.count === 1 ? 'message' : 'messages'} from other windows (not the widget's
+            iframe; last from {foreignDropped.lastOrigin || 'an opaque origin'}).
+          </p>
+        ) : null}
         {open.length > 0 ? (
           <p className="inspector__open">
             Open calls (not completed yet):{' '}

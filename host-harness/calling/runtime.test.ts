@@ -178,3 +178,22 @@ test('?syncTimeoutMs= is read and clamped', () => {
   expect(syncTimeoutFromQuery('?syncTimeoutMs=abc')).toBe(30000)
   expect(syncTimeoutFromQuery('')).toBe(30000)
 })
+
+test('messages from other windows are counted for the inspector, not logged as traffic; a bad widget message is traffic only', async () => {
+  startRuntime()
+  const frame = await mounted(REGISTERED)
+  handshake(frame)
+  const before = store.getState().traffic.length
+  const stranger = document.createElement('iframe')
+  document.body.append(stranger)
+  const forged = { type: 'OUTGOING_CALL_STARTED', messageId: 'x_1', data: { externalCallId: 'forged', toNumber: '+1555' } }
+  window.dispatchEvent(new MessageEvent('message', { data: forged, origin: 'http://127.0.0.1:4175', source: stranger.contentWindow }))
+  window.dispatchEvent(new MessageEvent('message', { data: forged, origin: 'http://127.0.0.1:4175', source: stranger.contentWindow }))
+  expect(store.getState().foreignDropped).toEqual({ count: 2, lastOrigin: 'http://127.0.0.1:4175', lastReason: 'unexpected source window' })
+  expect(store.getState().traffic).toHaveLength(before)
+
+  fromWidget(frame, { type: 'CALL_ENDED', data: { externalCallId: 'x' } }) // invalid: no engagementId
+  expect(store.getState().foreignDropped?.count).toBe(2)
+  expect(store.getState().traffic).toHaveLength(before + 1)
+  stranger.remove()
+})

@@ -239,6 +239,11 @@ export class CallingRuntime {
       host.on('status', (status, previous) => this.#onStatus(status, previous)),
       host.on('ready', (info) => store().patch({ widgetVersion: info.version ?? null, failureCause: null })),
       host.on('syncAckFailed', ({ cause }) => store().patch({ failureCause: cause })),
+      host.on('rejected', ({ fromOtherWindow, origin, reason }) => {
+        if (!fromOtherWindow) return // invalid widget messages are already in the traffic log
+        const count = (store().foreignDropped?.count ?? 0) + 1
+        store().patch({ foreignDropped: { count, lastOrigin: origin, lastReason: reason } })
+      }),
     )
     this.#controller = new CallingController({
       host,

@@ -557,7 +557,9 @@ describe('receiving', () => {
     expect(env.traffic).toEqual([
       expect.objectContaining({ direction: 'in', type: 'CALL_ENDED', valid: false, reason: expect.stringContaining('engagementId') }),
     ])
-    expect(env.rejected).toEqual([{ reason: expect.stringContaining('engagementId'), origin: WIDGET_ORIGIN, data: expect.any(Object) }])
+    expect(env.rejected).toEqual([
+      { reason: expect.stringContaining('engagementId'), origin: WIDGET_ORIGIN, data: expect.any(Object), fromOtherWindow: false },
+    ])
   })
 
   it('reports unknown types as rejected and never answers them (no UNKNOWN_MESSAGE_TYPE, no ERROR)', () => {
@@ -720,7 +722,7 @@ describe('source and origin filtering', () => {
     deliver(message, origin, sources[source as keyof typeof sources])
     expect(listener).toHaveBeenCalledTimes(shouldAccept ? 1 : 0)
     expect(env.rejected).toHaveLength(shouldAccept ? 0 : 1)
-    if (!shouldAccept) expect(env.rejected[0]).toMatchObject({ origin, data: message })
+    if (!shouldAccept) expect(env.rejected[0]).toMatchObject({ origin, data: message, fromOtherWindow: !inTraffic })
     expect(env.traffic).toHaveLength(inTraffic ? 1 : 0)
     expect(env.traffic[0]?.valid ?? false).toBe(shouldAccept)
     expect(env.posts).toHaveLength(0)

@@ -72,6 +72,8 @@ export interface RejectedEvent {
   reason: string
   origin: string
   data: unknown
+  /** Posted by a window other than the widget's iframe (so not in the traffic log). */
+  fromOtherWindow: boolean
 }
 
 export interface HostFaults {
@@ -621,7 +623,7 @@ export class CallingHost {
       this.#emit('traffic', entry)
     }
     this.#log.debug(`rejected a message from ${event.origin}: ${reason}`)
-    this.#emit('rejected', { reason, origin: event.origin, data })
+    this.#emit('rejected', { reason, origin: event.origin, data, fromOtherWindow: !inTraffic })
   }
 
   /**
