@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test'
-import { chromiumPath, ORIGINS } from './e2e/origins.ts'
+import { chromiumPath, ORIGINS, PORTS } from './e2e/origins.ts'
 
 /**
  * End-to-end tests run against the production build, served by
@@ -40,7 +40,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node scripts/serve-dist.mjs',
+    command: `node scripts/serve-dist.mjs ${PORTS.harness} ${PORTS.widget} ${PORTS.hostile}`,
     url: `${ORIGINS.harness}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 30_000,

@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs'
 
-/** Ports used by scripts/serve-dist.mjs; keep the two in sync. */
-export const PORTS = { harness: 4173, widget: 4174, hostile: 4175 } as const
+/**
+ * Ports of the three origins the e2e server (scripts/serve-dist.mjs) listens on.
+ * `E2E_PORT` moves the block (harness, +1 widget, +2 hostile), so two test runs
+ * on one machine do not collide; the default is 4173.
+ */
+const base = Number(process.env.E2E_PORT ?? 4173)
+if (!Number.isInteger(base) || base < 1024 || base > 65533) throw new Error(`E2E_PORT must be a port number, got ${process.env.E2E_PORT}`)
+export const PORTS = { harness: base, widget: base + 1, hostile: base + 2 } as const
 
 /** Three origins of one site: same host, different ports. */
 export const ORIGINS = {
