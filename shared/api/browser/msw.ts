@@ -30,10 +30,18 @@ export async function startApiWorker(service: CrmService): Promise<SetupWorker> 
   return worker
 }
 
+/** A committed change, as pages are told of it (the same shape in server mode's change stream). */
+export interface CrmChangeEvent {
+  /** The database tables the change touched. */
+  tables: string[]
+}
+
 export interface BrowserCrmService {
   service: CrmService
   worker: SetupWorker
   persistence: Persistence
+  /** Every committed write to the database this page uses. */
+  onChange(listener: (event: CrmChangeEvent) => void): () => void
 }
 
 export interface BrowserCrmServiceOptions extends CrmServiceOptions {
@@ -56,5 +64,6 @@ export async function createBrowserCrmService(options: BrowserCrmServiceOptions 
   const worker = await startApiWorker(service)
   // Best effort: a change made just before the page goes away is saved now.
   addEventListener('pagehide', () => void persistence.flush())
-  return { service, worker, persistence }
+  const onChange = (listener: (event: CrmChangeEvent) => void) => service.db.onChange((commit) => listener({ tables: commit.tables }))
+  return { service, worker, persistence, onChange }
 }
