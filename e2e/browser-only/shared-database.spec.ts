@@ -1,0 +1,76 @@
+/**
+ * Browser-only mode (the static build, no server): every page of the origin
+ * uses one database, held by one SharedWorker. Each test has a fresh browser
+ * context, so a fresh IndexedDB.
+ */
+import { expect, test } from '@playwright/test'
+import { allTickets, openLiveList, pageFetch, STATIC } from './support.ts'
+
+test.use({ baseURL: STATIC })
+
+test('two tabs see each other’s writes at once, without a reload, and share one sequence of ids', async ({ context }) => {
+  const a = await context.newPage()
+  const b = await context.newPage()
+  await openLiveList(a)
+  await openLiveList(b)
+
+  const fromA = await pageFetch(a, '/crm/v3/objects/tickets', { method: 'POST', body: { properties: { subject: 'Written in tab A', hs_pipeline_stage: '1' } } })
+  expect(fromA.status).toBe(201)
+  await expect(b.locator(`#tickets li[data-id="${fromA.body.id}"]`)).toHaveText(`#${fromA.body.id} Written in tab A`)
+
+  const fromB = await pageFetch(b, `/crm/v3/objects/tickets/${fromA.body.id}`, { method: 'PATCH', body: { properties: { subject: 'Edited in tab B' } } })
+  expect(fromB.status).toBe(200)
+  await expect(a.locator(`#tickets li[data-id="${fromA.body.id}"]`)).toHaveText(`#${fromA.body.id} Edited in tab B`)
+
+  // Both tabs write at once: one database means distinct ids and every ticket in both lists.
+  const burst = (page: typeof a, tab: string) =>
+    page.evaluate(async (tab) => {
+      const ids = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const response = await fetch('/crm/v3/objects/tickets', {
+            method: 'POST',
+            headers: { authorization: 'Bearer pat-local', 'content-type': 'application/json' },
+            body: JSON.stringify({ properties: { subject: `${tab} ${i}`, hs_pipeline_stage: '1' } }),
+          })
+          if (response.status !== 201) throw new Error(`${tab} ${i}: ${response.status}`)
+          return ((await response.json()) as { id: string }).id
+        }),
+      )
+      return ids
+    }, tab)
+  const [idsA, idsB] = await Promise.all([burst(a, 'tab A'), burst(b, 'tab B')])
+  expect(new Set([...idsA, ...idsB]).size).toBe(40)
+  const total = (await allTickets(a)).size
+  await expect(a.locator('#count')).toHaveText(`(${total})`)
+  await expect(b.locator('#count')).toHaveText(`(${total})`)
+  expect(await allTickets(b)).toEqual(await allTickets(a))
+
+  // A harness tab opened now reads the same database.
+  const harness = await context.newPage()
+  await harness.goto('/#/tickets')
+  await expect(harness.getByRole('main')).toContainText('Edited in tab B', { timeout: 15_000 })
+})
+
+test('the consent-page round trip keeps what the harness wrote before it', async ({ page }) => {
+  await page.goto('/#/developer/templates')
+  const main = page.getByRole('main')
+  await main.getByLabel('Template name').fill('Written before consent')
+  await main.getByLabel(/Header template/).fill('Call with {{caller}}')
+  await main.getByRole('button', { name: 'Create template' }).click()
+  await expect(main.getByRole('status')).toContainText('created with id')
+
+  // Connect the app: the consent page (another page of the origin) writes the code, the harness exchanges it.
+  await page.goto('/#/developer/oauth')
+  await main.getByRole('button', { name: 'Connect (open the consent page)' }).click()
+  await expect(page).toHaveURL(/\/oauth\/authorize\?/)
+  await page.getByRole('button', { name: 'Grant access' }).click()
+  await expect(page).toHaveURL(/#\/developer\/oauth$/, { timeout: 15_000 })
+  await expect(main.getByRole('region', { name: 'Tokens held by the harness' }).getByText(/^CN[0-9a-f]+$/)).toBeVisible()
+  await expect(main.getByRole('region', { name: 'Installation' })).toContainText('Installed')
+
+  // The template written before the round trip is still there, also after a reload.
+  await page.goto('/#/developer/templates')
+  await expect(main.getByRole('navigation', { name: 'Templates' })).toContainText('Written before consent')
+  await page.reload()
+  await expect(main.getByRole('navigation', { name: 'Templates' })).toContainText('Written before consent', { timeout: 15_000 })
+})
