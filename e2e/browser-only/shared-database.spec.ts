@@ -51,26 +51,38 @@ test('two tabs see each other’s writes at once, without a reload, and share on
   await expect(harness.getByRole('main')).toContainText('Edited in tab B', { timeout: 15_000 })
 })
 
-test('the consent-page round trip keeps what the harness wrote before it', async ({ page }) => {
-  await page.goto('/#/developer/templates')
-  const main = page.getByRole('main')
-  await main.getByLabel('Template name').fill('Written before consent')
+test('the consent-page round trip keeps what another tab wrote meanwhile, and that tab sees the new installation', async ({ context }) => {
+  // Tab 1 starts connecting the app: the consent page is open (and holds the database as it was).
+  const consent = await context.newPage()
+  await consent.goto('/#/developer/oauth')
+  await consent.getByRole('main').getByRole('button', { name: 'Connect (open the consent page)' }).click()
+  await expect(consent).toHaveURL(/\/oauth\/authorize\?/)
+  await expect(consent.getByRole('button', { name: 'Grant access' })).toBeEnabled()
+
+  // Meanwhile tab 2, a harness, creates a timeline template.
+  const harness = await context.newPage()
+  await harness.goto('/#/developer/templates')
+  const main = harness.getByRole('main')
+  await main.getByLabel('Template name').fill('Written during consent')
   await main.getByLabel(/Header template/).fill('Call with {{caller}}')
   await main.getByRole('button', { name: 'Create template' }).click()
   await expect(main.getByRole('status')).toContainText('created with id')
 
-  // Connect the app: the consent page (another page of the origin) writes the code, the harness exchanges it.
-  await page.goto('/#/developer/oauth')
-  await main.getByRole('button', { name: 'Connect (open the consent page)' }).click()
-  await expect(page).toHaveURL(/\/oauth\/authorize\?/)
-  await page.getByRole('button', { name: 'Grant access' }).click()
-  await expect(page).toHaveURL(/#\/developer\/oauth$/, { timeout: 15_000 })
-  await expect(main.getByRole('region', { name: 'Tokens held by the harness' }).getByText(/^CN[0-9a-f]+$/)).toBeVisible()
+  // Grant in tab 1: back in the harness there, the code is exchanged and the template is there.
+  await consent.getByRole('button', { name: 'Grant access' }).click()
+  await expect(consent).toHaveURL(/#\/developer\/oauth$/, { timeout: 15_000 })
+  const back = consent.getByRole('main')
+  await expect(back.getByRole('region', { name: 'Tokens held by the harness' }).getByText(/^CN[0-9a-f]+$/)).toBeVisible()
+  await back.getByRole('link', { name: 'Timeline event templates' }).click()
+  await expect(back.getByRole('navigation', { name: 'Templates' })).toContainText('Written during consent')
+
+  // Tab 2, never reloaded, sees the installation the consent page made.
+  await main.getByRole('link', { name: 'OAuth' }).click()
   await expect(main.getByRole('region', { name: 'Installation' })).toContainText('Installed')
 
-  // The template written before the round trip is still there, also after a reload.
-  await page.goto('/#/developer/templates')
-  await expect(main.getByRole('navigation', { name: 'Templates' })).toContainText('Written before consent')
-  await page.reload()
-  await expect(main.getByRole('navigation', { name: 'Templates' })).toContainText('Written before consent', { timeout: 15_000 })
+  // And both survive closing every tab.
+  const later = await context.newPage()
+  await Promise.all([consent.close(), harness.close()])
+  await later.goto('/#/developer/templates')
+  await expect(later.getByRole('main').getByRole('navigation', { name: 'Templates' })).toContainText('Written during consent', { timeout: 15_000 })
 })
