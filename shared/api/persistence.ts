@@ -75,13 +75,14 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  */
 export async function attachPersistence(service: CrmService, store: RowStore): Promise<Persistence> {
   const { db } = service
-  let problem: string | undefined
   let restored = false
-  let saved: StoredData = { snapshot: undefined, rows: [] }
+  /** Set while the saved data cannot be used: why, and the data as loaded (for export). */
+  let broken: { problem: string; saved: StoredData } | undefined
   /** Saved rows' places: `table\0id` → pos. */
   const positions = new Map<string, number>()
   let nextPos = 0
 
+  let saved: StoredData | undefined
   try {
     saved = await store.load()
     if (saved.snapshot === undefined && saved.rows.length === 0) {
@@ -96,10 +97,13 @@ export async function attachPersistence(service: CrmService, store: RowStore): P
       restored = true
     }
   } catch (error) {
-    problem =
-      `The CRM data saved in this browser could not be loaded: ${message(error)} ` +
-      'It has been kept unchanged. Export it (Developer → Database → Export, or GET /_ringside/v1/export) to repair and import it, ' +
-      'or reset to a fresh account (Developer → Database → Reset, or POST /_ringside/v1/reset).'
+    broken = {
+      saved: saved ?? { snapshot: undefined, rows: [] },
+      problem:
+        `The CRM data saved in this browser could not be loaded: ${message(error)} ` +
+        'It has been kept unchanged. Export it (Developer → Database → Export, or GET /_ringside/v1/export) to repair and import it, ' +
+        'or reset to a fresh account (Developer → Database → Reset, or POST /_ringside/v1/reset).',
+    }
   }
 
   const unhook = db.onCommit(async (commit) => {
@@ -107,10 +111,10 @@ export async function attachPersistence(service: CrmService, store: RowStore): P
       await store.write({ snapshot: db.snapshot() })
       positions.clear()
       nextPos = 0
-      problem = undefined
+      broken = undefined
       return
     }
-    if (problem !== undefined) throw new Error('The saved CRM data could not be loaded; only export, import and reset are possible.')
+    if (broken !== undefined) throw new Error('The saved CRM data could not be loaded; only export, import and reset are possible.')
     let pos = nextPos
     const rows = commit.rows.map((row) => ({ ...row, pos: positions.get(keyOf(row)) ?? pos++ }))
     await store.write({ rows })
@@ -121,15 +125,15 @@ export async function attachPersistence(service: CrmService, store: RowStore): P
   return {
     restored,
     get problem() {
-      return problem
+      return broken?.problem
     },
     async handle(request) {
-      if (problem === undefined) return service.handle(request)
+      if (broken === undefined) return service.handle(request)
       const path = new URL(request.url).pathname
-      if (request.method === 'GET' && path === RECOVERY_PATHS.export) return json(rawExport(saved))
+      if (request.method === 'GET' && path === RECOVERY_PATHS.export) return json(rawExport(broken.saved))
       if (request.method === 'POST' && (path === RECOVERY_PATHS.import || path === RECOVERY_PATHS.reset)) return service.handle(request)
       const correlationId = crypto.randomUUID()
-      return json(new ApiError(503, Category.INTERNAL_ERROR, problem).toBody(correlationId), 503, { 'x-hubspot-correlation-id': correlationId })
+      return json(new ApiError(503, Category.INTERNAL_ERROR, broken.problem).toBody(correlationId), 503, { 'x-hubspot-correlation-id': correlationId })
     },
     detach: unhook,
   }
