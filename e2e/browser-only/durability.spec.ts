@@ -39,7 +39,7 @@ async function burstThenLeave(page: Page, label: string, leave: 'reload' | 'navi
           report(id, subject)
           if (++answered === leaveAfter) {
             if (leave === 'reload') location.reload()
-            else location.assign('/e2e/fixtures/api-msw/')
+            else location.assign('/e2e/fixtures/browser-crm/?arrived=by-navigation')
           }
         })
       }
@@ -59,8 +59,8 @@ test(`a burst of ${BURST} writes, reloaded and navigated away from mid-burst: ev
   expect(await page.evaluate(() => window.__crm?.restored)).toBe(true)
 
   const second = await burstThenLeave(page, 'before-navigation', 'navigate')
-  await page.waitForURL(/\/e2e\/fixtures\/api-msw\/$/)
-  await page.waitForFunction(() => window.__apiReady === true)
+  await page.waitForURL(/\?arrived=by-navigation$/)
+  await page.waitForFunction(() => window.__crm !== undefined)
 
   // Every page of the context closed: the worker is gone, a new one loads IndexedDB alone.
   const context = page.context()

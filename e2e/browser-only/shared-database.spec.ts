@@ -86,3 +86,24 @@ test('the consent-page round trip keeps what another tab wrote meanwhile, and th
   await later.goto('/#/developer/templates')
   await expect(later.getByRole('main').getByRole('navigation', { name: 'Templates' })).toContainText('Written during consent', { timeout: 15_000 })
 })
+
+test('without SharedWorker the database lives in the first page, and a second page says why it cannot have it', async ({ context }) => {
+  await context.addInitScript(() => {
+    Reflect.deleteProperty(window, 'SharedWorker')
+  })
+  const first = await context.newPage()
+  await first.goto('/e2e/fixtures/browser-crm/')
+  await first.waitForFunction(() => window.__crm !== undefined)
+  expect(await first.evaluate(() => window.__crm?.host)).toBe('page')
+  expect((await pageFetch(first, '/crm/v3/objects/tickets', { method: 'POST', body: { properties: { subject: 'In the page', hs_pipeline_stage: '1' } } })).status).toBe(201)
+
+  const second = await context.newPage()
+  await second.goto('/e2e/fixtures/browser-crm/')
+  await expect(second.getByRole('alert')).toContainText('only one page of this site can hold the browser-only CRM at a time')
+
+  // Once the first page is gone, the next one holds the database, with what the first one saved.
+  await first.close()
+  await second.reload()
+  await second.waitForFunction(() => window.__crm !== undefined)
+  await expect(second.locator('#tickets')).toContainText('In the page')
+})
