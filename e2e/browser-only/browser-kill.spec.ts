@@ -16,8 +16,8 @@ import { chromium, expect, test, type Browser } from '@playwright/test'
 import { chromiumPath } from '../origins.ts'
 import { allTickets, LIVE_LIST, STATIC } from './support.ts'
 
-const BURST = 200
-const KILL_AFTER = 120
+const BURST = 100
+const KILL_AFTER = 50
 
 /** Start Chromium on `profile`; resolves with the process and a CDP connection. */
 async function launch(profile: string): Promise<{ child: ChildProcess; browser: Browser }> {
