@@ -107,3 +107,22 @@ test('without SharedWorker the database lives in the first page, and a second pa
   await second.waitForFunction(() => window.__crm !== undefined)
   await expect(second.locator('#tickets')).toContainText('In the page')
 })
+
+test('a page starts no second copy of the database while another copy holds it: it waits, then opens it', async ({ context }) => {
+  // Another copy (say, an older build's worker in a forgotten tab) holds the database lock.
+  const holder = await context.newPage()
+  await holder.goto('/not-a-ringside-page')
+  await holder.evaluate(() => {
+    void navigator.locks.request('ringside-crm-database', () => new Promise<void>((release) => ((window as unknown as { __release: () => void }).__release = release)))
+  })
+
+  const page = await context.newPage()
+  const warned = page.waitForEvent('console', { predicate: (message) => message.text().includes('holds the database; waiting for it to close') })
+  await page.goto('/e2e/fixtures/browser-crm/')
+  await warned
+  await expect(page.locator('#status')).toHaveText('Starting the emulated CRM…')
+
+  await holder.evaluate(() => (window as unknown as { __release: () => void }).__release())
+  await page.waitForFunction(() => window.__crm !== undefined)
+  await expect(page.locator('#count')).toHaveText('(2)')
+})

@@ -20,6 +20,8 @@ interface SharedWorkerScope {
 
 const ports = new Set<MessagePort>()
 let host: Promise<CrmHost> | undefined
+/** Set while the host waits for the database lock (told to every page that says hello meanwhile). */
+let waiting: FromHost | undefined
 
 function post(port: MessagePort, message: FromHost, transfer: Transferable[] = []): void {
   port.postMessage(message, transfer)
@@ -31,9 +33,11 @@ function broadcast(message: FromHost): void {
 
 function open(seedOptions: SeedOptions | undefined): Promise<CrmHost> {
   host ??= (async () => {
-    await holdDatabaseLock(true, () =>
-      broadcast({ type: 'waiting', message: 'Another copy of the emulated CRM (a Ringside tab of another build?) holds the database; waiting for it to close.' }),
-    )
+    await holdDatabaseLock(true, () => {
+      waiting = { type: 'waiting', message: 'Another copy of the emulated CRM (a Ringside tab of another build?) holds the database; waiting for it to close.' }
+      broadcast(waiting)
+    })
+    waiting = undefined
     const opened = await openCrmHost(seedOptions)
     opened.onChange((tables) => broadcast({ type: 'change', tables }))
     return opened
@@ -50,6 +54,7 @@ function internalError(error: unknown): Response {
 async function onMessage(port: MessagePort, message: ToHost): Promise<void> {
   switch (message.type) {
     case 'hello': {
+      if (waiting) post(port, waiting)
       try {
         const opened = await open(message.seedOptions)
         post(port, { type: 'ready', restored: opened.restored, ...(opened.problem !== undefined && { problem: opened.problem }) })
