@@ -77,7 +77,14 @@ function connectSharedWorker(seedOptions: SeedOptions | undefined): Promise<Conn
           pending.delete(message.id)
           return
         case 'change':
-          for (const listener of listeners) listener({ tables: message.tables })
+          for (const listener of listeners) {
+            // One failing listener does not keep the change from the others.
+            try {
+              listener({ tables: message.tables })
+            } catch (error) {
+              console.error('[ringside] a CRM change listener failed:', error)
+            }
+          }
           return
         case 'waiting':
           console.warn(`[ringside] ${message.message}`)
