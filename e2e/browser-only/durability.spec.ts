@@ -80,4 +80,24 @@ test(`a burst of ${BURST} writes, reloaded and navigated away from mid-burst: ev
   // Nothing half-written: every ticket of the bursts is one of the requests sent, once.
   const subjects = [...found.values()].filter((subject) => /^before-(reload|navigation) \d+$/.test(subject))
   expect(new Set(subjects).size).toBe(subjects.length)
+
+  // What IndexedDB holds: the snapshot saved at the first start (seeded tickets only) and one record per written row.
+  const stored = await later.evaluate(
+    () =>
+      new Promise<{ snapshotTickets: number; ticketRows: number }>((resolve, reject) => {
+        const open = indexedDB.open('ringside-crm')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const tx = open.result.transaction(['snapshots', 'rows'], 'readonly')
+          const snapshot = tx.objectStore('snapshots').get('current')
+          const rows = tx.objectStore('rows').getAll()
+          tx.oncomplete = () => {
+            open.result.close()
+            const tickets = (rows.result as Array<{ table: string }>).filter((row) => row.table === 'crm_tickets')
+            resolve({ snapshotTickets: (snapshot.result as { tables: { crm_tickets: unknown[] } }).tables.crm_tickets.length, ticketRows: tickets.length })
+          }
+        }
+      }),
+  )
+  expect(stored).toEqual({ snapshotTickets: seeded, ticketRows: found.size - seeded })
 })
