@@ -20,12 +20,28 @@
 import { http, type HttpResponseResolver } from 'msw'
 import { setupWorker, type SetupWorker } from 'msw/browser'
 import type { SeedOptions } from '../seed.ts'
+import { ApiError, Category } from '../errors.ts'
+import { json } from '../http.ts'
 import { fromWireResponse, toWireRequest, transferables, type FromHost, type ToHost } from './wire.ts'
 
 export const API_PATTERNS = ['*/oauth/v1/*', '*/crm/v3/*', '*/crm/v4/*', '*/integrators/timeline/v3/*', '*/_ringside/*'] as const
 
 /** How long a page waits for a database held by another copy of the host (another build's tab). */
 const WAIT_FOR_DATABASE_MS = 10_000
+
+/**
+ * How long a page waits for the SharedWorker to answer one request. The worker
+ * answers every request it receives, so only a worker that died (or a browser
+ * that stopped it) leaves a request unanswered; the page then gets a 503
+ * rather than a fetch that never settles.
+ */
+const WORKER_ANSWER_TIMEOUT_MS = 30_000
+
+/** The API's error body for a request the database could not answer. */
+function unavailable(message: string): Response {
+  const correlationId = crypto.randomUUID()
+  return json(new ApiError(503, Category.INTERNAL_ERROR, message).toBody(correlationId), 503, { 'x-hubspot-correlation-id': correlationId })
+}
 
 /** A committed change, as pages are told of it (the same shape in server mode's change stream). */
 export interface CrmChangeEvent {
@@ -68,7 +84,12 @@ function connectSharedWorker(seedOptions: SeedOptions | undefined): Promise<Conn
 
   return new Promise<Connection>((resolve, reject) => {
     let waiting: ReturnType<typeof setTimeout> | undefined
-    shared.addEventListener('error', () => reject(new Error('The emulated CRM worker could not be started (see the console for why).')))
+    shared.addEventListener('error', () => {
+      reject(new Error('The emulated CRM worker could not be started (see the console for why).'))
+      // Once running, a worker error leaves nobody to answer what is in flight.
+      for (const answer of pending.values()) answer(unavailable('The emulated CRM worker stopped (see the console for why); reload the page.'))
+      pending.clear()
+    })
     port.onmessage = (event: MessageEvent<FromHost>) => {
       const message = event.data
       switch (message.type) {
@@ -103,7 +124,16 @@ function connectSharedWorker(seedOptions: SeedOptions | undefined): Promise<Conn
             async handle(request) {
               const id = nextId++
               const wire = await toWireRequest(request)
-              const answered = new Promise<Response>((done) => pending.set(id, done))
+              const answered = new Promise<Response>((done) => {
+                const timer = setTimeout(() => {
+                  pending.delete(id)
+                  done(unavailable(`The emulated CRM worker did not answer within ${WORKER_ANSWER_TIMEOUT_MS / 1000} s; reload the page.`))
+                }, WORKER_ANSWER_TIMEOUT_MS)
+                pending.set(id, (response) => {
+                  clearTimeout(timer)
+                  done(response)
+                })
+              })
               send({ type: 'request', id, request: wire }, transferables(wire))
               return answered
             },
