@@ -6,6 +6,7 @@ import { useCalling, dialBlocker } from './calling-store.ts'
 import type { StartCallInput, StartCallResult } from './controller.ts'
 import { callingRuntime, type CallingConfig } from './runtime.ts'
 
+import { dockReserve } from './calling-dock.tsx'
 export { CallingDock } from './calling-dock.tsx'
 export { InspectorPanel } from './inspector-panel.tsx'
 export { FaultsPanel } from './faults-panel.tsx'
@@ -34,4 +35,9 @@ export function useCanDial(): { ok: boolean; reason?: string } {
 export function configureCalling(config: CallingConfig): void {
   callingRuntime.configure(config)
   callingRuntime.start()
+}
+
+/** Pixels the page keeps free on its right for the docked widget, so the dock never covers the record or its timeline. */
+export function useDockReserve(): number {
+  return useCalling(dockReserve)
 }

@@ -5,7 +5,7 @@
  * integration (message inspector, faults, composer).
  */
 import { useState, type ReactNode } from 'react'
-import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel } from './calling-seam.tsx'
+import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel, useDockReserve } from './calling-seam.tsx'
 import { hrefs, OBJECT_TYPES, type Route } from './routes.ts'
 import { OBJECT_CONFIG } from '../records/object-config.ts'
 
@@ -25,9 +25,14 @@ function isCurrentSection(route: Route, section: string): boolean {
 export function AppShell({ route, children }: { route: Route; children: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false)
   const [tab, setTab] = useState<DrawerTab>('inspector')
+  // The page reflows beside the docked widget instead of sliding under it.
+  const reserve = useDockReserve()
 
   return (
-    <div className={`app-shell${drawerOpen ? ' drawer-open' : ''}`}>
+    <div
+      className={`app-shell${drawerOpen ? ' drawer-open' : ''}${reserve > 0 ? ' dock-reserved' : ''}`}
+      style={reserve > 0 ? { ['--dock-reserve' as string]: `${reserve}px` } : undefined}
+    >
       <header className="top-bar">
         <a className="brand" href={hrefs.list('contacts')}>
           <span className="brand-mark" aria-hidden="true">

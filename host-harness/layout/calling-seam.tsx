@@ -12,5 +12,6 @@ export {
   InspectorPanel,
   startCall,
   useCanDial,
+  useDockReserve,
 } from '../calling/index.ts'
 export type { StartCallInput, StartCallResult } from '../calling/index.ts'
