@@ -7,7 +7,9 @@ import type { StartCallInput, StartCallResult } from './controller.ts'
 import { callingRuntime, type CallingConfig } from './runtime.ts'
 
 import { dockReserve } from './calling-dock.tsx'
+import { taskQueue } from './task-queue-instance.ts'
 export { CallingDock } from './calling-dock.tsx'
+export { TaskQueueBar, TaskQueuePage } from './task-queue-panel.tsx'
 export { InspectorPanel } from './inspector-panel.tsx'
 export { FaultsPanel } from './faults-panel.tsx'
 export { ComposerPanel } from './composer-panel.tsx'
@@ -34,6 +36,8 @@ export function useCanDial(): { ok: boolean; reason?: string } {
  */
 export function configureCalling(config: CallingConfig): void {
   callingRuntime.configure(config)
+  taskQueue.setNavigate((type, id) => config.navigate(type, id))
+  callingRuntime.setCallHooks({ keepVisible: () => taskQueue.keepVisible(), onCallLogged: (call) => void taskQueue.onCallLogged(call) })
   callingRuntime.start()
 }
 

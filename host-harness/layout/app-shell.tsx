@@ -5,7 +5,7 @@
  * integration (message inspector, faults, composer).
  */
 import { useState, type ReactNode } from 'react'
-import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel, useDockReserve } from './calling-seam.tsx'
+import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel, TaskQueueBar, useDockReserve } from './calling-seam.tsx'
 import { hrefs, OBJECT_TYPES, type Route } from './routes.ts'
 import { OBJECT_CONFIG } from '../records/object-config.ts'
 
@@ -19,6 +19,7 @@ type DrawerTab = (typeof DRAWER_TABS)[number]['id']
 function isCurrentSection(route: Route, section: string): boolean {
   if (route.page === 'list' || route.page === 'record') return route.objectType === section
   if (route.page === 'developer' || route.page === 'oauth-callback') return section === 'developer'
+  if (route.page === 'tasks') return section === 'tasks'
   return false
 }
 
@@ -54,6 +55,11 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
               </a>
             </li>
           ))}
+          <li>
+            <a href={hrefs.tasks()} aria-current={isCurrentSection(route, 'tasks') ? 'page' : undefined}>
+              Task queue
+            </a>
+          </li>
           <li className="side-nav-separator" aria-hidden="true" />
           <li>
             <a href={hrefs.developer('account')} aria-current={isCurrentSection(route, 'developer') ? 'page' : undefined}>
@@ -62,7 +68,10 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
           </li>
         </ul>
       </nav>
-      <main className="main-content">{children}</main>
+      <main className="main-content">
+        <TaskQueueBar />
+        {children}
+      </main>
       <aside className="calling-dock-slot" aria-label="Calling widget">
         <CallingDock />
       </aside>

@@ -11,6 +11,8 @@ export {
   FaultsPanel,
   InspectorPanel,
   startCall,
+  TaskQueueBar,
+  TaskQueuePage,
   useCanDial,
   useDockReserve,
 } from '../calling/index.ts'
