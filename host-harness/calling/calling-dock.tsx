@@ -104,8 +104,8 @@ export function CallingDock() {
             </span>
             {effective ? <span className="calling-dock__ready">isReady: {String(effective.isReady)}</span> : null}
             {version ? <span className="calling-dock__ready">SDK {version}</span> : null}
-            {titleNote ? <span className="calling-dock__ready">{titleNote}</span> : null}
           </div>
+          {titleNote ? <p className="calling-dock__note">Loaded {titleNote}.</p> : null}
           <div className="calling-dock__actions">
             <button type="button" aria-label={minimized ? 'Restore widget' : 'Minimize widget'} onClick={() => (minimized ? callingRuntime.show() : callingRuntime.minimize())}>
               {minimized ? 'Restore' : 'Minimize'}
