@@ -218,16 +218,19 @@ test.describe('our CallingHost with a widget built on the npm package 0.9.7', ()
 
   test('npm widget setWidgetUrl() makes our host load the new URL and handshake with it again', async ({ page }) => {
     await openSdkHostWithNpmWidget(page)
-    const target = WIDGET_METHODS.find((c) => c.method === 'setWidgetUrl')?.payload?.iFrameUrl
-    expect(typeof target).toBe('string')
+    const listed = WIDGET_METHODS.find((c) => c.method === 'setWidgetUrl')?.payload?.iFrameUrl
+    expect(typeof listed).toBe('string')
+    // the catalogue's URL, on this run's widget origin (E2E_PORT moves it)
+    const moved = new URL(String(listed))
+    const target = `${ORIGINS.widget}${moved.pathname}${moved.search}`
     const first = await frameFrom(page, ORIGINS.widget)
 
     await callWidget(first, 'setWidgetUrl', { iFrameUrl: target })
     await page.waitForFunction(() => (window as unknown as SdkHostFixtureWindow).__statuses.filter((status) => status === 'ready').length === 2)
 
-    const moved = page.frames().find((frame) => frame.url() === target)
-    expect(moved).toBeDefined()
-    if (moved) await widgetReady(moved)
+    const frame = page.frames().find((f) => f.url() === target)
+    expect(frame).toBeDefined()
+    if (frame) await widgetReady(frame)
     expect(await page.evaluate(() => (window as unknown as SdkHostFixtureWindow).__status)).toBe('ready')
   })
 })

@@ -13,6 +13,11 @@
  * `src`. A SYNC_ACK claiming another `iFrameUrl` origin is accepted (it came from the
  * right window at the right origin) but never retargets the host; a warning is logged.
  * Never posts with targetOrigin `*`.
+ *
+ * Messages: each widget message is judged twice (judgement.ts): the host acts on
+ * what the real CRM accepts (listeners get the message after the leniency rules)
+ * and reports every deviation from the SDK's types on its traffic entry. A message
+ * the real CRM would ignore is ignored, reported in traffic, `rejected` and `ignored`.
  */
 import {
   SDK_VERSION,
