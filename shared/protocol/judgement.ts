@@ -255,6 +255,12 @@ const NORMALIZE: Partial<Record<FromWidgetType, (data: Data | undefined, note: N
   },
 }
 
+/**
+ * Types whose rules only repair what the SDK's types forbid: a message that passes the
+ * strict schema needs no normalising (and no copy; OUTGOING_CALL_STARTED is the hot path).
+ */
+const CLEAN_WHEN_VALID: ReadonlySet<FromWidgetType> = new Set(['OUTGOING_CALL_STARTED', 'INCOMING_CALL'])
+
 function callRefOnly(data: Data | undefined, note: Note): Data {
   if (data === undefined || data === null) {
     note('warning', 'data', 'no data: the host applies this to the current call', 'current-call')
@@ -307,7 +313,8 @@ export function judgeWidgetMessage(raw: unknown): Judgement {
       },
       { changed: () => void (changed = true) },
     )
-    const normalize = NORMALIZE[widgetType]
+    const strict = entry.schema.safeParse(envelope.raw)
+    const normalize = strict.success && CLEAN_WHEN_VALID.has(widgetType) ? undefined : NORMALIZE[widgetType]
     let message: Data = envelope.raw
     const rawData = envelope.raw.data
     if (normalize && (rawData === undefined || rawData === null || isRecord(rawData))) {
@@ -319,7 +326,6 @@ export function judgeWidgetMessage(raw: unknown): Judgement {
         message = copy
       }
     }
-    const strict = entry.schema.safeParse(envelope.raw)
     const accepted = message === envelope.raw && strict.success ? strict : (entry.accept ?? entry.schema).safeParse(message)
     const act = accepted.success
     if (!strict.success) {
