@@ -10,11 +10,13 @@
  * check is its own test, reported by e2e/kit/readiness-reporter.ts.
  */
 import { expect, test } from '@playwright/test'
-import { CHECKS, evaluateCheck } from './kit/checks.ts'
+import { CHECKS, evaluateCheck, strictOutcome } from './kit/checks.ts'
 import { journeyFor, type StoredJourney } from './kit/journey-runner.ts'
-import { conformanceTargets, syncTimeoutFromEnv } from './kit/targets.ts'
+import { conformanceTargets, strictFromEnv, syncTimeoutFromEnv } from './kit/targets.ts'
 
 const syncTimeoutMs = syncTimeoutFromEnv()
+/** --strict: warnings (deviations the real CRM copes with) fail their check. */
+const strict = strictFromEnv()
 
 for (const target of conformanceTargets()) {
   test.describe(`Conformance: ${target.name}`, () => {
@@ -44,7 +46,9 @@ for (const target of conformanceTargets()) {
           { type: 'widget', description: result.widgetUrl },
           { type: 'driver', description: result.driverName },
         )
-        const outcome = evaluateCheck(check, result)
+        if (result.widgetErrors.length > 0) testInfo.annotations.push({ type: 'widget-errors', description: result.widgetErrors.join('\n') })
+        const outcome = strictOutcome(evaluateCheck(check, result), strict)
+        if (outcome.status !== 'skipped' && outcome.warnings?.length) testInfo.annotations.push({ type: 'warnings', description: outcome.warnings.join('\n') })
         // A step only a driver can do, and the widget did not do it by itself.
         testInfo.skip(outcome.status === 'skipped', outcome.status === 'skipped' ? `skipped: ${outcome.reason}` : '')
         if (outcome.status === 'failed') testInfo.annotations.push({ type: 'problems', description: outcome.problems.join('\n') })

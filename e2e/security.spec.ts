@@ -140,7 +140,7 @@ test('forged messages from a third-origin frame change nothing in the harness or
   expect(await hostileFrame.evaluate(() => (window as unknown as { __heard: unknown[] }).__heard.length)).toBe(0)
 })
 
-test(`${FLOOD} malformed messages into each side are rejected and counted, nothing crashes, and a call still works`, async ({
+test(`${FLOOD} malformed messages into each side are judged and counted, nothing crashes, and a call still works`, async ({
   page,
   harness,
   messages,
@@ -154,7 +154,7 @@ test(`${FLOOD} malformed messages into each side are rejected and counted, nothi
   const errors = captureErrors(page)
   await openLoggedIn(harness)
   const frame = await widgetFrame()
-  const problemsBefore = await harness.inspector.problemCount()
+  const problemsBefore = await harness.inspector.problemCount('widget → host')
   // The inspector re-renders on every message; close it while flooding.
   await harness.closeTools()
 
@@ -165,11 +165,13 @@ test(`${FLOOD} malformed messages into each side are rejected and counted, nothi
     for (const message of junk) window.parent.postMessage(message, '*')
   }, intoHost)
   await messages.waitFor(() => (messages.fromWidget().length >= fromWidgetBefore + FLOOD ? true : undefined), { timeout: 30_000, description: `expected ${FLOOD} junk messages to reach the harness` })
-  await expect.poll(() => harness.inspector.problemCount(), { timeout: 15_000 }).toBe(problemsBefore + FLOOD)
-  // Each one is a finding: invalid message or unknown type.
+  // Each one is a problem: ignored (as the real CRM would) or acted on with its deviations as findings. (The
+  // host's answers to the junk requests it ignored are host → widget traffic, not counted here.)
+  await expect.poll(() => harness.inspector.problemCount('widget → host'), { timeout: 15_000 }).toBe(problemsBefore + FLOOD)
   const findings = await harness.inspector.findings()
-  const counted = findings.map((line) => /^(Invalid message|Unknown message type): (\d+)$/.exec(line)).reduce((sum, m) => sum + (m ? Number(m[2]) : 0), 0)
-  expect(counted).toBe(FLOOD)
+  const ignored = findings.map((line) => /^error: (Invalid message \(ignored by the host\)|Unknown message type): (\d+)$/.exec(line)).reduce((sum, m) => sum + (m ? Number(m[2]) : 0), 0)
+  expect(ignored).toBeGreaterThan(FLOOD / 2)
+  expect(ignored).toBeLessThanOrEqual(FLOOD)
 
   // Host → widget: junk posted by the harness page (the widget's parent, the right origin).
   const intoWidget = junk('from-host', 20_240_602)

@@ -2,6 +2,7 @@
  * The harness UI: the app shell around the page the hash route names.
  */
 import { AppShell } from './layout/app-shell.tsx'
+import { TaskQueuePage } from './layout/calling-seam.tsx'
 import { useHashRoute, hrefs, type Route } from './layout/routes.ts'
 import { RecordList } from './records/record-list.tsx'
 import { RecordPage } from './records/record-page.tsx'
@@ -17,6 +18,8 @@ function Page({ route }: { route: Route }) {
       return <RecordList key={route.objectType} objectType={route.objectType} />
     case 'record':
       return <RecordPage key={`${route.objectType}/${route.id}`} objectType={route.objectType} id={route.id} />
+    case 'tasks':
+      return <TaskQueuePage />
     case 'developer':
       return <DeveloperArea panel={route.panel} />
     case 'oauth-callback':

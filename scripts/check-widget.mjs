@@ -2,15 +2,23 @@
 // Widget readiness check: runs Ringside's protocol conformance suite against
 // any calling widget, by URL, in the harness (no CRM account needed).
 //
-//   npm run check-widget -- <widget-url> [--driver <name|path>] [--sync-timeout <ms>] [--port <n>] [--name <text>]
+//   npm run check-widget -- <widget-url> [--driver <name|path>] [--strict] [--ignore-https-errors]
+//                                        [--sync-timeout <ms>] [--port <n>] [--name <text>]
 //
 // The widget must be reachable from this machine (e.g. your dev server on
 // localhost). Prints the readiness report, writes JUnit XML to
 // reports/widget-check.junit.xml (and the HTML report with traces to
-// reports/widget-check-html/), and exits non-zero when a check fails.
+// reports/widget-check-html/).
+//
+// Exit codes: 0 every check passed or was skipped (with its reason), 1 a check
+// failed (findings of severity error; warnings too with --strict), 2 the check
+// could not run (bad arguments, widget not reachable, no Chromium, build failed).
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
 
 const root = resolve(import.meta.dirname, '..')
 
@@ -24,11 +32,17 @@ Options:
                          npm-fixture, none, or a path to your driver module
                          (see e2e/README.md). Without a driver, the steps that
                          need a user inside the widget are reported as skipped.
+  --strict               warnings (deviations from the SDK's types that the real
+                         CRM copes with) fail the check too
+  --ignore-https-errors  accept the widget's self-signed or otherwise untrusted
+                         https certificate (a local dev server)
   --sync-timeout <ms>    how long the host waits for SYNC_ACK (default 10000)
   --port <n>             harness port; the widget fixtures use n+1, n+2
                          (default 4173)
   --name <text>          the widget's name in the report
   -h, --help             this text
+
+Exit codes: 0 ready (or only skipped checks), 1 a check failed, 2 the check could not run.
 
 Example:
   npm run check-widget -- http://localhost:5174/ --driver ./e2e/my-widget-driver.ts
@@ -39,30 +53,60 @@ function fail(message, code = 2) {
   process.exit(code)
 }
 
-function parseArgs(argv) {
-  const options = { url: null, driver: 'auto', syncTimeout: null, port: null, name: null }
-  const takeValue = (i, flag) => {
-    const value = argv[i + 1]
-    if (value === undefined || value.startsWith('--')) fail(`${flag} needs a value\n\n${USAGE}`)
-    return value
+function parseOptions(argv) {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        driver: { type: 'string', default: 'auto' },
+        strict: { type: 'boolean', default: false },
+        'ignore-https-errors': { type: 'boolean', default: false },
+        'sync-timeout': { type: 'string' },
+        port: { type: 'string' },
+        name: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    })
+  } catch (error) {
+    fail(`${error.message}\n\n${USAGE}`)
   }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]
-    if (arg === '-h' || arg === '--help') {
-      process.stdout.write(USAGE)
-      process.exit(0)
-    } else if (arg === '--driver') options.driver = takeValue(i++, arg)
-    else if (arg === '--sync-timeout') options.syncTimeout = takeValue(i++, arg)
-    else if (arg === '--port') options.port = takeValue(i++, arg)
-    else if (arg === '--name') options.name = takeValue(i++, arg)
-    else if (arg.startsWith('--')) fail(`unknown option ${arg}\n\n${USAGE}`)
-    else if (options.url === null) options.url = arg
-    else fail(`unexpected argument ${arg}\n\n${USAGE}`)
+  const { values, positionals } = parsed
+  if (values.help) {
+    process.stdout.write(USAGE)
+    process.exit(0)
   }
-  return options
+  if (positionals.length > 1) fail(`unexpected argument ${positionals[1]}\n\n${USAGE}`)
+  return {
+    url: positionals[0] ?? null,
+    driver: values.driver,
+    strict: values.strict,
+    ignoreHttpsErrors: values['ignore-https-errors'],
+    syncTimeout: values['sync-timeout'] ?? null,
+    port: values.port ?? null,
+    name: values.name ?? null,
+  }
 }
 
-const options = parseArgs(process.argv.slice(2))
+/** Certificate problems (Node's TLS error codes): the widget answers, but its certificate is not trusted. */
+const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL/
+
+/** One GET of the widget's page (redirects not followed: any answer means it is up). */
+function probe(url, ignoreHttpsErrors) {
+  return new Promise((resolvePromise, reject) => {
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', timeout: 10_000, rejectUnauthorized: !ignoreHttpsErrors }, (response) => {
+      response.resume()
+      resolvePromise({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '' })
+    })
+    request.on('timeout', () => request.destroy(Object.assign(new Error('no answer within 10 s'), { code: 'ETIMEDOUT' })))
+    request.on('error', reject)
+    request.end()
+  })
+}
+
+const options = parseOptions(process.argv.slice(2))
 if (options.url === null) fail(`which widget? Give its URL.\n\n${USAGE}`)
 
 let widgetUrl
@@ -86,11 +130,18 @@ if (widgetUrl.origin === harnessOrigin) fail(`the widget must not be served from
 const ownFixture = widgetUrl.hostname === '127.0.0.1' && [port + 1, port + 2].includes(Number(widgetUrl.port))
 if (!ownFixture) {
   try {
-    const response = await fetch(widgetUrl, { signal: AbortSignal.timeout(10_000), redirect: 'follow' })
-    if (!response.ok) fail(`the widget answered ${response.status} ${response.statusText} at ${widgetUrl.href}`)
+    const response = await probe(widgetUrl, options.ignoreHttpsErrors)
+    if (response.status >= 400) fail(`the widget answered ${response.status} ${response.statusText} at ${widgetUrl.href}`)
   } catch (error) {
+    const code = error?.code ?? ''
+    if (TLS_CODE.test(code)) {
+      fail(
+        `the widget at ${widgetUrl.href} answers, but its https certificate is not trusted (${code}: ${error.message}).\n` +
+          'A self-signed certificate of a local dev server? Pass --ignore-https-errors to accept it.',
+      )
+    }
     fail(
-      `the widget is not reachable from this machine at ${widgetUrl.href} (${error?.cause?.code ?? error?.message ?? error}).\n` +
+      `the widget is not reachable from this machine at ${widgetUrl.href} (${code || error?.message || error}).\n` +
         'Start it first (e.g. your dev server on localhost) and pass the URL it prints.',
     )
   }
@@ -102,7 +153,7 @@ if (!existsSync(chromium)) fail('no Chromium found: install it (sudo apt-get ins
 if (!existsSync(resolve(root, 'dist', 'index.html'))) {
   process.stdout.write('check-widget: building the harness (dist/ is missing)…\n')
   const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' })
-  if (build.status !== 0) fail('the build failed', build.status ?? 1)
+  if (build.status !== 0) fail('the build failed')
 }
 
 const env = {
@@ -113,8 +164,12 @@ const env = {
   FORCE_COLOR: process.env.FORCE_COLOR ?? '0',
   ...(options.syncTimeout !== null ? { WIDGET_SYNC_TIMEOUT_MS: String(Number(options.syncTimeout)) } : {}),
   ...(options.name !== null ? { WIDGET_NAME: options.name } : {}),
+  WIDGET_STRICT: options.strict ? '1' : '0',
+  WIDGET_IGNORE_HTTPS_ERRORS: options.ignoreHttpsErrors ? '1' : '0',
 }
 process.stdout.write(`check-widget: checking ${widgetUrl.href} in the harness at ${harnessOrigin}\n`)
 const run = spawnSync('npx', ['playwright', 'test', '-c', 'e2e/kit/playwright.kit.config.ts'], { cwd: root, stdio: 'inherit', env })
-process.stdout.write('JUnit XML: reports/widget-check.junit.xml · report with traces: npx playwright show-report reports/widget-check-html\n')
-process.exit(run.status ?? 1)
+const reportDir = process.env.WIDGET_CHECK_DIR ?? 'reports'
+process.stdout.write(`JUnit XML: ${reportDir}/widget-check.junit.xml · report with traces: npx playwright show-report ${reportDir}/widget-check-html\n`)
+// Playwright exits 1 when a check failed; anything else it could not run.
+process.exit(run.status === 0 ? 0 : run.status === 1 ? 1 : 2)

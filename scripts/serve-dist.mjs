@@ -2,7 +2,11 @@
 // Serves the production build (dist/) on several ports at once, so the
 // harness, the widget and a hostile test page each get an origin of their
 // own. Usage: node scripts/serve-dist.mjs [port ...]   (default 4173 4174 4175)
-import { createServer } from 'node:http'
+// With SERVE_DIST_TLS_KEY and SERVE_DIST_TLS_CERT (PEM files) it serves https
+// instead (the check-widget test plays a dev server with a self-signed certificate).
+import { readFileSync } from 'node:fs'
+import { createServer as createHttpServer } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import { readFile, stat } from 'node:fs/promises'
 import { extname, join, normalize, resolve } from 'node:path'
 
@@ -44,9 +48,16 @@ async function resolveFile(pathname) {
   }
 }
 
+const tls =
+  process.env.SERVE_DIST_TLS_KEY && process.env.SERVE_DIST_TLS_CERT
+    ? { key: readFileSync(process.env.SERVE_DIST_TLS_KEY), cert: readFileSync(process.env.SERVE_DIST_TLS_CERT) }
+    : null
+const scheme = tls ? 'https' : 'http'
+const createServer = (handler) => (tls ? createHttpsServer(tls, handler) : createHttpServer(handler))
+
 for (const port of ports) {
   createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
+    const url = new URL(req.url ?? '/', `${scheme}://127.0.0.1:${port}`)
     const file = await resolveFile(url.pathname)
     if (!file) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
@@ -58,5 +69,5 @@ for (const port of ports) {
       'cache-control': 'no-store',
     })
     res.end(body)
-  }).listen(port, '127.0.0.1', () => console.log(`serving dist on http://127.0.0.1:${port}`))
+  }).listen(port, '127.0.0.1', () => console.log(`serving dist on ${scheme}://127.0.0.1:${port}`))
 }

@@ -7,11 +7,18 @@
  * check is skipped with that reason; if one failed or was blocked, the
  * check fails with that reason: the widget did not get there.
  */
-import { callEndStatus, validateMessage } from '../../shared/protocol/index.ts'
+import { callEndStatus, judgeWidgetMessage } from '../../shared/protocol/index.ts'
 import type { JourneyResult, StageName } from './journey.ts'
 import { payloadOf, type RecordedMessage } from './message-log.ts'
 
-export type CheckOutcome = { status: 'passed' } | { status: 'failed'; problems: string[] } | { status: 'skipped'; reason: string }
+/**
+ * `warnings`: deviations the real CRM copes with (listed in the report; they fail
+ * the check only with --strict, see strictOutcome).
+ */
+export type CheckOutcome =
+  | { status: 'passed'; warnings?: string[] }
+  | { status: 'failed'; problems: string[]; warnings?: string[] }
+  | { status: 'skipped'; reason: string }
 
 export interface ConformanceCheck {
   readonly id: string
@@ -21,7 +28,12 @@ export interface ConformanceCheck {
   readonly needs: readonly StageName[]
   /** Problems found (empty: passed). Runs only when every needed stage passed. */
   problems(journey: JourneyResult): string[]
+  /** Deviations the real CRM copes with: listed, failing only with --strict. */
+  warnings?(journey: JourneyResult): string[]
 }
+
+/** Final hs_call_status values: the call is over. */
+const FINAL_CALL_STATUSES: readonly string[] = ['COMPLETED', 'FAILED', 'CANCELED', 'BUSY', 'NO_ANSWER', 'MISSED']
 
 const END_STATUSES: readonly string[] = Object.values(callEndStatus)
 
@@ -101,11 +113,13 @@ export const CHECKS: readonly ConformanceCheck[] = [
   },
   {
     id: 'call-ended',
-    title: () => 'CALL_ENDED carries a valid callEndStatus',
+    title: () => 'CALL_ENDED carries a valid callEndStatus, and the host acts on it',
     needs: ['placeCall', 'hangUp'],
     problems(j) {
       const ended = callMessage(j, 'CALL_ENDED')
       if (!ended) return [`no CALL_ENDED for call ${show(j.externalCallId)}`]
+      const judged = judgeWidgetMessage(ended.data)
+      if (!judged.act) return [`the host ignored this CALL_ENDED (the real CRM would): ${judged.reason}`]
       const status = payloadOf(ended).callEndStatus
       if (status === undefined) return ['CALL_ENDED has no callEndStatus']
       return typeof status === 'string' && END_STATUSES.includes(status) ? [] : [`callEndStatus ${show(status)} is not one of ${END_STATUSES.join(', ')}`]
@@ -126,30 +140,48 @@ export const CHECKS: readonly ConformanceCheck[] = [
   },
   {
     id: 'call-logged',
-    title: () => 'the CRM accepts the call log (UPDATE_ENGAGEMENT_SUCCEEDED) and holds the engagement',
+    title: () => 'the CRM accepts the call log (UPDATE_ENGAGEMENT_SUCCEEDED) and holds it: final status and duration, read back through the API',
     needs: ['wrapUp', 'update'],
     problems(j) {
       if (!j.engagement) return ['the engagement could not be read back from the CRM']
-      const external = j.engagement.properties.hs_call_external_id
-      return external === j.externalCallId ? [] : [`the engagement's hs_call_external_id is ${show(external)}, expected ${show(j.externalCallId)}`]
+      const p = j.engagement.properties
+      const problems: string[] = []
+      if (p.hs_call_external_id !== j.externalCallId) problems.push(`the engagement's hs_call_external_id is ${show(p.hs_call_external_id)}, expected ${show(j.externalCallId)}`)
+      const status = p.hs_call_status ?? null
+      if (status === null || !FINAL_CALL_STATUSES.includes(status)) {
+        problems.push(`the engagement's hs_call_status is ${show(status)}: the timeline shows the call as not finished (expected one of ${FINAL_CALL_STATUSES.join(', ')})`)
+      }
+      const duration = p.hs_call_duration ?? null
+      if (duration === null || !(Number(duration) >= 0)) problems.push(`the engagement's hs_call_duration is ${show(duration)}, expected a duration in ms`)
+      return problems
     },
   },
   {
     id: 'valid-payloads',
-    title: () => 'every message the widget sent is valid (validateMessage)',
+    title: () => "the host acts on every message the widget sent (no deviation the real CRM refuses; warnings listed)",
     needs: [],
     problems(j) {
       const sent = fromWidget(j)
       if (sent.length === 0) return ['the widget sent nothing']
-      const problems: string[] = []
-      for (const r of sent) {
-        const result = validateMessage(r.data, 'from-widget')
-        if (!result.ok) problems.push(`${r.type ?? '(no type)'}: ${result.reason}`)
-      }
-      return problems
+      return judgements(j).flatMap(({ type, deviations }) => deviations.filter((d) => d.severity === 'error').map((d) => `${type}: ${d.message}`))
+    },
+    warnings(j) {
+      return judgements(j).flatMap(({ type, deviations }) => deviations.filter((d) => d.severity === 'warning').map((d) => `${type}: ${d.message}`))
     },
   },
 ]
+
+/** The host's judgement (judgeWidgetMessage) of each message the widget sent. */
+function judgements(j: JourneyResult) {
+  return fromWidget(j).map((r) => ({ type: r.type ?? '(no type)', deviations: judgeWidgetMessage(r.data).deviations }))
+}
+
+/** With --strict, warnings fail the check. */
+export function strictOutcome(outcome: CheckOutcome, strict: boolean): CheckOutcome {
+  if (!strict || outcome.status === 'skipped' || !outcome.warnings?.length) return outcome
+  const problems = outcome.status === 'failed' ? outcome.problems : []
+  return { status: 'failed', problems: [...problems, ...outcome.warnings.map((w) => `warning (--strict): ${w}`)], warnings: outcome.warnings }
+}
 
 /** Judges one check on a journey. */
 export function evaluateCheck(check: ConformanceCheck, journey: JourneyResult): CheckOutcome {
@@ -161,5 +193,7 @@ export function evaluateCheck(check: ConformanceCheck, journey: JourneyResult): 
     if (stage.status === 'blocked') return { status: 'failed', problems: [`${name}: ${stage.reason}`] }
   }
   const problems = check.problems(journey)
-  return problems.length === 0 ? { status: 'passed' } : { status: 'failed', problems }
+  const warnings = check.warnings?.(journey) ?? []
+  const extra = warnings.length > 0 ? { warnings } : {}
+  return problems.length === 0 ? { status: 'passed', ...extra } : { status: 'failed', problems, ...extra }
 }

@@ -98,18 +98,21 @@ export class HarnessInspector {
   }
 
   /** How many entries the inspector marks as problems (invalid/rejected, deprecated, faults, findings). */
-  async problemCount(): Promise<number> {
+  async problemCount(direction: 'both' | 'widget → host' | 'host → widget' = 'both'): Promise<number> {
     await this.open()
     const only = this.region.getByLabel('Only problems')
+    const select = this.region.getByLabel('Direction')
     await only.check()
+    if (direction !== 'both') await select.selectOption({ label: direction })
     try {
       return (await this.counts()).shown
     } finally {
       await only.uncheck()
+      if (direction !== 'both') await select.selectOption({ label: 'Both ways' })
     }
   }
 
-  /** The conformance findings as shown ("<rule title>: <count>" lines and lifecycle findings). */
+  /** The conformance findings as shown ("<severity>: <rule title>: <count>" lines, "N errors, M warnings", lifecycle findings). */
   async findings(): Promise<string[]> {
     await this.open()
     if (await this.summary.getByText('No conformance findings.').isVisible()) return []

@@ -12,7 +12,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
-import type { Browser, BrowserContext, TestInfo } from '@playwright/test'
+import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test'
 import { loadDriver } from './drivers/load-driver.ts'
 import { Harness } from './harness.ts'
 import { DEFAULT_JOURNEY, messageOf, newJourneyResult, runJourney, type JourneyResult } from './journey.ts'
@@ -46,11 +46,41 @@ async function saveTrace(context: BrowserContext, ownTrace: boolean, path: strin
   }
 }
 
+const MAX_WIDGET_ERRORS = 20
+const clipText = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text)
+
+/**
+ * The widget frame's console.error messages and uncaught errors, as the page
+ * reports them (Playwright reports every frame's console and uncaught errors on
+ * its page; the widget's are told apart by the origin of their script).
+ */
+export function collectWidgetErrors(page: Page, widgetOrigin: string): () => string[] {
+  const errors: string[] = []
+  const add = (text: string) => {
+    if (errors.length < MAX_WIDGET_ERRORS) errors.push(clipText(text))
+  }
+  const fromWidget = (url: string | undefined) => {
+    try {
+      return url !== undefined && url !== '' && new URL(url).origin === widgetOrigin
+    } catch {
+      return false
+    }
+  }
+  page.on('console', (message) => {
+    if (message.type() === 'error' && fromWidget(message.location().url)) add(`console.error: ${message.text()}`)
+  })
+  page.on('pageerror', (error) => {
+    if ((error.stack ?? '').includes(widgetOrigin)) add(`uncaught ${error.name}: ${error.message}`)
+  })
+  return () => [...errors]
+}
+
 async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: TestInfo, dir: string, syncTimeoutMs: number): Promise<StoredJourney> {
   const baseURL = testInfo.project.use.baseURL
   const origins = kitOrigins(baseURL)
   const widgetUrl = target.url(baseURL)
-  const context = await browser.newContext({ baseURL })
+  // --ignore-https-errors (a widget dev server with a self-signed certificate)
+  const context = await browser.newContext({ baseURL, ignoreHTTPSErrors: testInfo.project.use.ignoreHTTPSErrors === true })
   const tracePath = join(dir, 'trace.zip')
   const screenshotPath = join(dir, 'final.png')
   // Playwright's own `trace` option may already record every context (then we
@@ -67,7 +97,8 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
     const messages = await installMessageRecorder(page, { harness: origins.harness, widget: originOf(widgetUrl) })
     const driver = await loadDriver(target.driver, widgetUrl, origins.widget)
     const harness = new Harness(page)
-    const result = await runJourney({ harness, messages, driver }, { ...DEFAULT_JOURNEY, widgetUrl, syncTimeoutMs })
+    const widgetErrors = collectWidgetErrors(page, originOf(widgetUrl))
+    const result = await runJourney({ harness, messages, driver, widgetErrors }, { ...DEFAULT_JOURNEY, widgetUrl, syncTimeoutMs })
     // The final screenshot shows the harness's own findings next to the page.
     const findings = await harness.inspector.findings().catch((error: unknown) => [`(could not read the inspector: ${messageOf(error)})`])
     const screenshot = await page.screenshot({ path: screenshotPath }).then(

@@ -53,6 +53,8 @@ export interface JourneyResult {
   engagement: CallEngagement | null
   /** Every recorded message. */
   log: RecordedMessage[]
+  /** What the widget's frame logged with console.error and threw uncaught (clipped, at most 20). */
+  widgetErrors: string[]
   /** An error outside any stage (e.g. the harness did not load). */
   fatal: string | null
 }
@@ -61,6 +63,8 @@ interface JourneyDeps {
   harness: Harness
   messages: MessageLog
   driver: WidgetDriver
+  /** The widget frame's console errors and uncaught errors so far (journey-runner.ts collects them). */
+  widgetErrors?: () => string[]
 }
 
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message.split('\n').slice(0, 6).join('\n') : String(error))
@@ -78,11 +82,12 @@ export function newJourneyResult(widgetUrl: string, driverName: string, syncTime
     externalCallId: null,
     engagement: null,
     log: [],
+    widgetErrors: [],
     fatal,
   }
 }
 
-export async function runJourney({ harness, messages, driver }: JourneyDeps, options: JourneyOptions): Promise<JourneyResult> {
+export async function runJourney({ harness, messages, driver, widgetErrors = () => [] }: JourneyDeps, options: JourneyOptions): Promise<JourneyResult> {
   const result = newJourneyResult(options.widgetUrl, driver.name, options.syncTimeoutMs)
   const stages = result.stages
   const page = harness.page
@@ -148,9 +153,11 @@ export async function runJourney({ harness, messages, driver }: JourneyDeps, opt
       const text = (await harness.statusBadge.textContent()) ?? ''
       if (text.includes('Widget ready')) return { status: 'passed' }
       const acks = messages.ofType('SYNC_ACK', 'from-widget').length
+      const thrown = widgetErrors()
+      const why = thrown.length > 0 ? `; the widget threw: ${thrown.join(' | ')}` : ''
       return {
         status: 'failed',
-        error: `The host gave up after ${options.syncTimeoutMs} ms (${(await harness.handshakeStatus.textContent()) ?? text}); ${acks === 0 ? 'the widget never sent SYNC_ACK' : `${acks} SYNC_ACK message(s) arrived but none was accepted (see the inspector)`}`,
+        error: `The host gave up after ${options.syncTimeoutMs} ms (${(await harness.handshakeStatus.textContent()) ?? text}); ${acks === 0 ? 'the widget never sent SYNC_ACK' : `${acks} SYNC_ACK message(s) arrived but none was accepted (see the inspector)`}${why}`,
       }
     })
 
@@ -236,5 +243,6 @@ export async function runJourney({ harness, messages, driver }: JourneyDeps, opt
     result.fatal = messageOf(error)
   }
   result.log = messages.all()
+  result.widgetErrors = widgetErrors()
   return result
 }

@@ -8,7 +8,9 @@
  * machine, e.g. your dev server on localhost).
  *
  * $KIT_PORT moves the harness (and its widget/hostile origins, +1/+2) to
- * other ports, e.g. when 4173–4175 are taken.
+ * other ports, e.g. when 4173–4175 are taken. $WIDGET_CHECK_DIR moves the
+ * reports and test output (default reports/ and test-results/widget-check),
+ * so that two checks can run at once.
  */
 import { defineConfig } from '@playwright/test'
 import base from '../../playwright.config.ts'
@@ -16,19 +18,22 @@ import base from '../../playwright.config.ts'
 const port = Number(process.env.KIT_PORT ?? 4173)
 const baseURL = `http://127.0.0.1:${port}`
 const root = new URL('../..', import.meta.url).pathname
+const dir = process.env.WIDGET_CHECK_DIR?.replace(/\/?$/, '/')
+const reports = dir ?? `${root}reports/`
 
 export default defineConfig({
   ...base,
   testDir: `${root}e2e`,
   testMatch: 'conformance.spec.ts',
-  outputDir: `${root}test-results/widget-check`,
+  outputDir: dir ? `${dir}results` : `${root}test-results/widget-check`,
   retries: 0,
   reporter: [
-    ['./readiness-reporter.ts', { outputFile: `${root}reports/widget-check.txt` }],
-    ['junit', { outputFile: `${root}reports/widget-check.junit.xml` }],
-    ['html', { open: 'never', outputFolder: `${root}reports/widget-check-html` }],
+    ['./readiness-reporter.ts', { outputFile: `${reports}widget-check.txt` }],
+    ['junit', { outputFile: `${reports}widget-check.junit.xml` }],
+    ['html', { open: 'never', outputFolder: `${reports}widget-check-html` }],
   ],
-  use: { ...base.use, baseURL },
+  // check-widget --ignore-https-errors: accept a self-signed dev certificate on the widget's origin.
+  use: { ...base.use, baseURL, ignoreHTTPSErrors: process.env.WIDGET_IGNORE_HTTPS_ERRORS === '1' },
   webServer: {
     command: `node scripts/serve-dist.mjs ${port} ${port + 1} ${port + 2}`,
     cwd: root,

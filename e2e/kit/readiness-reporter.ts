@@ -1,7 +1,9 @@
 /**
  * Playwright reporter that prints the conformance suite as a marketplace
  * readiness check: per widget, one line per check (✔ passed, ✖ failed,
- * ○ skipped with its reason), then a verdict. Tests without a
+ * ○ skipped with its reason) with its warnings (⚠, annotation `warnings`),
+ * the widget frame's console and uncaught errors (annotation `widget-errors`),
+ * then a verdict that names the skipped checks and why. Tests without a
  * `conformance-check` annotation are summed up in one line.
  *
  * Options: `{ outputFile?: string }` also writes the report as plain text.
@@ -14,6 +16,7 @@ interface Row {
   status: 'passed' | 'failed' | 'skipped'
   title: string
   detail: string
+  warnings: string[]
 }
 
 interface Group {
@@ -21,6 +24,7 @@ interface Group {
   widget: string
   driver: string
   rows: Row[]
+  widgetErrors: string[]
 }
 
 const MARK: Record<Row['status'], string> = { passed: '✔', failed: '✖', skipped: '○' }
@@ -63,14 +67,16 @@ export default class ReadinessReporter implements Reporter {
       return
     }
     const name = test.parent.title.replace(/^Conformance: /, '')
-    const group = this.#groups.get(name) ?? { name, widget: '', driver: '', rows: [] }
+    const group = this.#groups.get(name) ?? { name, widget: '', driver: '', rows: [], widgetErrors: [] }
     group.widget ||= annotation(result, test, 'widget') ?? ''
     group.driver ||= annotation(result, test, 'driver') ?? ''
+    if (group.widgetErrors.length === 0) group.widgetErrors = (annotation(result, test, 'widget-errors') ?? '').split('\n').filter(Boolean)
     const skip = annotation(result, test, 'skip')
     group.rows.push({
       status,
       title: test.title,
-      detail: status === 'failed' ? problemsOf(result, test) : status === 'skipped' ? (skip ?? 'skipped') : '',
+      detail: status === 'failed' ? problemsOf(result, test) : status === 'skipped' ? (skip ?? 'skipped').replace(/^skipped: /, '') : '',
+      warnings: status === 'passed' ? (annotation(result, test, 'warnings') ?? '').split('\n').filter(Boolean) : [],
     })
     this.#groups.set(name, group)
   }
@@ -89,14 +95,31 @@ export default class ReadinessReporter implements Reporter {
       lines.push(`Widget readiness check — ${group.name}`)
       if (group.widget) lines.push(`  URL:    ${group.widget}`)
       if (group.driver) lines.push(`  Driver: ${group.driver}`)
+      let warnings = 0
       for (const row of group.rows) {
-        lines.push(`  ${MARK[row.status]} ${row.title}${row.status === 'skipped' ? ` — ${row.detail}` : ''}`)
+        lines.push(`  ${MARK[row.status]} ${row.title}${row.status === 'skipped' ? ` — skipped: ${row.detail}` : ''}`)
         if (row.status === 'failed' && row.detail) for (const detail of row.detail.split('\n')) lines.push(`      ${detail}`)
+        for (const warning of row.warnings) lines.push(`      ⚠ warning: ${warning}`)
+        warnings += row.warnings.length
+      }
+      if (group.widgetErrors.length > 0) {
+        lines.push(`  The widget's own errors (console.error and uncaught, in its frame):`)
+        for (const error of group.widgetErrors) lines.push(`      ${error}`)
       }
       const f = group.rows.filter((r) => r.status === 'failed').length
-      const s = group.rows.filter((r) => r.status === 'skipped').length
-      const verdict = f > 0 ? `NOT READY: ${f} of ${group.rows.length} checks failed` : s > 0 ? `INCOMPLETE: ${group.rows.length - s} passed, ${s} skipped (they need a driver, see e2e/README.md)` : `READY: all ${group.rows.length} checks passed`
-      lines.push(`  Verdict: ${verdict}`, '')
+      const skippedRows = group.rows.filter((r) => r.status === 'skipped')
+      const s = skippedRows.length
+      const passedCount = group.rows.length - f - s
+      const tail = warnings > 0 ? `; ${warnings} ${warnings === 1 ? 'warning' : 'warnings'} (they fail only with --strict)` : ''
+      const verdict =
+        f > 0
+          ? `NOT READY: ${f} of ${group.rows.length} checks failed, ${passedCount} passed, ${s} skipped${tail}`
+          : s > 0
+            ? `INCOMPLETE: ${passedCount} passed, ${s} skipped${tail}`
+            : `READY: all ${group.rows.length} checks passed${tail}`
+      lines.push(`  Verdict: ${verdict}`)
+      for (const row of skippedRows) lines.push(`    skipped: ${row.title} — ${row.detail}`)
+      lines.push('')
       failed += f
       skipped += s
       total += group.rows.length

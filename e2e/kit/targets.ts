@@ -34,3 +34,8 @@ export function syncTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number
   const raw = Number(env.WIDGET_SYNC_TIMEOUT_MS)
   return Number.isFinite(raw) && raw >= 200 ? Math.round(raw) : 10_000
 }
+
+/** check-widget --strict: $WIDGET_STRICT=1 makes warnings fail their check. */
+export function strictFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.WIDGET_STRICT === '1'
+}

@@ -1,10 +1,10 @@
 import { act, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { installTestCrm } from '../store/test-crm.ts'
-import { CallingDock } from './calling-dock.tsx'
+import { CallingDock, dockReserve, dockTitle } from './calling-dock.tsx'
 import { callingStore } from './calling-store.ts'
 import { callingRuntime } from './runtime.ts'
-import { OVERRIDE_STORAGE_KEY } from './settings.ts'
+import { OVERRIDE_STORAGE_KEY, type EffectiveSettings } from './settings.ts'
 import { CallingStatusBadge } from './status-badge.tsx'
 
 beforeAll(() => {
@@ -77,4 +77,34 @@ test('a flood of widget errors keeps five readable alerts, counts the rest, and 
   await user.click(screen.getByRole('button', { name: 'Dismiss all' }))
   expect(screen.queryAllByRole('alert')).toHaveLength(0)
   expect(callingStore.getState().alertsDropped).toBe(0)
+})
+
+describe('dockTitle and dockReserve', () => {
+  const settings = (url: 'api' | 'override' | 'query', name: 'api' | 'override' = 'api'): EffectiveSettings => ({
+    name: name === 'override' ? 'Acme Dialer (dev)' : 'Ringside reference widget',
+    url: 'https://dialer.example:3000/softphone/',
+    width: 400,
+    height: 600,
+    isReady: true,
+    supportsInboundCalling: true,
+    sources: { url, name, isReady: 'api' },
+  } as EffectiveSettings)
+
+  test('the registered app’s name while its own widget is loaded', () => {
+    expect(dockTitle(settings('api'), 'https://dialer.example:3000/softphone/')).toEqual({ title: 'Ringside reference widget' })
+  })
+
+  test('another widget (override or ?widget=): the override’s name, else its address with a note', () => {
+    expect(dockTitle(settings('query'), null)).toEqual({ title: 'Widget at dialer.example:3000/softphone/', note: 'instead of the registered app "Ringside reference widget"' })
+    expect(dockTitle(settings('override', 'override'), null)).toEqual({ title: 'Acme Dialer (dev)' })
+    // the widget moved itself with SET_WIDGET_URL
+    expect(dockTitle(settings('api'), 'https://other.example/').title).toBe('Widget at other.example')
+  })
+
+  test('the page keeps the dock’s width free unless it is hidden or a separate call window', () => {
+    const base = { iframeLocation: 'widget' as const, visibility: { isHidden: false, isMinimized: false }, size: { width: 400, height: 600 }, mounted: true }
+    expect(dockReserve(base)).toBe(434)
+    expect(dockReserve({ ...base, visibility: { isHidden: true, isMinimized: false } })).toBe(0)
+    expect(dockReserve({ ...base, iframeLocation: 'window' })).toBe(0)
+  })
 })

@@ -9,7 +9,9 @@
  */
 import { useCallback, useId, useState, type FormEvent } from 'react'
 import type { IframeLocation } from '../../shared/protocol/index.ts'
-import { useCalling } from './calling-store.ts'
+import { CallLogLine } from './call-log.tsx'
+import { useCalling, type CallingState } from './calling-store.ts'
+import type { EffectiveSettings } from './settings.ts'
 import { callingRuntime } from './runtime.ts'
 import { handshakeLabel } from './status-badge.tsx'
 import './calling.css'
@@ -21,6 +23,33 @@ const PLACEMENTS: ReadonlyArray<{ value: IframeLocation; label: string }> = [
 ]
 
 const SOURCE_LABEL = { api: 'calling settings (API)', override: 'localStorage override', query: '?widget= in the address', default: 'default' }
+
+/**
+ * The dock's title: the registered app's name, unless another widget is loaded
+ * (a URL override or ?widget=): then that widget's own name (the override's `name`),
+ * else its address, since a cross-origin widget's page title cannot be read.
+ */
+export function dockTitle(effective: EffectiveSettings | null, currentSrc: string | null): { title: string; note?: string } {
+  if (!effective) return { title: 'Calling widget' }
+  const replaced = effective.sources.url === 'override' || effective.sources.url === 'query'
+  const shown = currentSrc ?? effective.url
+  if (!replaced && shown === effective.url) return { title: effective.name }
+  if (effective.sources.name === 'override') return { title: effective.name }
+  let host = shown
+  try {
+    const url = new URL(shown)
+    host = `${url.host}${url.pathname === '/' ? '' : url.pathname}`
+  } catch {
+    // keep the text
+  }
+  return { title: `Widget at ${host}`, note: `instead of the registered app "${effective.name}"` }
+}
+
+/** Space the record page leaves on the right for the dock (0: the dock floats over nothing it could cover). */
+export function dockReserve(s: Pick<CallingState, 'iframeLocation' | 'visibility' | 'size' | 'mounted'>): number {
+  if (s.iframeLocation === 'window' || s.visibility.isHidden) return 0
+  return s.size.width + 2 + 16 + 16
+}
 
 function recordHref(objectType: string, objectId: string): string {
   return `#/${objectType}/${encodeURIComponent(objectId)}`
@@ -41,7 +70,7 @@ export function CallingDock() {
   const version = useCalling((s) => s.widgetVersion)
   const [setupOpen, setSetupOpen] = useState(false)
   const titleId = useId()
-  const name = effective?.name ?? 'Calling widget'
+  const { title: name, note: titleNote } = dockTitle(effective, currentSrc)
   const hidden = visibility.isHidden
   const minimized = visibility.isMinimized
 
@@ -52,10 +81,12 @@ export function CallingDock() {
         aria-labelledby={titleId}
         hidden={hidden}
         style={{ ['--widget-width' as string]: `${size.width}px` }}
+        onFocus={() => callingRuntime.recheckOverride()}
+        onPointerEnter={() => callingRuntime.recheckOverride()}
       >
         <header className="calling-dock__header">
           <div className="calling-dock__title-row">
-            <h2 id={titleId} className="calling-dock__title">
+            <h2 id={titleId} className="calling-dock__title" title={titleNote}>
               {location === 'window' ? `Call window — ${name}` : name}
             </h2>
             {effective && !effective.isReady ? (
@@ -74,6 +105,7 @@ export function CallingDock() {
             {effective ? <span className="calling-dock__ready">isReady: {String(effective.isReady)}</span> : null}
             {version ? <span className="calling-dock__ready">SDK {version}</span> : null}
           </div>
+          {titleNote ? <p className="calling-dock__note">Loaded {titleNote}.</p> : null}
           <div className="calling-dock__actions">
             <button type="button" aria-label={minimized ? 'Restore widget' : 'Minimize widget'} onClick={() => (minimized ? callingRuntime.show() : callingRuntime.minimize())}>
               {minimized ? 'Restore' : 'Minimize'}
@@ -107,9 +139,12 @@ export function CallingDock() {
         {call && !incoming ? (
           <div className="calling-dock__call" aria-label="Current call">
             {call.direction === 'inbound' ? 'Inbound' : 'Outbound'} call {call.record?.label ? `with ${call.record.label}` : call.number}
-            {' · '}
+            {' · widget says '}
             {call.status}
-            {call.engagementId !== undefined ? ` · engagement ${call.engagementId}` : ''}
+            <CallLogLine call={call} className="calling-dock__call-log" />
+            {call.engagementId === undefined && !call.engagement ? (
+              <p className="calling-dock__call-log">No call log: the widget did not ask the CRM to create an engagement.</p>
+            ) : null}
           </div>
         ) : null}
         <div className="calling-dock__frame" ref={attach} hidden={minimized} />
@@ -175,6 +210,10 @@ function WidgetSetup() {
           </p>
         ) : null}
       </form>
+      <p className="calling-setup__note">
+        Applies at once. Set the <code>LocalSettings:Calling:CallingExtensions</code> key by hand instead? Other tabs switch at
+        once; this tab switches when it or the dock next gets focus (a <code>storage</code> event reaches other tabs only).
+      </p>
       {effective ? (
         <p className="calling-setup__source">
           URL from the {SOURCE_LABEL[effective.sources.url]}; name from the {SOURCE_LABEL[effective.sources.name]}; isReady from the{' '}

@@ -56,13 +56,25 @@ export interface IncomingCaller {
   match?: RecordRef
 }
 
+/** The call engagement as the API holds it (read back after every change the host makes). */
+export interface EngagementView {
+  id: string
+  /** hs_call_status, hs_call_duration, hs_call_body, hs_call_title, hs_call_external_id (null: not set) */
+  properties: Record<string, string | null>
+  /** set when it could not be read back */
+  error?: string
+}
+
 /** What the host knows about the current (or last) call. */
 export interface CallInfo {
   externalCallId: string
   direction: 'outbound' | 'inbound'
   number: string
+  /** The call's phase as the widget reported it (CONNECTING, IN_PROGRESS, COMPLETED, TRANSFERRED, …). */
   status: string
   engagementId?: number
+  /** The engagement as the API holds it: what the dock and inspector show as the call log. */
+  engagement?: EngagementView
   record?: RecordRef
 }
 

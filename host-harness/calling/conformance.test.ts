@@ -172,3 +172,38 @@ test('the summary counts findings per rule', () => {
   const state = run(inbound('LOGGED_IN'), inbound('CALL_ENDED', { externalCallId: 'z', engagementId: 1 }))
   expect(summarize(state.findings)).toMatchObject({ 'before-handshake': 2, 'call-without-start': 1, 'ghost-call': 0 })
 })
+
+test('a message the host acted on leniently gives one finding per deviation, with the deviation’s severity', () => {
+  const state = run(
+    ...handshake(),
+    started('c1'),
+    inbound('CALL_ENDED', { externalCallId: 'c1', callEndStatus: 'HUNG_UP' }, {
+      deviations: [
+        { severity: 'warning', path: 'data.engagementId', message: 'no engagementId: …', rule: 'engagement-by-call-id' },
+        { severity: 'error', path: 'data.callEndStatus', message: 'callEndStatus "HUNG_UP" is not one of …', rule: 'unknown-end-status' },
+      ],
+    }),
+  )
+  expect(state.findings.map((f) => [f.rule, f.severity])).toEqual([
+    ['type-deviation', 'warning'],
+    ['type-deviation', 'error'],
+  ])
+  expect(state.findings[0]!.message).toContain('leniency rule engagement-by-call-id')
+})
+
+test('a message the host ignored is an invalid-payload error that says so', () => {
+  const state = run(...handshake(), inbound('CALL_ENDED', undefined, { valid: false, reason: 'invalid: data: expected object' }))
+  expect(state.findings).toEqual([expect.objectContaining({ rule: 'invalid-payload', severity: 'error', message: expect.stringContaining('the host ignored') })])
+})
+
+test('CALL_TRANSFERRED closes the call (the host finalizes it): no ghost call later', () => {
+  const state = run(...handshake(), started('c1'), inbound('CALL_TRANSFERRED', { externalCallId: 'c1' }), started('c2'))
+  expect(rules(state)).toEqual([])
+  expect(openCalls(state).map((c) => c.externalCallId)).toEqual(['c2'])
+})
+
+test('call events without externalCallId refer to the current call, as the host treats them', () => {
+  const state = run(...handshake(), started('c1'), inbound('CALL_ENDED', {}), inbound('CALL_COMPLETED', { engagementId: 4 }))
+  expect(rules(state)).toEqual([])
+  expect(openCalls(state)).toEqual([])
+})

@@ -15,12 +15,18 @@
  * - `ghost-call`: a call started with createEngagement was never completed
  *   (the "ghost call log", SDK issue #46); flagged when another call starts or
  *   the widget's document goes away, and listed as open meanwhile.
- * - `unknown-type`, `deprecated`, `invalid-payload`: straight from validation.
+ * - `unknown-type`, `deprecated`, `invalid-payload`: straight from validation
+ *   (`invalid-payload`: the host ignored the message, as the real CRM would).
+ * - `type-deviation`: the host acted on the message (as the real CRM does) but it
+ *   deviates from the SDK's types; one finding per deviation, with its severity
+ *   (judgeWidgetMessage in shared/protocol/judgement.ts).
+ * A call event without externalCallId refers to the current call, as the host treats it.
  */
 import type { TrafficEntry } from '../../shared/protocol/index.ts'
 
 /** The fields of a CallingHost traffic entry that the checks read. */
-export type ConformanceTraffic = Pick<TrafficEntry, 'seq' | 'direction' | 'type' | 'message' | 'valid' | 'reason' | 'deprecation' | 'beforeHandshake' | 'fault'>
+export type ConformanceTraffic = Pick<TrafficEntry, 'seq' | 'direction' | 'type' | 'message' | 'valid' | 'reason' | 'deprecation' | 'beforeHandshake' | 'fault'> &
+  Partial<Pick<TrafficEntry, 'deviations'>>
 
 export type RuleId =
   | 'before-handshake'
@@ -30,6 +36,7 @@ export type RuleId =
   | 'unknown-type'
   | 'deprecated'
   | 'invalid-payload'
+  | 'type-deviation'
 
 export const RULES: Readonly<Record<RuleId, { title: string; severity: 'error' | 'warning' }>> = {
   'before-handshake': { title: 'Sent before the handshake', severity: 'error' },
@@ -38,7 +45,8 @@ export const RULES: Readonly<Record<RuleId, { title: string; severity: 'error' |
   'ghost-call': { title: 'Ghost call log (never completed)', severity: 'error' },
   'unknown-type': { title: 'Unknown message type', severity: 'error' },
   deprecated: { title: 'Deprecated message or field', severity: 'warning' },
-  'invalid-payload': { title: 'Invalid message', severity: 'error' },
+  'invalid-payload': { title: 'Invalid message (ignored by the host)', severity: 'error' },
+  'type-deviation': { title: "Deviates from the SDK's types", severity: 'warning' },
 }
 
 export interface Finding {
@@ -57,7 +65,7 @@ export interface TrackedCall {
   createEngagement: boolean
   /** The engagement the host created for this call, once known. */
   engagementId?: number
-  state: 'open' | 'ended' | 'completed' | 'ghost'
+  state: 'open' | 'ended' | 'completed' | 'transferred' | 'ghost'
   startedSeq: number
 }
 
@@ -65,6 +73,8 @@ export interface ConformanceState {
   /** Whether the current widget document has completed the handshake. */
   handshakeDone: boolean
   calls: Readonly<Record<string, TrackedCall>>
+  /** The call started last and not completed (what a call event without externalCallId refers to). */
+  current?: string
   findings: readonly Finding[]
   nextId: number
 }
@@ -108,12 +118,13 @@ export function summarize(findings: readonly Finding[]): Record<RuleId, number> 
 export function applyConformance(state: ConformanceState, event: ConformanceEvent): ConformanceState {
   const added: Finding[] = []
   let nextId = state.nextId
-  const flag = (rule: RuleId, seq: number | null, message: string, externalCallId?: string) => {
-    const finding: Finding = { id: nextId++, rule, severity: RULES[rule].severity, seq, message }
+  const flag = (rule: RuleId, seq: number | null, message: string, externalCallId?: string, severity = RULES[rule].severity) => {
+    const finding: Finding = { id: nextId++, rule, severity, seq, message }
     if (externalCallId !== undefined) finding.externalCallId = externalCallId
     added.push(finding)
   }
   let calls: Readonly<Record<string, TrackedCall>> = state.calls
+  let current = state.current
   let handshakeDone = state.handshakeDone
 
   /** Flags every call started with createEngagement that is not completed yet. */
@@ -148,11 +159,17 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
       const from = entry.direction === 'in' ? 'The widget' : 'The host (composer or fault)'
       if (entry.reason === 'unknown type') {
         flag('unknown-type', entry.seq, `${from} sent the unknown type ${JSON.stringify(type)}.`)
+      } else if (entry.direction === 'in') {
+        flag('invalid-payload', entry.seq, `The widget sent a ${type ?? 'message'} the host ignored (as the real CRM would): ${entry.reason ?? 'invalid'}.`)
       } else {
         flag('invalid-payload', entry.seq, `${from} sent an invalid ${type ?? 'message'}: ${entry.reason ?? 'invalid'}.`)
       }
     } else {
       if (entry.deprecation) flag('deprecated', entry.seq, `${type}: ${entry.deprecation}`)
+      for (const deviation of entry.deviations ?? []) {
+        const rule = deviation.rule ? ` (the host copes: leniency rule ${deviation.rule})` : ''
+        flag('type-deviation', entry.seq, `${type}: ${deviation.message}${deviation.severity === 'warning' ? rule : ''}.`, undefined, deviation.severity)
+      }
       if (entry.direction === 'in') {
         if (type === 'SYNC_ACK') {
           handshakeDone = true
@@ -160,8 +177,11 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
           const early = entry.beforeHandshake ?? !handshakeDone
           if (early) flag('before-handshake', entry.seq, `The widget sent ${type} before the SYNC/SYNC_ACK handshake completed.`)
           const data = dataOf(entry.message)
-          const externalCallId = typeof data.externalCallId === 'string' ? data.externalCallId : undefined
-          if ((type === 'OUTGOING_CALL_STARTED' || type === 'INCOMING_CALL') && externalCallId !== undefined) {
+          const named = typeof data.externalCallId === 'string' && data.externalCallId !== '' ? data.externalCallId : undefined
+          const isStart = type === 'OUTGOING_CALL_STARTED' || type === 'INCOMING_CALL'
+          const externalCallId = named ?? (isStart ? undefined : current)
+          if (isStart && externalCallId !== undefined) {
+            current = externalCallId
             flagGhosts(entry.seq, `another call, ${externalCallId}, started`, externalCallId)
             calls = {
               ...calls,
@@ -173,6 +193,10 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
                 startedSeq: entry.seq,
               },
             }
+          } else if (type === 'CALL_TRANSFERRED' && externalCallId !== undefined && calls[externalCallId]) {
+            // The host finalizes a transferred call: no CALL_COMPLETED is owed.
+            calls = { ...calls, [externalCallId]: { ...calls[externalCallId]!, state: 'transferred' } }
+            if (current === externalCallId) current = undefined
           } else if ((type === 'CALL_ENDED' || type === 'CALL_COMPLETED') && externalCallId !== undefined) {
             const call = calls[externalCallId]
             if (!call) {
@@ -189,6 +213,7 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
               }
               const next = type === 'CALL_COMPLETED' ? 'completed' : call.state === 'open' ? 'ended' : call.state
               if (next !== call.state) calls = { ...calls, [externalCallId]: { ...call, state: next } }
+              if (type === 'CALL_COMPLETED' && current === externalCallId) current = undefined
             }
           }
         }
@@ -196,6 +221,8 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
     }
   }
 
-  if (added.length === 0 && calls === state.calls && handshakeDone === state.handshakeDone) return state
-  return { handshakeDone, calls, findings: added.length ? [...state.findings, ...added] : state.findings, nextId }
+  if (added.length === 0 && calls === state.calls && handshakeDone === state.handshakeDone && current === state.current) return state
+  const next: ConformanceState = { handshakeDone, calls, findings: added.length ? [...state.findings, ...added] : state.findings, nextId }
+  if (current !== undefined) next.current = current
+  return next
 }

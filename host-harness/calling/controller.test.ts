@@ -348,3 +348,130 @@ test('object types and country codes are read in every spelling', () => {
   expect(objectTypeOf('widgets')).toBeUndefined()
   expect([countryCodeOf('+353 1 555'), countryCodeOf('+1 617'), countryCodeOf('0617')]).toEqual(['IE', 'US', 'US'])
 })
+
+// ---------------------------------------------------------------- real widgets, acted on as the real CRM does
+
+describe('widgets shaped like the vendor demos (messages judged as CallingHost judges them)', () => {
+  let clock = NOW
+  let logged: Array<{ externalCallId: string; outcome: string }>
+  let keepVisible = false
+
+  beforeEach(() => {
+    controller.dispose()
+    clock = NOW
+    logged = []
+    keepVisible = false
+    controller = new CallingController({ host, api, store, navigate, now: () => clock, onCallLogged: (c) => logged.push(c), keepVisible: () => keepVisible })
+  })
+
+  const readCall = (id: number) =>
+    api.get<CallRecord>(`/crm/v3/objects/calls/${id}`, { query: { properties: 'hs_call_status,hs_call_duration,hs_call_body,hs_call_title,hs_call_recording_url' } })
+
+  test('demo-minimal-js: CALL_ENDED without engagementId ends the call found by externalCallId; COMPLETED with notes and a duration', async () => {
+    const { engagementId } = await outboundCall('min-1')
+    host.post({ type: 'CALL_ANSWERED', data: { externalCallId: 'min-1' } })
+    await controller.idle()
+    clock += 42_000
+    const ended = host.post({ type: 'CALL_ENDED', data: { callEndStatus: 'COMPLETED', externalCallId: 'min-1' } })
+    expect(ended.act).toBe(true)
+    await controller.idle()
+    expect((await readCall(engagementId)).properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_duration: '42000' })
+    host.post({
+      type: 'CALL_COMPLETED',
+      data: { engagementId, externalCallId: 'min-1', hideWidget: false, engagementProperties: { hs_call_title: 'Demo call', hs_call_body: 'Resolved issue' } },
+    })
+    await controller.idle()
+    expect(host.sentBy('updateEngagementSucceeded')).toEqual([{ engagementId }])
+    expect((await readCall(engagementId)).properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_duration: '42000', hs_call_body: 'Resolved issue', hs_call_title: 'Demo call' })
+    // the dock shows the engagement as the API holds it
+    expect(store.getState().call?.engagement?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_duration: '42000', hs_call_body: 'Resolved issue' })
+    expect(logged).toEqual([expect.objectContaining({ externalCallId: 'min-1', outcome: 'completed' })])
+  })
+
+  test('demo-minimal-js answering END_CALL with callEnded() and no payload ends the current call', async () => {
+    const { engagementId } = await outboundCall('min-2')
+    host.post({ type: 'CALL_ENDED' })
+    await controller.idle()
+    expect((await readCall(engagementId)).properties).toMatchObject({ hs_call_status: 'CANCELED', hs_call_duration: '0' })
+    expect(store.getState().call?.status).toBe('CANCELED')
+  })
+
+  test('demo-react-ts: hs_call_recording_url null is accepted (the property is cleared); notes, duration and status are logged', async () => {
+    const { engagementId } = await outboundCall('react-1')
+    await api.patch(`/crm/v3/objects/calls/${engagementId}`, { properties: { hs_call_recording_url: 'https://example.com/old.mp3' } })
+    host.post({ type: 'CALL_ENDED', data: { callEndStatus: 'COMPLETED', externalCallId: 'react-1' } })
+    const completed = host.post({
+      type: 'CALL_COMPLETED',
+      data: {
+        engagementId,
+        hideWidget: false,
+        externalCallId: 'react-1',
+        engagementProperties: { hs_call_body: 'Typed notes', hs_call_duration: '5300', hs_call_status: 'COMPLETED', hs_call_recording_url: null },
+      },
+    })
+    expect(completed.deviations.map((d) => d.rule)).toEqual(['property-null-or-empty', 'timestamp-missing'])
+    await controller.idle()
+    expect(host.sentBy('updateEngagementFailed')).toEqual([])
+    expect(host.sentBy('updateEngagementSucceeded')).toEqual([{ engagementId }])
+    const call = await readCall(engagementId)
+    expect(call.properties).toMatchObject({ hs_call_body: 'Typed notes', hs_call_duration: '5300', hs_call_status: 'COMPLETED' })
+    expect(call.properties.hs_call_recording_url ?? null).toBeNull()
+    expect(store.getState().visibility.isHidden).toBe(false)
+  })
+
+  test('numeric ids as strings: CALL_ENDED engagementId "12" is read as 12', async () => {
+    const { engagementId } = await outboundCall('str-1')
+    host.post({ type: 'CALL_ENDED', data: { externalCallId: 'str-1', engagementId: String(engagementId), callEndStatus: 'BUSY' } })
+    await controller.idle()
+    expect((await readCall(engagementId)).properties.hs_call_status).toBe('BUSY')
+  })
+
+  test('CALL_TRANSFERRED finalizes the call: COMPLETED with its duration, the dock says TRANSFERRED, the call counts as logged', async () => {
+    const { engagementId } = await outboundCall('xfer-1')
+    host.post({ type: 'CALL_ANSWERED', data: { externalCallId: 'xfer-1' } })
+    await controller.idle()
+    clock += 9_000
+    host.post({ type: 'CALL_TRANSFERRED', data: { externalCallId: 'xfer-1' } })
+    await controller.idle()
+    expect((await readCall(engagementId)).properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_duration: '9000' })
+    expect(store.getState().call).toMatchObject({ status: 'TRANSFERRED', engagement: { properties: { hs_call_status: 'COMPLETED' } } })
+    expect(logged).toEqual([expect.objectContaining({ externalCallId: 'xfer-1', outcome: 'transferred' })])
+  })
+
+  test('an update the API refuses is answered UPDATE_ENGAGEMENT_FAILED with the reason', async () => {
+    const { engagementId } = await outboundCall('bad-1')
+    host.post({ type: 'CALL_COMPLETED', data: { externalCallId: 'bad-1', engagementId, engagementProperties: { hs_call_status: 'HUNG_UP' } } })
+    await controller.idle()
+    expect(host.sentBy('updateEngagementSucceeded')).toEqual([])
+    expect(host.sentBy('updateEngagementFailed')).toEqual([{ error: { message: expect.stringMatching(/Could not update engagement \d+: .*HTTP 400/) } }])
+  })
+
+  test('a request the host ignores still gets its failure reply, with the reason', () => {
+    host.post({ type: 'CALL_COMPLETED', data: 'done' })
+    host.post({ type: 'FINALIZE_ENGAGEMENT', data: 7 })
+    host.post({ type: 'OUTGOING_CALL_STARTED', data: { toNumber: '+1 617 555 0101', createEngagement: true } })
+    expect(host.sentBy('updateEngagementFailed')).toEqual([{ error: { message: expect.stringContaining('The host ignored CALL_COMPLETED') } }])
+    expect(host.sentBy('finalizeEngagementFailed')).toEqual([{ error: { message: expect.stringContaining('The host ignored FINALIZE_ENGAGEMENT') } }])
+    expect(host.sentBy('createEngagementFailed')).toEqual([{ error: { message: expect.stringContaining('externalCallId') } }])
+  })
+
+  test('FINALIZE_ENGAGEMENT without engagementId finalizes the engagement of the call named by externalCallId', async () => {
+    const { engagementId } = await outboundCall('fin-1')
+    host.post({ type: 'FINALIZE_ENGAGEMENT', data: { externalCallId: 'fin-1', engagementId: null } })
+    await controller.idle()
+    expect(host.sentBy('finalizeEngagementSucceeded')).toEqual([{ engagementId, externalCallId: 'fin-1' }])
+  })
+
+  test('while a task queue is worked, hideWidget is ignored', async () => {
+    keepVisible = true
+    const { engagementId } = await outboundCall('queue-1')
+    host.post({ type: 'CALL_COMPLETED', data: { externalCallId: 'queue-1', engagementId, hideWidget: true } })
+    await controller.idle()
+    expect(store.getState().visibility.isHidden).toBe(false)
+    keepVisible = false
+    const second = await outboundCall('queue-2')
+    host.post({ type: 'CALL_COMPLETED', data: { externalCallId: 'queue-2', engagementId: second.engagementId } })
+    await controller.idle()
+    expect(store.getState().visibility.isHidden).toBe(true)
+  })
+})

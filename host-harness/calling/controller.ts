@@ -12,9 +12,18 @@
  * call. Wire faults (delay, drop, duplicate, withhold SYNC) live in
  * CallingHost.setFaults.
  */
-import type { CallerIdMatch, CallingHost, DialNumberPayload, EndStatus, MessageOf, Payload } from '../../shared/protocol/index.ts'
+import type {
+  AcceptedMessageOf as MessageOf,
+  AcceptedPayload as Payload,
+  CallerIdMatch,
+  CallingHost,
+  DialNumberPayload,
+  EndStatus,
+  IgnoredEvent,
+} from '../../shared/protocol/index.ts'
+import { FAILURE_REPLY } from '../../shared/protocol/index.ts'
 import { ApiRequestError, type RequestOptions } from '../api/client.ts'
-import { dialBlocker, type CallingStore, type RecordRef } from './calling-store.ts'
+import { dialBlocker, type CallingStore, type EngagementView, type RecordRef } from './calling-store.ts'
 import { clampSize, httpUrl } from './settings.ts'
 
 /** The CallingHost methods the controller uses (a fake implements just these). */
@@ -34,6 +43,7 @@ export type HostPort = Pick<
   | 'publishToChannelSucceeded'
   | 'publishToChannelFailed'
   | 'setWidgetUrlFailed'
+  | 'callerIdMatchFailed'
   | 'visibilityChanged'
   | 'resize'
   | 'setSrc'
@@ -67,6 +77,17 @@ export interface ControllerOptions {
   /** NAVIGATE_TO_RECORD with openIn NEW_TAB (default: same as navigate). */
   openInNewTab?: (objectType: string, objectId: string) => boolean
   now?: () => number
+  /** A call's log was accepted by the API (UPDATE_ENGAGEMENT_SUCCEEDED sent) or the call was transferred. */
+  onCallLogged?: (call: LoggedCall) => void
+  /** true while the user works a task queue: hideWidget is then ignored (the widget stays for the next call). */
+  keepVisible?: () => boolean
+}
+
+export interface LoggedCall {
+  externalCallId: string
+  engagementId?: number
+  record?: RecordRef
+  outcome: 'completed' | 'transferred'
 }
 
 export interface StartCallInput {
@@ -147,7 +168,15 @@ interface KnownCall {
   direction: 'outbound' | 'inbound'
   engagementId?: number
   record?: RecordRef & { type: PathType }
+  /** when the widget started it (OUTGOING_CALL_STARTED / INCOMING_CALL) and answered it (CALL_ANSWERED), host clock */
+  startedAt: number
+  answeredAt?: number
+  /** CALL_COMPLETED accepted or CALL_TRANSFERRED: the call is over for the host */
+  done?: boolean
 }
+
+/** The engagement properties the dock, timeline and inspector show (read back from the API). */
+export const ENGAGEMENT_VIEW_PROPERTIES = ['hs_call_status', 'hs_call_duration', 'hs_call_body', 'hs_call_title', 'hs_call_external_id'] as const
 
 interface PhoneMatch {
   match: CallerIdMatch
@@ -192,6 +221,10 @@ export class CallingController {
   readonly #calls = new Map<string, KnownCall>()
   readonly #pending = new Set<Promise<void>>()
   #dial: DialContext | null = null
+  /** The call the widget started last and has not completed (for events that name no call). */
+  #current: KnownCall | null = null
+  readonly #onCallLogged: ControllerOptions['onCallLogged']
+  readonly #keepVisible: () => boolean
   #disposed = false
 
   constructor(options: ControllerOptions) {
@@ -202,6 +235,8 @@ export class CallingController {
     this.#navigate = options.navigate
     this.#openInNewTab = options.openInNewTab ?? options.navigate
     this.#now = options.now ?? (() => Date.now())
+    this.#onCallLogged = options.onCallLogged
+    this.#keepVisible = options.keepVisible ?? (() => false)
     this.#subscribe()
   }
 
@@ -291,7 +326,8 @@ export class CallingController {
     on.push(h.on('INCOMING_CALL', (data, message) => this.#track(this.#onIncoming(data, message))))
     on.push(h.on('CALL_ANSWERED', (data) => this.#track(this.#onAnswered(data))))
     on.push(h.on('CALL_ENDED', (data) => this.#track(this.#onEnded(data))))
-    on.push(h.on('CALL_TRANSFERRED', (data) => store().updateCall(data.externalCallId, { status: 'TRANSFERRED' })))
+    on.push(h.on('CALL_TRANSFERRED', (data) => this.#track(this.#onTransferred(data))))
+    on.push(h.on('ignored', (event) => this.#onIgnored(event)))
     on.push(h.on('CALL_COMPLETED', (data, message) => this.#track(this.#onCompleted(data, message))))
     on.push(h.on('FINALIZE_ENGAGEMENT', (data, message) => this.#track(this.#onFinalize('FINALIZE_ENGAGEMENT', data, message))))
     on.push(h.on('PUBLISH_TO_CHANNEL', (data, message) => this.#track(this.#onFinalize('PUBLISH_TO_CHANNEL', data, message))))
@@ -359,8 +395,9 @@ export class CallingController {
   async #onOutgoing(data: Payload<'OUTGOING_CALL_STARTED'>, message: MessageOf<'OUTGOING_CALL_STARTED'>): Promise<void> {
     const toNumber = data.toNumber ?? data.phoneNumber ?? ''
     const record = await this.#outgoingRecord(data, toNumber)
-    const call: KnownCall = { externalCallId: data.externalCallId, direction: 'outbound', ...(record ? { record } : {}) }
+    const call: KnownCall = { externalCallId: data.externalCallId, direction: 'outbound', startedAt: this.#now(), ...(record ? { record } : {}) }
     this.#calls.set(call.externalCallId, call)
+    this.#current = call
     this.#store.getState().patch({
       incoming: null,
       call: { externalCallId: call.externalCallId, direction: 'outbound', number: toNumber, status: 'CONNECTING', ...(record ? { record } : {}) },
@@ -396,8 +433,9 @@ export class CallingController {
 
   async #onIncoming(data: Payload<'INCOMING_CALL'>, message: MessageOf<'INCOMING_CALL'>): Promise<void> {
     const store = () => this.#store.getState()
-    const call: KnownCall = { externalCallId: data.externalCallId, direction: 'inbound' }
+    const call: KnownCall = { externalCallId: data.externalCallId, direction: 'inbound', startedAt: this.#now() }
     this.#calls.set(call.externalCallId, call)
+    this.#current = call
     store().patch({
       incoming: { externalCallId: data.externalCallId, fromNumber: data.fromNumber, status: 'matching' },
       call: { externalCallId: data.externalCallId, direction: 'inbound', number: data.fromNumber, status: 'RINGING' },
@@ -517,64 +555,153 @@ export class CallingController {
     }
   }
 
-  /** The engagement a call event refers to: the one the message names, else the one the host created. */
-  #engagementFor(externalCallId: string, named: unknown): number | undefined {
-    return engagementIdOf(named) ?? this.#calls.get(externalCallId)?.engagementId
+  /**
+   * The call an event refers to: by externalCallId, else (no id: leniency rule
+   * `current-call`) the call the widget started last and has not completed.
+   */
+  #callFor(externalCallId: string | undefined): KnownCall | undefined {
+    if (externalCallId !== undefined) return this.#calls.get(externalCallId)
+    return this.#current ?? undefined
   }
 
-  async #patchStatus(externalCallId: string, engagementId: number | undefined, status: string): Promise<void> {
-    this.#store.getState().updateCall(externalCallId, { status })
+  /** The engagement an event refers to: the id the message names, else the one the host created for the call. */
+  #engagementFor(call: KnownCall | undefined, named: unknown): number | undefined {
+    return engagementIdOf(named) ?? call?.engagementId
+  }
+
+  /** The externalCallId to show an event under (the named one, else the resolved call's). */
+  #idOf(named: string | undefined, call: KnownCall | undefined): string | undefined {
+    return named ?? call?.externalCallId
+  }
+
+  /** PATCHes call properties; an API refusal becomes a harness alert (the widget expects no answer here). */
+  async #patchCall(engagementId: number | undefined, properties: Record<string, string>, what: string): Promise<void> {
     if (engagementId === undefined) return
     try {
-      await this.#api.patch(`/crm/v3/objects/calls/${engagementId}`, { properties: { hs_call_status: status } })
+      await this.#api.patch(`/crm/v3/objects/calls/${engagementId}`, { properties })
     } catch (error) {
-      if (this.#alive()) this.#store.getState().alert(`Could not set call ${engagementId} to ${status}: ${errorText(error)}`, 'harness')
+      if (this.#alive()) this.#store.getState().alert(`Could not ${what} on call ${engagementId}: ${errorText(error)}`, 'harness')
+    }
+  }
+
+  /**
+   * Reads the engagement back from the API and shows it in the dock and inspector:
+   * one source of truth for the call's status, duration and notes.
+   */
+  async #refresh(externalCallId: string | undefined, engagementId: number | undefined): Promise<void> {
+    if (externalCallId === undefined || engagementId === undefined) return
+    try {
+      const call = await this.#api.get<SimpleObject>(`/crm/v3/objects/calls/${engagementId}`, { query: { properties: ENGAGEMENT_VIEW_PROPERTIES.join(',') } })
+      if (!this.#alive()) return
+      const view: EngagementView = { id: String(call.id), properties: {} }
+      for (const name of ENGAGEMENT_VIEW_PROPERTIES) view.properties[name] = call.properties[name] ?? null
+      this.#store.getState().updateCall(externalCallId, { engagement: view })
+    } catch (error) {
+      if (this.#alive()) this.#store.getState().updateCall(externalCallId, { engagement: { id: String(engagementId), properties: {}, error: errorText(error) } })
     }
   }
 
   async #onAnswered(data: Payload<'CALL_ANSWERED'>): Promise<void> {
     const store = this.#store.getState()
-    if (store.incoming?.externalCallId === data.externalCallId) store.patch({ incoming: null })
-    await this.#patchStatus(data.externalCallId, this.#calls.get(data.externalCallId)?.engagementId, 'IN_PROGRESS')
+    const call = this.#callFor(data?.externalCallId)
+    const id = this.#idOf(data?.externalCallId, call)
+    if (store.incoming && store.incoming.externalCallId === id) store.patch({ incoming: null })
+    if (call) call.answeredAt ??= this.#now()
+    if (id !== undefined) store.updateCall(id, { status: 'IN_PROGRESS' })
+    await this.#patchCall(call?.engagementId, { hs_call_status: 'IN_PROGRESS' }, 'set the status IN_PROGRESS')
+    await this.#refresh(id, call?.engagementId)
+  }
+
+  /** hs_call_duration in ms from the answer (0 if never answered) to now: the CRM times the calls it logs. */
+  #durationOf(call: KnownCall | undefined): string {
+    return String(call?.answeredAt === undefined ? 0 : Math.max(0, this.#now() - call.answeredAt))
   }
 
   async #onEnded(data: Payload<'CALL_ENDED'>): Promise<void> {
     const store = this.#store.getState()
-    if (store.incoming?.externalCallId === data.externalCallId) store.patch({ incoming: null })
-    const status = END_STATUS_TO_CALL_STATUS[data.callEndStatus ?? 'COMPLETED']
-    await this.#patchStatus(data.externalCallId, this.#engagementFor(data.externalCallId, data.engagementId), status)
+    const call = this.#callFor(data?.externalCallId)
+    const id = this.#idOf(data?.externalCallId, call)
+    if (store.incoming && store.incoming.externalCallId === id) store.patch({ incoming: null })
+    // No (or an unknown) callEndStatus: COMPLETED once answered, else CANCELED (leniency rule unknown-end-status).
+    const endStatus = data?.callEndStatus ?? (call?.answeredAt !== undefined ? 'COMPLETED' : 'CANCELED')
+    const status = END_STATUS_TO_CALL_STATUS[endStatus]
+    if (id !== undefined) store.updateCall(id, { status })
+    const engagementId = this.#engagementFor(call, data?.engagementId)
+    await this.#patchCall(engagementId, { hs_call_status: status, hs_call_duration: this.#durationOf(call) }, `set the status ${status}`)
+    await this.#refresh(id, engagementId)
+  }
+
+  /**
+   * CALL_TRANSFERRED: the call left this user, and the widget sends nothing more about
+   * it (the vendor's demos go straight back to their keypad). The host finalizes it:
+   * hs_call_status COMPLETED (the calls API has no TRANSFERRED status) with its duration.
+   */
+  async #onTransferred(data: Payload<'CALL_TRANSFERRED'>): Promise<void> {
+    const store = this.#store.getState()
+    const call = this.#callFor(data?.externalCallId)
+    const id = this.#idOf(data?.externalCallId, call)
+    if (store.incoming && store.incoming.externalCallId === id) store.patch({ incoming: null })
+    if (id !== undefined) store.updateCall(id, { status: 'TRANSFERRED' })
+    if (!call) return
+    call.done = true
+    if (this.#current === call) this.#current = null
+    await this.#patchCall(call.engagementId, { hs_call_status: 'COMPLETED', hs_call_duration: this.#durationOf(call) }, 'finalize the transferred call')
+    await this.#refresh(id, call.engagementId)
+    if (!this.#alive()) return
+    this.#onCallLogged?.({
+      externalCallId: call.externalCallId,
+      outcome: 'transferred',
+      ...(call.engagementId !== undefined ? { engagementId: call.engagementId } : {}),
+      ...(call.record ? { record: call.record } : {}),
+    })
   }
 
   async #onCompleted(data: Payload<'CALL_COMPLETED'>, message: MessageOf<'CALL_COMPLETED'>): Promise<void> {
     const store = () => this.#store.getState()
-    if (store().incoming?.externalCallId === data.externalCallId) store().patch({ incoming: null })
-    // Close the widget first, as the CRM does, unless the widget asked to stay open.
-    if (data.hideWidget !== false) this.hide()
-    const engagementId = this.#engagementFor(data.externalCallId, data.engagementId)
-    const known = this.#calls.get(data.externalCallId)
+    const call = this.#callFor(data.externalCallId)
+    const id = this.#idOf(data.externalCallId, call)
+    if (store().incoming && store().incoming?.externalCallId === id) store().patch({ incoming: null })
+    // Close the widget first, as the CRM does, unless the widget asked to stay open or a task queue is being worked.
+    if (data.hideWidget !== false && !this.#keepVisible()) this.hide()
+    const engagementId = this.#engagementFor(call, data.engagementId)
     if (engagementId === undefined) {
-      this.#link(message, this.#host.updateEngagementFailed({ error: { message: `No engagement to update for call ${data.externalCallId}: send engagementId, or start the call with createEngagement.` } }))
+      const which = id === undefined ? 'this call (no externalCallId, and no call is in progress)' : `call ${id}`
+      this.#link(message, this.#host.updateEngagementFailed({ error: { message: `No engagement to update for ${which}: send engagementId, or start the call with createEngagement: true.` } }))
       return
     }
     if (store().takeEngagementFault('update')) {
       this.#link(message, this.#host.updateEngagementFailed({ error: { message: 'Injected fault: engagement update failed (Ringside faults panel).' } }))
       return
     }
-    const properties: Record<string, string> = {}
-    for (const [key, value] of Object.entries(data.engagementProperties ?? {})) properties[key] = String(value)
+    // The values go to the engagements API as the widget sent them: it clears a property
+    // set to null or "", stores numbers as text and refuses what it cannot store.
+    const properties = { ...((data.engagementProperties ?? {}) as Record<string, unknown>) }
     try {
       if (Object.keys(properties).length > 0) await this.#api.patch(`/crm/v3/objects/calls/${engagementId}`, { properties })
       else await this.#api.get(`/crm/v3/objects/calls/${engagementId}`)
     } catch (error) {
       if (!this.#alive()) return
       this.#link(message, this.#host.updateEngagementFailed({ error: { message: `Could not update engagement ${engagementId}: ${errorText(error)}` } }))
+      await this.#refresh(id, engagementId)
       return
     }
     // Default associations before the reply, so the CRM is complete when the widget hears success.
-    if (known?.record) await this.#associateDefaults(engagementId, known.record)
+    if (call?.record) await this.#associateDefaults(engagementId, call.record)
     if (!this.#alive()) return
     this.#link(message, this.#host.updateEngagementSucceeded({ engagementId }))
-    store().updateCall(data.externalCallId, { status: 'COMPLETED', engagementId })
+    if (call) {
+      call.done = true
+      if (this.#current === call) this.#current = null
+    }
+    if (id !== undefined) store().updateCall(id, { status: 'COMPLETED', engagementId })
+    await this.#refresh(id, engagementId)
+    if (!this.#alive()) return
+    this.#onCallLogged?.({
+      externalCallId: id ?? '',
+      outcome: 'completed',
+      engagementId,
+      ...(call?.record ? { record: call.record } : {}),
+    })
   }
 
   /** The record the call was made from, and for a contact its companies. */
@@ -599,14 +726,28 @@ export class CallingController {
     data: Payload<'FINALIZE_ENGAGEMENT'>,
     message: MessageOf<'FINALIZE_ENGAGEMENT'> | MessageOf<'PUBLISH_TO_CHANNEL'>,
   ): Promise<void> {
-    const reply = { engagementId: data.engagementId, externalCallId: data.externalCallId }
+    const call = this.#callFor(data.externalCallId)
+    const engagementId = this.#engagementFor(call, data.engagementId)
+    const externalCallId = this.#idOf(data.externalCallId, call)
+    const reply = {
+      ...(engagementId !== undefined ? { engagementId } : {}),
+      ...(externalCallId !== undefined ? { externalCallId } : {}),
+    }
     let error: string | null = null
-    try {
-      await this.#api.get(`/crm/v3/objects/calls/${encodeURIComponent(String(data.engagementId))}`)
-    } catch (e) {
-      error = e instanceof ApiRequestError && e.status === 404 ? `Unknown engagement ${data.engagementId}.` : errorText(e)
+    if (engagementId === undefined) {
+      error = `No engagement to finalize for ${externalCallId === undefined ? 'this call' : `call ${externalCallId}`}: send engagementId.`
+    } else {
+      try {
+        await this.#api.get(`/crm/v3/objects/calls/${engagementId}`)
+      } catch (e) {
+        error = e instanceof ApiRequestError && e.status === 404 ? `Unknown engagement ${engagementId}.` : errorText(e)
+      }
     }
     if (!this.#alive()) return
+    this.#replyFinalize(type, message, reply, error)
+  }
+
+  #replyFinalize(type: 'FINALIZE_ENGAGEMENT' | 'PUBLISH_TO_CHANNEL', request: { type: string; messageId: string | number }, reply: { engagementId?: number; externalCallId?: string }, error: string | null): void {
     const h = this.#host
     const id =
       type === 'FINALIZE_ENGAGEMENT'
@@ -616,7 +757,44 @@ export class CallingController {
         : error === null
           ? h.publishToChannelSucceeded(reply)
           : h.publishToChannelFailed({ ...reply, error: { message: error } })
-    this.#link(message, id)
+    this.#link(request, id)
+  }
+
+  /**
+   * A request the host ignored (the real CRM would) still gets its failure reply,
+   * with the reason, so the widget is never left waiting.
+   */
+  #onIgnored(event: IgnoredEvent): void {
+    const type = event.type
+    if (type === undefined || !(type in FAILURE_REPLY)) return
+    const raw = isRecord(event.data) ? event.data : {}
+    const data = isRecord(raw.data) ? raw.data : {}
+    const messageId = typeof raw.messageId === 'string' || typeof raw.messageId === 'number' ? raw.messageId : ''
+    const request = { type, messageId }
+    const error = { message: `The host ignored ${type}: ${event.reason}` }
+    const h = this.#host
+    switch (type as keyof typeof FAILURE_REPLY) {
+      case 'CALL_COMPLETED':
+        this.#link(request, h.updateEngagementFailed({ error }))
+        break
+      case 'FINALIZE_ENGAGEMENT':
+      case 'PUBLISH_TO_CHANNEL':
+        this.#replyFinalize(type as 'FINALIZE_ENGAGEMENT', request, {}, error.message)
+        break
+      case 'NAVIGATE_TO_RECORD':
+        this.#link(request, h.navigateToRecordFailed())
+        break
+      case 'SET_WIDGET_URL':
+        this.#link(request, h.setWidgetUrlFailed({ error }))
+        break
+      case 'OUTGOING_CALL_STARTED':
+        if (data.createEngagement === true) this.#link(request, h.createEngagementFailed({ error }))
+        break
+      case 'INCOMING_CALL':
+        this.#link(request, h.callerIdMatchFailed({ error }))
+        if (data.createEngagement === true) this.#link(request, h.createEngagementFailed({ error }))
+        break
+    }
   }
 
   async #onNavigate(data: Payload<'NAVIGATE_TO_RECORD'>, message: MessageOf<'NAVIGATE_TO_RECORD'>): Promise<void> {

@@ -2,7 +2,7 @@
  * Test support: a stand-in for CallingHost with the methods the controller
  * uses. `emit` plays a widget message; `sent` records every host method call.
  */
-import type { FromWidgetType, HostEventName, HostEvents, MessageOf, Payload } from '../../shared/protocol/index.ts'
+import { judgeWidgetMessage, type FromWidgetType, type HostEventName, type HostEvents, type MessageOf, type Payload } from '../../shared/protocol/index.ts'
 import type { HostPort } from './controller.ts'
 
 export interface SentMessage {
@@ -33,6 +33,23 @@ export class FakeHost implements HostPort {
     const message = { type, messageId: `w_${this.#next}`, ...(data === undefined ? {} : { data }), ...extra } as unknown as MessageOf<T>
     for (const listener of this.#listeners.get(type) ?? []) listener(data, message)
     return message
+  }
+
+  /**
+   * Plays a message exactly as a widget posts it, judged as CallingHost judges it:
+   * listeners get the message the host acts on, or `ignored` fires. Returns the judgement.
+   */
+  post(raw: Record<string, unknown>): ReturnType<typeof judgeWidgetMessage> {
+    this.#next += 1
+    const message = { messageId: `w_${this.#next}`, ...raw }
+    const judgement = judgeWidgetMessage(message)
+    if (judgement.act) {
+      const accepted = judgement.message as { data?: unknown }
+      for (const listener of this.#listeners.get(judgement.type) ?? []) listener(accepted.data, accepted)
+    } else {
+      for (const listener of this.#listeners.get('ignored') ?? []) listener({ type: judgement.type, reason: judgement.reason, data: message, deviations: judgement.deviations })
+    }
+    return judgement
   }
 
   listenerCount(): number {

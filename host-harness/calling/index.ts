@@ -6,7 +6,10 @@ import { useCalling, dialBlocker } from './calling-store.ts'
 import type { StartCallInput, StartCallResult } from './controller.ts'
 import { callingRuntime, type CallingConfig } from './runtime.ts'
 
+import { dockReserve } from './calling-dock.tsx'
+import { taskQueue } from './task-queue-instance.ts'
 export { CallingDock } from './calling-dock.tsx'
+export { TaskQueueBar, TaskQueuePage } from './task-queue-panel.tsx'
 export { InspectorPanel } from './inspector-panel.tsx'
 export { FaultsPanel } from './faults-panel.tsx'
 export { ComposerPanel } from './composer-panel.tsx'
@@ -33,5 +36,12 @@ export function useCanDial(): { ok: boolean; reason?: string } {
  */
 export function configureCalling(config: CallingConfig): void {
   callingRuntime.configure(config)
+  taskQueue.setNavigate((type, id) => config.navigate(type, id))
+  callingRuntime.setCallHooks({ keepVisible: () => taskQueue.keepVisible(), onCallLogged: (call) => void taskQueue.onCallLogged(call) })
   callingRuntime.start()
+}
+
+/** Pixels the page keeps free on its right for the docked widget, so the dock never covers the record or its timeline. */
+export function useDockReserve(): number {
+  return useCalling(dockReserve)
 }

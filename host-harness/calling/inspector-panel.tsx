@@ -5,7 +5,8 @@
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useCalling, type InspectorEntry } from './calling-store.ts'
-import { openCalls, RULES, summarize, type Finding, type RuleId } from './conformance.ts'
+import { CallLogLine } from './call-log.tsx'
+import { openCalls, RULES, type Finding, type RuleId } from './conformance.ts'
 import { JsonTree, safeJson } from './json-tree.tsx'
 import { buildLinkIndex } from './links.ts'
 import { callingRuntime } from './runtime.ts'
@@ -33,6 +34,7 @@ export function InspectorPanel() {
   const links = useCalling((s) => s.links)
   const conformance = useCalling((s) => s.conformance)
   const foreignDropped = useCalling((s) => s.foreignDropped)
+  const call = useCalling((s) => s.call)
   const [text, setText] = useState('')
   const [direction, setDirection] = useState<DirectionFilter>('all')
   const [onlyProblems, setOnlyProblems] = useState(false)
@@ -105,6 +107,7 @@ export function InspectorPanel() {
         valid: e.valid,
         ...(e.reason !== undefined ? { reason: e.reason } : {}),
         ...(e.deprecation !== undefined ? { deprecation: e.deprecation } : {}),
+        ...(e.deviations !== undefined ? { deviations: e.deviations } : {}),
         ...(e.beforeHandshake ? { beforeHandshake: true } : {}),
         ...(e.fault !== undefined ? { fault: e.fault } : {}),
         ...(e.composed !== undefined ? { composed: e.composed } : {}),
@@ -125,8 +128,16 @@ export function InspectorPanel() {
     setTimeout(() => URL.revokeObjectURL(url), 0)
   }
 
-  const summary = summarize(conformance.findings)
   const open = openCalls(conformance)
+  const counts = new Map<string, { rule: RuleId; severity: Finding['severity']; count: number }>()
+  for (const f of conformance.findings) {
+    const key = `${f.rule}:${f.severity}`
+    const row = counts.get(key) ?? { rule: f.rule, severity: f.severity, count: 0 }
+    row.count += 1
+    counts.set(key, row)
+  }
+  const errors = conformance.findings.filter((f) => f.severity === 'error').length
+  const warnings = conformance.findings.length - errors
 
   return (
     <section className="inspector" aria-label="Message inspector">
@@ -154,16 +165,22 @@ export function InspectorPanel() {
         {conformance.findings.length === 0 ? (
           <span className="inspector__ok">No conformance findings.</span>
         ) : (
-          <ul className="inspector__rules">
-            {(Object.keys(RULES) as RuleId[])
-              .filter((rule) => summary[rule] > 0)
-              .map((rule) => (
-                <li key={rule} className={`finding finding--${RULES[rule].severity}`}>
-                  {RULES[rule].title}: {summary[rule]}
-                </li>
-              ))}
-          </ul>
+          <>
+            <p className="inspector__totals">
+              {plural(errors, 'error')}, {plural(warnings, 'warning')}
+            </p>
+            <ul className="inspector__rules">
+              {[...counts.values()]
+                .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1))
+                .map((row) => (
+                  <li key={`${row.rule}:${row.severity}`} className={`finding finding--${row.severity}`}>
+                    {row.severity}: {RULES[row.rule].title}: {row.count}
+                  </li>
+                ))}
+            </ul>
+          </>
         )}
+        {call ? <CallLogLine call={call} className="inspector__call-log" /> : null}
         {foreignDropped ? (
           <p className="finding finding--warning">
             Ignored {foreignDropped.count} {foreignDropped.count === 1 ? 'message' : 'messages'} from other windows (not the widget's
@@ -180,7 +197,7 @@ export function InspectorPanel() {
           .filter((f) => f.seq === null)
           .map((f) => (
             <p key={f.id} className={`finding finding--${f.severity}`}>
-              {RULES[f.rule].title}: {f.message}
+              {f.severity}: {RULES[f.rule].title}: {f.message}
             </p>
           ))}
       </div>
@@ -228,7 +245,15 @@ export function InspectorPanel() {
                   <span className="inspector__dir">{directionLabel(entry.direction)}</span>
                   <span className="inspector__type">{entry.type ?? '(no type)'}</span>
                 </button>
-                <span className={`tag ${entry.valid ? 'tag--ok' : 'tag--bad'}`}>{entry.valid ? 'valid' : `invalid: ${entry.reason ?? 'unknown reason'}`}</span>
+                <span className={`tag ${!entry.valid ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
+                  {!entry.valid
+                    ? entry.direction === 'in'
+                      ? `ignored: ${entry.reason ?? 'unknown reason'}`
+                      : `invalid: ${entry.reason ?? 'unknown reason'}`
+                    : entry.deviations?.length
+                      ? 'acted on, deviates from the SDK types'
+                      : 'valid'}
+                </span>
                 {entry.deprecation ? <span className="tag tag--warn">deprecated: {entry.deprecation}</span> : null}
                 {entry.beforeHandshake && entry.direction === 'out' ? <span className="tag">queued before handshake</span> : null}
                 {entry.fault ? <span className="tag tag--fault">fault: {entry.fault}</span> : null}
@@ -252,7 +277,7 @@ export function InspectorPanel() {
                 <ul className="inspector__findings" aria-label={`Findings for #${entry.seq}`}>
                   {findings.map((f) => (
                     <li key={f.id} className={`finding finding--${f.severity}`}>
-                      {RULES[f.rule].title}: {f.message}
+                      {f.severity}: {RULES[f.rule].title}: {f.message}
                     </li>
                   ))}
                 </ul>
@@ -266,4 +291,8 @@ export function InspectorPanel() {
       </ol>
     </section>
   )
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`
 }

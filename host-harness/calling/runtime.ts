@@ -8,7 +8,7 @@
 import { CallingHost, type HostFaults, type HostStatus, type IframeLocation } from '../../shared/protocol/index.ts'
 import { api, onApiChange } from '../api/client.ts'
 import { callingStore, type CallingStore, type EngagementFaults, type FaultMode } from './calling-store.ts'
-import { CallingController, HARNESS_ACCOUNT, type ApiPort, type StartCallInput, type StartCallResult } from './controller.ts'
+import { CallingController, HARNESS_ACCOUNT, type ApiPort, type LoggedCall, type StartCallInput, type StartCallResult } from './controller.ts'
 import {
   OVERRIDE_STORAGE_KEY,
   SETTINGS_PATH,
@@ -41,6 +41,11 @@ export const SYNC_TIMEOUT_BOUNDS = { min: 200, max: 120_000, default: 30_000 } a
 
 export interface CallingConfig {
   navigate(objectType: string, objectId: string): boolean
+}
+
+export interface CallHooks {
+  keepVisible(): boolean
+  onCallLogged(call: LoggedCall): void
 }
 
 /** Reads `?syncTimeoutMs=` (clamped), or the default. */
@@ -83,6 +88,8 @@ export class CallingRuntime {
   /** The user picked a placement: the settings' default no longer applies. */
   #locationChosen = false
   #composed = new Map<string, 'valid' | 'invalid'>()
+  /** The override text the settings were last resolved with (to notice a change made in this tab). */
+  #appliedOverride: string | null = null
 
   constructor(store: CallingStore, apiPort: ApiPort) {
     this.store = store
@@ -93,6 +100,13 @@ export class CallingRuntime {
     this.#config = config
   }
 
+  #callHooks: CallHooks = { keepVisible: () => false, onCallLogged: () => {} }
+
+  /** The task queue plugs in here: it keeps the widget visible and hears about every logged call. */
+  setCallHooks(hooks: CallHooks): void {
+    this.#callHooks = hooks
+  }
+
   /** Reads the settings and starts listening for their changes (idempotent). */
   start(): void {
     if (this.#started) return
@@ -101,12 +115,23 @@ export class CallingRuntime {
     this.#queryUrl = query.url
     this.#queryErrors = query.errors
     this.store.getState().patch({ syncTimeoutMs: syncTimeoutFromQuery(window.location.search) })
+    // A `storage` event reaches the OTHER tabs only. A change made in this tab (e.g.
+    // localStorage.setItem in its devtools) is noticed when the tab or the dock regains
+    // focus (recheckOverride); the dock's Setup field applies at once.
     const onStorage = (event: StorageEvent) => {
       if (event.key === OVERRIDE_STORAGE_KEY || event.key === null) this.#apply()
     }
+    const onFocus = () => this.recheckOverride()
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') this.recheckOverride()
+    }
     window.addEventListener('storage', onStorage)
+    window.addEventListener('focus', onFocus)
+    document.addEventListener('visibilitychange', onVisible)
     this.#offs.push(
       () => window.removeEventListener('storage', onStorage),
+      () => window.removeEventListener('focus', onFocus),
+      () => document.removeEventListener('visibilitychange', onVisible),
       onApiChange((change) => {
         if (change.path.startsWith(SETTINGS_PATH)) void this.loadSettings()
       }),
@@ -147,11 +172,22 @@ export class CallingRuntime {
     this.#apply(apiErrors)
   }
 
+  /**
+   * Re-reads the localStorage override and applies it if it changed since the last
+   * time (the dock and the window call this when they gain focus).
+   */
+  recheckOverride(): void {
+    if (!this.#started || this.#disposed) return
+    if (readOverride() !== this.#appliedOverride) this.#apply()
+  }
+
   /** Re-resolves the effective settings and re-mounts when the URL changed. */
   #apply(apiErrors?: string[]): void {
     if (this.#disposed) return
     if (apiErrors) this.#apiErrors = apiErrors
-    const override = parseOverride(readOverride())
+    const raw = readOverride()
+    this.#appliedOverride = raw
+    const override = parseOverride(raw)
     const state = this.store.getState()
     const effective =
       state.settingsLoad === 'loading'
@@ -251,6 +287,8 @@ export class CallingRuntime {
       store: this.store,
       navigate: (type, id) => this.#config.navigate(type, id),
       openInNewTab,
+      keepVisible: () => this.#callHooks.keepVisible(),
+      onCallLogged: (call) => this.#callHooks.onCallLogged(call),
     })
     store().patch({ mounted: true, currentSrc: effective.url, failureCause: null })
     host.mount()

@@ -5,7 +5,7 @@
  * integration (message inspector, faults, composer).
  */
 import { useState, type ReactNode } from 'react'
-import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel } from './calling-seam.tsx'
+import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel, TaskQueueBar, useDockReserve } from './calling-seam.tsx'
 import { hrefs, OBJECT_TYPES, type Route } from './routes.ts'
 import { OBJECT_CONFIG } from '../records/object-config.ts'
 
@@ -19,15 +19,21 @@ type DrawerTab = (typeof DRAWER_TABS)[number]['id']
 function isCurrentSection(route: Route, section: string): boolean {
   if (route.page === 'list' || route.page === 'record') return route.objectType === section
   if (route.page === 'developer' || route.page === 'oauth-callback') return section === 'developer'
+  if (route.page === 'tasks') return section === 'tasks'
   return false
 }
 
 export function AppShell({ route, children }: { route: Route; children: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false)
   const [tab, setTab] = useState<DrawerTab>('inspector')
+  // The page reflows beside the docked widget instead of sliding under it.
+  const reserve = useDockReserve()
 
   return (
-    <div className={`app-shell${drawerOpen ? ' drawer-open' : ''}`}>
+    <div
+      className={`app-shell${drawerOpen ? ' drawer-open' : ''}${reserve > 0 ? ' dock-reserved' : ''}`}
+      style={reserve > 0 ? { ['--dock-reserve' as string]: `${reserve}px` } : undefined}
+    >
       <header className="top-bar">
         <a className="brand" href={hrefs.list('contacts')}>
           <span className="brand-mark" aria-hidden="true">
@@ -49,6 +55,11 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
               </a>
             </li>
           ))}
+          <li>
+            <a href={hrefs.tasks()} aria-current={isCurrentSection(route, 'tasks') ? 'page' : undefined}>
+              Task queue
+            </a>
+          </li>
           <li className="side-nav-separator" aria-hidden="true" />
           <li>
             <a href={hrefs.developer('account')} aria-current={isCurrentSection(route, 'developer') ? 'page' : undefined}>
@@ -57,7 +68,10 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
           </li>
         </ul>
       </nav>
-      <main className="main-content">{children}</main>
+      <main className="main-content">
+        <TaskQueueBar />
+        {children}
+      </main>
       <aside className="calling-dock-slot" aria-label="Calling widget">
         <CallingDock />
       </aside>

@@ -11,6 +11,9 @@ export {
   FaultsPanel,
   InspectorPanel,
   startCall,
+  TaskQueueBar,
+  TaskQueuePage,
   useCanDial,
+  useDockReserve,
 } from '../calling/index.ts'
 export type { StartCallInput, StartCallResult } from '../calling/index.ts'

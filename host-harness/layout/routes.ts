@@ -4,6 +4,7 @@
  *
  *   #/contacts, #/companies, #/deals, #/tickets          record lists
  *   #/contacts/:id, #/companies/:id, …                   record pages
+ *   #/tasks                                              task queue (open call tasks)
  *   #/developer/:panel                                   API panels
  *   #/developer/oauth-callback?code=…&state=…            OAuth redirect target (also
  *                                                        /?oauth_callback=1&code=…, see below)
@@ -27,6 +28,7 @@ export type DeveloperPanelId = (typeof DEVELOPER_PANELS)[number]['id']
 export type Route =
   | { page: 'list'; objectType: ObjectType }
   | { page: 'record'; objectType: ObjectType; id: string }
+  | { page: 'tasks' }
   | { page: 'developer'; panel: DeveloperPanelId }
   | { page: 'oauth-callback'; params: URLSearchParams }
   | { page: 'not-found'; path: string }
@@ -56,6 +58,7 @@ export function parseHash(hash: string): Route {
     if (second === undefined) return { page: 'list', objectType: first }
     if (third === undefined && /^\d+$/.test(second)) return { page: 'record', objectType: first, id: second }
   }
+  if (first === 'tasks' && second === undefined) return { page: 'tasks' }
   if (first === 'developer' && third === undefined) {
     if (second === undefined) return { page: 'developer', panel: 'account' }
     if (second === 'oauth-callback') return { page: 'oauth-callback', params: new URLSearchParams(queryPart) }
@@ -68,6 +71,7 @@ export const hrefs = {
   list: (objectType: ObjectType) => `#/${objectType}`,
   record: (objectType: ObjectType, id: string) => `#/${objectType}/${encodeURIComponent(id)}`,
   developer: (panel: DeveloperPanelId) => `#/developer/${panel}`,
+  tasks: () => '#/tasks',
 }
 
 /** Go to a hash route (`#/…`). */

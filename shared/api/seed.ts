@@ -4,7 +4,7 @@
  * pipelines and the calling settings of the reference widget.
  *
  * Deterministic: on an empty database the same ids are produced every time
- * (contacts 1-9, companies 1-4, deals 1-3, tickets 1-2, call 1), and every
+ * (contacts 1-9, companies 1-4, deals 1-3, tickets 1-2, call 1, tasks 1-4), and every
  * timestamp is a fixed offset before `now`.
  */
 import { ACCOUNT } from './auth.ts'
@@ -160,6 +160,30 @@ export function seed(db: Database, objects: ObjectStore, now: number, options: S
       { to: { id: companies[1]!.id }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 26 }] },
     ],
   )
+
+  // A small call queue: three open CALL tasks (worked in the harness's task queue) and a to-do.
+  const TASKS: ReadonlyArray<readonly [subject: string, type: string, contactIndex: number, dueInHours: number, priority: string]> = [
+    ['Call James about the renewal quote', 'CALL', 1, 1, 'HIGH'],
+    ['Follow up with Aisha on the support pilot', 'CALL', 2, 2, 'MEDIUM'],
+    ['Check in with Priya after the line expansion', 'CALL', 4, 3, 'LOW'],
+    ['Send Maria the portal how-to', 'TODO', 0, 4, 'NONE'],
+  ]
+  for (const [subject, type, contactIndex, dueInHours, priority] of TASKS) {
+    objects.create(
+      'tasks',
+      {
+        hs_task_subject: subject,
+        hs_task_type: type,
+        hs_task_status: 'NOT_STARTED',
+        hs_task_priority: priority,
+        hs_timestamp: new Date(now + dueInHours * HOUR).toISOString(),
+        hubspot_owner_id: String(ACCOUNT.userId),
+      },
+      at(1),
+      source,
+      [{ to: { id: contacts[contactIndex]!.id }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 204 }] }],
+    )
+  }
 
   putCallingSettings(
     db,

@@ -252,6 +252,23 @@ const navigateToRecordFailedData = z
 const visibilityChangedData = z.looseObject({ isMinimized: z.boolean(), isHidden: z.boolean() })
 
 // ---------------------------------------------------------------------------
+// What the host acts on (judgement.ts normalises a message first, then parses it
+// with these). Each loosening is a leniency rule of judgement.ts, with its evidence.
+// ---------------------------------------------------------------------------
+
+/** A call event that may name its call by externalCallId only, or not at all (the current call). */
+const looseCallRef = { externalCallId: z.string().optional(), engagementId: num.optional() }
+const acceptCallRef = z.looseObject({ externalCallId: z.string().optional() }).nullish()
+const acceptCallEnded = callEndedData.extend(looseCallRef).nullish()
+const acceptCallCompleted = callCompletedData.extend({
+  ...looseCallRef,
+  hideWidget: z.unknown().optional(),
+  /** values go to the engagements API as they are: it judges them (null and "" clear a property) */
+  engagementProperties: z.record(z.string(), z.unknown()).optional(),
+})
+const acceptFinalize = finalizeEngagementData.extend(looseCallRef)
+
+// ---------------------------------------------------------------------------
 // Envelope schemas
 // ---------------------------------------------------------------------------
 
@@ -311,8 +328,14 @@ export interface CatalogueEntry {
   readonly hostMethod?: string
   /** false: the sender puts no `data` key on the message. */
   readonly hasData: boolean
-  /** Full-envelope schema. */
+  /** Full-envelope schema: the SDK's documented types (what a finding is measured against). */
   readonly schema: z.ZodType
+  /**
+   * Widget → host types only: the envelope the host ACTS on, after judgement.ts has
+   * applied its leniency rules (absent: the same as `schema`). Looser than `schema`
+   * where the real CRM copes with less than the SDK's types promise.
+   */
+  readonly accept?: z.ZodType
   /** Deprecation note; its presence marks the whole type deprecated. */
   readonly deprecated?: string
   /** Deprecated `data` fields → note. */
@@ -323,11 +346,12 @@ export interface CatalogueEntry {
 const FINALIZE_NOTE = 'PUBLISH_TO_CHANNEL is deprecated since 0.9.4: use finalizeEngagement / FINALIZE_ENGAGEMENT'
 
 /** A widget → host type sent by CallingExtensions[method]. */
-function widgetSends<const T extends string, const M extends string, S extends z.ZodType>(
-  type: T, method: M, data: S, description: string, hasData = true,
+function widgetSends<const T extends string, const M extends string, S extends z.ZodType, A extends z.ZodType = S>(
+  type: T, method: M, data: S, description: string, hasData = true, accept?: A,
 ) {
   return {
-    type, direction: 'widget-to-host', acceptedFrom: ['widget'], method, hasData, schema: envelope(type, data), description,
+    type, direction: 'widget-to-host', acceptedFrom: ['widget'], method, hasData, schema: envelope(type, data),
+    accept: envelope(type, (accept ?? data) as A), description,
   } as const
 }
 
@@ -369,17 +393,20 @@ export const CATALOGUE = {
       'Outbound call started; createEngagement → CREATE_ENGAGEMENT_*'),
     deprecatedFields: { phoneNumber: 'outgoingCall phoneNumber is deprecated: use toNumber' },
   },
-  CALL_ANSWERED: widgetSends('CALL_ANSWERED', 'callAnswered', externalCallIdData, 'Call answered'),
-  CALL_ENDED: widgetSends('CALL_ENDED', 'callEnded', callEndedData, 'Call ended (with callEndStatus)'),
+  CALL_ANSWERED: widgetSends('CALL_ANSWERED', 'callAnswered', externalCallIdData, 'Call answered', true, acceptCallRef),
+  CALL_ENDED: widgetSends('CALL_ENDED', 'callEnded', callEndedData, 'Call ended (with callEndStatus)', true, acceptCallEnded),
   CALL_COMPLETED: widgetSends('CALL_COMPLETED', 'callCompleted', callCompletedData,
-    'User done; host updates the engagement (UPDATE_ENGAGEMENT_*) and hides the widget unless hideWidget:false'),
-  CALL_TRANSFERRED: widgetSends('CALL_TRANSFERRED', 'callTransferred', externalCallIdData, 'Call transferred (0.9.6)'),
+    'User done; host updates the engagement (UPDATE_ENGAGEMENT_*) and hides the widget unless hideWidget:false', true,
+    acceptCallCompleted),
+  CALL_TRANSFERRED: widgetSends('CALL_TRANSFERRED', 'callTransferred', externalCallIdData,
+    'Call transferred (0.9.6); the host finalizes the call', true, acceptCallRef),
   NAVIGATE_TO_RECORD: widgetSends('NAVIGATE_TO_RECORD', 'navigateToRecord', navigateToRecordData,
     'Open a CRM record; on failure NAVIGATE_TO_RECORD_FAILED'),
   FINALIZE_ENGAGEMENT: widgetSends('FINALIZE_ENGAGEMENT', 'finalizeEngagement', finalizeEngagementData,
-    'Finalize the engagement (0.9.4); FINALIZE_ENGAGEMENT_*'),
+    'Finalize the engagement (0.9.4); FINALIZE_ENGAGEMENT_*', true, acceptFinalize),
   PUBLISH_TO_CHANNEL: {
-    ...widgetSends('PUBLISH_TO_CHANNEL', 'publishToChannel', finalizeEngagementData, 'Publish the call to a connected channel'),
+    ...widgetSends('PUBLISH_TO_CHANNEL', 'publishToChannel', finalizeEngagementData, 'Publish the call to a connected channel',
+      true, acceptFinalize),
     deprecated: FINALIZE_NOTE,
   },
   CALL_DATA: widgetSends('CALL_DATA', 'callData', z.unknown(), 'Untyped call data'),
@@ -466,6 +493,17 @@ export type Wire<T> = T extends readonly (infer U)[]
 export type MessageOf<T extends MessageType> = Wire<z.output<Catalogue[T]['schema']>>
 /** The `data` of a message type (undefined for types without a data key). */
 export type Payload<T extends MessageType> = 'data' extends keyof MessageOf<T> ? MessageOf<T>['data'] : undefined
+
+/**
+ * The envelope of a widget → host type as the host acts on it (after the leniency rules
+ * of judgement.ts): what CallingHost's listeners receive. Looser than MessageOf<T> for
+ * the call events (engagementId and externalCallId may be missing).
+ */
+export type AcceptedMessageOf<T extends MessageType> = Catalogue[T] extends { accept: infer A extends z.ZodType }
+  ? Wire<z.output<A>>
+  : MessageOf<T>
+/** The `data` of AcceptedMessageOf<T>. */
+export type AcceptedPayload<T extends MessageType> = 'data' extends keyof AcceptedMessageOf<T> ? AcceptedMessageOf<T>['data'] : undefined
 
 type TypesWhere<Cond> = { [K in MessageType]: Catalogue[K] extends Cond ? K : never }[MessageType]
 
@@ -565,13 +603,7 @@ function clip(text: string): string {
 }
 
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .slice(0, 3)
-    .map((issue) => {
-      const path = issue.path.map(String).join('.')
-      return clip(path ? `${path}: ${issue.message}` : issue.message)
-    })
-    .join('; ')
+  return issues.slice(0, 3).map(issueText).join('; ')
 }
 
 /** The deprecation note that applies to a message of `type` carrying `data`, if any. */
@@ -588,40 +620,60 @@ export function deprecationOf(type: string, data: unknown): string | undefined {
   return undefined
 }
 
+/** The envelope checks of validateMessage: a plain object with a string type, a messageId and a type this sender may send. */
+export type EnvelopeCheck =
+  | { ok: true; raw: Record<string, unknown>; type: string; entry: CatalogueEntry }
+  | { ok: false; reason: string; type?: string }
+
+export function checkEnvelope(raw: unknown, expected: 'from-widget' | 'from-host'): EnvelopeCheck {
+  if (!isPlainObject(raw)) return { ok: false, reason: 'not an object' }
+  const type = raw.type
+  if (typeof type !== 'string') return { ok: false, reason: 'missing type' }
+  const messageId = raw.messageId
+  const idOk =
+    (typeof messageId === 'string' && messageId.length > 0) ||
+    (typeof messageId === 'number' && Number.isFinite(messageId))
+  if (!idOk) return { ok: false, reason: 'missing messageId', type: clip(type) }
+  const entry = (expected === 'from-widget' ? FROM_WIDGET : FROM_HOST).get(type)
+  if (!entry) return { ok: false, reason: 'unknown type', type: clip(type) }
+  const data = raw.data
+  if (typeof data === 'object' && data !== null && !Array.isArray(data) && !isPlainObject(data)) {
+    return { ok: false, reason: 'invalid: data is not a plain object', type }
+  }
+  return { ok: true, raw, type, entry }
+}
+
+/** One zod issue as `path: message` (clipped), e.g. `data.engagementId: Invalid input: expected number, received undefined`. */
+export function issueText(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String).join('.')
+  return clip(path ? `${path}: ${issue.message}` : issue.message)
+}
+
 /**
- * Validates a message received from the other side. Never throws.
+ * Validates a message received from the other side against the SDK's types. Never throws.
  *
  * `message` in the result is the very object passed in (no clone), now typed.
  * A type the expected sender may not send is reported as `unknown type`, which is
  * how the npm package treats it (a widget answers UNKNOWN_MESSAGE_TYPE).
+ * The host judges widget messages with judgeWidgetMessage (judgement.ts), which
+ * uses this for the findings and acts on more than it accepts.
  */
 export function validateMessage(raw: unknown, expected: 'from-widget' | 'from-host'): ValidationResult {
   try {
-    if (!isPlainObject(raw)) return { ok: false, reason: 'not an object' }
-    const type = raw.type
-    if (typeof type !== 'string') return { ok: false, reason: 'missing type' }
-    const messageId = raw.messageId
-    const idOk =
-      (typeof messageId === 'string' && messageId.length > 0) ||
-      (typeof messageId === 'number' && Number.isFinite(messageId))
-    if (!idOk) return { ok: false, reason: 'missing messageId', type: clip(type) }
-    const entry = (expected === 'from-widget' ? FROM_WIDGET : FROM_HOST).get(type)
-    if (!entry) return { ok: false, reason: 'unknown type', type: clip(type) }
-    const data = raw.data
-    if (typeof data === 'object' && data !== null && !Array.isArray(data) && !isPlainObject(data)) {
-      return { ok: false, reason: 'invalid: data is not a plain object', type }
-    }
+    const envelope = checkEnvelope(raw, expected)
+    if (!envelope.ok) return envelope
+    const { type, entry } = envelope
     const result = entry.schema.safeParse(raw)
     if (!result.success) return { ok: false, reason: `invalid: ${describeIssues(result.error.issues)}`, type }
     const message = raw as AnyMessage
-    const deprecation = deprecationOf(type, data)
+    const deprecation = deprecationOf(type, envelope.raw.data)
     return deprecation === undefined ? { ok: true, message, entry } : { ok: true, message, entry, deprecation }
   } catch (error) {
     return { ok: false, reason: `invalid: validation failed (${describeError(error)})` }
   }
 }
 
-function describeError(error: unknown): string {
+export function describeError(error: unknown): string {
   try {
     return clip(error instanceof Error ? error.message : typeof error)
   } catch {

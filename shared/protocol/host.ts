@@ -13,12 +13,19 @@
  * `src`. A SYNC_ACK claiming another `iFrameUrl` origin is accepted (it came from the
  * right window at the right origin) but never retargets the host; a warning is logged.
  * Never posts with targetOrigin `*`.
+ *
+ * Messages: each widget message is judged twice (judgement.ts): the host acts on
+ * what the real CRM accepts (listeners get the message after the leniency rules)
+ * and reports every deviation from the SDK's types on its traffic entry. A message
+ * the real CRM would ignore is ignored, reported in traffic, `rejected` and `ignored`.
  */
 import {
   SDK_VERSION,
   deprecationOf,
   getEntry,
   validateMessage,
+  type AcceptedMessageOf,
+  type AcceptedPayload,
   type CatalogueEntry,
   type FromWidgetType,
   type HostSendableType,
@@ -27,8 +34,8 @@ import {
   type SyncAckMessage,
   type SyncFields,
   type ValidationResult,
-  type WidgetToHostMessage,
 } from './catalogue.ts'
+import { judgeWidgetMessage, type AcceptedWidgetMessage, type Deviation } from './judgement.ts'
 import { createLogger, warnOnce, type Logger } from './log.ts'
 import { createMessageIdFactory } from './message-id.ts'
 import { parseHttpUrl } from './origin.ts'
@@ -58,14 +65,29 @@ export interface TrafficEntry {
   type: string | null
   /** The object as posted or received (by reference). */
   message: unknown
-  /** out: passes validateMessage(…, 'from-host'); in: accepted and valid. */
+  /**
+   * out: passes validateMessage(…, 'from-host'). in: the host acted on it (judgeWidgetMessage);
+   * false when it was ignored (the real CRM would ignore it) or came from the wrong origin.
+   */
   valid: boolean
   reason?: string
+  /** in: every deviation from the SDK's types, with its severity (also on messages the host acted on). */
+  deviations?: Deviation[]
   deprecation?: string
   /** out: requested before SYNC_ACK and flushed after it; in: arrived while not ready. */
   beforeHandshake?: boolean
   /** set when a fault hook changed this message */
   fault?: 'dropped' | 'duplicate' | 'delayed'
+}
+
+/** A message from the widget that the host ignored because the real CRM would (judgeWidgetMessage). */
+export interface IgnoredEvent {
+  /** Its type, when it had a known one. */
+  type?: string
+  reason: string
+  /** The message as received. */
+  data: unknown
+  deviations: Deviation[]
 }
 
 export interface RejectedEvent {
@@ -116,7 +138,8 @@ export interface CallingHostOptions {
   autoSetWidgetUrl?: boolean
 }
 
-type WireListener<T extends FromWidgetType> = (data: Payload<T>, message: MessageOf<T>) => void
+/** Listeners get the message as the host acts on it (the leniency rules of judgement.ts applied). */
+type WireListener<T extends FromWidgetType> = (data: AcceptedPayload<T>, message: AcceptedMessageOf<T>) => void
 
 /** Events of CallingHost.on(): every widget → host wire type plus lifecycle events. */
 export type HostEvents = { [K in FromWidgetType]: WireListener<K> } & {
@@ -125,7 +148,9 @@ export type HostEvents = { [K in FromWidgetType]: WireListener<K> } & {
   syncAckFailed: (event: { cause: SyncAckFailedCause }) => void
   traffic: (entry: TrafficEntry) => void
   rejected: (event: RejectedEvent) => void
-  message: (message: WidgetToHostMessage, entry: CatalogueEntry) => void
+  /** A message of the widget's that the host ignored, as the real CRM would (also in `rejected`). */
+  ignored: (event: IgnoredEvent) => void
+  message: (message: AcceptedWidgetMessage, entry: CatalogueEntry) => void
 }
 export type HostEventName = keyof HostEvents
 
@@ -315,6 +340,9 @@ export class CallingHost {
   }
   onRejected(listener: HostEvents['rejected']): () => void {
     return this.on('rejected', listener)
+  }
+  onIgnored(listener: HostEvents['ignored']): () => void {
+    return this.on('ignored', listener)
   }
   onMessage(listener: HostEvents['message']): () => void {
     return this.on('message', listener)
@@ -614,11 +642,12 @@ export class CallingHost {
 
   // --- receiving -------------------------------------------------------------
 
-  #reject(reason: string, event: MessageEvent, inTraffic: boolean, type?: string): void {
+  #reject(reason: string, event: MessageEvent, inTraffic: boolean, type?: string, deviations?: Deviation[]): void {
     const data: unknown = event.data
     if (inTraffic && this.#hasListeners('traffic')) {
       const entry = this.#trafficEntry('in', type ?? null, data, false)
       entry.reason = reason
+      if (deviations !== undefined && deviations.length > 0) entry.deviations = deviations
       if (this.#status !== 'ready') entry.beforeHandshake = true
       this.#emit('traffic', entry)
     }
@@ -627,8 +656,8 @@ export class CallingHost {
   }
 
   /**
-   * Nothing here throws: validateMessage never does, listeners are guarded by #emit,
-   * and messages that passed validation are structured clones of plain data.
+   * Nothing here throws: judgeWidgetMessage never does, listeners are guarded by #emit,
+   * and messages it accepted are structured clones of plain data.
    */
   #receive(event: MessageEvent): void {
     const source = this.#iframe?.contentWindow
@@ -640,31 +669,36 @@ export class CallingHost {
       this.#reject(`unexpected origin ${event.origin} (expected ${this.#widgetOrigin})`, event, true, typeOf(event.data))
       return
     }
-    const result = validateMessage(event.data, 'from-widget')
-    if (!result.ok) {
-      this.#reject(result.reason, event, true, result.type)
+    const judgement = judgeWidgetMessage(event.data)
+    if (!judgement.act) {
+      this.#reject(judgement.reason, event, true, judgement.type, judgement.deviations)
+      const ignored: IgnoredEvent = { reason: judgement.reason, data: event.data, deviations: judgement.deviations }
+      if (judgement.type !== undefined) ignored.type = judgement.type
+      this.#emit('ignored', ignored)
       return
     }
-    const message = result.message as WidgetToHostMessage
+    const message = judgement.message
     if (message.type === 'SYNC_ACK') {
-      this.#onSyncAck(message, result.entry, event)
+      this.#onSyncAck(message, judgement.entry, event)
       return
     }
-    if (result.deprecation !== undefined) warnOnce(result.deprecation, PREFIX, result.deprecation)
+    if (judgement.deprecation !== undefined) warnOnce(judgement.deprecation, PREFIX, judgement.deprecation)
     if (this.#hasListeners('traffic')) {
-      const entry = this.#trafficEntry('in', message.type, message, true)
-      if (result.deprecation !== undefined) entry.deprecation = result.deprecation
+      // The inspector shows the message as it came over the wire, with the deviations.
+      const entry = this.#trafficEntry('in', message.type, event.data, true)
+      if (judgement.deprecation !== undefined) entry.deprecation = judgement.deprecation
+      if (judgement.deviations.length > 0) entry.deviations = judgement.deviations
       if (this.#status !== 'ready') entry.beforeHandshake = true
       this.#emit('traffic', entry)
     }
     this.#log.traffic('From widget', message)
     this.#emit(message.type, 'data' in message ? message.data : undefined, message)
-    this.#emit('message', message, result.entry)
+    this.#emit('message', message, judgement.entry)
     this.#react(message)
   }
 
   /** Built-in host reactions (each can be switched off). */
-  #react(message: WidgetToHostMessage): void {
+  #react(message: AcceptedWidgetMessage): void {
     if (this.#destroyed) return // a listener may have destroyed the host
     if (message.type === 'RESIZE_WIDGET' && this.#options.autoResize !== false) {
       this.resize(message.data.width, message.data.height)

@@ -8,6 +8,7 @@ export type {
   HostEvents,
   HostFaults,
   HostStatus,
+  IgnoredEvent,
   RejectedEvent,
   SyncAckFailedCause,
   SyncAckInfo,
@@ -29,7 +30,11 @@ export {
   iframeLocation,
   validateMessage,
 } from './catalogue.ts'
+export { FAILURE_REPLY, LENIENCY_RULES, judgeWidgetMessage } from './judgement.ts'
+export type { AcceptedWidgetMessage, Deviation, Judgement, LeniencyRule, LeniencyRuleInfo, Severity } from './judgement.ts'
 export type {
+  AcceptedMessageOf,
+  AcceptedPayload,
   AnyMessage,
   CallStatus,
   CallerIdMatch,

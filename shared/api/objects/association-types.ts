@@ -47,6 +47,10 @@ const PAIRS: PairSpec[] = [
   { a: 'deals', b: 'tickets', aToB: 27, bToA: 28 },
   { a: 'deals', b: 'calls', aToB: 205, bToA: 206 },
   { a: 'tickets', b: 'calls', aToB: 219, bToA: 220 },
+  { a: 'contacts', b: 'tasks', aToB: 203, bToA: 204 },
+  { a: 'companies', b: 'tasks', aToB: 191, bToA: 192 },
+  { a: 'deals', b: 'tasks', aToB: 215, bToA: 216 },
+  { a: 'tickets', b: 'tasks', aToB: 229, bToA: 230 },
 ]
 
 function build(): AssociationType[] {

@@ -6,7 +6,7 @@
  */
 import type { Scope } from '../auth.ts'
 
-export const OBJECT_TYPE_NAMES = ['contacts', 'companies', 'deals', 'tickets', 'calls'] as const
+export const OBJECT_TYPE_NAMES = ['contacts', 'companies', 'deals', 'tickets', 'calls', 'tasks'] as const
 export type ObjectType = (typeof OBJECT_TYPE_NAMES)[number]
 
 export interface ObjectTypeInfo {
@@ -50,6 +50,15 @@ export const OBJECT_TYPES: Readonly<Record<ObjectType, ObjectTypeInfo>> = {
     typeId: '0-48',
     singular: 'call',
     upper: 'CALL',
+    readScope: 'crm.objects.contacts.read',
+    writeScope: 'crm.objects.contacts.write',
+  },
+  // Tasks are engagements too (a task queue of call tasks is worked from the calling widget).
+  tasks: {
+    name: 'tasks',
+    typeId: '0-27',
+    singular: 'task',
+    upper: 'TASK',
     readScope: 'crm.objects.contacts.read',
     writeScope: 'crm.objects.contacts.write',
   },

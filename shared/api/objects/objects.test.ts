@@ -426,3 +426,21 @@ test('scopes: tickets need "tickets"; contacts and calls need the contact scopes
   expect((await c.req('GET', '/crm/v3/objects/calls', undefined, contactsRead)).status).toBe(200)
   await expectError(await c.req('POST', '/crm/v3/objects/calls', { properties: {} }, contactsRead), 403, 'MISSING_SCOPES')
 })
+
+// ------------------------------------------------------------------ tasks
+
+test('tasks: the seeded call tasks are found by hs_task_type CALL, with their contact, and can be marked done', async () => {
+  const found = await c.ok('POST', '/crm/v3/objects/tasks/search', {
+    filterGroups: [{ filters: [{ propertyName: 'hs_task_type', operator: 'EQ', value: 'CALL' }, { propertyName: 'hs_task_status', operator: 'NEQ', value: 'COMPLETED' }] }],
+    properties: ['hs_task_subject', 'hs_task_status', 'hs_timestamp'],
+    sorts: [{ propertyName: 'hs_timestamp', direction: 'ASCENDING' }],
+  }, 200)
+  expect(found.total).toBe(3)
+  const first = found.results[0]
+  expect(first.properties.hs_task_subject).toBe('Call James about the renewal quote')
+  const withContact = await c.ok('GET', `/crm/v3/objects/tasks/${first.id}?associations=contacts`)
+  expect(withContact.associations.contacts.results).toEqual([{ id: '2', type: 'task_to_contact' }])
+  const done = await c.ok('PATCH', `/crm/v3/objects/tasks/${first.id}`, { properties: { hs_task_status: 'COMPLETED' } })
+  expect(done.properties.hs_task_status).toBe('COMPLETED')
+  await expectError(await c.req('PATCH', `/crm/v3/objects/tasks/${first.id}`, { properties: { hs_task_type: 'FAX' } }), 400, 'VALIDATION_ERROR')
+})

@@ -254,6 +254,17 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
     hs_call_callee_object_type_id: { label: 'Callee object type ID' },
     hubspot_owner_id: OWNER,
   }),
+  tasks: define('taskinformation', {
+    ...SYSTEM,
+    hs_timestamp: { label: 'Due date', type: 'datetime', description: 'When the task is due; defaults to the create date.' },
+    hs_task_subject: { label: 'Task Title' },
+    hs_task_body: { label: 'Notes', fieldType: 'html' },
+    hs_task_status: { label: 'Task Status', type: 'enumeration', options: ['NOT_STARTED', 'IN_PROGRESS', 'WAITING', 'COMPLETED', 'DEFERRED'] },
+    hs_task_type: { label: 'Task Type', type: 'enumeration', options: ['CALL', 'EMAIL', 'LINKED_IN', 'MEETING', 'TODO'] },
+    hs_task_priority: { label: 'Priority', type: 'enumeration', options: ['NONE', 'LOW', 'MEDIUM', 'HIGH'] },
+    hs_task_completion_date: { label: 'Completed at', type: 'datetime' },
+    hubspot_owner_id: OWNER,
+  }),
 }
 
 /** Properties returned when a request names none (api-shapes §4 and the real defaults). */
@@ -273,6 +284,7 @@ export const DEFAULT_PROPERTIES: Readonly<Record<ObjectType, readonly string[]>>
     'subject',
   ],
   calls: ['createdate', 'hs_lastmodifieddate', 'hs_object_id', 'hs_timestamp'],
+  tasks: ['createdate', 'hs_lastmodifieddate', 'hs_object_id', 'hs_timestamp'],
 }
 
 export function propertyDefinition(objectType: ObjectType, name: string): PropertyDefinition | undefined {

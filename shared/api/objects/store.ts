@@ -351,7 +351,9 @@ export class ObjectStore {
     if (objectType === 'deals' && (values.get('dealstage') ?? null) !== null && (values.get('pipeline') ?? null) === null) {
       values.set('pipeline', 'default')
     }
-    if (objectType === 'calls' && (values.get('hs_timestamp') ?? null) === null) values.set('hs_timestamp', new Date(now).toISOString())
+    if ((objectType === 'calls' || objectType === 'tasks') && (values.get('hs_timestamp') ?? null) === null) {
+      values.set('hs_timestamp', new Date(now).toISOString())
+    }
   }
 
   /** Object-level rules: required properties, pipeline/stage, pinned activity. */

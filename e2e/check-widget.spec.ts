@@ -1,0 +1,112 @@
+/**
+ * `npm run check-widget` itself, run as a user runs it (node scripts/check-widget.mjs,
+ * which starts its own harness server and Playwright): its verdicts, report and exit
+ * codes 0 (ready), 1 (a check failed) and 2 (could not run).
+ *
+ * Each run uses a block of ports of its own above E2E_PORT. The widgets are the
+ * demo-shaped fixture (e2e/fixtures/demo-shaped-widget) with `auto=1`: it places,
+ * answers, ends and saves the dialed call by itself, so no driver is needed, and it
+ * sends the vendor demos' shapes, which the host accepts with warnings.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { PORTS } from './origins.ts'
+
+const root = resolve(import.meta.dirname, '..')
+
+interface Run {
+  code: number | null
+  output: string
+}
+
+let runs = 0
+
+function checkWidget(args: string[], timeoutMs = 100_000): Promise<Run> {
+  runs += 1
+  // Reports and test output of its own, so runs in parallel workers do not share them.
+  const dir = join(test.info().outputDir, `check-widget-${runs}`)
+  return new Promise((done, failed) => {
+    // CI would refuse to reuse a server; each run has its own ports anyway.
+    const child = spawn(process.execPath, ['scripts/check-widget.mjs', ...args], { cwd: root, env: { ...process.env, CI: '', FORCE_COLOR: '0', WIDGET_CHECK_DIR: dir } })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      failed(new Error(`check-widget did not finish within ${timeoutMs} ms:\n${output}`))
+    }, timeoutMs)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      done({ code, output })
+    })
+  })
+}
+
+/** A port block for one run: the harness at `base`, its widget origin at base + 1. */
+const block = (n: number) => PORTS.harness + 10 + n * 3
+const fixture = (base: number, params: Record<string, string>) =>
+  `http://127.0.0.1:${base + 1}/e2e/fixtures/demo-shaped-widget/?${new URLSearchParams(params).toString()}`
+
+test.describe('check-widget', () => {
+  test.describe.configure({ mode: 'parallel', timeout: 150_000 })
+
+  test('exit 2 when it cannot run: bad arguments, a URL that is not http(s), a widget that does not answer', async () => {
+    expect((await checkWidget(['--no-such-option'])).code).toBe(2)
+    expect((await checkWidget(['ftp://example.com/'])).code).toBe(2)
+    const down = await checkWidget([`http://127.0.0.1:${block(9)}/`])
+    expect(down.code).toBe(2)
+    expect(down.output).toContain('not reachable')
+  })
+
+  test('a widget with only warnings passes (exit 0) and lists them; with --strict it fails (exit 1)', async () => {
+    const base = block(0)
+    const url = fixture(base, { shape: 'react', auto: '1' })
+    const [lenient, strict] = [await checkWidget([url, '--port', String(base), '--driver', 'none']), await checkWidget([url, '--port', String(base), '--driver', 'none', '--strict'])]
+    expect(lenient.code, lenient.output).toBe(0)
+    expect(lenient.output).toMatch(/Verdict: READY: all \d+ checks passed; \d+ warnings \(they fail only with --strict\)/)
+    expect(lenient.output).toContain('⚠ warning: CALL_ENDED: no engagementId')
+    expect(lenient.output).toContain('⚠ warning: CALL_COMPLETED: hs_call_recording_url is null')
+    expect(lenient.output).toMatch(/✔ the CRM accepts the call log .* final status and duration/)
+    expect(strict.code, strict.output).toBe(1)
+    expect(strict.output).toContain('warning (--strict): CALL_ENDED: no engagementId')
+    expect(strict.output).toMatch(/Verdict: NOT READY: 1 of \d+ checks failed/)
+  })
+
+  test('a widget that throws at startup: the report shows its own error (exit 1)', async () => {
+    const base = block(1)
+    const run = await checkWidget([fixture(base, { throwAtStartup: '1' }), '--port', String(base), '--driver', 'none', '--sync-timeout', '1500'])
+    expect(run.code, run.output).toBe(1)
+    expect(run.output).toMatch(/the widget never sent SYNC_ACK; the widget threw: .*Widget startup failed: the softphone configuration could not be loaded/)
+    expect(run.output).toContain("The widget's own errors")
+    expect(run.output).toContain('console.error: demo-shaped widget: missing configuration')
+  })
+
+  test('an https widget with a self-signed certificate: refused with the reason, then checked with --ignore-https-errors (exit 0)', async () => {
+    // A throwaway self-signed certificate for 127.0.0.1, made for this test only.
+    const dir = mkdtempSync(join(tmpdir(), 'ringside-tls-'))
+    const key = join(dir, 'key.pem')
+    const cert = join(dir, 'cert.pem')
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' })
+    const base = block(2)
+    const httpsPort = block(3)
+    let server: ChildProcess | undefined
+    try {
+      server = spawn(process.execPath, ['scripts/serve-dist.mjs', String(httpsPort)], { cwd: root, env: { ...process.env, SERVE_DIST_TLS_KEY: key, SERVE_DIST_TLS_CERT: cert }, stdio: ['ignore', 'pipe', 'inherit'] })
+      await new Promise<void>((ready) => server!.stdout!.once('data', () => ready()))
+      const url = `https://127.0.0.1:${httpsPort}/e2e/fixtures/demo-shaped-widget/?shape=minimal&auto=1`
+      const refused = await checkWidget([url, '--port', String(base), '--driver', 'none'])
+      expect(refused.code, refused.output).toBe(2)
+      expect(refused.output).toMatch(/https certificate is not trusted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)/)
+      expect(refused.output).toContain('--ignore-https-errors')
+      const accepted = await checkWidget([url, '--port', String(base), '--driver', 'none', '--ignore-https-errors'])
+      expect(accepted.code, accepted.output).toBe(0)
+      expect(accepted.output).toMatch(/Verdict: READY: all \d+ checks passed/)
+    } finally {
+      server?.kill()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

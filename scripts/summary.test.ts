@@ -1,0 +1,25 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+const script = resolve(import.meta.dirname, 'summary.mjs')
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ringside-summary-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+const summary = (...args: string[]) => execFileSync(process.execPath, [script, '--dir', dir, ...args], { encoding: 'utf8' }).trim().split('\n')
+
+test('skipped tests of both runners are counted on their own line, before the plain totals line CI reads', () => {
+  writeFileSync(join(dir, 'vitest.json'), JSON.stringify({ numPassedTests: 5, numFailedTests: 1, numPendingTests: 2, numTodoTests: 1 }))
+  writeFileSync(join(dir, 'e2e.json'), JSON.stringify({ stats: { expected: 7, flaky: 1, unexpected: 0, skipped: 3 }, errors: [] }))
+  expect(summary()).toEqual(['unit: 5 passed, 1 failed, 3 skipped', 'e2e: 8 passed, 0 failed, 3 skipped', '6 skipped', '13 passed, 1 failed'])
+  expect(summary('--totals')).toEqual(['6 skipped', '13 passed, 1 failed'])
+})
+
+test('a missing report counts as a failure', () => {
+  writeFileSync(join(dir, 'vitest.json'), JSON.stringify({ numPassedTests: 2, numFailedTests: 0 }))
+  expect(summary('--totals')).toEqual(['2 passed, 1 failed'])
+})
