@@ -108,7 +108,7 @@ export class CallingRuntime {
     this.#offs.push(
       () => window.removeEventListener('storage', onStorage),
       onApiChange((change) => {
-        if (change.path.startsWith(SETTINGS_PATH)) void this.loadSettings()
+        if (change.path.startsWith(SETTINGS_PATH) || change.tables?.includes('calling_settings')) void this.loadSettings()
       }),
     )
     void this.loadSettings()

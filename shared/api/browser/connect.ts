@@ -1,0 +1,137 @@
+/**
+ * The one place a page decides where its CRM API is:
+ *
+ * - **server mode** (`npm start`): the page's own origin answers
+ *   GET /_ringside/v1/server with `{ mode: 'server' }`. The page then uses
+ *   plain fetch (no service worker) and learns of every committed change,
+ *   whoever made it (another tab, a backend, curl), from the server's change
+ *   stream (Server-Sent Events), reconnecting after a server restart.
+ * - **browser-only mode** (a static build): nothing answers, so the page
+ *   starts the emulated CRM itself (MSW, see msw.ts) and takes its changes.
+ *
+ * Pages that use the API (the harness, the consent page, fixture pages) call
+ * `connectCrm()` once and await it before their first request.
+ */
+import { SERVER_PATHS } from '../api-paths.ts'
+import type { SeedOptions } from '../seed.ts'
+import type { CrmChangeEvent } from './msw.ts'
+
+export type CrmMode = 'server' | 'browser-only'
+
+/** What GET /_ringside/v1/server answers. */
+export interface ServerInfo {
+  mode: 'server'
+  origin: string
+  widgetOrigin: string
+  /** The data folder on the server's machine; null when it keeps data in memory. */
+  data: string | null
+  /** The sandbox this browser uses (`--sandboxes`), or null for the main CRM. */
+  sandbox: string | null
+  cors: string[]
+}
+
+export interface CrmConnection {
+  mode: CrmMode
+  /** Server mode only: what the server says about itself. */
+  server?: ServerInfo
+  /** Every committed change to the database this page uses, whoever made it. */
+  onChange(listener: (event: CrmChangeEvent) => void): () => void
+  /** Resolves once every write this page saw acknowledged is saved (before leaving the page). */
+  settled(): Promise<void>
+}
+
+export interface ConnectOptions {
+  /** Browser-only mode: the seed of a fresh database (e.g. the widget URL). */
+  seedOptions?: SeedOptions
+  /** How long to wait for the server to answer the probe (default 3000 ms). */
+  probeTimeoutMs?: number
+}
+
+/** Ask this origin whether a Ringside server is behind it. */
+export async function probeServer(timeoutMs = 3000): Promise<ServerInfo | undefined> {
+  try {
+    const response = await fetch(SERVER_PATHS.info, { headers: { accept: 'application/json' }, cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) })
+    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return undefined
+    const body = (await response.json()) as Partial<ServerInfo> | null
+    return body?.mode === 'server' ? (body as ServerInfo) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The change stream of server mode. EventSource reconnects by itself after
+ * the connection drops (the server sends `retry: 1000`); if the browser gives
+ * up (the stream answered with an error), a new one is opened after a pause.
+ * After a reconnect the page may have missed changes, so listeners are told
+ * that every table changed (the `ready` event lists them).
+ */
+function followServerChanges(listeners: Set<(event: CrmChangeEvent) => void>): void {
+  let connections = 0
+  const emit = (event: CrmChangeEvent) => {
+    for (const listener of listeners) listener(event)
+  }
+  const open = () => {
+    const source = new EventSource(SERVER_PATHS.changes)
+    source.addEventListener('ready', (message) => {
+      if (connections++ === 0) return
+      const tables = parseTables((message as MessageEvent<string>).data)
+      emit({ tables: tables ?? [] })
+    })
+    source.addEventListener('message', (message) => {
+      const tables = parseTables(message.data as string)
+      if (tables) emit({ tables })
+    })
+    source.addEventListener('error', () => {
+      if (source.readyState === EventSource.CLOSED) setTimeout(open, 2000)
+    })
+  }
+  open()
+}
+
+function parseTables(data: string): string[] | undefined {
+  try {
+    const tables = (JSON.parse(data) as { tables?: unknown }).tables
+    return Array.isArray(tables) && tables.every((t) => typeof t === 'string') ? tables : undefined
+  } catch {
+    return undefined
+  }
+}
+
+async function connect(options: ConnectOptions): Promise<CrmConnection> {
+  const server = await probeServer(options.probeTimeoutMs)
+  if (server) {
+    const listeners = new Set<(event: CrmChangeEvent) => void>()
+    followServerChanges(listeners)
+    return {
+      mode: 'server',
+      server,
+      onChange(listener) {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+      // The server answers a write only once it is on disk.
+      settled: () => Promise.resolve(),
+    }
+  }
+  const { createBrowserCrmService } = await import('./msw.ts')
+  const crm = await createBrowserCrmService(options.seedOptions ? { seedOptions: options.seedOptions } : {})
+  // Where the browser service saves after answering, it exposes `persistence.flush()`; settle waits for it.
+  const background = (crm as unknown as { persistence?: { flush?: () => Promise<void> } }).persistence
+  return {
+    mode: 'browser-only',
+    onChange: (listener) => crm.onChange(listener),
+    settled: () => background?.flush?.() ?? Promise.resolve(),
+  }
+}
+
+let connection: Promise<CrmConnection> | undefined
+
+/** Connect this page to its CRM (once per page; later calls get the same connection). */
+export function connectCrm(options: ConnectOptions = {}): Promise<CrmConnection> {
+  connection ??= connect(options).catch((error: unknown) => {
+    connection = undefined
+    throw error
+  })
+  return connection
+}
