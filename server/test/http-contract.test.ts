@@ -212,13 +212,14 @@ describe('raw HTTP', () => {
     const abort = new AbortController()
     const stream = await fetch(`${origin}/_ringside/v1/changes`, { signal: abort.signal })
     expect(stream.headers.get('content-type')).toContain('text/event-stream')
-    const reader = (stream.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader()
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader()
+    const decoder = new TextDecoder()
     let text = ''
     const until = async (pattern: RegExp) => {
       while (!pattern.test(text)) {
         const { value, done } = await reader.read()
         if (done) throw new Error(`stream ended: ${text}`)
-        text += value
+        text += decoder.decode(value, { stream: true })
       }
     }
     await until(/event: ready/)
