@@ -199,7 +199,8 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     return streamSSE(c, async (stream) => {
       streams.add(stream)
       // The browser reconnects a second after the stream drops (a restart).
-      await stream.writeSSE({ event: 'ready', data: JSON.stringify({ mode: 'server' }), retry: 1000 })
+      // `ready` lists every table: a page that reconnects may have missed changes to any of them.
+      await stream.writeSSE({ event: 'ready', data: JSON.stringify({ mode: 'server', tables: crm.db.tableNames }), retry: 1000 })
       const off = crm.db.onChange((commit) => {
         if (!stream.aborted && !stream.closed) void stream.writeSSE({ data: JSON.stringify({ tables: commit.tables }) }).catch(() => {})
       })
