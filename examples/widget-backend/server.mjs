@@ -16,7 +16,8 @@
 //
 // Run beside `npm start`:  node examples/widget-backend/server.mjs
 // Settings (environment): RINGSIDE_URL (http://127.0.0.1:5173), PORT (3000),
-// CLIENT_ID, CLIENT_SECRET, DEVELOPER_API_KEY, APP_ID (Ringside's defaults).
+// AUTHORIZE_URL (its /oauth/authorize), CLIENT_ID, CLIENT_SECRET,
+// DEVELOPER_API_KEY, APP_ID (Ringside's defaults).
 import { createServer } from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { Client } from '@hubspot/api-client'
@@ -29,6 +30,7 @@ const DEVELOPER_API_KEY = process.env.DEVELOPER_API_KEY ?? 'dev-key-local'
 const APP_ID = Number(process.env.APP_ID ?? 1001)
 const SELF = `http://127.0.0.1:${PORT}`
 const REDIRECT_URI = `${SELF}/oauth/callback`
+const AUTHORIZE_URL = process.env.AUTHORIZE_URL ?? `${CRM}/oauth/authorize` // the CRM's consent page
 const SCOPES = ['timeline', 'crm.objects.contacts.read', 'crm.objects.contacts.write']
 const CALL_TO_CONTACT = 194 // HUBSPOT_DEFINED association type: call → contact
 
@@ -104,7 +106,7 @@ async function logDeskPhoneCall(contactId) {
 const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 function page() {
-  const connect = new URL('/oauth/authorize', CRM)
+  const connect = new URL(AUTHORIZE_URL)
   const state = randomBytes(12).toString('hex')
   pendingStates.add(state)
   connect.search = new URLSearchParams({ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, scope: SCOPES.join(' '), state }).toString()
