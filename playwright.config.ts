@@ -1,16 +1,12 @@
 import { defineConfig } from '@playwright/test'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { chromiumPath, ORIGINS, PORTS } from './e2e/origins.ts'
+import { e2eWebServers } from './e2e/web-servers.ts'
 
 /**
  * End-to-end tests run against the production build on three ports of
  * 127.0.0.1: the harness and the widget (a second origin, as in a real CRM)
  * from the Ringside server (`npm start` with --dist), and a third, hostile
- * origin from scripts/serve-dist.mjs. The server runs with --sandboxes: each
- * test's browser context gets a fresh CRM of its own, as it would in
- * browser-only mode, while Node clients (and tests that ask for it) share the
- * main one, kept in a scratch folder.
+ * origin from scripts/serve-dist.mjs (see e2e/web-servers.ts).
  * Playwright cannot download browsers here, so we always point it at a
  * system Chromium (see scripts/ensure-chromium.sh).
  */
@@ -45,22 +41,5 @@ export default defineConfig({
       ],
     },
   },
-  webServer: [
-    {
-      command: `node scripts/start.mjs --dist --sandboxes --fresh --port ${PORTS.harness} --data ${join(tmpdir(), `ringside-e2e-${PORTS.harness}`)}`,
-      url: `${ORIGINS.harness}/_ringside/v1/server`,
-      reuseExistingServer: !process.env.CI,
-      timeout: 30_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
-    {
-      command: `node scripts/serve-dist.mjs ${PORTS.hostile}`,
-      url: `${ORIGINS.hostile}/`,
-      reuseExistingServer: !process.env.CI,
-      timeout: 30_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
-  ],
+  webServer: e2eWebServers(PORTS.harness),
 })
