@@ -7,7 +7,7 @@ import { relative } from 'node:path'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { SERVER_PATHS } from '../shared/api/api-paths.ts'
 import { DEFAULT_PORT, ListenError, REPO_ROOT, startRingside, type RingsideServer } from './server.ts'
-import { StorageError } from './storage.ts'
+import { DataInUseError, StorageError } from './storage.ts'
 
 function portNumber(value: string): number {
   const port = Number(value)
@@ -41,7 +41,7 @@ export function buildCommand(): Command {
     .addOption(new Option('--port <port>', 'port of the harness and the API; the widget origin uses the next one').default(DEFAULT_PORT).argParser(portNumber))
     .option('--host <host>', 'address to listen on (anything but loopback prints a warning: there is no real authentication)', '127.0.0.1')
     .option('--data <file or dir>', 'where the data lives: a folder, or a snapshot file (*.json)', relative(process.cwd(), `${REPO_ROOT}/.ringside`) || '.ringside')
-    .option('--fresh', 'start from the seed data, replacing what the data location holds')
+    .option('--fresh', 'start from the seed data; the data the location held is kept beside it as *.previous')
     .addOption(new Option('--widget <url>', 'the registered calling widget of the seed (default: the widget origin)').argParser(httpUrl))
     .option('--import <file>', 'load this export (Developer → Database → Export, or GET /_ringside/v1/export) at startup, replacing the data')
     .option('--export-on-exit <file>', 'write an export of the data to this file when the server stops')
@@ -100,6 +100,7 @@ function printStartup(server: RingsideServer, options: CliOptions): void {
   out.push('', `  Try: curl -H 'authorization: Bearer ${ACCOUNT.privateAppToken}' '${server.url}crm/v3/objects/contacts?limit=2'`)
   out.push('  Stop with Ctrl+C.', '')
   console.log(out.join('\n'))
+  for (const note of server.notes) console.log(`  ${note}`)
   for (const warning of server.warnings) console.warn(`  Warning: ${warning}`)
 }
 
@@ -130,7 +131,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   } catch (error) {
     if (error instanceof ListenError || error instanceof StorageError) {
       console.error(`ringside: ${error.message}`)
-      if (error instanceof StorageError) console.error('ringside: the data files were left as they are. Move them aside, or start with --fresh (replaces them) or --data <another location>.')
+      if (error instanceof StorageError && !(error instanceof DataInUseError)) console.error('ringside: the data files were left as they are. Move them aside, or start with --fresh (replaces them) or --data <another location>.')
       process.exit(1)
     }
     throw error

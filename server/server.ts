@@ -68,6 +68,8 @@ export interface RingsideServer {
   readonly loaded: LoadReport | null
   /** Warnings to show at startup (a dropped torn line, a non-loopback host). */
   readonly warnings: string[]
+  /** Other things worth saying at startup (where --fresh put the previous data). */
+  readonly notes: string[]
   readonly corsOrigins: readonly string[]
   /** Write the main database as an export file (--export-on-exit). */
   exportTo(file: string): void
@@ -120,6 +122,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   const widgetOrigin = `http://${publicHost}:${port + 1}`
   const widgetUrl = options.widgetUrl ?? defaultWidgetUrl({ protocol: 'http:', hostname: publicHost, port: String(port) })
   const warnings: string[] = []
+  const notes: string[] = []
   if (!isLoopback(host)) {
     warnings.push(`Listening on ${host}: the emulated CRM has no real authentication (its tokens are public), so anyone who can reach this machine can read and change its data.`)
   }
@@ -133,7 +136,11 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   if (storage) {
     storage.lock()
     try {
-      const fromDisk = !options.fresh && storage.hasData()
+      if (options.fresh) {
+        const kept = storage.setAside()
+        if (kept.length > 0) notes.push(`--fresh: the previous data was kept as ${kept.join(' and ')}.`)
+      }
+      const fromDisk = storage.hasData()
       service = createCrmService({ ...serviceOptions, seed: !fromDisk })
       if (fromDisk) loaded = storage.load(service.db)
       warnings.push(...(loaded?.warnings ?? []))
@@ -314,6 +321,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     storage,
     loaded,
     warnings,
+    notes,
     corsOrigins,
     exportTo(file) {
       writeFileAtomic(resolve(file), `${JSON.stringify(service.db.snapshot(), null, 2)}\n`)

@@ -52,6 +52,11 @@ export class StorageError extends Error {
   override name = 'StorageError'
 }
 
+/** The data location belongs to another running server. */
+export class DataInUseError extends StorageError {
+  override name = 'DataInUseError'
+}
+
 export interface LoadReport {
   /** What was found: nothing (first run), or a snapshot and this many journal entries. */
   source: 'empty' | 'disk'
@@ -132,7 +137,7 @@ export class DiskStorage {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
         const pid = Number(readFileSync(this.paths.lock, 'utf8').trim())
         if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processRuns(pid)) {
-          throw new StorageError(`${this.paths.dir} is in use by another Ringside server (pid ${pid}). Stop it, or pass --data with another location.`)
+          throw new DataInUseError(`${this.paths.dir} is in use by another Ringside server (pid ${pid}). Stop it, or pass --data with another location.`)
         }
         unlinkSync(this.paths.lock)
       }
@@ -237,9 +242,31 @@ export class DiskStorage {
       await this.compact(db)
       return
     }
-    await this.#journal.appendFile(`${JSON.stringify({ rows: commit.rows })}\n`)
-    await this.#journal.datasync()
+    try {
+      await this.#journal.appendFile(`${JSON.stringify({ rows: commit.rows })}\n`)
+      await this.#journal.datasync()
+    } catch (error) {
+      // The write is undone (the commit hook failed) but may have left part of a line: the next
+      // commit starts over from a snapshot of memory rather than appending after it.
+      await this.#journal.close().catch(() => {})
+      this.#journal = null
+      throw error
+    }
     if (++this.#entries >= this.#compactEvery) await this.compact(db)
+  }
+
+  /**
+   * --fresh: move the current files aside (`*.previous`, replacing older
+   * ones) instead of deleting them. Returns the paths they went to.
+   */
+  setAside(): string[] {
+    const moved: string[] = []
+    for (const file of [this.paths.snapshot, this.paths.journal]) {
+      if (!existsSync(file)) continue
+      renameSync(file, `${file}.previous`)
+      moved.push(`${file}.previous`)
+    }
+    return moved
   }
 
   /** Stop writing and release the folder. */

@@ -43,7 +43,7 @@ async function ticketSubjects(origin: string): Promise<string[]> {
 
 const digest = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
 
-describe('server durability', () => {
+describe('server durability', { timeout: 60_000 }, () => {
   test('kill -9 right after 200 acknowledged writes loses none of them', async () => {
     const data = scratchDir('kill9')
     const first = await start(data, ['--compact-every', '64'])
@@ -121,6 +121,41 @@ describe('server durability', () => {
     expect(await truncated.exited).toBe(1)
     expect(truncated.output()).toMatch(new RegExp(`ringside: ${escape(snapshot)} line \\d+: not valid JSON \\(.+\\)\\. The file looks truncated\\.`))
     expect(digest(snapshot)).toBe(snapshotDigest)
+  })
+})
+
+describe('server CLI data flags', { timeout: 60_000 }, () => {
+  test('--export-on-exit writes an export on SIGTERM; --import loads it; --fresh starts over and keeps the old files aside', async () => {
+    const exported = join(scratchDir('export'), 'export.json')
+    const first = await start(scratchDir('export-src'), ['--export-on-exit', exported])
+    const created = await fetch(`${first.origin}/crm/v3/objects/tickets`, { method: 'POST', headers: AUTH, body: JSON.stringify({ properties: { subject: 'Carried over', hs_pipeline_stage: '1' } }) })
+    expect(created.status).toBe(201)
+    first.run.child.kill('SIGTERM')
+    expect(await first.run.exited).toBe(0)
+    expect(first.run.output()).toContain(`Exported the data to ${exported}.`)
+    expect(JSON.parse(readFileSync(exported, 'utf8'))).toMatchObject({ format: 'ringside-crm-db' })
+
+    const data = scratchDir('import-dst')
+    const second = await start(data, ['--import', exported])
+    try {
+      expect(await ticketSubjects(second.origin)).toContain('Carried over')
+    } finally {
+      await kill9(second.run)
+    }
+
+    const third = await start(data, ['--fresh'])
+    try {
+      expect(await ticketSubjects(third.origin)).not.toContain('Carried over')
+      expect(third.run.output()).toContain(`kept as ${join(data, 'snapshot.json.previous')}`)
+    } finally {
+      await kill9(third.run)
+    }
+
+    const bad = join(scratchDir('bad-import'), 'bad.json')
+    writeFileSync(bad, '{"hello": "world"}')
+    const refused = runCli(['--port', String(await freePortPair()), '--data', data, '--no-pages', '--import', bad])
+    expect(await refused.exited).toBe(1)
+    expect(refused.output()).toContain(`--import ${bad}: Not a Ringside database export`)
   })
 })
 

@@ -43,7 +43,7 @@ async function failure(promise: Promise<unknown>): Promise<{ code: number; body:
   throw new Error('expected the call to fail')
 }
 
-describe('@hubspot/api-client against the server', () => {
+describe('@hubspot/api-client against the server', { timeout: 20_000 }, () => {
   test('tickets: create, read, page, update, archive', async () => {
     const created = await pat.crm.tickets.basicApi.create({ properties: { subject: 'Over HTTP', hs_pipeline_stage: '1', hs_ticket_priority: 'HIGH' } })
     expect(created.id).toMatch(/^\d+$/)
@@ -154,7 +154,7 @@ describe('@hubspot/api-client against the server', () => {
   })
 })
 
-describe('raw HTTP', () => {
+describe('raw HTTP', { timeout: 20_000 }, () => {
   test('error bodies and status codes are the same as in process', async () => {
     const noToken = await fetch(`${origin}/crm/v3/objects/contacts`)
     expect(noToken.status).toBe(401)
