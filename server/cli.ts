@@ -6,7 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { relative } from 'node:path'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { SERVER_PATHS } from '../shared/api/api-paths.ts'
-import { DEFAULT_PORT, ListenError, REPO_ROOT, startRingside, type RingsideServer } from './server.ts'
+import { DEFAULT_PORT, StartupError, REPO_ROOT, startRingside, type RingsideServer } from './server.ts'
 import { DataInUseError, StorageError } from './storage.ts'
 
 function portNumber(value: string): number {
@@ -42,7 +42,7 @@ export function buildCommand(): Command {
     .option('--host <host>', 'address to listen on (anything but loopback prints a warning: there is no real authentication)', '127.0.0.1')
     .option('--data <file or dir>', 'where the data lives: a folder, or a snapshot file (*.json)', relative(process.cwd(), `${REPO_ROOT}/.ringside`) || '.ringside')
     .option('--fresh', 'start from the seed data; the data the location held is kept beside it as *.previous')
-    .addOption(new Option('--widget <url>', 'the registered calling widget of the seed (default: the widget origin)').argParser(httpUrl))
+    .addOption(new Option('--widget <url>', "register this calling widget at startup (a fresh account registers the widget origin's /widget/)").argParser(httpUrl))
     .option('--import <file>', 'load this export (Developer → Database → Export, or GET /_ringside/v1/export) at startup, replacing the data')
     .option('--export-on-exit <file>', 'write an export of the data to this file when the server stops')
     .addOption(
@@ -129,7 +129,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
       compactEvery: options.compactEvery,
     })
   } catch (error) {
-    if (error instanceof ListenError || error instanceof StorageError) {
+    if (error instanceof StartupError || error instanceof StorageError) {
       console.error(`ringside: ${error.message}`)
       if (error instanceof StorageError && !(error instanceof DataInUseError)) console.error('ringside: the data files were left as they are. Move them aside, or start with --fresh (replaces them) or --data <another location>.')
       process.exit(1)

@@ -27,7 +27,8 @@ import type { ViteDevServer } from 'vite'
 import { isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
 import { SnapshotError } from '../shared/api/db.ts'
 import { notFound } from '../shared/api/errors.ts'
-import { defaultWidgetUrl } from '../shared/api/seed.ts'
+import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/seed.ts'
+import { ACCOUNT } from '../shared/api/auth.ts'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
 import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
@@ -76,8 +77,13 @@ export interface RingsideServer {
   close(): Promise<void>
 }
 
-/** Thrown when a port cannot be bound; the message is one line for the terminal. */
-export class ListenError extends Error {
+/** The server cannot start as asked (a bad option, no build); the message is one line for the terminal. */
+export class StartupError extends Error {
+  override name = 'StartupError'
+}
+
+/** Thrown when a port cannot be bound. */
+export class ListenError extends StartupError {
   override name = 'ListenError'
 }
 
@@ -113,6 +119,15 @@ function closeServer(server: Server): Promise<void> {
   })
 }
 
+/** Point the calling settings of the app at `url` (PATCH, or POST when the app has none). */
+async function registerWidget(service: CrmService, url: string): Promise<void> {
+  const endpoint = `http://ringside.local/crm/v3/extensions/calling/${ACCOUNT.appId}/settings?hapikey=${ACCOUNT.developerApiKey}`
+  const send = (method: string, body: unknown) => service.handle(new Request(endpoint, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))
+  let response = await send('PATCH', { url })
+  if (response.status === 404) response = await send('POST', { name: WIDGET_NAME, url })
+  if (!response.ok) throw new StartupError(`--widget ${url}: the API refused it (${response.status}): ${await response.text()}`)
+}
+
 export async function startRingside(options: RingsideServerOptions = {}): Promise<RingsideServer> {
   const host = options.host ?? '127.0.0.1'
   const port = options.port ?? DEFAULT_PORT
@@ -121,6 +136,11 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   const origin = `http://${publicHost}:${port}`
   const widgetOrigin = `http://${publicHost}:${port + 1}`
   const widgetUrl = options.widgetUrl ?? defaultWidgetUrl({ protocol: 'http:', hostname: publicHost, port: String(port) })
+  const pages = options.pages ?? 'vite'
+  const distRoot = resolve(REPO_ROOT, 'dist')
+  if (pages === 'dist' && !existsSync(resolve(distRoot, 'index.html'))) {
+    throw new StartupError(`No production build in ${distRoot}: run \`npm run build\` first, or start without --dist.`)
+  }
   const warnings: string[] = []
   const notes: string[] = []
   if (!isLoopback(host)) {
@@ -162,6 +182,16 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       const reason = error instanceof SnapshotError || error instanceof SyntaxError ? error.message : String(error)
       throw new StorageError(`--import ${options.importFile}: ${reason} Nothing was changed.`)
     }
+  }
+  if (options.widgetUrl) {
+    // Saved or imported data has its own registration; --widget changes it, through the API like any client.
+    try {
+      await registerWidget(service, options.widgetUrl)
+    } catch (error) {
+      storage?.releaseLockSync()
+      throw error
+    }
+    notes.push(`--widget: registered ${options.widgetUrl} as the calling widget of app ${ACCOUNT.appId}.`)
   }
   if (storage) {
     // Compaction at startup: whatever was loaded (or seeded, or imported) becomes the new snapshot.
@@ -231,14 +261,9 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   })
 
   // --- pages
-  const pages = options.pages ?? 'vite'
   let vite: ViteDevServer | null = null
   const harnessServer = createServer()
   const widgetServer = createServer()
-  const distRoot = resolve(REPO_ROOT, 'dist')
-  if (pages === 'dist') {
-    if (!existsSync(resolve(distRoot, 'index.html'))) throw new ListenError(`No production build in ${distRoot}: run \`npm run build\` first, or start without --dist.`)
-  }
   const staticPages = new Hono()
   if (pages === 'dist') staticPages.use(
     '*',

@@ -125,7 +125,7 @@ describe('server durability', { timeout: 60_000 }, () => {
 })
 
 describe('server CLI data flags', { timeout: 60_000 }, () => {
-  test('--export-on-exit writes an export on SIGTERM; --import loads it; --fresh starts over and keeps the old files aside', async () => {
+  test('--export-on-exit writes an export on SIGTERM; --import loads it; --widget registers a widget; --fresh starts over and keeps the old files aside', async () => {
     const exported = join(scratchDir('export'), 'export.json')
     const first = await start(scratchDir('export-src'), ['--export-on-exit', exported])
     const created = await fetch(`${first.origin}/crm/v3/objects/tickets`, { method: 'POST', headers: AUTH, body: JSON.stringify({ properties: { subject: 'Carried over', hs_pipeline_stage: '1' } }) })
@@ -136,9 +136,12 @@ describe('server CLI data flags', { timeout: 60_000 }, () => {
     expect(JSON.parse(readFileSync(exported, 'utf8'))).toMatchObject({ format: 'ringside-crm-db' })
 
     const data = scratchDir('import-dst')
-    const second = await start(data, ['--import', exported])
+    const second = await start(data, ['--import', exported, '--widget', 'http://127.0.0.1:9/my-widget/'])
     try {
       expect(await ticketSubjects(second.origin)).toContain('Carried over')
+      // --widget changes the registration of the data it runs on (here, the imported one).
+      const settings = await fetch(`${second.origin}/crm/v3/extensions/calling/${ACCOUNT.appId}/settings?hapikey=${ACCOUNT.developerApiKey}`)
+      expect(((await settings.json()) as { url: string }).url).toBe('http://127.0.0.1:9/my-widget/')
     } finally {
       await kill9(second.run)
     }
