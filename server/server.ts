@@ -15,7 +15,7 @@
  * from the production build in dist/ with `pages: 'dist'` (the e2e tests).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { getRequestListener } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static'
@@ -172,7 +172,6 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     service = createCrmService(serviceOptions)
   }
   if (options.importFile) {
-    const { readFileSync } = await import('node:fs')
     let parsed: unknown
     try {
       parsed = JSON.parse(readFileSync(options.importFile, 'utf8'))
