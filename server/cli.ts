@@ -86,7 +86,7 @@ function printStartup(server: RingsideServer, options: CliOptions): void {
       : server.loaded
         ? `loaded the snapshot and ${server.loaded.journalEntries} journal entr${server.loaded.journalEntries === 1 ? 'y' : 'ies'}`
         : 'new: seeded'
-    row('Data', `${storage.paths.dir}  (${what}${options.import ? `, then imported ${options.import}` : ''})`)
+    row('Data', `${storage.paths.location}  (${what}${options.import ? `, then imported ${options.import}` : ''})`)
   }
   row('CORS', server.corsOrigins.length > 0 ? `allowed for ${server.corsOrigins.join(', ')}` : 'none, like the real API (--cors to allow the widget origin)')
   if (options.exportOnExit) row('Export on exit', options.exportOnExit)

@@ -223,7 +223,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       mode: 'server',
       origin,
       widgetOrigin,
-      data: storage ? storage.paths.dir : null,
+      data: storage ? storage.paths.location : null,
       sandbox,
       cors: corsOrigins,
       changes: SERVER_PATHS.changes,

@@ -27,7 +27,9 @@ import { randomUUID } from 'node:crypto'
 import type { Commit, CommitRow, Database } from '../shared/api/db.ts'
 
 export interface DataPaths {
-  /** The folder holding the files (shown in the startup output). */
+  /** What --data named, resolved: the folder, or the snapshot file (shown at startup). */
+  location: string
+  /** The folder holding the files. */
   dir: string
   snapshot: string
   journal: string
@@ -42,9 +44,9 @@ export function dataPaths(location: string): DataPaths {
   const path = resolve(location)
   const isFile = path.endsWith('.json') || (existsSync(path) && statSync(path).isFile())
   if (isFile) {
-    return { dir: dirname(path), snapshot: path, journal: `${path}.journal.jsonl`, lock: `${path}.lock` }
+    return { location: path, dir: dirname(path), snapshot: path, journal: `${path}.journal.jsonl`, lock: `${path}.lock` }
   }
-  return { dir: path, snapshot: join(path, 'snapshot.json'), journal: join(path, 'journal.jsonl'), lock: join(path, 'server.lock') }
+  return { location: path, dir: path, snapshot: join(path, 'snapshot.json'), journal: join(path, 'journal.jsonl'), lock: join(path, 'server.lock') }
 }
 
 /** Data on disk that cannot be loaded; the server refuses to start and keeps the files. */
