@@ -69,6 +69,19 @@ test('two browser contexts on one server see each other’s writes without a rel
   }
 })
 
+test('eight harness tabs share one change stream: the eighth still loads, and its write reaches the first', async ({ context }) => {
+  // A browser keeps at most six HTTP/1.1 connections per origin; a stream per tab would starve the seventh.
+  const tabs: Page[] = []
+  for (let i = 0; i < 8; i++) {
+    const tab = await context.newPage()
+    await openHarness(tab, '#/tickets')
+    await expect(tab.getByRole('table', { name: 'Tickets' })).toBeVisible()
+    tabs.push(tab)
+  }
+  expect(await createTicket(tabs[7] as Page, 'Written in the eighth tab')).toBe(201)
+  await expect((tabs[0] as Page).getByRole('table', { name: 'Tickets' }).getByRole('link', { name: 'Written in the eighth tab' })).toBeVisible()
+})
+
 test('the Database panel says the page runs in server mode', async ({ page }) => {
   await openHarness(page, '#/developer/database')
   await expect(page.getByTestId('crm-mode')).toContainText('Server mode')

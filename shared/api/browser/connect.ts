@@ -12,9 +12,10 @@
  * Pages that use the API (the harness, the consent page, fixture pages) call
  * `connectCrm()` once and await it before their first request.
  */
-import { SERVER_PATHS } from '../api-paths.ts'
 import type { SeedOptions } from '../seed.ts'
 import type { CrmChangeEvent } from './msw.ts'
+import { followChangeStream } from './server-changes.ts'
+import { SERVER_PATHS } from '../api-paths.ts'
 
 export type CrmMode = 'server' | 'browser-only'
 
@@ -60,41 +61,32 @@ export async function probeServer(timeoutMs = 3000): Promise<ServerInfo | undefi
 }
 
 /**
- * The change stream of server mode. EventSource reconnects by itself after
- * the connection drops (the server sends `retry: 1000`); if the browser gives
- * up (the stream answered with an error), a new one is opened after a pause.
- * After a reconnect the page may have missed changes, so listeners are told
- * that every table changed (the `ready` event lists them).
+ * Server mode's change stream, shared by every page of the origin through a
+ * SharedWorker: a browser opens at most six HTTP/1.1 connections to one
+ * origin, so an EventSource per tab would stall a seventh harness tab's
+ * requests. Where SharedWorker is missing (or fails), the page follows the
+ * stream itself.
  */
-function followServerChanges(listeners: Set<(event: CrmChangeEvent) => void>): void {
-  let connections = 0
-  const emit = (event: CrmChangeEvent) => {
-    for (const listener of listeners) listener(event)
+function subscribeToServerChanges(emit: (event: CrmChangeEvent) => void): void {
+  if (typeof SharedWorker === 'undefined') {
+    followChangeStream(emit)
+    return
   }
-  const open = () => {
-    const source = new EventSource(SERVER_PATHS.changes)
-    source.addEventListener('ready', (message) => {
-      if (connections++ === 0) return
-      const tables = parseTables((message as MessageEvent<string>).data)
-      emit({ tables: tables ?? [] })
-    })
-    source.addEventListener('message', (message) => {
-      const tables = parseTables(message.data as string)
-      if (tables) emit({ tables })
-    })
-    source.addEventListener('error', () => {
-      if (source.readyState === EventSource.CLOSED) setTimeout(open, 2000)
-    })
+  let fellBack = false
+  const fallBack = () => {
+    if (fellBack) return
+    fellBack = true
+    followChangeStream(emit)
   }
-  open()
-}
-
-function parseTables(data: string): string[] | undefined {
   try {
-    const tables = (JSON.parse(data) as { tables?: unknown }).tables
-    return Array.isArray(tables) && tables.every((t) => typeof t === 'string') ? tables : undefined
+    const worker = new SharedWorker(new URL('./server-changes-worker.ts', import.meta.url), { type: 'module', name: 'ringside-server-changes' })
+    worker.addEventListener('error', fallBack)
+    worker.port.addEventListener('message', (message: MessageEvent<CrmChangeEvent>) => {
+      if (!fellBack) emit(message.data)
+    })
+    worker.port.start()
   } catch {
-    return undefined
+    fallBack()
   }
 }
 
@@ -102,12 +94,19 @@ async function connect(options: ConnectOptions): Promise<CrmConnection> {
   const server = await probeServer(options.probeTimeoutMs)
   if (server) {
     const listeners = new Set<(event: CrmChangeEvent) => void>()
-    followServerChanges(listeners)
+    let following = false
     return {
       mode: 'server',
       server,
       onChange(listener) {
         listeners.add(listener)
+        // The stream is opened for the first listener: a page that only asks which mode it is in holds no connection.
+        if (!following) {
+          following = true
+          subscribeToServerChanges((event) => {
+            for (const each of listeners) each(event)
+          })
+        }
         return () => listeners.delete(listener)
       },
       // The server answers a write only once it is on disk.

@@ -1,0 +1,23 @@
+/**
+ * SharedWorker of server mode: one change-stream connection for every page
+ * of this origin (see connect.ts), each change passed to every page.
+ */
+import { followChangeStream } from './server-changes.ts'
+import type { CrmChangeEvent } from './msw.ts'
+
+declare const self: { onconnect: ((event: MessageEvent) => void) | null }
+
+const ports = new Set<MessagePort>()
+let following = false
+
+self.onconnect = (event: MessageEvent) => {
+  const port = event.ports[0]
+  if (!port) return
+  ports.add(port)
+  port.start()
+  if (following) return
+  following = true
+  followChangeStream((change: CrmChangeEvent) => {
+    for (const each of ports) each.postMessage(change)
+  })
+}
