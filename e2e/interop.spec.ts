@@ -218,8 +218,11 @@ test.describe('our CallingHost with a widget built on the npm package 0.9.7', ()
 
   test('npm widget setWidgetUrl() makes our host load the new URL and handshake with it again', async ({ page }) => {
     await openSdkHostWithNpmWidget(page)
-    const target = WIDGET_METHODS.find((c) => c.method === 'setWidgetUrl')?.payload?.iFrameUrl
-    expect(typeof target).toBe('string')
+    const listed = WIDGET_METHODS.find((c) => c.method === 'setWidgetUrl')?.payload?.iFrameUrl
+    expect(typeof listed).toBe('string')
+    // The catalogue names the default widget port; E2E_PORT may have moved it.
+    const listedUrl = new URL(String(listed))
+    const target = new URL(`${listedUrl.pathname}${listedUrl.search}`, ORIGINS.widget).href
     const first = await frameFrom(page, ORIGINS.widget)
 
     await callWidget(first, 'setWidgetUrl', { iFrameUrl: target })
