@@ -24,7 +24,8 @@ import { getCookie } from 'hono/cookie'
 import { cors } from 'hono/cors'
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming'
 import type { ViteDevServer } from 'vite'
-import { isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
 import { SnapshotError } from '../shared/api/db.ts'
 import { notFound } from '../shared/api/errors.ts'
 import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/seed.ts'
@@ -203,6 +204,8 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
 
   // --- the harness origin: API, change stream, server info (and pages in dist mode)
   const streams = new Set<SSEStreamingApi>()
+  // The client that sent the request whose transaction is committing (see CHANGE_CLIENT_HEADER).
+  const requestClient = new AsyncLocalStorage<string | undefined>()
   const crmOf = (c: Context) => registry.resolve(c.req.header(SANDBOX_HEADER), getCookie(c, SANDBOX_COOKIE))
   const app = new Hono()
   if (corsOrigins.length > 0) {
@@ -211,7 +214,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       cors({
         origin: (requestOrigin) => (corsOrigins.includes(requestOrigin) ? requestOrigin : null),
         allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-        allowHeaders: ['authorization', 'content-type', SANDBOX_HEADER],
+        allowHeaders: ['authorization', 'content-type', SANDBOX_HEADER, CHANGE_CLIENT_HEADER],
         exposeHeaders: ['x-hubspot-correlation-id'],
         maxAge: 600,
       }),
@@ -238,7 +241,9 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       // `ready` lists every table: a page that reconnects may have missed changes to any of them.
       await stream.writeSSE({ event: 'ready', data: JSON.stringify({ mode: 'server', tables: crm.db.tableNames }), retry: 1000 })
       const off = crm.db.onChange((commit) => {
-        if (!stream.aborted && !stream.closed) void stream.writeSSE({ data: JSON.stringify({ tables: commit.tables }) }).catch(() => {})
+        if (stream.aborted || stream.closed) return
+        const client = requestClient.getStore()
+        void stream.writeSSE({ data: JSON.stringify({ tables: commit.tables, ...(client && { client }) }) }).catch(() => {})
       })
       const ended = new Promise<void>((done) => stream.onAbort(done))
       try {
@@ -256,7 +261,8 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   })
   app.all('*', async (c, next) => {
     if (!isApiPath(c.req.path)) return next()
-    return crmOf(c).service.handle(c.req.raw)
+    const client = c.req.header(CHANGE_CLIENT_HEADER)?.slice(0, 100)
+    return requestClient.run(client, () => crmOf(c).service.handle(c.req.raw))
   })
 
   // --- pages

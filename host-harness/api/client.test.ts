@@ -52,6 +52,7 @@ it('passes changes committed elsewhere to listeners, a burst as one change with 
     let push: (event: { tables: string[] }) => void = () => {}
     const stop = followCrmConnection({
       mode: 'server',
+      requestHeaders: {},
       onChange(listener) {
         push = listener
         return () => (push = () => {})
@@ -74,4 +75,20 @@ it('passes changes committed elsewhere to listeners, a burst as one change with 
   } finally {
     vi.useRealTimers()
   }
+})
+
+it('sends the connection’s headers with every request, so the server can tell this page’s writes apart', async () => {
+  const service = createCrmService()
+  const seen: Array<string | null> = []
+  vi.stubGlobal('fetch', (input: URL | RequestInfo, init?: RequestInit) => {
+    const request = new Request(input, init)
+    seen.push(request.headers.get('x-ringside-client'))
+    return service.handle(request)
+  })
+  const stop = followCrmConnection({ mode: 'server', requestHeaders: { 'x-ringside-client': 'page-1' }, onChange: () => () => {} })
+  await api.get('/crm/v3/objects/contacts')
+  await api.post('/crm/v3/objects/tickets', { properties: { subject: 'Mine', hs_pipeline_stage: '1' } })
+  stop()
+  await api.get('/crm/v3/objects/contacts')
+  expect(seen).toEqual(['page-1', 'page-1', null])
 })

@@ -36,6 +36,8 @@ const listeners = new Set<(change: ApiChange) => void>()
 export const REMOTE_CHANGE_WINDOW_MS = 50
 
 let connected: { mode: CrmMode; server?: ServerInfo } | undefined
+/** Sent with every request: in server mode they name this page, so its own writes do not come back as remote changes. */
+let connectionHeaders: Readonly<Record<string, string>> = {}
 
 /** The mode the page's CRM runs in (server or browser-only), once connected. */
 export function crmConnectionInfo(): { mode: CrmMode; server?: ServerInfo } | undefined {
@@ -46,8 +48,9 @@ export function crmConnectionInfo(): { mode: CrmMode; server?: ServerInfo } | un
  * Pass the connection's committed changes to `onApiChange` listeners, a burst
  * of them as one change (so a backend's ten writes refetch a view once).
  */
-export function followCrmConnection(connection: Pick<CrmConnection, 'mode' | 'server' | 'onChange'>, windowMs = REMOTE_CHANGE_WINDOW_MS): () => void {
+export function followCrmConnection(connection: Pick<CrmConnection, 'mode' | 'server' | 'onChange' | 'requestHeaders'>, windowMs = REMOTE_CHANGE_WINDOW_MS): () => void {
   connected = { mode: connection.mode, ...(connection.server && { server: connection.server }) }
+  connectionHeaders = connection.requestHeaders
   let pending: Set<string> | null = null
   let timer: ReturnType<typeof setTimeout> | undefined
   const off = connection.onChange((event) => {
@@ -64,6 +67,7 @@ export function followCrmConnection(connection: Pick<CrmConnection, 'mode' | 'se
   })
   return () => {
     off()
+    connectionHeaders = {}
     if (timer !== undefined) clearTimeout(timer)
   }
 }
@@ -107,7 +111,7 @@ export async function apiRequest<T = unknown>(method: string, path: string, body
     if (value !== undefined) url.searchParams.set(key, String(value))
   }
   if (options.developerKey) url.searchParams.set('hapikey', DEVELOPER_API_KEY)
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = { ...connectionHeaders }
   if (!options.developerKey && !options.anonymous) headers.authorization = `Bearer ${HARNESS_TOKEN}`
   let payload: string | undefined
   if (options.form) {

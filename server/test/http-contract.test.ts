@@ -224,7 +224,15 @@ describe('raw HTTP', { timeout: 20_000 }, () => {
     }
     await until(/event: ready/)
     await pat.crm.tickets.basicApi.create({ properties: { subject: 'Streamed', hs_pipeline_stage: '1' } })
-    await until(/\ndata: \{"tables":\[[^\n]*"crm_tickets"/)
+    await until(/\ndata: \{"tables":\[[^\n]*"crm_tickets"[^\n]*\]\}\n/)
+    // A write whose request named its client comes with that name.
+    const named = await fetch(`${origin}/crm/v3/objects/tickets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ACCOUNT.privateAppToken}`, 'content-type': 'application/json', 'x-ringside-client': 'page-7' },
+      body: JSON.stringify({ properties: { subject: 'Named', hs_pipeline_stage: '1' } }),
+    })
+    expect(named.status).toBe(201)
+    await until(/"client":"page-7"/)
     abort.abort()
   })
 

@@ -18,3 +18,10 @@ export const SERVER_PATHS = {
   /** GET → text/event-stream; each event's data is `{"tables": [...]}` (a committed change). */
   changes: '/_ringside/v1/changes',
 } as const
+
+/**
+ * A page may name itself in this header on its API requests; the change
+ * stream then adds `"client": <that name>` to the events of the writes those
+ * requests made, so the page can skip changes it already knows of.
+ */
+export const CHANGE_CLIENT_HEADER = 'x-ringside-client'

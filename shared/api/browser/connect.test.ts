@@ -44,8 +44,13 @@ it('in server mode, changes come from the change stream; after a reconnect, ever
   const source = FakeEventSource.last as FakeEventSource
   source.send('ready', { mode: 'server', tables: ['a', 'b'] })
   source.send('message', { tables: ['crm_tickets'] })
+  // This page's own write (it named itself with requestHeaders) is not passed on; another page's is.
+  const self = connection.requestHeaders['x-ringside-client']
+  expect(self).toMatch(/^[0-9a-f-]{36}$/)
+  source.send('message', { tables: ['crm_calls'], client: self })
+  source.send('message', { tables: ['crm_deals'], client: 'another-page' })
   source.send('message', 'not a change')
   source.send('ready', { mode: 'server', tables: ['a', 'b'] })
-  expect(seen).toEqual([['crm_tickets'], ['a', 'b']])
+  expect(seen).toEqual([['crm_tickets'], ['crm_deals'], ['a', 'b']])
   await expect(connection.settled()).resolves.toBeUndefined()
 })

@@ -14,8 +14,8 @@
  */
 import type { SeedOptions } from '../seed.ts'
 import type { CrmChangeEvent } from './msw.ts'
-import { followChangeStream } from './server-changes.ts'
-import { SERVER_PATHS } from '../api-paths.ts'
+import { followChangeStream, type ServerChangeEvent } from './server-changes.ts'
+import { CHANGE_CLIENT_HEADER, SERVER_PATHS } from '../api-paths.ts'
 
 export type CrmMode = 'server' | 'browser-only'
 
@@ -35,8 +35,13 @@ export interface CrmConnection {
   mode: CrmMode
   /** Server mode only: what the server says about itself. */
   server?: ServerInfo
-  /** Every committed change to the database this page uses, whoever made it. */
+  /**
+   * Every committed change to the database this page uses, whoever made it,
+   * except writes the page made with `requestHeaders` (it knows of those).
+   */
   onChange(listener: (event: CrmChangeEvent) => void): () => void
+  /** Headers for the page's own API requests (server mode: names the page, see CHANGE_CLIENT_HEADER). */
+  requestHeaders: Readonly<Record<string, string>>
   /** Resolves once every write this page saw acknowledged is saved (before leaving the page). */
   settled(): Promise<void>
 }
@@ -67,7 +72,7 @@ export async function probeServer(timeoutMs = 3000): Promise<ServerInfo | undefi
  * requests. Where SharedWorker is missing (or fails), the page follows the
  * stream itself.
  */
-function subscribeToServerChanges(emit: (event: CrmChangeEvent) => void): void {
+function subscribeToServerChanges(emit: (event: ServerChangeEvent) => void): void {
   if (typeof SharedWorker === 'undefined') {
     followChangeStream(emit)
     return
@@ -81,7 +86,7 @@ function subscribeToServerChanges(emit: (event: CrmChangeEvent) => void): void {
   try {
     const worker = new SharedWorker(new URL('./server-changes-worker.ts', import.meta.url), { type: 'module', name: 'ringside-server-changes' })
     worker.addEventListener('error', fallBack)
-    worker.port.addEventListener('message', (message: MessageEvent<CrmChangeEvent>) => {
+    worker.port.addEventListener('message', (message: MessageEvent<ServerChangeEvent>) => {
       if (!fellBack) emit(message.data)
     })
     worker.port.start()
@@ -95,16 +100,19 @@ async function connect(options: ConnectOptions): Promise<CrmConnection> {
   if (server) {
     const listeners = new Set<(event: CrmChangeEvent) => void>()
     let following = false
+    const clientId = crypto.randomUUID()
     return {
       mode: 'server',
       server,
+      requestHeaders: { [CHANGE_CLIENT_HEADER]: clientId },
       onChange(listener) {
         listeners.add(listener)
         // The stream is opened for the first listener: a page that only asks which mode it is in holds no connection.
         if (!following) {
           following = true
           subscribeToServerChanges((event) => {
-            for (const each of listeners) each(event)
+            if (event.client === clientId) return
+            for (const each of listeners) each({ tables: event.tables })
           })
         }
         return () => listeners.delete(listener)
@@ -119,6 +127,7 @@ async function connect(options: ConnectOptions): Promise<CrmConnection> {
   const background = (crm as unknown as { persistence?: { flush?: () => Promise<void> } }).persistence
   return {
     mode: 'browser-only',
+    requestHeaders: {},
     onChange: (listener) => crm.onChange(listener),
     settled: () => background?.flush?.() ?? Promise.resolve(),
   }

@@ -2,8 +2,7 @@
  * SharedWorker of server mode: one change-stream connection for every page
  * of this origin (see connect.ts), each change passed to every page.
  */
-import { followChangeStream } from './server-changes.ts'
-import type { CrmChangeEvent } from './msw.ts'
+import { followChangeStream, type ServerChangeEvent } from './server-changes.ts'
 
 declare const self: { onconnect: ((event: MessageEvent) => void) | null }
 
@@ -17,7 +16,7 @@ self.onconnect = (event: MessageEvent) => {
   port.start()
   if (following) return
   following = true
-  followChangeStream((change: CrmChangeEvent) => {
+  followChangeStream((change: ServerChangeEvent) => {
     for (const each of ports) each.postMessage(change)
   })
 }

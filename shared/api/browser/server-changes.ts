@@ -11,7 +11,12 @@
 import { SERVER_PATHS } from '../api-paths.ts'
 import type { CrmChangeEvent } from './msw.ts'
 
-export function followChangeStream(emit: (event: CrmChangeEvent) => void, url: string = SERVER_PATHS.changes): () => void {
+/** A change from the stream; `client` names the page whose request made it, if it named itself. */
+export interface ServerChangeEvent extends CrmChangeEvent {
+  client?: string
+}
+
+export function followChangeStream(emit: (event: ServerChangeEvent) => void, url: string = SERVER_PATHS.changes): () => void {
   let connections = 0
   let source: EventSource | undefined
   let retry: ReturnType<typeof setTimeout> | undefined
@@ -21,11 +26,11 @@ export function followChangeStream(emit: (event: CrmChangeEvent) => void, url: s
     source = current
     current.addEventListener('ready', (message) => {
       if (connections++ === 0) return
-      emit({ tables: parseTables((message as MessageEvent<string>).data) ?? [] })
+      emit({ tables: parseChange((message as MessageEvent<string>).data)?.tables ?? [] })
     })
     current.addEventListener('message', (message) => {
-      const tables = parseTables(message.data as string)
-      if (tables) emit({ tables })
+      const change = parseChange(message.data as string)
+      if (change) emit(change)
     })
     current.addEventListener('error', () => {
       if (current.readyState === EventSource.CLOSED && !stopped) retry = setTimeout(open, 2000)
@@ -39,10 +44,11 @@ export function followChangeStream(emit: (event: CrmChangeEvent) => void, url: s
   }
 }
 
-function parseTables(data: string): string[] | undefined {
+function parseChange(data: string): ServerChangeEvent | undefined {
   try {
-    const tables = (JSON.parse(data) as { tables?: unknown }).tables
-    return Array.isArray(tables) && tables.every((t) => typeof t === 'string') ? tables : undefined
+    const { tables, client } = JSON.parse(data) as { tables?: unknown; client?: unknown }
+    if (!Array.isArray(tables) || !tables.every((t) => typeof t === 'string')) return undefined
+    return { tables, ...(typeof client === 'string' && { client }) }
   } catch {
     return undefined
   }
