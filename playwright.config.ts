@@ -41,5 +41,16 @@ export default defineConfig({
       ],
     },
   },
-  webServer: e2eWebServers(PORTS.harness),
+  webServer: [
+    ...e2eWebServers(PORTS.harness),
+    {
+      // Browser-only mode: the build as plain static files, no API behind it (e2e/browser-only/).
+      command: `node scripts/serve-dist.mjs ${PORTS.staticHarness} ${PORTS.staticWidget}`,
+      url: `${ORIGINS.staticHarness}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
 })
