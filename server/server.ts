@@ -237,14 +237,15 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     c.header('cache-control', 'no-store')
     return streamSSE(c, async (stream) => {
       streams.add(stream)
-      // The browser reconnects a second after the stream drops (a restart).
-      // `ready` lists every table: a page that reconnects may have missed changes to any of them.
-      await stream.writeSSE({ event: 'ready', data: JSON.stringify({ mode: 'server', tables: crm.db.tableNames }), retry: 1000 })
+      // Listening starts before anything is written, so no commit falls between connecting and listening.
       const off = crm.db.onChange((commit) => {
         if (stream.aborted || stream.closed) return
         const client = requestClient.getStore()
         void stream.writeSSE({ data: JSON.stringify({ tables: commit.tables, ...(client && { client }) }) }).catch(() => {})
       })
+      // The browser reconnects a second after the stream drops (a restart).
+      // `ready` lists every table: a page that reconnects may have missed changes to any of them.
+      await stream.writeSSE({ event: 'ready', data: JSON.stringify({ mode: 'server', tables: crm.db.tableNames }), retry: 1000 })
       const ended = new Promise<void>((done) => stream.onAbort(done))
       try {
         // A comment every 15 s keeps idle connections open through proxies and lets a dead one be noticed.
