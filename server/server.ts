@@ -243,11 +243,11 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
         const client = requestClient.getStore()
         void stream.writeSSE({ data: JSON.stringify({ tables: commit.tables, ...(client && { client }) }) }).catch(() => {})
       })
-      // The browser reconnects a second after the stream drops (a restart).
-      // `ready` lists every table: a page that reconnects may have missed changes to any of them.
-      await stream.writeSSE({ event: 'ready', data: JSON.stringify({ mode: 'server', tables: crm.db.tableNames }), retry: 1000 })
       const ended = new Promise<void>((done) => stream.onAbort(done))
       try {
+        // The browser reconnects a second after the stream drops (a restart).
+        // `ready` lists every table: a page that reconnects may have missed changes to any of them.
+        await stream.writeSSE({ event: 'ready', data: JSON.stringify({ mode: 'server', tables: crm.db.tableNames }), retry: 1000 })
         // A comment every 15 s keeps idle connections open through proxies and lets a dead one be noticed.
         while (!stream.aborted && !stream.closed) {
           const tick = await Promise.race([stream.sleep(15_000).then(() => 'tick'), ended.then(() => 'end')])
