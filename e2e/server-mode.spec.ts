@@ -91,7 +91,7 @@ test('the Database panel says the page runs in server mode', async ({ page }) =>
 
 test('an open page follows the server across a restart: after it, a backend’s write shows without a reload', async ({ page }) => {
   const { startRingside } = await import('../server/server.ts')
-  const { freePortPair, scratchDir } = await import('../server/test/support.ts')
+  const { freePortPair, removeScratchDirs, scratchDir } = await import('../server/test/support.ts')
   const port = await freePortPair()
   const data = scratchDir('restart')
   const origin = `http://127.0.0.1:${port}`
@@ -112,5 +112,6 @@ test('an open page follows the server across a restart: after it, a backend’s 
     await expect(list.getByRole('link', { name: 'Written after the restart' })).toBeVisible({ timeout: 10_000 })
   } finally {
     await server.close()
+    removeScratchDirs()
   }
 })

@@ -10,10 +10,10 @@
 import { createHash } from 'node:crypto'
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { ACCOUNT } from '../../shared/api/auth.ts'
 import { startRingside, type RingsideServer, type RingsideServerOptions } from '../server.ts'
-import { freePortPair, runCli, scratchDir, waitForServer, type CliRun } from './support.ts'
+import { freePortPair, killRunningServers, removeScratchDirs, runCli, scratchDir, waitForServer, type CliRun } from './support.ts'
 
 const AUTH = { authorization: `Bearer ${ACCOUNT.privateAppToken}`, 'content-type': 'application/json' }
 
@@ -52,6 +52,9 @@ async function ticketSubjects(origin: string): Promise<string[]> {
   } while (after)
   return subjects
 }
+
+afterEach(killRunningServers)
+afterAll(removeScratchDirs)
 
 const digest = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
 

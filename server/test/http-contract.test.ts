@@ -10,7 +10,7 @@ import { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ACCOUNT } from '../../shared/api/auth.ts'
 import { startRingside, type RingsideServer } from '../server.ts'
-import { freePortPair, scratchDir } from './support.ts'
+import { freePortPair, removeScratchDirs, scratchDir } from './support.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const REDIRECT_URI = 'http://127.0.0.1:3000/oauth/callback'
@@ -29,6 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close()
+  removeScratchDirs()
 })
 
 /** The error an @hubspot/api-client call rejected with: its HTTP code and parsed body. */

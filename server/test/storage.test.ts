@@ -5,10 +5,12 @@
  */
 import { copyFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test } from 'vitest'
+import { afterAll, expect, test } from 'vitest'
 import { createCrmService } from '../../shared/api/service.ts'
 import { DiskStorage } from '../storage.ts'
-import { scratchDir } from './support.ts'
+import { removeScratchDirs, scratchDir } from './support.ts'
+
+afterAll(removeScratchDirs)
 
 const HEADERS = { authorization: 'Bearer pat-local', 'content-type': 'application/json' }
 

@@ -3,7 +3,7 @@
  * CLI run as a child process (for kill -9 and startup-error tests).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -31,8 +31,18 @@ export async function freePortPair(): Promise<number> {
   throw new Error('no two consecutive free ports')
 }
 
+const scratch = new Set<string>()
+
+/** A new empty folder under the system's temp folder (removed by removeScratchDirs). */
 export function scratchDir(name: string): string {
-  return mkdtempSync(join(tmpdir(), `ringside-${name}-`))
+  const dir = mkdtempSync(join(tmpdir(), `ringside-${name}-`))
+  scratch.add(dir)
+  return dir
+}
+
+export function removeScratchDirs(): void {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true })
+  scratch.clear()
 }
 
 export interface CliRun {
@@ -42,9 +52,19 @@ export interface CliRun {
   exited: Promise<number | null>
 }
 
+const running = new Set<ChildProcess>()
+
+/** Kill every server runCli started that is still running (a failed or timed-out test leaves none behind). */
+export function killRunningServers(): void {
+  for (const child of running) child.kill('SIGKILL')
+  running.clear()
+}
+
 /** `npm start -- args` as a child process (node scripts/start.mjs). */
 export function runCli(args: string[]): CliRun {
   const child = spawn(process.execPath, [join(REPO, 'scripts', 'start.mjs'), ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
+  running.add(child)
+  child.once('exit', () => running.delete(child))
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
