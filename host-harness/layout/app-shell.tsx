@@ -8,6 +8,7 @@ import { useState, type ReactNode } from 'react'
 import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel, TaskQueueBar, useDockReserve } from './calling-seam.tsx'
 import { hrefs, OBJECT_TYPES, type Route } from './routes.ts'
 import { OBJECT_CONFIG } from '../records/object-config.ts'
+import { CrmModeBadge } from './crm-mode.tsx'
 
 const DRAWER_TABS = [
   { id: 'inspector', label: 'Message inspector' },
@@ -43,6 +44,7 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
         </a>
         <span className="top-bar-subtitle">emulated CRM · portal 123456</span>
         <div className="top-bar-status">
+          <CrmModeBadge />
           <CallingStatusBadge />
         </div>
       </header>
