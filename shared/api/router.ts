@@ -12,7 +12,7 @@
 import { authenticate, type AuthRequirement, type Principal } from './auth.ts'
 import type { Database } from './db.ts'
 import { ApiError, Category, methodNotAllowed, notFound, validationError } from './errors.ts'
-import { json, parseBody, type BodyKind, type ParsedBody } from './http.ts'
+import { json, parseBody, safeDecodeURIComponent, type BodyKind, type ParsedBody } from './http.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -40,6 +40,8 @@ export interface Route {
   auth: AuthRequirement
   /** Body content types taken; default `['json']`. */
   accepts?: readonly BodyKind[]
+  /** Deepest JSON nesting taken; default MAX_JSON_DEPTH (an import of an export needs a few levels more). */
+  maxJsonDepth?: number
   handler: (ctx: RouteContext) => Response | Promise<Response>
 }
 
@@ -71,13 +73,9 @@ function match(route: CompiledRoute, parts: string[]): Record<string, string> | 
     const seg = route.segments[i] as string
     const part = parts[i] as string
     if (seg.startsWith(':')) {
-      let value: string
-      try {
-        value = decodeURIComponent(part)
-      } catch {
-        return undefined
-      }
-      if (value.length === 0) return undefined
+      // Bad percent-encoding matches no route (404), as an unknown path would.
+      const value = safeDecodeURIComponent(part)
+      if (value === undefined || value.length === 0) return undefined
       params[seg.slice(1)] = value
     } else if (seg !== part) {
       return undefined
@@ -126,7 +124,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
     const { route, params } = found
     const now = options.now()
     const principal = authenticate(request, url, route.auth, options.db, now)
-    const body = method === 'GET' || method === 'DELETE' ? ({ kind: 'none' } as const) : await parseBody(request, route.accepts ?? ['json'])
+    const body = method === 'GET' || method === 'DELETE' ? ({ kind: 'none' } as const) : await parseBody(request, route.accepts ?? ['json'], route.maxJsonDepth)
     const ctx: RouteContext = {
       request,
       url,

@@ -15,7 +15,7 @@ import { ASSOCIATION_TYPES } from './association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
 import { normalizeValue, propertyDefinition } from './properties.ts'
 import { schemaRoutes } from './schema-routes.ts'
-import { compareForSearch, matchesSearch, parseSearchRequest } from './search.ts'
+import { compareForSearch, parseSearchRequest, searchPredicate } from './search.ts'
 import {
   batchResponse,
   toPublicObject,
@@ -343,7 +343,8 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       handler(ctx) {
         const request = parseSearchRequest(objectType, ctx.jsonBody())
         const matches: CrmRecord[] = []
-        for (const record of objects.records(objectType)) if (matchesSearch(objectType, record, request)) matches.push(record)
+        const test = searchPredicate(objectType, request)
+        for (const record of objects.records(objectType)) if (test(record)) matches.push(record)
         if (request.sorts.length > 0) matches.sort(compareForSearch(objectType, request.sorts))
         const page = matches.slice(request.offset, request.offset + request.limit)
         const next = request.offset + request.limit

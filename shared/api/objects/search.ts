@@ -12,7 +12,12 @@
  *   one number. The host uses this to match a caller's number.
  * - CONTAINS_TOKEN: every word of the value is a word of the property
  *   (words split at spaces and punctuation); `*` is a wildcard matched
- *   against the whole value or any word.
+ *   against the whole value or any word. Wildcards are matched by plain
+ *   substring search, never by a regular expression built from the value,
+ *   so a hostile pattern (`*a*a*a*…b`) costs linear time.
+ *
+ * Every filter is compiled once per request (its values put in comparable
+ * form up front), so a search costs one pass over the records.
  */
 import { z } from 'zod'
 import { validationError } from '../errors.ts'
@@ -21,8 +26,19 @@ import type { ObjectType } from './object-types.ts'
 import { parseInstant, propertyDefinition, type PropertyDefinition } from './properties.ts'
 import type { CrmRecord } from './store.ts'
 
-/** Limits since 2024-08-26 (api-shapes §4). */
-export const SEARCH_LIMITS = { filterGroups: 5, filtersPerGroup: 10, filtersTotal: 25, maxLimit: 200, valuesPerFilter: 100 } as const
+/**
+ * The real API's limits: filter groups and filters as raised on 2024-08-26
+ * (https://developers.hubspot.com/changelog/breaking-change-expanded-filtering-capabilities-and-error-messaging-in-hubspots-search-api),
+ * 200 results a page, 100 `values` per filter, 3,000 characters per query or filter value.
+ */
+export const SEARCH_LIMITS = {
+  filterGroups: 5,
+  filtersPerGroup: 10,
+  filtersTotal: 25,
+  maxLimit: 200,
+  valuesPerFilter: 100,
+  valueLength: 3000,
+} as const
 
 export const OPERATORS = [
   'EQ',
@@ -41,7 +57,11 @@ export const OPERATORS = [
 ] as const
 type Operator = (typeof OPERATORS)[number]
 
-const scalar = z.union([z.string(), z.number(), z.boolean()])
+const scalar = z.union([
+  z.string().max(SEARCH_LIMITS.valueLength, `must be at most ${SEARCH_LIMITS.valueLength} characters`),
+  z.number(),
+  z.boolean(),
+])
 
 const filterSchema = z.object({
   propertyName: z.string().min(1),
@@ -60,7 +80,7 @@ const sortSchema = z.union([
 const searchSchema = z.object({
   filterGroups: z.array(z.object({ filters: z.array(filterSchema) })).optional(),
   sorts: z.array(sortSchema).max(5).optional(),
-  query: z.string().max(3000).optional(),
+  query: z.string().max(SEARCH_LIMITS.valueLength, `must be at most ${SEARCH_LIMITS.valueLength} characters`).optional(),
   properties: z.array(z.string()).optional(),
   limit: z.number().int().min(1).max(SEARCH_LIMITS.maxLimit).optional(),
   after: z.union([z.string().regex(/^\d{1,9}$/), z.number().int().min(0).max(999_999_999)]).optional(),
@@ -171,64 +191,98 @@ function words(text: string): string[] {
     .filter((w) => w.length > 0)
 }
 
-function containsToken(value: string, token: string): boolean {
+/**
+ * Whether `text` matches a pattern in which `*` stands for any run of
+ * characters, given as the pattern's pieces between the stars (`parts`,
+ * at least two). The first piece must start the text, the last end it, and
+ * the others are found left to right, each at its first place after the
+ * previous one: taking the first place is always safe, so there is no
+ * backtracking and the cost is a few substring searches over the text.
+ */
+export function wildcardMatch(text: string, parts: readonly string[]): boolean {
+  const first = parts[0] as string
+  const last = parts[parts.length - 1] as string
+  if (text.length < first.length + last.length) return false
+  if (!text.startsWith(first) || !text.endsWith(last)) return false
+  let from = first.length
+  const end = text.length - last.length
+  for (let i = 1; i < parts.length - 1; i++) {
+    const part = parts[i] as string
+    if (part.length === 0) continue
+    const at = text.indexOf(part, from)
+    if (at < 0 || at + part.length > end) return false
+    from = at + part.length
+  }
+  return true
+}
+
+/** A CONTAINS_TOKEN test for one filter value, prepared once per request. */
+function tokenMatcher(token: string): (value: string) => boolean {
   const pattern = token.toLowerCase()
   if (pattern.includes('*')) {
-    const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`)
-    return re.test(value.toLowerCase()) || words(value).some((w) => re.test(w))
-  }
-  const have = new Set(words(value))
-  const want = words(pattern)
-  return want.length > 0 && want.every((w) => have.has(w))
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
-
-function matchesFilter(objectType: ObjectType, record: CrmRecord, filter: Filter): boolean {
-  const def = propertyDefinition(objectType, filter.propertyName) as PropertyDefinition
-  const stored = record.properties[filter.propertyName]
-  const op: Operator = filter.operator
-  if (op === 'HAS_PROPERTY') return stored !== undefined
-  if (op === 'NOT_HAS_PROPERTY') return stored === undefined
-  const negated = op === 'NEQ' || op === 'NOT_IN' || op === 'NOT_CONTAINS_TOKEN'
-  if (stored === undefined) return negated
-  const equal = (raw: string | number | boolean): boolean => {
-    if (def.type === 'phone_number') {
-      const key = phoneKey(String(raw))
-      return key.length > 0 && key === phoneKey(stored)
+    const parts = pattern.split('*')
+    return (value) => {
+      const lower = value.toLowerCase()
+      return wildcardMatch(lower, parts) || words(lower).some((w) => wildcardMatch(w, parts))
     }
-    return comparable(def, raw) === comparable(def, stored)
   }
-  const cmp = (raw: string | number | boolean): number => {
+  const want = words(pattern)
+  return (value) => {
+    if (want.length === 0) return false
+    const have = new Set(words(value))
+    return want.every((w) => have.has(w))
+  }
+}
+
+type RecordTest = (record: CrmRecord) => boolean
+
+/** One filter as a test on a record, with its values converted once. */
+function compileFilter(objectType: ObjectType, filter: Filter): RecordTest {
+  const def = propertyDefinition(objectType, filter.propertyName) as PropertyDefinition
+  const name = filter.propertyName
+  const op: Operator = filter.operator
+  if (op === 'HAS_PROPERTY') return (r) => r.properties[name] !== undefined
+  if (op === 'NOT_HAS_PROPERTY') return (r) => r.properties[name] === undefined
+  const negated = op === 'NEQ' || op === 'NOT_IN' || op === 'NOT_CONTAINS_TOKEN'
+  const withValue = (test: (stored: string) => boolean): RecordTest => (r) => {
+    const stored = r.properties[name]
+    return stored === undefined ? negated : test(stored)
+  }
+  if (op === 'CONTAINS_TOKEN' || op === 'NOT_CONTAINS_TOKEN') {
+    const matches = tokenMatcher(String(filter.value))
+    return withValue(op === 'CONTAINS_TOKEN' ? matches : (v) => !matches(v))
+  }
+  const phone = def.type === 'phone_number'
+  const key = (raw: string | number | boolean) => (phone ? phoneKey(String(raw)) : comparable(def, raw))
+  const isEqual = (wanted: number | string, stored: string) =>
+    phone ? wanted !== '' && wanted === phoneKey(stored) : wanted === comparable(def, stored)
+  const cmp = (stored: string, wanted: number | string) => {
     const a = comparable(def, stored)
-    const b = comparable(def, raw)
-    return a < b ? -1 : a > b ? 1 : 0
+    return a < wanted ? -1 : a > wanted ? 1 : 0
   }
+  const value = filter.value === undefined ? undefined : key(filter.value)
+  const low = filter.value === undefined ? undefined : comparable(def, filter.value)
+  const high = filter.highValue === undefined ? undefined : comparable(def, filter.highValue)
+  const values = (filter.values ?? []).map(key)
   switch (op) {
     case 'EQ':
-      return equal(filter.value as string)
+      return withValue((v) => isEqual(value as string | number, v))
     case 'NEQ':
-      return !equal(filter.value as string)
+      return withValue((v) => !isEqual(value as string | number, v))
     case 'IN':
-      return (filter.values ?? []).some(equal)
+      return withValue((v) => values.some((w) => isEqual(w, v)))
     case 'NOT_IN':
-      return !(filter.values ?? []).some(equal)
+      return withValue((v) => !values.some((w) => isEqual(w, v)))
     case 'LT':
-      return cmp(filter.value as string) < 0
+      return withValue((v) => cmp(v, low as string | number) < 0)
     case 'LTE':
-      return cmp(filter.value as string) <= 0
+      return withValue((v) => cmp(v, low as string | number) <= 0)
     case 'GT':
-      return cmp(filter.value as string) > 0
+      return withValue((v) => cmp(v, low as string | number) > 0)
     case 'GTE':
-      return cmp(filter.value as string) >= 0
+      return withValue((v) => cmp(v, low as string | number) >= 0)
     case 'BETWEEN':
-      return cmp(filter.value as string) >= 0 && cmp(filter.highValue as string) <= 0
-    case 'CONTAINS_TOKEN':
-      return containsToken(stored, String(filter.value))
-    case 'NOT_CONTAINS_TOKEN':
-      return !containsToken(stored, String(filter.value))
+      return withValue((v) => cmp(v, low as string | number) >= 0 && cmp(v, high as string | number) <= 0)
   }
 }
 
@@ -252,11 +306,18 @@ function matchesQuery(objectType: ObjectType, record: CrmRecord, query: string):
   })
 }
 
-/** A record matches when it matches the query (if any) and every filter of at least one group (if any). */
-export function matchesSearch(objectType: ObjectType, record: CrmRecord, request: SearchRequest): boolean {
-  if (request.query !== undefined && !matchesQuery(objectType, record, request.query)) return false
-  if (request.filterGroups.length === 0) return true
-  return request.filterGroups.some((filters) => filters.every((f) => matchesFilter(objectType, record, f)))
+/**
+ * The test a record must pass: the query (if any) and every filter of at
+ * least one group (if any). Build it once per request, then run it per record.
+ */
+export function searchPredicate(objectType: ObjectType, request: SearchRequest): RecordTest {
+  const groups = request.filterGroups.map((filters) => filters.map((f) => compileFilter(objectType, f)))
+  const query = request.query
+  return (record) => {
+    if (query !== undefined && !matchesQuery(objectType, record, query)) return false
+    if (groups.length === 0) return true
+    return groups.some((tests) => tests.every((test) => test(record)))
+  }
 }
 
 /** Order for the `sorts` of a request; records without the value go last; ties by id. */
