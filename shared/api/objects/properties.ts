@@ -314,10 +314,33 @@ export function parseInstant(text: string): Date | undefined {
     return Math.abs(ms) <= MAX_EPOCH ? new Date(ms) : undefined
   }
   if (ISO_DATETIME.test(text) || ISO_DATE.test(text)) {
+    if (!isRealCalendarTime(text)) return undefined
     const date = new Date(text)
     return Number.isNaN(date.getTime()) ? undefined : date
   }
   return undefined
+}
+
+/**
+ * Whether the calendar fields of an ISO text name a real day and time:
+ * `Date` rolls "2020-02-30" over to March 1st and "T24:00" to the next day,
+ * where the real API refuses the value.
+ */
+function isRealCalendarTime(text: string): boolean {
+  const year = Number(text.slice(0, 4))
+  const month = Number(text.slice(5, 7))
+  const day = Number(text.slice(8, 10))
+  if (month < 1 || month > 12 || day < 1) return false
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  const daysInMonth = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31
+  if (day > daysInMonth) return false
+  if (text.length > 10) {
+    const hour = Number(text.slice(11, 13))
+    const minute = Number(text.slice(14, 16))
+    const second = text[16] === ':' ? Number(text.slice(17, 19)) : 0
+    if (hour > 23 || minute > 59 || second > 59) return false
+  }
+  return true
 }
 
 function isHttpUrl(text: string): boolean {

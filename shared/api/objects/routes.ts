@@ -8,7 +8,7 @@
  */
 import { z } from 'zod'
 import { ApiError, notFound, validationError } from '../errors.ts'
-import { boolParam, intParam, json, listParam, noContent, parseInput } from '../http.ts'
+import { boolParam, intParam, json, listParam, noContent, ownRecord, parseInput } from '../http.ts'
 import type { Route, RouteContext } from '../router.ts'
 import type { ServiceDeps } from '../service.ts'
 import { ASSOCIATION_TYPES } from './association-types.ts'
@@ -34,7 +34,7 @@ export const LIST_LIMIT = 100
 
 const idValue = z.union([z.string().min(1).max(100), z.number().int().nonnegative()]).transform(String)
 const propertyNames = z.array(z.string().max(200)).max(1000)
-const propertyValues = z.record(z.string(), z.unknown())
+const propertyValues = ownRecord(z.unknown())
 
 const associationSchema = z.object({
   to: z.object({ id: idValue }),
@@ -107,6 +107,16 @@ function findRecord(objects: ObjectStore, objectType: ObjectType, id: string, id
     return objects.getArchived(objectType, id)
   }
   return idProperty ? objects.findByProperty(objectType, idProperty, id) : objects.get(objectType, id)
+}
+
+/** The real API refuses a batch update or upsert that names one id twice, before writing anything. */
+function rejectDuplicateIds(ids: readonly string[]): void {
+  const seen = new Set<string>()
+  const duplicates = new Set<string>()
+  for (const id of ids) (seen.has(id) ? duplicates : seen).add(id)
+  if (duplicates.size === 0) return
+  const list = [...duplicates]
+  throw validationError(`Duplicate IDs found in batch input: [${list.join(', ')}]. IDs must be unique`, { context: { ids: list } })
 }
 
 function missing(objectType: ObjectType, id: string): ApiError {
@@ -293,6 +303,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       auth: write,
       handler(ctx) {
         const input = parseInput(batchUpdateSchema, ctx.jsonBody())
+        rejectDuplicateIds(input.inputs.map((i) => i.id))
         return batchCreateOrUpdate(
           ctx,
           () => {
