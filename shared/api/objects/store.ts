@@ -19,7 +19,7 @@ import { conflict, notFound, validationError } from '../errors.ts'
 import { associationTypeFrom, type AssociationType } from './association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelineTable, type PipelineRow } from './pipelines.ts'
-import { hasPropertyDefinition, normalizeValue, propertyDefinition, type PropertyProblem } from './properties.ts'
+import { hasPropertyDefinition, normalizeValue, parseInstant, propertyDefinition, type PropertyProblem } from './properties.ts'
 
 export type { ObjectType } from './object-types.ts'
 
@@ -56,6 +56,9 @@ export interface AssociatedRecord {
   id: string
   typeIds: number[]
 }
+
+/** A timestamp as the API writes them (`Date.prototype.toISOString`). */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
 /** How many past values of one property are kept. */
 export const HISTORY_LIMIT = 50
@@ -311,6 +314,64 @@ export class ObjectStore {
     this.#live[objectType].set(id, restored)
     this.#indexUnique(objectType, undefined, restored)
     return restored
+  }
+
+  /**
+   * Check every stored record as if it were written now: a well-formed id
+   * and timestamps, every property value valid and in its stored form, the
+   * object rules (required properties, pipeline and stage, pinned call), and
+   * associations of known types between records that exist. An import runs
+   * it after loading a snapshot, so an export edited by hand cannot bring in
+   * what the API itself would refuse (`createdAt: "x"`, a stage "99").
+   * Returns the first problem found, or undefined.
+   */
+  findIntegrityProblem(): string | undefined {
+    const isoTime = (text: string | undefined) => text !== undefined && ISO_TIMESTAMP.test(text) && parseInstant(text) !== undefined
+    for (const type of OBJECT_TYPE_NAMES) {
+      for (const archived of [false, true]) {
+        const table = archived ? this.#archived[type] : this.#live[type]
+        for (const [key, record] of table.entries()) {
+          const where = `${table.name} row "${key}"`
+          if (record.id !== key) return `${where}: its id is "${record.id}"`
+          if (record.archived !== archived) return `${where}: "archived" is ${record.archived} in the ${archived ? 'recycle bin' : 'live table'}`
+          const times: Array<['createdAt' | 'updatedAt' | 'archivedAt', string | undefined]> = [
+            ['createdAt', record.createdAt],
+            ['updatedAt', record.updatedAt],
+            ...(archived ? [['archivedAt', record.archivedAt] as ['archivedAt', string | undefined]] : []),
+          ]
+          for (const [field, value] of times) {
+            if (!isoTime(value)) return `${where}: ${field} ${JSON.stringify(value ?? null)} is not an ISO 8601 timestamp`
+          }
+          for (const [name, value] of Object.entries(record.properties)) {
+            const result = normalizeValue(type, name, value)
+            if (!result.ok) return `${where}: ${result.problem.message}`
+            if (result.value !== value) return `${where}: property "${name}" is not in its stored form (${JSON.stringify(result.value)})`
+          }
+          if (record.properties.hs_object_id !== record.id) return `${where}: hs_object_id must equal the id`
+          try {
+            this.#checkRules(type, record, new Map(Object.entries(record.properties)), [])
+          } catch (error) {
+            if (error instanceof Error) return `${where}: ${error.message}`
+            throw error
+          }
+        }
+      }
+    }
+    for (const [key, row] of this.#associations.entries()) {
+      const [fromType, fromId] = key.split(':') as [ObjectType, string]
+      if (!OBJECT_TYPE_NAMES.includes(fromType) || (!this.get(fromType, fromId) && !this.getArchived(fromType, fromId))) {
+        return `crm_associations row "${key}": no such record`
+      }
+      for (const [toType, links] of Object.entries(row) as Array<[ObjectType, AssociatedRecord[]]>) {
+        for (const link of links) {
+          if (!this.get(toType, link.id) && !this.getArchived(toType, link.id)) return `crm_associations row "${key}": ${toType} ${link.id} does not exist`
+          for (const typeId of link.typeIds) {
+            if (associationTypeFrom(fromType, typeId)?.to !== toType) return `crm_associations row "${key}": ${typeId} is not an association type from ${fromType} to ${toType}`
+          }
+        }
+      }
+    }
+    return undefined
   }
 
   /** The next id of the type's sequence that no record holds (an imported snapshot may hold ids above its sequence). */
