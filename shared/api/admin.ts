@@ -57,6 +57,10 @@ export function adminRoutes(deps: ServiceDeps): Route[] {
           if (error instanceof SnapshotError) throw validationError(error.message)
           throw error
         }
+        // Rows that each fit their table but break the API's rules (a stage of no pipeline) are refused too;
+        // throwing here undoes the restore.
+        const problem = deps.objects.findIntegrityProblem()
+        if (problem) throw validationError(`Corrupt export: ${problem}.`)
         return json({ status: 'imported', counts: counts() })
       },
     },
