@@ -12,6 +12,7 @@ import { boolParam, intParam, json, listParam, noContent, ownRecord, parseInput 
 import type { Route, RouteContext } from '../router.ts'
 import type { ServiceDeps } from '../service.ts'
 import { ASSOCIATION_TYPES } from './association-types.ts'
+import { associationV4Routes } from './associations-v4.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
 import { normalizeValue, propertyDefinition } from './properties.ts'
 import { schemaRoutes } from './schema-routes.ts'
@@ -413,5 +414,6 @@ export function objectRoutes(deps: ServiceDeps): Route[] {
     routes.push(...routesFor(deps, type, `/crm/v3/objects/${OBJECT_TYPES[type].typeId}`))
   }
   routes.push(...schemaRoutes(deps))
+  routes.push(...associationV4Routes(deps))
   return routes
 }

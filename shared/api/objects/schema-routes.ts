@@ -8,7 +8,7 @@ import { notFound, validationError } from '../errors.ts'
 import { boolParam, json } from '../http.ts'
 import type { Route } from '../router.ts'
 import type { ServiceDeps } from '../service.ts'
-import { associationTypesBetween } from './association-types.ts'
+import { labelledTypesBetween } from './associations-v4.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
 import { findPipeline, pipelinesOf, toPublicPipeline, type PipelineObjectType } from './pipelines.ts'
 import { propertyDefinition, propertyDefinitions } from './properties.ts'
@@ -107,9 +107,7 @@ export function schemaRoutes(deps: ServiceDeps): Route[] {
     handler(ctx) {
       const from = objectTypeParam(ctx.params.fromObjectType!)
       const to = objectTypeParam(ctx.params.toObjectType!)
-      return json({
-        results: associationTypesBetween(from, to).map((t) => ({ category: t.category, typeId: t.typeId, label: t.label })),
-      })
+      return json({ results: labelledTypesBetween(from, to) })
     },
   })
   return routes
