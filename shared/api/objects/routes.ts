@@ -14,7 +14,6 @@ import type { ServiceDeps } from '../service.ts'
 import { ASSOCIATION_TYPES } from './association-types.ts'
 import { associationV4Routes } from './associations-v4.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
-import { normalizeValue, propertyDefinition } from './properties.ts'
 import { schemaRoutes } from './schema-routes.ts'
 import { compareForSearch, parseSearchRequest, searchPredicate } from './search.ts'
 import {
@@ -88,9 +87,9 @@ function readSelection(query: URLSearchParams): { selection: PropertySelection; 
 }
 
 /** idProperty must be hs_object_id or a property with unique values. */
-function checkIdProperty(objectType: ObjectType, idProperty: string | undefined | null): string | undefined {
+function checkIdProperty(objects: ObjectStore, objectType: ObjectType, idProperty: string | undefined | null): string | undefined {
   if (idProperty === undefined || idProperty === null || idProperty === '' || idProperty === 'hs_object_id') return undefined
-  const def = propertyDefinition(objectType, idProperty)
+  const def = objects.definition(objectType, idProperty)
   if (!def) throw validationError(`idProperty "${idProperty}" is not a property of ${objectType}.`)
   if (!def.hasUniqueValue) throw validationError(`idProperty "${idProperty}" is not a unique-value property of ${objectType}.`)
   return idProperty
@@ -100,7 +99,7 @@ function checkIdProperty(objectType: ObjectType, idProperty: string | undefined 
 function findRecord(objects: ObjectStore, objectType: ObjectType, id: string, idProperty: string | undefined, archived: boolean): CrmRecord | undefined {
   if (archived) {
     if (idProperty) {
-      const wanted = normalizeValue(objectType, idProperty, id)
+      const wanted = objects.normalize(objectType, idProperty, id)
       if (!wanted.ok || wanted.value === null) return undefined
       for (const r of objects.records(objectType, true)) if (r.properties[idProperty] === wanted.value) return r
       return undefined
@@ -197,7 +196,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       auth: read,
       handler(ctx) {
         const archived = boolParam(ctx.query, 'archived', false)
-        const idProperty = checkIdProperty(objectType, ctx.query.get('idProperty'))
+        const idProperty = checkIdProperty(objects, objectType, ctx.query.get('idProperty'))
         const { selection, associations } = readSelection(ctx.query)
         const record = findRecord(objects, objectType, ctx.params.objectId!, idProperty, archived)
         if (!record) throw missing(objectType, ctx.params.objectId!)
@@ -209,7 +208,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       path: `${base}/:objectId`,
       auth: write,
       handler(ctx) {
-        const idProperty = checkIdProperty(objectType, ctx.query.get('idProperty'))
+        const idProperty = checkIdProperty(objects, objectType, ctx.query.get('idProperty'))
         const input = parseInput(updateSchema, ctx.jsonBody())
         const record = findRecord(objects, objectType, ctx.params.objectId!, idProperty, false)
         if (!record) throw missing(objectType, ctx.params.objectId!)
@@ -243,7 +242,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       handler(ctx) {
         const archived = boolParam(ctx.query, 'archived', false)
         const input = parseInput(batchReadSchema, ctx.jsonBody())
-        const idProperty = checkIdProperty(objectType, input.idProperty)
+        const idProperty = checkIdProperty(objects, objectType, input.idProperty)
         const selection: PropertySelection = {
           ...(input.properties && input.properties.length > 0 && { properties: input.properties }),
           ...(input.propertiesWithHistory && { propertiesWithHistory: input.propertiesWithHistory }),
@@ -313,7 +312,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
             const notFoundIds: string[] = []
             for (const [index, item] of input.inputs.entries()) {
               try {
-                const idProperty = checkIdProperty(objectType, item.idProperty)
+                const idProperty = checkIdProperty(objects, objectType, item.idProperty)
                 const record = findRecord(objects, objectType, item.id, idProperty, false)
                 if (!record) {
                   notFoundIds.push(item.id)
@@ -353,11 +352,11 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       path: `${base}/search`,
       auth: read,
       handler(ctx) {
-        const request = parseSearchRequest(objectType, ctx.jsonBody())
+        const request = parseSearchRequest(objectType, ctx.jsonBody(), (name) => objects.definition(objectType, name))
         const matches: CrmRecord[] = []
         const test = searchPredicate(objectType, request)
         for (const record of objects.records(objectType)) if (test(record)) matches.push(record)
-        if (request.sorts.length > 0) matches.sort(compareForSearch(objectType, request.sorts))
+        if (request.sorts.length > 0) matches.sort(compareForSearch(request.sorts))
         const page = matches.slice(request.offset, request.offset + request.limit)
         const next = request.offset + request.limit
         const selection: PropertySelection = request.properties && request.properties.length > 0 ? { properties: request.properties } : {}

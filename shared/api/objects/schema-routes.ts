@@ -1,8 +1,7 @@
 /**
- * Read-only schema endpoints: property definitions
- * (GET /crm/v3/properties/{type}[/{name}]), pipelines and stages
- * (GET /crm/v3/pipelines/{tickets|deals}/...), and association type ids
- * (GET /crm/v4/associations/{from}/{to}/labels).
+ * Schema endpoints: the properties API (property-routes.ts), pipelines and
+ * stages (GET /crm/v3/pipelines/{tickets|deals}/...), and association type
+ * ids (GET /crm/v4/associations/{from}/{to}/labels).
  */
 import { notFound, validationError } from '../errors.ts'
 import { boolParam, json } from '../http.ts'
@@ -11,33 +10,7 @@ import type { ServiceDeps } from '../service.ts'
 import { labelledTypesBetween } from './associations-v4.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
 import { findPipeline, pipelinesOf, toPublicPipeline, type PipelineObjectType } from './pipelines.ts'
-import { propertyDefinition, propertyDefinitions } from './properties.ts'
-
-function propertyRoutes(objectType: ObjectType, base: string): Route[] {
-  const auth = { kind: 'bearer', scopes: [OBJECT_TYPES[objectType].readScope] } as const
-  return [
-    {
-      method: 'GET',
-      path: base,
-      auth,
-      handler(ctx) {
-        // Default properties are never archived, so archived=true lists none.
-        const archived = boolParam(ctx.query, 'archived', false)
-        return json({ results: archived ? [] : propertyDefinitions(objectType) })
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/:propertyName`,
-      auth,
-      handler(ctx) {
-        const def = propertyDefinition(objectType, ctx.params.propertyName!)
-        if (!def) throw notFound(`Property ${ctx.params.propertyName} does not exist on ${objectType}.`)
-        return json(def)
-      },
-    },
-  ]
-}
+import { propertiesRoutes } from './property-routes.ts'
 
 function pipelineRoutes(deps: ServiceDeps, objectType: PipelineObjectType, base: string): Route[] {
   const auth = { kind: 'bearer', scopes: [OBJECT_TYPES[objectType].readScope] } as const
@@ -94,9 +67,7 @@ function objectTypeParam(raw: string): ObjectType {
 
 export function schemaRoutes(deps: ServiceDeps): Route[] {
   const routes: Route[] = []
-  for (const type of OBJECT_TYPE_NAMES) {
-    for (const segment of [type, OBJECT_TYPES[type].typeId]) routes.push(...propertyRoutes(type, `/crm/v3/properties/${segment}`))
-  }
+  routes.push(...propertiesRoutes(deps))
   for (const type of ['tickets', 'deals'] as const) {
     for (const segment of [type, OBJECT_TYPES[type].typeId]) routes.push(...pipelineRoutes(deps, type, `/crm/v3/pipelines/${segment}`))
   }

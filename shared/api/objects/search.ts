@@ -86,9 +86,15 @@ const searchSchema = z.object({
   after: z.union([z.string().regex(/^\d{1,9}$/), z.number().int().min(0).max(999_999_999)]).optional(),
 })
 
+/** A filter with the definition of its property, resolved when the request is parsed. */
+type ResolvedFilter = Filter & { def: PropertyDefinition }
+
+/** The account's property definitions of one type (built-in and custom). */
+export type PropertyLookup = (name: string) => PropertyDefinition | undefined
+
 export interface SearchRequest {
-  filterGroups: Filter[][]
-  sorts: Array<{ propertyName: string; descending: boolean }>
+  filterGroups: ResolvedFilter[][]
+  sorts: Array<{ propertyName: string; descending: boolean; def: PropertyDefinition }>
   query?: string
   properties?: string[]
   limit: number
@@ -96,35 +102,34 @@ export interface SearchRequest {
 }
 
 /** Parse and check a search body: shape, limits, known properties, values the operators need. */
-export function parseSearchRequest(objectType: ObjectType, body: unknown): SearchRequest {
+export function parseSearchRequest(objectType: ObjectType, body: unknown, lookup: PropertyLookup): SearchRequest {
   const input = parseInput(searchSchema, body)
-  const groups = (input.filterGroups ?? []).map((g) => g.filters)
-  if (groups.length > SEARCH_LIMITS.filterGroups) {
-    throw validationError(`Too many filterGroups: ${groups.length}; at most ${SEARCH_LIMITS.filterGroups} are allowed.`)
+  const rawGroups = (input.filterGroups ?? []).map((g) => g.filters)
+  if (rawGroups.length > SEARCH_LIMITS.filterGroups) {
+    throw validationError(`Too many filterGroups: ${rawGroups.length}; at most ${SEARCH_LIMITS.filterGroups} are allowed.`)
   }
   let total = 0
-  for (const [index, filters] of groups.entries()) {
+  for (const [index, filters] of rawGroups.entries()) {
     if (filters.length > SEARCH_LIMITS.filtersPerGroup) {
       throw validationError(
         `Too many filters in filterGroups[${index}]: ${filters.length}; at most ${SEARCH_LIMITS.filtersPerGroup} per group are allowed.`,
       )
     }
     total += filters.length
-    for (const filter of filters) checkFilter(objectType, filter)
   }
   if (total > SEARCH_LIMITS.filtersTotal) {
     throw validationError(`Too many filters: ${total} in all; at most ${SEARCH_LIMITS.filtersTotal} are allowed.`)
   }
-  const sorts = (input.sorts ?? []).map((s) =>
-    typeof s === 'string'
-      ? { propertyName: s.replace(/^-/, ''), descending: s.startsWith('-') }
-      : { propertyName: s.propertyName, descending: s.direction === 'DESCENDING' },
-  )
-  for (const sort of sorts) {
-    if (!propertyDefinition(objectType, sort.propertyName)) {
-      throw validationError(`Cannot sort by "${sort.propertyName}": ${objectType} have no such property.`)
-    }
-  }
+  const groups = rawGroups.map((filters) => filters.map((filter) => checkFilter(objectType, filter, lookup)))
+  const sorts = (input.sorts ?? []).map((s) => {
+    const sort =
+      typeof s === 'string'
+        ? { propertyName: s.replace(/^-/, ''), descending: s.startsWith('-') }
+        : { propertyName: s.propertyName, descending: s.direction === 'DESCENDING' }
+    const def = lookup(sort.propertyName)
+    if (!def) throw validationError(`Cannot sort by "${sort.propertyName}": ${objectType} have no such property.`)
+    return { ...sort, def }
+  })
   return {
     filterGroups: groups,
     sorts,
@@ -135,27 +140,29 @@ export function parseSearchRequest(objectType: ObjectType, body: unknown): Searc
   }
 }
 
-function checkFilter(objectType: ObjectType, filter: Filter): void {
-  const def = propertyDefinition(objectType, filter.propertyName)
+function checkFilter(objectType: ObjectType, filter: Filter, lookup: PropertyLookup): ResolvedFilter {
+  const def = lookup(filter.propertyName)
   if (!def) throw validationError(`Cannot filter on "${filter.propertyName}": ${objectType} have no such property.`)
+  const resolved = { ...filter, def }
   const needs = (what: string) => validationError(`Operator ${filter.operator} on "${filter.propertyName}" needs ${what}.`)
   switch (filter.operator) {
     case 'HAS_PROPERTY':
     case 'NOT_HAS_PROPERTY':
-      return
+      return resolved
     case 'IN':
     case 'NOT_IN':
       if (!filter.values || filter.values.length === 0) throw needs('a non-empty "values" array')
       for (const v of filter.values) comparable(def, v, filter)
-      return
+      return resolved
     case 'BETWEEN':
       if (filter.value === undefined || filter.highValue === undefined) throw needs('"value" and "highValue"')
       comparable(def, filter.value, filter)
       comparable(def, filter.highValue, filter)
-      return
+      return resolved
     default:
       if (filter.value === undefined) throw needs('a "value"')
       comparable(def, filter.value, filter)
+      return resolved
   }
 }
 
@@ -237,8 +244,8 @@ function tokenMatcher(token: string): (value: string) => boolean {
 type RecordTest = (record: CrmRecord) => boolean
 
 /** One filter as a test on a record, with its values converted once. */
-function compileFilter(objectType: ObjectType, filter: Filter): RecordTest {
-  const def = propertyDefinition(objectType, filter.propertyName) as PropertyDefinition
+function compileFilter(filter: ResolvedFilter): RecordTest {
+  const def = filter.def
   const name = filter.propertyName
   const op: Operator = filter.operator
   if (op === 'HAS_PROPERTY') return (r) => r.properties[name] !== undefined
@@ -311,7 +318,7 @@ function matchesQuery(objectType: ObjectType, record: CrmRecord, query: string):
  * least one group (if any). Build it once per request, then run it per record.
  */
 export function searchPredicate(objectType: ObjectType, request: SearchRequest): RecordTest {
-  const groups = request.filterGroups.map((filters) => filters.map((f) => compileFilter(objectType, f)))
+  const groups = request.filterGroups.map((filters) => filters.map(compileFilter))
   const query = request.query
   return (record) => {
     if (query !== undefined && !matchesQuery(objectType, record, query)) return false
@@ -321,10 +328,10 @@ export function searchPredicate(objectType: ObjectType, request: SearchRequest):
 }
 
 /** Order for the `sorts` of a request; records without the value go last; ties by id. */
-export function compareForSearch(objectType: ObjectType, sorts: SearchRequest['sorts']): (a: CrmRecord, b: CrmRecord) => number {
+export function compareForSearch(sorts: SearchRequest['sorts']): (a: CrmRecord, b: CrmRecord) => number {
   return (a, b) => {
     for (const sort of sorts) {
-      const def = propertyDefinition(objectType, sort.propertyName) as PropertyDefinition
+      const def = sort.def
       const va = a.properties[sort.propertyName]
       const vb = b.properties[sort.propertyName]
       if (va === vb) continue

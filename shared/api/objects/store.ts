@@ -19,7 +19,7 @@ import { conflict, notFound, validationError } from '../errors.ts'
 import { associationTypeFrom, type AssociationType } from './association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelineTable, type PipelineRow } from './pipelines.ts'
-import { hasPropertyDefinition, normalizeValue, parseInstant, propertyDefinition, type PropertyProblem } from './properties.ts'
+import { normalizeValue, parseInstant, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
 
 export type { ObjectType } from './object-types.ts'
 
@@ -107,6 +107,8 @@ export function propertyValuesError(problems: readonly PropertyProblem[]) {
 
 export class ObjectStore {
   readonly #db: Database
+  /** Built-in and custom property definitions of this account. */
+  readonly properties: PropertyCatalog
   readonly #live: Record<ObjectType, Table<CrmRecord>>
   readonly #archived: Record<ObjectType, Table<CrmRecord>>
   readonly #associations: Table<AssociationRow>
@@ -114,6 +116,7 @@ export class ObjectStore {
 
   constructor(db: Database) {
     this.#db = db
+    this.properties = new PropertyCatalog(db)
     const live = {} as Record<ObjectType, Table<CrmRecord>>
     const archived = {} as Record<ObjectType, Table<CrmRecord>>
     for (const type of OBJECT_TYPE_NAMES) {
@@ -147,7 +150,7 @@ export class ObjectStore {
    */
   findByProperty(objectType: ObjectType, propertyName: string, value: string): CrmRecord | undefined {
     if (propertyName === 'hs_object_id') return this.get(objectType, value)
-    const normalized = normalizeValue(objectType, propertyName, value)
+    const normalized = this.normalize(objectType, propertyName, value)
     const wanted = normalized.ok ? normalized.value : value
     if (wanted === null) return undefined
     if (UNIQUE[objectType]?.includes(propertyName)) {
@@ -160,9 +163,19 @@ export class ObjectStore {
     return undefined
   }
 
-  /** Whether the object type has a property of that name. */
+  /** Whether the object type has a live property of that name (built-in or custom). */
   hasProperty(objectType: ObjectType, propertyName: string): boolean {
-    return hasPropertyDefinition(objectType, propertyName)
+    return this.properties.get(objectType, propertyName) !== undefined
+  }
+
+  /** A property's definition with its checks (built-in or custom). */
+  definition(objectType: ObjectType, propertyName: string): CheckedDefinition | undefined {
+    return this.properties.get(objectType, propertyName)
+  }
+
+  /** Check one client value for one property: its stored form, or the problem. */
+  normalize(objectType: ObjectType, propertyName: string, raw: unknown): ReturnType<typeof normalizeValue> {
+    return normalizeValue(this.properties.get(objectType, propertyName), objectType, propertyName, raw)
   }
 
   /** Number of live records (or archived ones). */
@@ -287,6 +300,32 @@ export class ObjectStore {
     return removed
   }
 
+  /**
+   * Remove every value (and the history) of one property from every record,
+   * live or archived: archiving a custom property takes its data with it.
+   */
+  dropProperty(objectType: ObjectType, propertyName: string): number {
+    let changed = 0
+    for (const table of [this.#live[objectType], this.#archived[objectType]]) {
+      for (const [id, record] of [...table.entries()]) {
+        if (!Object.hasOwn(record.properties, propertyName) && !Object.hasOwn(record.history, propertyName)) continue
+        const { [propertyName]: _value, ...properties } = record.properties
+        const { [propertyName]: _history, ...history } = record.history
+        table.set(id, { ...record, properties, history })
+        changed++
+      }
+    }
+    return changed
+  }
+
+  /** Whether any record (live or archived) holds a value of the property. */
+  isPropertyUsed(objectType: ObjectType, propertyName: string): boolean {
+    for (const archived of [false, true]) {
+      for (const record of this.records(objectType, archived)) if (Object.hasOwn(record.properties, propertyName)) return true
+    }
+    return false
+  }
+
   /** Move a live record to the recycle bin (404 if there is none). */
   archive(objectType: ObjectType, id: string, now: number): CrmRecord {
     const current = this.get(objectType, id)
@@ -343,7 +382,7 @@ export class ObjectStore {
             if (!isoTime(value)) return `${where}: ${field} ${JSON.stringify(value ?? null)} is not an ISO 8601 timestamp`
           }
           for (const [name, value] of Object.entries(record.properties)) {
-            const result = normalizeValue(type, name, value)
+            const result = this.normalize(type, name, value)
             if (!result.ok) return `${where}: ${result.problem.message}`
             if (result.value !== value) return `${where}: property "${name}" is not in its stored form (${JSON.stringify(result.value)})`
           }
@@ -389,12 +428,12 @@ export class ObjectStore {
     const values: Values = new Map()
     const problems: PropertyProblem[] = []
     for (const [name, raw] of Object.entries(input)) {
-      const result = normalizeValue(objectType, name, raw)
+      const result = this.normalize(objectType, name, raw)
       if (!result.ok) {
         problems.push(result.problem)
         continue
       }
-      if (propertyDefinition(objectType, name)?.modificationMetadata.readOnlyValue) {
+      if (this.definition(objectType, name)?.modificationMetadata.readOnlyValue) {
         // Echoing a read-only value back unchanged is harmless; changing it is not.
         if (result.value !== (current?.properties[name] ?? null)) {
           problems.push({ name, error: 'READ_ONLY_VALUE', message: `Property "${name}" is read-only` })
@@ -470,6 +509,18 @@ export class ObjectStore {
   }
 
   #checkUnique(objectType: ObjectType, current: CrmRecord | undefined, values: ReadonlyMap<string, string | null>): void {
+    // Custom properties created with hasUniqueValue: checked by a scan (only when such a value is written).
+    for (const def of this.properties.uniqueCustom(objectType)) {
+      const value = values.get(def.name)
+      if (value === undefined || value === null) continue
+      for (const record of this.#live[objectType].values()) {
+        if (record.id !== current?.id && record.properties[def.name] === value) {
+          throw conflict(`A ${OBJECT_TYPES[objectType].singular} with ${def.name}=${value} already exists. Existing ID: ${record.id}`, {
+            context: { [def.name]: [value], existingId: [record.id] },
+          })
+        }
+      }
+    }
     for (const name of UNIQUE[objectType] ?? []) {
       const value = values.get(name)
       if (value === undefined || value === null) continue
