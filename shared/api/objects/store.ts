@@ -18,7 +18,7 @@ import type { Database, Table } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { associationTypeFrom, type AssociationType } from './association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
-import { findPipeline, PIPELINE_PROPERTIES, pipelineTable, type PipelineRow } from './pipelines.ts'
+import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
 import { normalizeValue, parseInstant, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
 
 export type { ObjectType } from './object-types.ts'
@@ -447,9 +447,12 @@ export class ObjectStore {
   }
 
   #applyDefaults(objectType: ObjectType, values: Values, now: number): void {
-    if (objectType === 'tickets' && (values.get('hs_pipeline') ?? null) === null) values.set('hs_pipeline', '0')
-    if (objectType === 'deals' && (values.get('dealstage') ?? null) !== null && (values.get('pipeline') ?? null) === null) {
-      values.set('pipeline', 'default')
+    // The pipeline defaults to the type's only pipeline; once there are several, a new record must name one.
+    const pp = PIPELINE_PROPERTIES[objectType]
+    if ((objectType === 'tickets' || objectType === 'deals') && pp && (values.get(pp.pipeline) ?? null) === null) {
+      const needed = objectType === 'tickets' || (values.get(pp.stage) ?? null) !== null
+      const live = pipelinesOf(this.#db, objectType)
+      if (needed && live.length === 1) values.set(pp.pipeline, live[0]!.id)
     }
     if (objectType === 'calls' && (values.get('hs_timestamp') ?? null) === null) values.set('hs_timestamp', new Date(now).toISOString())
   }
@@ -459,7 +462,7 @@ export class ObjectStore {
     const merged = (name: string): string | null => (values.has(name) ? (values.get(name) ?? null) : (current?.properties[name] ?? null))
 
     if (objectType === 'tickets') {
-      const missing = ['subject', 'hs_pipeline_stage'].filter((name) => merged(name) === null)
+      const missing = ['subject', 'hs_pipeline', 'hs_pipeline_stage'].filter((name) => merged(name) === null)
       if (missing.length > 0) {
         const message = current
           ? `Properties ${missing.join(', ')} of a ticket cannot be cleared.`
