@@ -497,3 +497,59 @@ test('a property keeps its last 50 values in its history', async () => {
   expect(history[0]?.value).toBe('v60')
   expect(history[49]?.value).toBe('v11')
 })
+
+// ------------------------------------------------------------------ upsert
+
+test('batch/upsert by email updates the contact that has it and creates one that does not, flagging which is new', async () => {
+  const result = await c.ok('POST', '/crm/v3/objects/contacts/batch/upsert', {
+    inputs: [
+      { idProperty: 'email', id: 'MARIA.GARCIA@northwind.example', properties: { jobtitle: 'CTO' } },
+      { idProperty: 'email', id: 'brand.new@example.com', properties: { firstname: 'Brand' } },
+    ],
+  })
+  expect(result.status).toBe('COMPLETE')
+  expect(result.results.map((r: { id: string; new: boolean }) => [r.id, r.new])).toEqual([
+    ['1', false],
+    ['10', true],
+  ])
+  expect(result.results[0].properties.jobtitle).toBe('CTO')
+  expect(result.results[1].properties).toMatchObject({ email: 'brand.new@example.com', firstname: 'Brand' })
+})
+
+test('batch/upsert refuses a non-unique idProperty, and one id twice (in any case), changing nothing', async () => {
+  const before = tablesOf(api)
+  await expectError(
+    await c.req('POST', '/crm/v3/objects/contacts/batch/upsert', { inputs: [{ idProperty: 'firstname', id: 'Maria', properties: {} }] }),
+    400,
+    'VALIDATION_ERROR',
+  )
+  const error = await expectError(
+    await c.req('POST', '/crm/v3/objects/contacts/batch/upsert', {
+      inputs: [
+        { idProperty: 'email', id: 'a@example.com', properties: {} },
+        { idProperty: 'email', id: 'A@example.com', properties: {} },
+      ],
+    }),
+    400,
+    'VALIDATION_ERROR',
+  )
+  expect(error.context).toEqual({ ids: ['a@example.com'] })
+  expect(tablesOf(api)).toBe(before)
+})
+
+test('batch/upsert reports a bad input (207) and writes the others', async () => {
+  const result = await c.ok(
+    'POST',
+    '/crm/v3/objects/contacts/batch/upsert',
+    {
+      inputs: [
+        { idProperty: 'email', id: 'fine@example.com', properties: {} },
+        { idProperty: 'email', id: 'bad@example.com', properties: { nope: 1 } },
+      ],
+    },
+    207,
+  )
+  expect(result.results).toHaveLength(1)
+  expect(result.errors[0].context.inputIndex).toEqual(['1'])
+  expect((await c.req('GET', '/crm/v3/objects/contacts/bad@example.com?idProperty=email')).status).toBe(404)
+})

@@ -66,6 +66,11 @@ const batchUpdateSchema = z.object({
   inputs: z.array(z.object({ id: idValue, idProperty: z.string().optional(), properties: propertyValues })).max(BATCH_LIMIT),
 })
 const batchArchiveSchema = z.object({ inputs: z.array(z.object({ id: idValue })).max(BATCH_LIMIT) })
+const batchUpsertSchema = z.object({
+  inputs: z
+    .array(z.object({ id: idValue, idProperty: z.string().min(1), properties: propertyValues, objectWriteTraceId: z.string().optional() }))
+    .max(BATCH_LIMIT),
+})
 
 function toAssociationInputs(input: z.infer<typeof createSchema>): AssociationInput[] {
   return (input.associations ?? []).map((a) => ({ to: { id: a.to.id }, types: a.types }))
@@ -329,6 +334,47 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
               errors.unshift(
                 toStandardError(notFound(`Could not update some ${info.upper} objects, they may be deleted or not exist.`), { ids: notFoundIds }),
               )
+            }
+            return { results, errors }
+          },
+          200,
+        )
+      },
+    },
+    {
+      // Update the record whose unique idProperty equals id, or create it (with that value) if there is none.
+      method: 'POST',
+      path: `${base}/batch/upsert`,
+      auth: write,
+      handler(ctx) {
+        const input = parseInput(batchUpsertSchema, ctx.jsonBody())
+        for (const item of input.inputs) {
+          const idProperty = checkIdProperty(objects, objectType, item.idProperty)
+          if (!idProperty) throw validationError('batch/upsert needs an idProperty with unique values; hs_object_id cannot be used to create records.')
+        }
+        // Duplicates compare in stored form (e-mail addresses in any case are one id).
+        rejectDuplicateIds(input.inputs.map((i) => {
+          const stored = objects.normalize(objectType, i.idProperty, i.id)
+          return stored.ok && stored.value !== null ? stored.value : i.id
+        }))
+        return batchCreateOrUpdate(
+          ctx,
+          () => {
+            const results: Array<SimplePublicObject & { new: boolean }> = []
+            const errors: StandardError[] = []
+            for (const [index, item] of input.inputs.entries()) {
+              try {
+                const existing = objects.findByProperty(objectType, item.idProperty, item.id)
+                const record = ctx.db.attempt(() =>
+                  existing
+                    ? objects.setProperties(objectType, existing.id, item.properties, ctx.now, 'API')
+                    : objects.create(objectType, { ...item.properties, [item.idProperty]: item.id }, ctx.now, 'API'),
+                )
+                results.push({ ...toPublicObject(objectType, record, { all: true }), new: existing === undefined })
+              } catch (error) {
+                if (!(error instanceof ApiError)) throw error
+                errors.push(toStandardError(error, { inputIndex: [String(index)] }))
+              }
             }
             return { results, errors }
           },
