@@ -15,6 +15,7 @@ export const Category = {
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  RATE_LIMITS: 'RATE_LIMITS',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const
 export type Category = (typeof Category)[keyof typeof Category]

@@ -11,6 +11,7 @@
  */
 import { authenticate, type AuthRequirement, type Principal } from './auth.ts'
 import type { Database } from './db.ts'
+import type { RateLimiter } from './rate-limits.ts'
 import { ApiError, Category, methodNotAllowed, notFound, validationError } from './errors.ts'
 import { json, parseBody, safeDecodeURIComponent, type BodyKind, type ParsedBody } from './http.ts'
 
@@ -53,6 +54,8 @@ export interface RouterOptions {
   db: Database
   now: () => number
   newCorrelationId: () => string
+  /** Counts requests of app credentials; its headers go on the answer, its 429 replaces it. */
+  rateLimiter?: RateLimiter
 }
 
 /** Aliases applied before matching: [prefix, replacement]. */
@@ -84,14 +87,14 @@ function match(route: CompiledRoute, parts: string[]): Record<string, string> | 
   return params
 }
 
-/** The response with the correlation header (copied if its headers are immutable, e.g. Response.redirect). */
-function withCorrelationId(response: Response, correlationId: string): Response {
+/** The response with extra headers (copied if its headers are immutable, e.g. Response.redirect). */
+function withHeaders(response: Response, extra: Record<string, string>): Response {
   try {
-    response.headers.set('x-hubspot-correlation-id', correlationId)
+    for (const [name, value] of Object.entries(extra)) response.headers.set(name, value)
     return response
   } catch {
     const headers = new Headers(response.headers)
-    headers.set('x-hubspot-correlation-id', correlationId)
+    for (const [name, value] of Object.entries(extra)) headers.set(name, value)
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
   }
 }
@@ -99,7 +102,8 @@ function withCorrelationId(response: Response, correlationId: string): Response 
 export function createRouter(routes: readonly Route[], options: RouterOptions): (request: Request) => Promise<Response> {
   const compiled: CompiledRoute[] = routes.map((r) => ({ ...r, segments: r.path.split('/').slice(1) }))
 
-  async function dispatch(request: Request, correlationId: string): Promise<Response> {
+  /** `headers` collects what every answer to this request carries (rate-limit headers), success or failure. */
+  async function dispatch(request: Request, headers: Record<string, string>): Promise<Response> {
     const url = new URL(request.url)
     const path = normalizePath(url.pathname)
     const parts = path.split('/').slice(1)
@@ -124,6 +128,9 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
     const { route, params } = found
     const now = options.now()
     const principal = authenticate(request, url, route.auth, options.db, now)
+    if (route.auth.kind === 'bearer' && options.rateLimiter) {
+      Object.assign(headers, options.rateLimiter.take(principal, route.path.endsWith('/search'), now))
+    }
     const body = method === 'GET' || method === 'DELETE' ? ({ kind: 'none' } as const) : await parseBody(request, route.accepts ?? ['json'], route.maxJsonDepth)
     const ctx: RouteContext = {
       request,
@@ -148,14 +155,16 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
 
   return async function handle(request: Request): Promise<Response> {
     const correlationId = options.newCorrelationId()
+    const headers: Record<string, string> = {}
     try {
-      return withCorrelationId(await dispatch(request, correlationId), correlationId)
+      return withHeaders(await dispatch(request, headers), { ...headers, 'x-hubspot-correlation-id': correlationId })
     } catch (error) {
       const apiError =
         error instanceof ApiError
           ? error
           : new ApiError(500, Category.INTERNAL_ERROR, `Internal error: ${error instanceof Error ? error.message : String(error)}`)
       return json(apiError.toBody(correlationId), apiError.status, {
+        ...headers,
         'x-hubspot-correlation-id': correlationId,
         ...apiError.options.headers,
       })
