@@ -79,6 +79,7 @@ export function adminRoutes(deps: ServiceDeps): Route[] {
           clientSecret: ACCOUNT.clientSecret,
           developerApiKey: ACCOUNT.developerApiKey,
           privateAppToken: ACCOUNT.privateAppToken,
+          integrationPrivateAppToken: ACCOUNT.integrationPrivateAppToken,
           scopes: [...ALL_SCOPES],
         })
       },
