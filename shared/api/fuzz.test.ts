@@ -32,8 +32,8 @@ import { oauthCredential, UUID_V4, type Credential } from './timeline/testing.ts
 
 const SEED = 20_261_123
 /** Runs per route; routes reached by an object type id (/objects/0-5/...) repeat another route's handler and get fewer. */
-const RUNS = 36
-const ALIAS_RUNS = 9
+const RUNS = 28
+const ALIAS_RUNS = 6
 
 const PROPERTY_NAMES = [...new Set(OBJECT_TYPE_NAMES.flatMap((t) => propertyDefinitions(t).map((p) => p.name)))]
 
