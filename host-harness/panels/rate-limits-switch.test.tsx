@@ -14,7 +14,7 @@ test('shows the API’s rate-limit settings and turns them off and on through th
   render(<RateLimitsSwitch />)
   const box = await screen.findByRole('checkbox', { name: /Apply the real rate limits/ })
   await vi.waitFor(() => expect(box).toBeChecked())
-  expect(screen.getByText(/100 requests per 10 s per app, 5 searches per 1 s per token/)).toBeInTheDocument()
+  expect(screen.getByText(/100 requests per 10 s per app, 5 searches per second per token/)).toBeInTheDocument()
   await user.click(box)
   await vi.waitFor(() => expect(box).not.toBeChecked())
   expect((await callApi<{ enabled: boolean }>(service, 'GET', '/_ringside/v1/rate-limits')).enabled).toBe(false)

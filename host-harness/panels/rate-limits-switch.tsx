@@ -13,8 +13,10 @@ import { useAction } from './use-action.ts'
 
 export const RATE_LIMITS_PATH = '/_ringside/v1/rate-limits'
 
+const per = (ms: number) => (ms === 1000 ? 'second' : `${ms / 1000} s`)
+
 function describe(s: RateLimitSettings): string {
-  return `${s.burst.max} requests per ${s.burst.intervalMs / 1000} s per app, ${s.search.max} searches per ${s.search.intervalMs / 1000} s per token, ${s.daily.max.toLocaleString('en')} a day per private app`
+  return `${s.burst.max} requests per ${per(s.burst.intervalMs)} per app, ${s.search.max} searches per ${per(s.search.intervalMs)} per token, ${s.daily.max.toLocaleString('en')} a day per private app`
 }
 
 export function RateLimitsSwitch() {
