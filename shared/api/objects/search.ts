@@ -228,7 +228,12 @@ function tokenMatcher(token: string): (value: string) => boolean {
   const pattern = token.toLowerCase()
   if (pattern.includes('*')) {
     const parts = pattern.split('*')
+    const [first, last] = [parts[0] as string, parts[parts.length - 1] as string]
     return (value) => {
+      // One star (`tick*`, `*@contoso.example`): only the ends of the value matter, so only they are lower-cased.
+      if (parts.length === 2 && value.length >= first.length + last.length) {
+        if (value.slice(0, first.length).toLowerCase() === first && value.slice(value.length - last.length).toLowerCase() === last) return true
+      }
       const lower = value.toLowerCase()
       return wildcardMatch(lower, parts) || words(lower).some((w) => wildcardMatch(w, parts))
     }
@@ -242,6 +247,23 @@ function tokenMatcher(token: string): (value: string) => boolean {
 }
 
 type RecordTest = (record: CrmRecord) => boolean
+
+/** Rough cost of each operator per record, to run cheap tests first. */
+const COST: Record<Operator, number> = {
+  HAS_PROPERTY: 0,
+  NOT_HAS_PROPERTY: 0,
+  EQ: 1,
+  NEQ: 1,
+  IN: 2,
+  NOT_IN: 2,
+  LT: 2,
+  LTE: 2,
+  GT: 2,
+  GTE: 2,
+  BETWEEN: 2,
+  CONTAINS_TOKEN: 3,
+  NOT_CONTAINS_TOKEN: 3,
+}
 
 /** One filter as a test on a record, with its values converted once. */
 function compileFilter(filter: ResolvedFilter): RecordTest {
@@ -318,7 +340,8 @@ function matchesQuery(objectType: ObjectType, record: CrmRecord, query: string):
  * least one group (if any). Build it once per request, then run it per record.
  */
 export function searchPredicate(objectType: ObjectType, request: SearchRequest): RecordTest {
-  const groups = request.filterGroups.map((filters) => filters.map(compileFilter))
+  // Filters of a group are ANDed, so their order does not change the answer: cheap tests go first.
+  const groups = request.filterGroups.map((filters) => [...filters].sort((a, b) => COST[a.operator] - COST[b.operator]).map(compileFilter))
   const query = request.query
   return (record) => {
     if (query !== undefined && !matchesQuery(objectType, record, query)) return false
