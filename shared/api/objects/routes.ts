@@ -399,17 +399,30 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       auth: read,
       handler(ctx) {
         const request = parseSearchRequest(objectType, ctx.jsonBody(), (name) => objects.definition(objectType, name))
-        const matches: CrmRecord[] = []
         const test = searchPredicate(objectType, request)
-        for (const record of objects.records(objectType)) if (test(record)) matches.push(record)
-        if (request.sorts.length > 0) matches.sort(compareForSearch(request.sorts))
-        const page = matches.slice(request.offset, request.offset + request.limit)
-        const next = request.offset + request.limit
+        const end = request.offset + request.limit
+        let total = 0
+        let page: CrmRecord[]
+        if (request.sorts.length > 0) {
+          const matches: CrmRecord[] = []
+          for (const record of objects.records(objectType)) if (test(record)) matches.push(record)
+          matches.sort(compareForSearch(request.sorts))
+          total = matches.length
+          page = matches.slice(request.offset, end)
+        } else {
+          // In id order: count every match, keep only the page's.
+          page = []
+          for (const record of objects.records(objectType)) {
+            if (!test(record)) continue
+            if (total >= request.offset && total < end) page.push(record)
+            total++
+          }
+        }
         const selection: PropertySelection = request.properties && request.properties.length > 0 ? { properties: request.properties } : {}
         return json({
-          total: matches.length,
+          total,
           results: page.map((r) => toPublicObject(objectType, r, selection)),
-          ...(next < matches.length && { paging: { next: { after: String(next) } } }),
+          ...(end < total && { paging: { next: { after: String(end) } } }),
         })
       },
     },
