@@ -7,7 +7,9 @@
  *   against a daily limit of 250,000 requests (the Free/Starter tier; the
  *   higher tiers' 190 per 10 s and 625,000+ per day can be set instead);
  * - search (`POST /crm/v3/objects/{type}/search`): 5 requests per second
- *   per token, on top of the burst limit;
+ *   per token, on top of the burst limit (the CRM search guide's figure; the
+ *   2020 changelog that raised it from 1 said 4, so set `search.max: 4` to
+ *   meet the stricter reading);
  * - every counted response carries the real headers:
  *   `X-HubSpot-RateLimit-Interval-Milliseconds`, `-Max`, `-Remaining`,
  *   `-Secondly`/`-Secondly-Remaining` on search, and for private apps
