@@ -39,12 +39,23 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `node scripts/serve-dist.mjs ${PORTS.harness} ${PORTS.widget} ${PORTS.hostile}`,
-    url: `${ORIGINS.harness}/`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 30_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      command: `node scripts/serve-dist.mjs ${PORTS.harness} ${PORTS.widget} ${PORTS.hostile}`,
+      url: `${ORIGINS.harness}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // Browser-only mode: the build as plain static files, no API behind it (e2e/browser-only/).
+      command: `node scripts/serve-dist.mjs ${PORTS.staticHarness} ${PORTS.staticWidget}`,
+      url: `${ORIGINS.staticHarness}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
 })

@@ -73,6 +73,8 @@ function pageDirectories(): Plugin {
 export default defineConfig({
   appType: 'mpa',
   plugins: [react(), pageDirectories(), widgetBuild(), harnessCsp()],
+  // The browser-only CRM runs in a module SharedWorker (shared/api/browser/crm-worker.ts).
+  worker: { format: 'es' },
   build: {
     target: 'es2022',
     sourcemap: true,

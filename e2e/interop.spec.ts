@@ -218,8 +218,11 @@ test.describe('our CallingHost with a widget built on the npm package 0.9.7', ()
 
   test('npm widget setWidgetUrl() makes our host load the new URL and handshake with it again', async ({ page }) => {
     await openSdkHostWithNpmWidget(page)
-    const target = WIDGET_METHODS.find((c) => c.method === 'setWidgetUrl')?.payload?.iFrameUrl
-    expect(typeof target).toBe('string')
+    const catalogued = WIDGET_METHODS.find((c) => c.method === 'setWidgetUrl')?.payload?.iFrameUrl
+    expect(typeof catalogued).toBe('string')
+    // The catalogue's URL names the default widget port; the page that serves it is on this run's widget origin.
+    const { pathname, search } = new URL(catalogued as string)
+    const target = `${ORIGINS.widget}${pathname}${search}`
     const first = await frameFrom(page, ORIGINS.widget)
 
     await callWidget(first, 'setWidgetUrl', { iFrameUrl: target })

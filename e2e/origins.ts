@@ -4,16 +4,23 @@ import { existsSync } from 'node:fs'
  * Ports of the three origins the e2e server (scripts/serve-dist.mjs) listens on.
  * `E2E_PORT` moves the block (harness, +1 widget, +2 hostile), so two test runs
  * on one machine do not collide; the default is 4173.
+ *
+ * +10 and +11 serve the same build as plain static files with no API behind
+ * them: the browser-only mode (MSW + SharedWorker + IndexedDB), harness and
+ * widget origins (the harness's default widget is on the next port).
  */
 const base = Number(process.env.E2E_PORT ?? 4173)
 if (!Number.isInteger(base) || base < 1024 || base > 65533) throw new Error(`E2E_PORT must be a port number, got ${process.env.E2E_PORT}`)
-export const PORTS = { harness: base, widget: base + 1, hostile: base + 2 } as const
+export const PORTS = { harness: base, widget: base + 1, hostile: base + 2, staticHarness: base + 10, staticWidget: base + 11 } as const
 
-/** Three origins of one site: same host, different ports. */
+/** The origins of one site: same host, different ports. */
 export const ORIGINS = {
   harness: `http://127.0.0.1:${PORTS.harness}`,
   widget: `http://127.0.0.1:${PORTS.widget}`,
   hostile: `http://127.0.0.1:${PORTS.hostile}`,
+  /** The static build, browser-only mode (see e2e/browser-only/). */
+  staticHarness: `http://127.0.0.1:${PORTS.staticHarness}`,
+  staticWidget: `http://127.0.0.1:${PORTS.staticWidget}`,
 } as const
 
 /** $CHROMIUM_PATH, else Debian's /usr/bin/chromium. */

@@ -229,3 +229,87 @@ test('a restored table with ids out of order is put back in id order for paging'
   })
   expect(items.pageAfter(2, 5, () => true).rows.map((r) => r.n)).toEqual([7, 10])
 })
+
+describe('commits', () => {
+  test('a commit lists the final value of each written row once, deletions as null, in first-written order', async () => {
+    const { db, items } = setup()
+    items.set('9', { name: 'gone', n: 9 })
+    const commits: unknown[] = []
+    db.onChange((commit) => commits.push(commit))
+    await db.transaction(() => {
+      items.set('1', { name: 'one', n: 1 })
+      items.update('1', (r) => ({ ...r, n: 2 }))
+      items.delete('9')
+      db.nextId('items')
+    })
+    expect(commits).toEqual([
+      {
+        replaced: false,
+        tables: ['items', '_sequences'],
+        rows: [
+          { table: 'items', id: '1', row: { name: 'one', n: 2 } },
+          { table: 'items', id: '9', row: null },
+          { table: '_sequences', id: 'items', row: 1 },
+        ],
+      },
+    ])
+  })
+
+  test('a transaction that replaced tables commits as replaced, with every table named', async () => {
+    const { db, items } = setup()
+    const commits: Array<{ replaced: boolean; rows: unknown[]; tables: string[] }> = []
+    db.onChange((commit) => commits.push(commit))
+    await db.transaction(() => {
+      db.clear()
+      items.set('1', { name: 'one', n: 1 })
+    })
+    expect(commits).toEqual([{ replaced: true, rows: [], tables: ['_sequences', 'items'] }])
+  })
+
+  test('the commit hook runs before the transaction resolves; if it throws, the writes are undone and nobody is told', async () => {
+    const { db, items } = setup()
+    const seen: string[] = []
+    db.onChange(() => seen.push('listener'))
+    let fail = true
+    db.onCommit(async (commit) => {
+      await Promise.resolve()
+      seen.push(`hook ${commit.rows.length}`)
+      if (fail) throw new Error('disk full')
+    })
+    await expect(db.transaction(() => items.set('1', { name: 'one', n: 1 }))).rejects.toThrow('disk full')
+    expect(items.get('1')).toBeUndefined()
+    expect(seen).toEqual(['hook 1'])
+    fail = false
+    const done = db.transaction(() => items.set('1', { name: 'one', n: 1 })).then(() => seen.push('resolved'))
+    await done
+    expect(seen).toEqual(['hook 1', 'hook 1', 'listener', 'resolved'])
+    expect(items.get('1')).toEqual({ name: 'one', n: 1 })
+  })
+
+  test('a read-only transaction reaches neither hooks nor listeners', async () => {
+    const { db, items } = setup()
+    const hook = vi.fn()
+    db.onCommit(hook)
+    db.onChange(hook)
+    await db.transaction(() => items.get('1'))
+    expect(hook).not.toHaveBeenCalled()
+  })
+
+  test('applyRows replays committed rows after checking all of them', async () => {
+    const { db, items } = setup()
+    items.set('2', { name: 'two', n: 2 })
+    expect(() =>
+      db.applyRows([
+        { table: 'items', id: '1', row: { name: 'one', n: 1 } },
+        { table: 'items', id: '3', row: { name: 'bad' } },
+      ]),
+    ).toThrow(SnapshotError)
+    expect(items.get('1')).toBeUndefined()
+    expect(() => db.applyRows([{ table: 'nope', id: '1', row: null }])).toThrow(/Unknown table "nope"/)
+    db.applyRows([
+      { table: 'items', id: '1', row: { name: 'one', n: 1 } },
+      { table: 'items', id: '2', row: null },
+    ])
+    expect(items.dump()).toEqual([['1', { name: 'one', n: 1 }]])
+  })
+})

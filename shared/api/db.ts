@@ -59,7 +59,7 @@ export class Table<Row> {
     const previous = this.#rows.get(id)
     this.#rows.set(id, row)
     if (!had) this.#insertInOrder(id)
-    this.#db.record(() => {
+    this.#db.record(this.name, id, () => {
       if (had) {
         this.#rows.set(id, previous as Row)
       } else {
@@ -84,7 +84,7 @@ export class Table<Row> {
     const index = this.#order.lastIndexOf(id)
     this.#rows.delete(id)
     if (index >= 0) this.#order.splice(index, 1)
-    this.#db.record(() => {
+    this.#db.record(this.name, id, () => {
       this.#rows.set(id, previous)
       this.#order.splice(index, 0, id)
     })
@@ -145,7 +145,7 @@ export class Table<Row> {
     if (this.#order.every((id) => NUMERIC_ID.test(id)) && !this.#order.every((id, i, all) => i === 0 || Number(all[i - 1]) < Number(id))) {
       this.#order.sort((a, b) => Number(a) - Number(b))
     }
-    this.#db.record(() => {
+    this.#db.record(this.name, null, () => {
       this.#rows = rows
       this.#order = order
     })
@@ -196,10 +196,43 @@ export class SnapshotError extends Error {
   override name = 'SnapshotError'
 }
 
+/**
+ * What one committed transaction changed, for persistence and change feeds:
+ * the final value of every row it wrote (null for a row it deleted), in the
+ * order first written. `replaced` says the transaction replaced whole tables
+ * (reset, import); a persister then saves a full snapshot instead of rows.
+ */
+export interface Commit {
+  rows: CommitRow[]
+  replaced: boolean
+  /** The tables the transaction touched, in order (every table when replaced). */
+  tables: string[]
+}
+
+export interface CommitRow {
+  table: string
+  id: string
+  /** The row as committed; null when the row was deleted. */
+  row: unknown
+}
+
+/**
+ * Called with each commit before the transaction resolves, so a request is
+ * answered only once the hook is done (e.g. the commit is on disk). If the
+ * hook throws, the transaction's writes are undone and the error rethrown:
+ * a write that could not be made durable is not acknowledged.
+ */
+export type CommitHook = (commit: Commit) => Promise<void> | void
+
+/** Writes of the running transaction: table → written ids (null id: the whole table was replaced). */
+type Written = Map<string, Set<string> | null>
+
 export class Database {
   #tables = new Map<string, Table<unknown>>()
   #journal: Undo[] | null = null
-  #listeners = new Set<() => void>()
+  #written: Written | null = null
+  #listeners = new Set<(commit: Commit) => void>()
+  #hooks: CommitHook[] = []
   /** Tail of the queue of transactions: they run one at a time, in call order. */
   #queue: Promise<void> = Promise.resolve()
   /** True while a transaction's function runs its synchronous first part. */
@@ -219,9 +252,19 @@ export class Database {
     return table
   }
 
-  /** Internal: tables call this for every write. */
-  record(undo: Undo): void {
+  /** Internal: tables call this for every write (id null: the whole table was replaced). */
+  record(table: string, id: string | null, undo: Undo): void {
     this.#journal?.push(undo)
+    const written = this.#written
+    if (!written) return
+    if (id === null) {
+      written.set(table, null)
+      return
+    }
+    let ids = written.get(table)
+    if (ids === null) return
+    if (ids === undefined) written.set(table, (ids = new Set()))
+    ids.add(id)
   }
 
   /** Whether a transaction is running. */
@@ -256,7 +299,9 @@ export class Database {
     this.#queue = new Promise<void>((resolve) => (release = resolve))
     await previous
     const journal: Undo[] = []
+    const written: Written = new Map()
     this.#journal = journal
+    this.#written = written
     try {
       this.#entering = true
       let pending: Promise<T> | T
@@ -267,10 +312,16 @@ export class Database {
       }
       const result = await pending
       this.#journal = null
-      if (journal.length > 0) this.#emit()
+      this.#written = null
+      if (journal.length > 0) {
+        const commit = this.#commitOf(written)
+        for (const hook of this.#hooks) await hook(commit)
+        this.#emit(commit)
+      }
       return result
     } catch (error) {
       this.#journal = null
+      this.#written = null
       undo(journal)
       throw error
     } finally {
@@ -301,10 +352,57 @@ export class Database {
     }
   }
 
-  /** Called after every committed transaction that wrote something. */
-  onChange(listener: () => void): () => void {
+  /**
+   * Called after every committed transaction that wrote something, and after
+   * a restore or clear made outside a transaction (as a `replaced` commit).
+   */
+  onChange(listener: (commit: Commit) => void): () => void {
     this.#listeners.add(listener)
     return () => this.#listeners.delete(listener)
+  }
+
+  /**
+   * Run `hook` on every committed transaction before it resolves (see
+   * CommitHook). Changes made outside a transaction (a restore at startup)
+   * do not reach hooks.
+   */
+  onCommit(hook: CommitHook): () => void {
+    this.#hooks.push(hook)
+    return () => {
+      this.#hooks = this.#hooks.filter((h) => h !== hook)
+    }
+  }
+
+  /** The names of every declared table. */
+  get tableNames(): string[] {
+    return [...this.#tables.keys()]
+  }
+
+  /**
+   * Apply committed rows (from a journal written by a CommitHook) outside a
+   * transaction, checking each row against its table's schema first; on any
+   * problem nothing changes and a SnapshotError says what is wrong.
+   */
+  applyRows(rows: readonly CommitRow[]): void {
+    const checked: Array<[Table<unknown>, string, unknown]> = []
+    for (const [index, entry] of rows.entries()) {
+      const table = this.#tables.get(entry.table)
+      if (!table) throw new SnapshotError(`Unknown table "${entry.table}" in change ${index}.`)
+      if (entry.row === null) {
+        checked.push([table, entry.id, null])
+        continue
+      }
+      const result = table.schema.safeParse(entry.row)
+      if (!result.success) {
+        const issue = result.error.issues[0]
+        throw new SnapshotError(`Table "${entry.table}" row "${entry.id}" is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}.`)
+      }
+      checked.push([table, entry.id, result.data])
+    }
+    for (const [table, id, row] of checked) {
+      if (row === null) table.delete(id)
+      else table.set(id, row)
+    }
   }
 
   snapshot(now = new Date()): Snapshot {
@@ -369,11 +467,25 @@ export class Database {
 
   /** Inside a transaction the commit tells listeners; outside, tell them now. */
   #changedOutsideTransaction(): void {
-    if (this.#journal === null) this.#emit()
+    if (this.#journal === null) this.#emit({ rows: [], replaced: true, tables: this.tableNames })
   }
 
-  #emit(): void {
-    for (const listener of this.#listeners) listener()
+  #commitOf(written: Written): Commit {
+    const rows: CommitRow[] = []
+    let replaced = false
+    for (const [name, ids] of written) {
+      if (ids === null) {
+        replaced = true
+        continue
+      }
+      const table = this.#tables.get(name) as Table<unknown>
+      for (const id of ids) rows.push({ table: name, id, row: table.get(id) ?? null })
+    }
+    return { rows: replaced ? [] : rows, replaced, tables: replaced ? this.tableNames : [...written.keys()] }
+  }
+
+  #emit(commit: Commit): void {
+    for (const listener of this.#listeners) listener(commit)
   }
 }
 

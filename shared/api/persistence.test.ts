@@ -1,98 +1,233 @@
-import type { Snapshot } from './db.ts'
-import { attachPersistence, type SnapshotStore } from './persistence.ts'
+import { attachPersistence, rawExport, type RowStore, type StoredData, type StoredRow, type StoreWrite } from './persistence.ts'
 import { createCrmService } from './service.ts'
-import { client, tablesOf } from './objects/testing.ts'
+import { client, tablesOf, ticket } from './objects/testing.ts'
 import { T0 } from './timeline/testing.ts'
 
-function memoryStore(initial?: unknown): SnapshotStore & { saved: unknown; saves: number } {
+/**
+ * A RowStore over a Map, with the IndexedDB store's semantics: a snapshot
+ * write drops every row; rows are upserted by table+id; values are copied.
+ */
+function memoryStore(initial: Partial<StoredData> = {}) {
+  const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T))
+  const rows = new Map<string, StoredRow>((initial.rows ?? []).map((row) => [`${row.table}\0${row.id}`, copy(row)]))
   const store = {
-    saved: initial,
-    saves: 0,
-    async load() {
-      return store.saved
+    snapshot: copy(initial.snapshot),
+    rows,
+    writes: [] as StoreWrite[],
+    /** Set to make the next writes fail. */
+    failWith: undefined as Error | undefined,
+    async load(): Promise<StoredData> {
+      // In key order, as IndexedDB's getAll returns them (not in the order written).
+      const sorted = [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      return { snapshot: copy(store.snapshot), rows: sorted.map(([, row]) => copy(row)) }
     },
-    async save(snapshot: Snapshot) {
-      store.saves++
-      store.saved = JSON.parse(JSON.stringify(snapshot))
+    async write(change: StoreWrite) {
+      if (store.failWith) throw store.failWith
+      store.writes.push(copy(change))
+      if ('snapshot' in change) {
+        store.snapshot = copy(change.snapshot)
+        rows.clear()
+      } else {
+        for (const row of change.rows) rows.set(`${row.table}\0${row.id}`, copy(row))
+      }
     },
-    async clear() {
-      store.saved = undefined
-    },
-  }
+  } satisfies RowStore & Record<string, unknown>
   return store
 }
 
 const service = () => createCrmService({ now: () => T0 })
 
-test('a committed change is saved, and a new service restores it', async () => {
-  const first = service()
+/** A second service over the same store: what a reload sees. */
+async function reload(store: RowStore) {
+  const next = service()
+  const persistence = await attachPersistence(next, store)
+  return { api: next, persistence }
+}
+
+test('a fresh start saves the seeded account once, as a snapshot; a reload restores it', async () => {
+  const api = service()
   const store = memoryStore()
-  const persistence = await attachPersistence(first, store, { debounceMs: 0 })
+  const persistence = await attachPersistence(api, store)
   expect(persistence.restored).toBe(false)
-  await client(first).ok('POST', '/crm/v3/objects/tickets', { properties: { subject: 'Saved', hs_pipeline_stage: '1' } }, 201)
-  await persistence.idle()
-  expect(store.saves).toBe(1)
+  expect(store.writes).toHaveLength(1)
+  expect(store.writes[0]).toHaveProperty('snapshot')
 
-  const second = service()
-  const again = await attachPersistence(second, store)
-  expect(again.restored).toBe(true)
-  expect(tablesOf(second)).toBe(tablesOf(first))
+  const again = await reload(store)
+  expect(again.persistence.restored).toBe(true)
+  expect(tablesOf(again.api)).toBe(tablesOf(api))
 })
 
-test('a burst of changes is saved once after the debounce', async () => {
+test('a write is stored before its response resolves, as the rows it changed (not a snapshot)', async () => {
   const api = service()
   const store = memoryStore()
-  const persistence = await attachPersistence(api, store, { debounceMs: 50 })
-  for (let i = 0; i < 5; i++) await client(api).ok('PATCH', '/crm/v3/objects/contacts/1', { properties: { jobtitle: `v${i}` } })
-  await persistence.idle()
-  expect(store.saves).toBe(1)
+  await attachPersistence(api, store)
+  store.writes.length = 0
+
+  const created = await client(api).ok('POST', '/crm/v3/objects/tickets', ticket({ subject: 'Saved before the answer' }), 201)
+  // No waiting: the response came after the store had the rows.
+  expect(store.writes).toHaveLength(1)
+  const write = store.writes[0] as { rows: StoredRow[] }
+  expect(write).not.toHaveProperty('snapshot')
+  expect(write.rows.find((row) => row.table === 'crm_tickets' && row.id === created.id)?.row).toMatchObject({ properties: { subject: 'Saved before the answer' } })
+  // Only rows this request touched: the ticket, its sequence, nothing of the hundreds of seeded rows.
+  expect(write.rows.length).toBeLessThan(5)
+
+  const again = await reload(store)
+  expect(tablesOf(again.api)).toBe(tablesOf(api))
 })
 
-test('failed requests and reads save nothing', async () => {
+test('rows keep their order, deletions stick, and a row written twice is stored once', async () => {
   const api = service()
   const store = memoryStore()
-  const persistence = await attachPersistence(api, store, { debounceMs: 0 })
+  await attachPersistence(api, store)
+  const c = client(api)
+  // crm_unique_values is keyed by e-mail (not numeric): its order must survive.
+  const a = await c.ok('POST', '/crm/v3/objects/contacts', { properties: { email: 'zed@example.com' } }, 201)
+  const b = await c.ok('POST', '/crm/v3/objects/contacts', { properties: { email: 'amy@example.com' } }, 201)
+  await c.ok('PATCH', `/crm/v3/objects/contacts/${b.id}`, { properties: { email: 'aaron@example.com' } })
+  await c.ok('PATCH', `/crm/v3/objects/contacts/${a.id}`, { properties: { jobtitle: 'Agent' } })
+  await c.ok('DELETE', '/crm/v3/objects/tickets/1', undefined, 204)
+
+  const keys = [...store.rows.keys()]
+  expect(keys.filter((key) => key === `crm_contacts\0${a.id}`)).toHaveLength(1)
+  // The freed e-mail is stored as deleted (null), so the snapshot's copy, if any, cannot come back.
+  expect(store.rows.get('crm_unique_values\0contacts:email:amy@example.com')).toMatchObject({ row: null })
+
+  const again = await reload(store)
+  expect(tablesOf(again.api)).toBe(tablesOf(api))
+  expect((await client(again.api).req('GET', '/crm/v3/objects/tickets/1')).status).toBe(404)
+})
+
+test('reset and import store a new snapshot and drop the saved rows', async () => {
+  const api = service()
+  const store = memoryStore()
+  await attachPersistence(api, store)
+  const c = client(api)
+  await c.ok('POST', '/crm/v3/objects/tickets', ticket(), 201)
+  expect(store.rows.size).toBeGreaterThan(0)
+
+  await c.ok('POST', '/_ringside/v1/reset')
+  expect(store.rows.size).toBe(0)
+  expect(store.writes.at(-1)).toHaveProperty('snapshot')
+  expect(tablesOf((await reload(store)).api)).toBe(tablesOf(api))
+
+  const exported = await c.ok('GET', '/_ringside/v1/export')
+  await c.ok('POST', '/crm/v3/objects/tickets', ticket({ subject: 'After the export' }), 201)
+  await c.ok('POST', '/_ringside/v1/import', exported)
+  expect(store.rows.size).toBe(0)
+  const again = await reload(store)
+  expect(tablesOf(again.api)).toBe(tablesOf(api))
+  expect(tablesOf(again.api)).not.toContain('After the export')
+})
+
+test('failed requests and reads store nothing', async () => {
+  const api = service()
+  const store = memoryStore()
+  await attachPersistence(api, store)
+  store.writes.length = 0
   await client(api).req('POST', '/crm/v3/objects/tickets', { properties: { subject: 'no stage' } })
   await client(api).ok('GET', '/crm/v3/objects/tickets')
-  await persistence.idle()
-  expect(store.saves).toBe(0)
+  expect(store.writes).toHaveLength(0)
 })
 
-test('a corrupt saved snapshot is discarded with a warning and the fresh seed is kept', async () => {
-  const api = service()
-  const fresh = tablesOf(api)
-  const store = memoryStore({ format: 'ringside-crm-db', version: 1, exportedAt: '', tables: { crm_contacts: 'garbage' } })
-  const warn = vi.fn()
-  const persistence = await attachPersistence(api, store, { warn })
-  expect(persistence.restored).toBe(false)
-  expect(warn).toHaveBeenCalledWith(expect.stringContaining('Discarded the saved CRM data'))
-  expect(tablesOf(api)).toBe(fresh)
-  expect(store.saved).toBeUndefined()
-})
-
-test('a store that fails to load or save only warns', async () => {
-  const api = service()
-  const warn = vi.fn()
-  const broken: SnapshotStore = {
-    load: () => Promise.reject(new Error('disk on fire')),
-    save: () => Promise.reject(new Error('quota exceeded')),
-    clear: () => Promise.reject(new Error('still on fire')),
-  }
-  const persistence = await attachPersistence(api, broken, { warn, debounceMs: 0 })
-  await client(api).ok('PATCH', '/crm/v3/objects/contacts/1', { properties: { jobtitle: 'x' } })
-  await persistence.idle()
-  expect(warn.mock.calls.map((call) => call[0])).toEqual([
-    expect.stringContaining('disk on fire'),
-    expect.stringContaining('quota exceeded'),
-  ])
-})
-
-test('after detach nothing more is saved', async () => {
+test('a write the store cannot save fails and is undone: nothing is acknowledged that is not stored', async () => {
   const api = service()
   const store = memoryStore()
-  const persistence = await attachPersistence(api, store, { debounceMs: 0 })
-  persistence.detach()
-  await client(api).ok('PATCH', '/crm/v3/objects/contacts/1', { properties: { jobtitle: 'x' } })
-  await persistence.idle()
-  expect(store.saves).toBe(0)
+  await attachPersistence(api, store)
+  const before = tablesOf(api)
+  store.failWith = new Error('QuotaExceededError: the disk is full')
+  const response = await client(api).req('POST', '/crm/v3/objects/tickets', ticket({ subject: 'Not saved' }))
+  expect(response.status).toBe(500)
+  expect((await response.json()).message).toContain('the disk is full')
+  expect(tablesOf(api)).toBe(before)
+
+  store.failWith = undefined
+  await client(api).ok('POST', '/crm/v3/objects/tickets', ticket({ subject: 'Saved' }), 201)
+  expect(tablesOf((await reload(store)).api)).toBe(tablesOf(api))
 })
+
+test('corrupt saved data is kept, never overwritten: the API says what is wrong; export, import and reset still work', async () => {
+  const good = service()
+  const seeded = memoryStore()
+  await attachPersistence(good, seeded)
+  await client(good).ok('POST', '/crm/v3/objects/tickets', ticket({ subject: 'Precious' }), 201)
+  // One saved row goes bad.
+  const bad = { table: 'crm_tickets', id: '999', row: { garbage: true }, pos: 99 }
+  const store = memoryStore({ snapshot: seeded.snapshot, rows: [...seeded.rows.values(), bad] })
+
+  const api = service()
+  const persistence = await attachPersistence(api, store)
+  expect(persistence.restored).toBe(false)
+  expect(persistence.problem).toMatch(/could not be loaded: Table "crm_tickets" row "999" is invalid.*kept unchanged/)
+  expect(store.writes).toHaveLength(0)
+
+  // Every other request: 503 with the reason, and nothing is written.
+  for (const [method, path, body] of [
+    ['GET', '/crm/v3/objects/tickets'],
+    ['POST', '/crm/v3/objects/tickets', ticket()],
+  ] as const) {
+    const response = await persistence.handle(request(method, path, body))
+    expect(response.status).toBe(503)
+    const error = await response.json()
+    expect(error).toMatchObject({ status: 'error', category: 'INTERNAL_ERROR', message: persistence.problem })
+    expect(error.correlationId).toMatch(/^[0-9a-f-]{36}$/)
+  }
+  expect(store.writes).toHaveLength(0)
+
+  // Export hands back the saved data as it is, the user's ticket included.
+  const exported = await (await persistence.handle(request('GET', '/_ringside/v1/export'))).json()
+  expect(JSON.stringify(exported.tables.crm_tickets)).toContain('Precious')
+  expect(exported.tables.crm_tickets).toContainEqual(['999', { garbage: true }])
+
+  // Import of the repaired export brings everything back and clears the problem.
+  exported.tables.crm_tickets = exported.tables.crm_tickets.filter(([id]: [string]) => id !== '999')
+  expect((await persistence.handle(request('POST', '/_ringside/v1/import', exported))).status).toBe(200)
+  expect(persistence.problem).toBeUndefined()
+  expect(tablesOf(api)).toBe(tablesOf(good))
+  expect((await persistence.handle(request('POST', '/crm/v3/objects/tickets', ticket()))).status).toBe(201)
+  expect(tablesOf((await reload(store)).api)).toBe(tablesOf(api))
+})
+
+test('a corrupt snapshot can be reset to a fresh account, which is then saved', async () => {
+  const store = memoryStore({ snapshot: { format: 'ringside-crm-db', version: 1, exportedAt: '', tables: { crm_contacts: 'garbage' } } })
+  const api = service()
+  const persistence = await attachPersistence(api, store)
+  expect(persistence.problem).toContain('table "crm_contacts" must be an array')
+  expect((await rawExport(await store.load())).tables).toEqual({ crm_contacts: 'garbage' })
+  expect((await persistence.handle(request('POST', '/_ringside/v1/reset'))).status).toBe(200)
+  expect(persistence.problem).toBeUndefined()
+  const again = await reload(store)
+  expect(again.persistence.restored).toBe(true)
+  expect(tablesOf(again.api)).toBe(tablesOf(api))
+})
+
+test('a store that cannot load: the reason is reported and nothing is written over it', async () => {
+  const api = service()
+  const writes: StoreWrite[] = []
+  const broken: RowStore = {
+    load: () => Promise.reject(new Error('IndexedDB is held by another build')),
+    write: async (change) => void writes.push(change),
+  }
+  const persistence = await attachPersistence(api, broken)
+  expect(persistence.problem).toContain('IndexedDB is held by another build')
+  expect((await persistence.handle(request('PATCH', '/crm/v3/objects/contacts/1', { properties: { jobtitle: 'x' } }))).status).toBe(503)
+  expect(writes).toHaveLength(0)
+})
+
+test('after detach nothing more is stored', async () => {
+  const api = service()
+  const store = memoryStore()
+  const persistence = await attachPersistence(api, store)
+  persistence.detach()
+  store.writes.length = 0
+  await client(api).ok('PATCH', '/crm/v3/objects/contacts/1', { properties: { jobtitle: 'x' } })
+  expect(store.writes).toHaveLength(0)
+})
+
+function request(method: string, path: string, body?: unknown): Request {
+  return new Request(`http://api.test${path}`, {
+    method,
+    headers: { authorization: 'Bearer pat-local', 'content-type': 'application/json' },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  })
+}
