@@ -1,7 +1,8 @@
 /**
  * Credentials of a fresh emulator and how requests are authenticated.
  *
- * Three kinds of credential, as in the real API (spec §5):
+ * Three kinds of credential, as in the real API
+ * (https://developers.hubspot.com/docs/api/intro-to-auth):
  * - the developer API key, sent as `?hapikey=`, for developer-account
  *   endpoints (timeline templates and tokens, calling settings);
  * - OAuth access tokens, `Authorization: Bearer <token>`, issued by

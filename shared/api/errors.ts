@@ -1,10 +1,13 @@
 /**
  * The one error type of the emulated API. Handlers throw an ApiError; the
- * router turns it into the spec's error body (§2.10) in one place:
+ * router turns it into the real API's error body in one place:
  * `{status: "error", message, correlationId, category, subCategory?, context?, links?, errors?}`.
  */
 
-/** Error categories used by the real API (api-shapes §1, §6). */
+/**
+ * Error categories, as the real API names them in the `category` field of its
+ * error body (https://developers.hubspot.com/docs/faq/api-error-responses).
+ */
 export const Category = {
   VALIDATION_ERROR: 'VALIDATION_ERROR',
   INVALID_AUTHENTICATION: 'INVALID_AUTHENTICATION',

@@ -125,7 +125,7 @@ test('a grant that drops a required scope or adds an unrequested one is refused'
 
 // ---------------------------------------------------------- token endpoint
 
-test('exchanging a code returns exactly the token response of spec §2.1', async () => {
+test('exchanging a code returns exactly the fields of the real token response', async () => {
   const code = await authorize(api, { scope: 'timeline tickets' })
   const response = await exchange(code)
   expect(response.status).toBe(200)
@@ -342,7 +342,7 @@ test('an unknown or missing refresh token is BAD_REFRESH_TOKEN', async () => {
 
 // ---------------------------------------------------------------- metadata
 
-test('refresh-token metadata has the fields of spec §2.2 and deprecation headers', async () => {
+test('refresh-token metadata has the fields of the real API and deprecation headers', async () => {
   const { refresh_token } = await grantTokens(api, { scope: 'timeline' })
   const response = await call(api, 'GET', `/oauth/v1/refresh-tokens/${refresh_token}`)
   expect(response.status).toBe(200)

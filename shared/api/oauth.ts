@@ -1,7 +1,8 @@
 /**
- * OAuth 2.0 for the one developer app of the emulator (spec §4.1, §5;
- * api-shapes §2): the consent step, the token endpoint, token metadata, and
- * installation state.
+ * OAuth 2.0 for the one developer app of the emulator, as the real API does it
+ * (https://developers.hubspot.com/docs/api/working-with-oauth,
+ * https://developers.hubspot.com/docs/api/oauth/tokens): the consent step, the
+ * token endpoint, token metadata, and installation state.
  *
  * Flow: the consent page (/oauth/authorize, a page of this repo) reads
  * `GET /_ringside/v1/oauth/authorize` to show the request, then posts the

@@ -24,7 +24,7 @@ export interface PropertyOption {
   description?: string
 }
 
-/** The Property model (api-shapes §4). */
+/** The Property model of the real properties API (https://developers.hubspot.com/docs/api-reference/crm-properties-v3/guide). */
 export interface PropertyDefinition {
   name: string
   label: string
@@ -271,7 +271,7 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
   }),
 }
 
-/** Properties returned when a request names none (api-shapes §4 and the real defaults). */
+/** Properties returned when a request names none, as the real API's default sets. */
 export const DEFAULT_PROPERTIES: Readonly<Record<ObjectType, readonly string[]>> = {
   contacts: ['createdate', 'email', 'firstname', 'lastname', 'hs_lastmodifieddate', 'hs_object_id'],
   companies: ['createdate', 'domain', 'name', 'hs_lastmodifieddate', 'hs_object_id'],

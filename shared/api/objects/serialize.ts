@@ -1,5 +1,5 @@
 /**
- * Response shapes of the object endpoints (api-shapes §1): SimplePublicObject,
+ * Response shapes of the real object endpoints: SimplePublicObject,
  * SimplePublicObjectWithAssociations, BatchResponse (with errors for 207) and
  * StandardError, built from stored records in one place.
  */
@@ -54,7 +54,7 @@ function own<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(map, key) ? map[key] : undefined
 }
 
-/** A record as SimplePublicObject. Properties without a value are left out (spec §4.4). */
+/** A record as SimplePublicObject. Properties without a value are left out, as the real API documents, even when asked for by name. */
 export function toPublicObject(objectType: ObjectType, record: CrmRecord, selection: PropertySelection = {}): SimplePublicObject {
   const names = selection.all ? Object.keys(record.properties) : (selection.properties ?? DEFAULT_PROPERTIES[objectType])
   const properties: Record<string, string> = {}

@@ -45,7 +45,7 @@ export interface CrmRecord {
   readonly archivedAt?: string
 }
 
-/** One item of the `associations` array of a create (spec §2.8). */
+/** One item of the `associations` array of a create: `{to: {id}, types: [{associationCategory, associationTypeId}]}`, as in the real API. */
 export interface AssociationInput {
   to: { id: string }
   types: ReadonlyArray<{ associationCategory: string; associationTypeId: number }>
@@ -97,7 +97,7 @@ interface ResolvedAssociation {
 
 type Values = Map<string, string | null>
 
-/** The VALIDATION_ERROR for bad property values, in the real API's words (api-shapes §6). */
+/** The VALIDATION_ERROR for bad property values, in the real API's words ("Property values were not valid: [...]"). */
 export function propertyValuesError(problems: readonly PropertyProblem[]) {
   const items = problems.map((p) => ({ isValid: false, message: p.message, error: p.error, name: p.name }))
   return validationError(`Property values were not valid: ${JSON.stringify(items)}`, {

@@ -1,7 +1,8 @@
 /**
- * Request bodies of the timeline API (spec §2.3–2.6; api-shapes §3), checked
- * with zod. Unknown fields are refused, so a typo is a 400 that names it
- * rather than a silently ignored field. Read-only fields a client may echo
+ * Request bodies of the timeline API (event templates, tokens, events and
+ * timelineIFrame, with the real API's fields), checked with zod. Unknown
+ * fields are refused, so a typo is a 400 that names it rather than a silently
+ * ignored field. Read-only fields a client may echo
  * back from a GET (id, createdAt, updatedAt) are tolerated on updates.
  */
 import { z } from 'zod'
@@ -9,7 +10,7 @@ import { validationError } from '../errors.ts'
 import { ownRecord } from '../http.ts'
 import { FORBIDDEN_KEYS } from './render.ts'
 
-/** Spec §8. */
+/** The real timeline API's published limits, plus one emulator choice (batchInputs). */
 export const LIMITS = {
   templatesPerApp: 750,
   tokensPerTemplate: 500,
@@ -19,7 +20,7 @@ export const LIMITS = {
   eventBytes: 1024 * 1024,
   /** 500 bytes per event id (UTF-8). */
   eventIdBytes: 500,
-  /** Inputs per batch create (not stated by the spec; an emulator choice). */
+  /** Inputs per batch create (the real API publishes no limit; an emulator choice). */
   batchInputs: 500,
 } as const
 
