@@ -144,8 +144,8 @@ export function html(body: string, status = 200): Response {
 }
 
 /**
- * A list-valued query parameter. The spec describes comma-separated lists;
- * the official Node client repeats the key instead. Both are accepted and
+ * A list-valued query parameter. The real API documents comma-separated
+ * lists (`?properties=a,b`); the official Node client repeats the key instead. Both are accepted and
  * merged; empty items are dropped.
  */
 export function listParam(query: URLSearchParams, name: string): string[] | undefined {
