@@ -8,7 +8,8 @@
  * {@link callingStore}.
  */
 import { createStore, useStore, type StoreApi } from 'zustand'
-import type { HostFaults, HostStatus, IframeLocation, SyncAckFailedCause, TrafficEntry } from '../../shared/protocol/index.ts'
+import type { HostStatus, IframeLocation, SyncAckFailedCause, TrafficEntry } from '../../shared/protocol/index.ts'
+import type { HostFaults } from './fault-outbox.ts'
 import { applyConformance, initialConformance, type ConformanceEvent, type ConformanceState } from './conformance.ts'
 import type { ReplyLink } from './links.ts'
 import type { ApiCallingSettings, EffectiveSettings } from './settings.ts'

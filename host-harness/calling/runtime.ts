@@ -5,7 +5,8 @@
  * host events to the store. The host's behaviour per message lives in
  * controller.ts; this file only wires things together.
  */
-import { CallingHost, type HostFaults, type HostStatus, type IframeLocation } from '../../shared/protocol/index.ts'
+import { CallingHost, type HostStatus, type IframeLocation } from '../../shared/protocol/index.ts'
+import { FaultInjector, type HostFaults } from './fault-outbox.ts'
 import { api, onApiChange } from '../api/client.ts'
 import { callingStore, type CallingStore, type EngagementFaults, type FaultMode } from './calling-store.ts'
 import { CallingController, HARNESS_ACCOUNT, type ApiPort, type LoggedCall, type StartCallInput, type StartCallResult } from './controller.ts'
@@ -76,6 +77,8 @@ export class CallingRuntime {
   #config: CallingConfig = { navigate: defaultNavigate }
   #container: HTMLElement | null = null
   #host: CallingHost | null = null
+  /** Wire faults (FaultsPanel), applied by wrapping the host's outbox; they survive a re-mount. */
+  readonly #faults = new FaultInjector()
   #controller: CallingController | null = null
   #hostOffs: Array<() => void> = []
   #mountedUrl: string | null = null
@@ -221,6 +224,7 @@ export class CallingRuntime {
       const host = this.#host
       this.#host = null
       host.destroy()
+      this.#faults.dispose()
       this.store.getState().conformanceEvent({ kind: 'widget-reset', reason: 'the widget was unloaded' })
     }
     this.#mountedUrl = null
@@ -261,8 +265,9 @@ export class CallingRuntime {
       autoResize: false,
       autoSetWidgetUrl: false,
       messageIdPrefix: 'ringside',
+      wrapOutbox: this.#faults.wrap,
     })
-    host.setFaults(state.hostFaults)
+    this.#faults.set(state.hostFaults)
     this.#host = host
     this.#mountedUrl = effective.url
     const store = () => this.store.getState()
@@ -365,7 +370,7 @@ export class CallingRuntime {
 
   setHostFaults(faults: HostFaults): void {
     const merged = { ...this.store.getState().hostFaults, ...faults }
-    this.#host?.setFaults(merged)
+    this.#faults.set(merged)
     this.store.getState().patch({ hostFaults: merged })
   }
 
