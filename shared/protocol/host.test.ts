@@ -399,6 +399,18 @@ describe('sending', () => {
     expect(flushed.map((t) => t.beforeHandshake)).toEqual([true, true, true, true])
   })
 
+  it('keeps at most 500 messages before the handshake: the oldest go first, with a warning', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const env = mountHost()
+    const ids = Array.from({ length: 502 }, (_, i) => env.host.setCallState({ i } as never))
+    expect(warn).toHaveBeenCalledTimes(2)
+    load(env)
+    fromWidget(env, ackFor(syncs(env)[0]))
+    const flushed = postedOfType(env.posts, 'SET_CALL_STATE')
+    expect(flushed).toHaveLength(500)
+    expect(flushed.map((m) => (m as { messageId: string }).messageId)).toEqual(ids.slice(2))
+  })
+
   it('posts with the exact widget origin after the handshake, never *', () => {
     const env = readyHost()
     env.host.dialNumber(samplePayloads.DIAL_NUMBER)
