@@ -3,8 +3,7 @@
  * 10,000 messages per side, every type with each of its fields broken in turn. A
  * failure names the seed; replay it with FUZZ_SEED=<seed>.
  */
-import { validateMessage, type HandlerName } from './catalogue.ts'
-import { CATALOGUE } from './catalogue.ts'
+import { CATALOGUE, validateMessage, type FromWidgetType, type HandlerName } from './catalogue.ts'
 import { CallingHost, type TrafficEntry } from './host.ts'
 import { judgeWidgetMessage } from './judgement.ts'
 import { resetWarnOnce } from './log.ts'
@@ -16,11 +15,11 @@ import { CallingExtensions, type EventHandlers } from './widget.ts'
 const PER_SIDE = 10_000
 const SYNC_FIELDS = { portalId: 123, userId: 7, ownerId: 9, iframeLocation: 'widget', usesCallingWindow: false } as const
 
-let uncaught: ReturnType<typeof vi.fn>
+let uncaught: ReturnType<typeof vi.fn<(event: Event) => void>>
 beforeEach(() => {
   resetWarnOnce()
   for (const level of ['debug', 'log', 'warn'] as const) vi.spyOn(console, level).mockImplementation(() => {})
-  uncaught = vi.fn()
+  uncaught = vi.fn<(event: Event) => void>()
   window.addEventListener('error', uncaught)
 })
 afterEach(() => {
@@ -49,7 +48,7 @@ test(`host: ${PER_SIDE.toLocaleString('en')} broken widget messages are judged, 
   const widget = iframe.contentWindow!
   const posts = capturePosts(widget)
   let heard = 0
-  for (const type of typesFrom('widget')) if (type !== 'SYNC_ACK') host.on(type, () => (heard += 1))
+  for (const type of typesFrom('widget') as FromWidgetType[]) if (type !== 'SYNC_ACK') host.on(type, () => (heard += 1))
   const lastSyncId = () => postedOfType(posts, 'SYNC').at(-1)?.messageId
   const syncing = () => {
     if (host.status !== 'syncing') iframe.dispatchEvent(new Event('load'))
