@@ -93,6 +93,8 @@ export interface CallingState {
   effective: EffectiveSettings | null
   iframeLocation: IframeLocation
   syncTimeoutMs: number
+  /** SYNC retry interval: 100 ms as the real host, 10 ms in fast mode (`?syncFast=1`). */
+  syncIntervalMs: number
   /** The iframe's current src (differs from the settings after SET_WIDGET_URL). */
   currentSrc: string | null
   mounted: boolean
@@ -150,6 +152,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}): Calling
     effective: null,
     iframeLocation: 'widget',
     syncTimeoutMs: 30000,
+    syncIntervalMs: 100,
     currentSrc: null,
     mounted: false,
     status: 'idle',

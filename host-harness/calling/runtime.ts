@@ -49,6 +49,14 @@ export interface CallHooks {
   onCallLogged(call: LoggedCall): void
 }
 
+/** SYNC retry interval: the real host's 100 ms, or 10 ms in fast mode (`?syncFast=1`, for tests). */
+export const SYNC_INTERVAL_MS = { default: 100, fast: 10 } as const
+
+/** `?syncFast=1` → the fast SYNC retry interval, otherwise the real host's. */
+export function syncIntervalFromQuery(search: string): number {
+  return new URLSearchParams(search).get('syncFast') === '1' ? SYNC_INTERVAL_MS.fast : SYNC_INTERVAL_MS.default
+}
+
 /** Reads `?syncTimeoutMs=` (clamped), or the default. */
 export function syncTimeoutFromQuery(search: string): number {
   const raw = new URLSearchParams(search).get('syncTimeoutMs')
@@ -117,7 +125,7 @@ export class CallingRuntime {
     const query = parseQueryWidget(window.location.search)
     this.#queryUrl = query.url
     this.#queryErrors = query.errors
-    this.store.getState().patch({ syncTimeoutMs: syncTimeoutFromQuery(window.location.search) })
+    this.store.getState().patch({ syncTimeoutMs: syncTimeoutFromQuery(window.location.search), syncIntervalMs: syncIntervalFromQuery(window.location.search) })
     // A `storage` event reaches the OTHER tabs only. A change made in this tab (e.g.
     // localStorage.setItem in its devtools) is noticed when the tab or the dock regains
     // focus (recheckOverride); the dock's Setup field applies at once.
@@ -259,6 +267,7 @@ export class CallingRuntime {
         usesCallingWindow: effective.usesCallingWindow,
       },
       syncTimeoutMs: state.syncTimeoutMs,
+      syncIntervalMs: state.syncIntervalMs,
       allow: WIDGET_ALLOW,
       sandbox: WIDGET_SANDBOX,
       title: `Calling widget: ${effective.name}`,

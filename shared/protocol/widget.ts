@@ -36,6 +36,7 @@ import { WindowTransport, type ForeignMessage, type WireMessage } from './transp
 const PREFIX = `[calling-extensions-sdk@${SDK_VERSION} ringside]`
 /** Upper bound of the pre-handshake queue; the oldest entries go first. */
 const MAX_QUEUE = 500
+const WARM_UP_SYNC = { type: 'SYNC', messageId: 'warm-up', hostUrl: 'https://warm-up.invalid', portalId: 0, userId: 0, ownerId: 0, iframeLocation: 'widget', usesCallingWindow: false }
 
 type Handler<T extends HandledType> = (data: Payload<T>, message: MessageOf<T>) => void
 
@@ -115,8 +116,11 @@ export class CallingExtensions {
       onForeign: (foreign) => this.#onForeign(foreign),
       onPostError: (message, error) => this.#log.error(`postMessage of ${message.type} failed:`, error),
     })
-    // Listening starts now: a SYNC is answered as soon as this object exists.
+    // Listening starts now: a SYNC is answered as soon as this object exists. The SYNC
+    // validator is compiled now too (zod builds it on first use), so nothing lazy sits
+    // between the host's first SYNC and our SYNC_ACK.
     this.#transport.start()
+    validateMessage(WARM_UP_SYNC, 'from-host')
   }
 
   /** True once the first valid SYNC has been acknowledged. */
