@@ -1,10 +1,12 @@
 import { defineConfig } from '@playwright/test'
 import { chromiumPath, ORIGINS, PORTS } from './e2e/origins.ts'
+import { e2eWebServers } from './e2e/web-servers.ts'
 
 /**
- * End-to-end tests run against the production build, served by
- * scripts/serve-dist.mjs on three ports of 127.0.0.1: the harness, the widget
- * (a second origin, as in a real CRM) and a third, hostile origin.
+ * End-to-end tests run against the production build on three ports of
+ * 127.0.0.1: the harness and the widget (a second origin, as in a real CRM)
+ * from the Ringside server (`npm start` with --dist), and a third, hostile
+ * origin from scripts/serve-dist.mjs (see e2e/web-servers.ts).
  * Playwright cannot download browsers here, so we always point it at a
  * system Chromium (see scripts/ensure-chromium.sh).
  */
@@ -40,14 +42,7 @@ export default defineConfig({
     },
   },
   webServer: [
-    {
-      command: `node scripts/serve-dist.mjs ${PORTS.harness} ${PORTS.widget} ${PORTS.hostile}`,
-      url: `${ORIGINS.harness}/`,
-      reuseExistingServer: !process.env.CI,
-      timeout: 30_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
+    ...e2eWebServers(PORTS.harness),
     {
       // Browser-only mode: the build as plain static files, no API behind it (e2e/browser-only/).
       command: `node scripts/serve-dist.mjs ${PORTS.staticHarness} ${PORTS.staticWidget}`,

@@ -12,6 +12,7 @@ import { chromium } from '@playwright/test'
 import { apiThroughputSection } from '../bench/api-section.mjs'
 import { ensureBuild } from '../bench/build.mjs'
 import { bundleSection } from '../bench/bundle-section.mjs'
+import { httpSection } from '../bench/http-section.mjs'
 import { profileOurSdk } from '../bench/profile.mjs'
 import { sdkSection } from '../bench/sdk-section.mjs'
 import { startDistServer } from '../bench/server.mjs'
@@ -48,6 +49,7 @@ const SECTIONS = [
   async ({ browser, isolation }) => sdkSection({ browser, origins: ORIGINS, isolation, profile: profileOurSdk }),
   async () => bundleSection({ root }),
   async () => apiThroughputSection({ root }),
+  async () => httpSection({ root }),
 ]
 
 /**

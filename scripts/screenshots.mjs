@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // Saves the README screenshots to docs/screenshots/*.png from the production
-// build: a contact record page (properties, timeline with a call and a custom
+// build, served in server mode (`npm start --dist`, fresh data in a scratch
+// folder): a contact record page (properties, timeline with a call and a custom
 // timeline event, the docked widget, logged in) and the developer panels.
 //
 // Usage: npx vite build && node scripts/screenshots.mjs
 // Env: SCREENSHOT_PORT (default 4173; the widget is served on port + 1),
 //      CHROMIUM_PATH (default /usr/bin/chromium).
 // If something already listens on the port, it is assumed to serve this
-// repo's dist/ (e.g. a running `node scripts/serve-dist.mjs`) and is reused.
+// repo's dist/ (e.g. a running `npm start -- --dist`) and is reused.
 import { spawn } from 'node:child_process'
-import { mkdir } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { mkdir, mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { chromium } from 'playwright'
 
 const repo = resolve(import.meta.dirname, '..')
@@ -30,10 +32,11 @@ async function listening(url) {
 
 async function startServer() {
   if (await listening(`${base}/`)) return undefined
-  const server = spawn(process.execPath, [resolve(repo, 'scripts/serve-dist.mjs'), String(port), String(port + 1), String(port + 2)], {
+  const data = await mkdtemp(join(tmpdir(), 'ringside-screenshots-'))
+  const server = spawn(process.execPath, [resolve(repo, 'scripts/start.mjs'), '--dist', '--fresh', '--port', String(port), '--data', data], {
     stdio: ['ignore', 'ignore', 'inherit'],
   })
-  for (let i = 0; i < 100 && !(await listening(`${base}/`)); i++) await new Promise((r) => setTimeout(r, 100))
+  for (let i = 0; i < 300 && !(await listening(`${base}/`)); i++) await new Promise((r) => setTimeout(r, 100))
   return server
 }
 

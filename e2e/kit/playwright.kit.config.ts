@@ -2,8 +2,8 @@
  * Playwright config of the widget check (`npm run check-widget -- <url>`):
  * only the conformance suite, against $WIDGET_URL, with the same browser
  * settings as playwright.config.ts, the readiness report on stdout and
- * JUnit XML in reports/widget-check.junit.xml. The harness is served from
- * the production build (scripts/serve-dist.mjs); the widget under test is
+ * JUnit XML in reports/widget-check.junit.xml. The harness is served by the
+ * Ringside server from the production build (e2e/web-servers.ts); the widget under test is
  * loaded from wherever $WIDGET_URL points (it must be reachable from this
  * machine, e.g. your dev server on localhost).
  *
@@ -14,6 +14,7 @@
  */
 import { defineConfig } from '@playwright/test'
 import base from '../../playwright.config.ts'
+import { e2eWebServers } from '../web-servers.ts'
 
 const port = Number(process.env.KIT_PORT ?? 4173)
 const baseURL = `http://127.0.0.1:${port}`
@@ -34,13 +35,5 @@ export default defineConfig({
   ],
   // check-widget --ignore-https-errors: accept a self-signed dev certificate on the widget's origin.
   use: { ...base.use, baseURL, ignoreHTTPSErrors: process.env.WIDGET_IGNORE_HTTPS_ERRORS === '1' },
-  webServer: {
-    command: `node scripts/serve-dist.mjs ${port} ${port + 1} ${port + 2}`,
-    cwd: root,
-    url: `${baseURL}/`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 30_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: e2eWebServers(port, root),
 })

@@ -2,7 +2,8 @@
  * The calling SDK's wire catalogue as the interop tests and fixtures see it:
  * every widget→host method with its wire type and a realistic payload, and
  * every host→widget type with the npm package's handler name and a payload.
- * Payload shapes follow shared/reference/sdk-wire-protocol.md §3.
+ * Payload shapes follow the message and payload types of
+ * @hubspot/calling-extensions-sdk 0.9.x (https://github.com/HubSpot/calling-extensions-sdk).
  */
 
 /** A widget→host method of the npm package (and of our CallingExtensions). */

@@ -1,11 +1,14 @@
 /**
- * The harness's only way to data: HTTP requests to the emulated CRM API
- * (served on this origin by MSW, see shared/api/browser/msw.ts). The harness
- * acts as the CRM's own UI, so it authenticates with the private-app token.
+ * The harness's only way to data: HTTP requests to the emulated CRM API on
+ * this origin (the server in server mode, MSW in browser-only mode; see
+ * shared/api/browser/connect.ts). The harness acts as the CRM's own UI, so it
+ * authenticates with the private-app token.
  *
- * Every successful write notifies `onApiChange` listeners, so views that show
- * data refetch after any change, wherever it came from.
+ * Every successful write notifies `onApiChange` listeners, and so does every
+ * change committed elsewhere (another tab, a backend, curl), coalesced, so
+ * views that show data refetch after any change, wherever it came from.
  */
+import type { CrmConnection, CrmMode, ServerInfo } from '../../shared/api/browser/connect.ts'
 import type { ErrorBody } from '../../shared/api/errors.ts'
 
 export const HARNESS_TOKEN = 'pat-local'
@@ -22,8 +25,52 @@ export class ApiRequestError extends Error {
   }
 }
 
-export type ApiChange = { method: string; path: string }
+/**
+ * A change: a write this page made (its method and path), or changes
+ * committed anywhere (`method: 'REMOTE'`, with the tables they touched).
+ */
+export type ApiChange = { method: string; path: string; tables?: string[] }
 const listeners = new Set<(change: ApiChange) => void>()
+
+/** Remote changes arriving within this window reach listeners as one. */
+export const REMOTE_CHANGE_WINDOW_MS = 50
+
+let connected: { mode: CrmMode; server?: ServerInfo } | undefined
+/** Sent with every request: in server mode they name this page, so its own writes do not come back as remote changes. */
+let connectionHeaders: Readonly<Record<string, string>> = {}
+
+/** The mode the page's CRM runs in (server or browser-only), once connected. */
+export function crmConnectionInfo(): { mode: CrmMode; server?: ServerInfo } | undefined {
+  return connected
+}
+
+/**
+ * Pass the connection's committed changes to `onApiChange` listeners, a burst
+ * of them as one change (so a backend's ten writes refetch a view once).
+ */
+export function followCrmConnection(connection: Pick<CrmConnection, 'mode' | 'server' | 'onChange' | 'requestHeaders'>, windowMs = REMOTE_CHANGE_WINDOW_MS): () => void {
+  connected = { mode: connection.mode, ...(connection.server && { server: connection.server }) }
+  connectionHeaders = connection.requestHeaders
+  let pending: Set<string> | null = null
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const off = connection.onChange((event) => {
+    if (pending) {
+      for (const table of event.tables) pending.add(table)
+      return
+    }
+    pending = new Set(event.tables)
+    timer = setTimeout(() => {
+      const change: ApiChange = { method: 'REMOTE', path: '', tables: [...(pending ?? [])] }
+      pending = null
+      for (const listener of listeners) listener(change)
+    }, windowMs)
+  })
+  return () => {
+    off()
+    connectionHeaders = {}
+    if (timer !== undefined) clearTimeout(timer)
+  }
+}
 
 /**
  * POSTs that only read (search, batch read, template preview). They are not
@@ -38,7 +85,7 @@ export function isDataChange(change: ApiChange): boolean {
   return !(change.method === 'POST' && READ_ONLY_POST.some((pattern) => pattern.test(change.path)))
 }
 
-/** Subscribe to every successful write (not read-only POSTs) made through this client. */
+/** Subscribe to every successful write made through this client (not read-only POSTs), and to changes committed elsewhere. */
 export function onApiChange(listener: (change: ApiChange) => void): () => void {
   listeners.add(listener)
   return () => listeners.delete(listener)
@@ -64,7 +111,7 @@ export async function apiRequest<T = unknown>(method: string, path: string, body
     if (value !== undefined) url.searchParams.set(key, String(value))
   }
   if (options.developerKey) url.searchParams.set('hapikey', DEVELOPER_API_KEY)
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = { ...connectionHeaders }
   if (!options.developerKey && !options.anonymous) headers.authorization = `Bearer ${HARNESS_TOKEN}`
   let payload: string | undefined
   if (options.form) {

@@ -144,7 +144,7 @@ export class CallingRuntime {
       () => window.removeEventListener('focus', onFocus),
       () => document.removeEventListener('visibilitychange', onVisible),
       onApiChange((change) => {
-        if (change.path.startsWith(SETTINGS_PATH)) void this.loadSettings()
+        if (change.path.startsWith(SETTINGS_PATH) || change.tables?.includes('calling_settings')) void this.loadSettings()
       }),
     )
     void this.loadSettings()

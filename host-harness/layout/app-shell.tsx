@@ -6,8 +6,10 @@
  */
 import { useState, type ReactNode } from 'react'
 import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel, TaskQueueBar, useDockReserve } from './calling-seam.tsx'
+import { RateLimitsSwitch } from '../panels/rate-limits-switch.tsx'
 import { hrefs, OBJECT_TYPES, type Route } from './routes.ts'
 import { OBJECT_CONFIG } from '../records/object-config.ts'
+import { CrmModeBadge } from './crm-mode.tsx'
 
 const DRAWER_TABS = [
   { id: 'inspector', label: 'Message inspector' },
@@ -43,6 +45,7 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
         </a>
         <span className="top-bar-subtitle">emulated CRM · portal 123456</span>
         <div className="top-bar-status">
+          <CrmModeBadge />
           <CallingStatusBadge />
         </div>
       </header>
@@ -105,6 +108,7 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
           </div>
           <div hidden={tab !== 'faults'}>
             <FaultsPanel />
+            <RateLimitsSwitch />
           </div>
           <div hidden={tab !== 'composer'}>
             <ComposerPanel />

@@ -9,12 +9,14 @@ import { configureCalling } from './calling-seam.tsx'
 import { navigateToRecord } from './routes.ts'
 import { StartupError, StartupScreen } from './startup-screens.tsx'
 import { defaultWidgetUrl } from '../calling/settings.ts'
+import { connectCrm } from '../../shared/api/browser/connect.ts'
+import { followCrmConnection } from '../api/client.ts'
 
 /**
- * Start-up order matters: the emulated CRM API (MSW, with its service worker)
- * must be running before anything renders, because the first render already
- * fetches, and the widget iframe's requests are only intercepted once the
- * worker controls this page.
+ * Start-up order matters: the page must know where its CRM API is before
+ * anything renders, because the first render already fetches. In server mode
+ * that is the server behind this origin; in browser-only mode the emulated
+ * CRM (MSW, with its service worker) must be running first.
  */
 export async function start(): Promise<void> {
   const container = document.getElementById('root')
@@ -22,8 +24,8 @@ export async function start(): Promise<void> {
   const root = createRoot(container)
   root.render(<StartupScreen />)
   try {
-    const { createBrowserCrmService } = await import('../../shared/api/browser/msw.ts')
-    await createBrowserCrmService({ seedOptions: { widgetUrl: defaultWidgetUrl(window.location) } })
+    const connection = await connectCrm({ seedOptions: { widgetUrl: defaultWidgetUrl(window.location) } })
+    followCrmConnection(connection)
   } catch (error) {
     root.render(<StartupError error={error} />)
     return

@@ -9,6 +9,7 @@ import { api } from '../api/client.ts'
 import { useHarnessStore } from '../store/harness-store.ts'
 import { ApiErrorView } from './api-error-view.tsx'
 import { useAction } from './use-action.ts'
+import { crmModeDescription } from '../layout/crm-mode.tsx'
 
 export const DATABASE_PATHS = {
   reset: '/_ringside/v1/reset',
@@ -86,7 +87,9 @@ export function DatabasePanel({ save = download }: { save?: (fileName: string, t
   return (
     <section className="panel" aria-labelledby="database-heading">
       <h1 id="database-heading">Database</h1>
-      <p className="muted">The emulated CRM keeps its data in this browser (IndexedDB). Snapshots are JSON files.</p>
+      <p className="muted" data-testid="crm-mode">
+        {crmModeDescription()} Snapshots are JSON files.
+      </p>
       <section className="card" aria-labelledby="db-reset-heading">
         <h2 id="db-reset-heading">Reset</h2>
         <p>Replace all data with the seed: the demo contacts, companies, deals and tickets, and the default calling settings.</p>

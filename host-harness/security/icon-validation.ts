@@ -1,6 +1,6 @@
 /**
- * Validation of the app icon upload (spec §8: roughly square, must scale down
- * to 30 × 30 pixels, at most 5 MB).
+ * Validation of the app icon upload, by the real CRM's rules for an app icon:
+ * roughly square, must scale down to 30 × 30 pixels, at most 5 MB.
  *
  * Only PNG and JPEG are accepted, checked by their magic bytes as well as the
  * declared type. SVG is refused: it is a document that can carry script and

@@ -1,8 +1,10 @@
 /**
- * The developer app's icon and name, shown beside its timeline events (spec
- * §2.3: events show the application name; an icon set in the application
- * settings is shown beside them). The icon is a PNG/JPEG data URL validated
- * on upload and re-validated when read from storage.
+ * The developer app's icon and name, shown beside its timeline events (as in
+ * the real CRM, events show the application name, and an icon set in the
+ * application settings is shown beside them; see
+ * https://developers.hubspot.com/docs/api/crm/timeline). The icon is a
+ * PNG/JPEG data URL validated on upload and re-validated when read from
+ * storage.
  */
 import { useHarnessStore } from '../store/harness-store.ts'
 

@@ -1,13 +1,14 @@
 /**
  * The OAuth consent page (/oauth/authorize), standing in for the CRM's own
- * "connect app" screen. It starts the emulated CRM (MSW) first, then asks it
+ * "connect app" screen. It connects to the emulated CRM first (the server,
+ * or MSW in browser-only mode; see connect.ts), then asks it
  * about the request and shows: the app, the account, the scopes (required
  * ones ticked and fixed, optional ones to tick), Grant and Deny. A decision
  * sends the browser to redirect_uri with `code`+`state` or
  * `error=access_denied`+`state`; an invalid request shows the error and goes
  * nowhere. Everything is built with DOM calls and textContent: no HTML strings.
  */
-import { createBrowserCrmService } from '../../shared/api/browser/msw.ts'
+import { connectCrm } from '../../shared/api/browser/connect.ts'
 import { ConsentError, fetchConsent, readAuthorizeParams, sendDecision, SCOPE_DESCRIPTIONS, type Consent } from './consent.ts'
 
 const root = document.querySelector('#consent') as HTMLElement
@@ -71,9 +72,9 @@ function render(consent: Consent, onDecision: (decision: 'grant' | 'deny', grant
   )
 }
 
-/** Start the emulated CRM, then show the request (or why it cannot proceed). */
+/** Connect to the emulated CRM, then show the request (or why it cannot proceed). */
 export async function start(): Promise<void> {
-  const { persistence } = await createBrowserCrmService()
+  const crm = await connectCrm()
   const params = readAuthorizeParams(location.search)
   let consent: Consent
   try {
@@ -85,7 +86,7 @@ export async function start(): Promise<void> {
   render(consent, async (decision, granted) => {
     const target = await sendDecision(params, decision, granted)
     // The code must be saved before this page goes away: the app's page restores it.
-    await persistence.flush()
+    await crm.settled()
     location.assign(target)
   })
 }

@@ -6,7 +6,12 @@
  */
 import { z } from 'zod'
 
-/** The query parameters of /oauth/authorize that the service needs (api-shapes §2). */
+/**
+ * The query parameters of /oauth/authorize that the service needs: those of the
+ * real authorization URL (client_id, redirect_uri, space-separated scope,
+ * optional_scope, state; https://developers.hubspot.com/docs/api/working-with-oauth)
+ * plus the PKCE challenge and its method.
+ */
 export const AUTHORIZE_PARAMS = ['client_id', 'redirect_uri', 'scope', 'optional_scope', 'state', 'code_challenge', 'code_challenge_method'] as const
 export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMS)[number], string>>
 

@@ -1,12 +1,14 @@
 /**
- * Calling extension settings (spec §2.9, §3.3, §4.5; api-shapes §5):
+ * Calling extension settings, as the real API serves them (see
+ * https://developers.hubspot.com/docs/guides/apps/extensions/calling-extensions/calling-sdk):
  * POST (200, not 201), GET, PATCH, DELETE (204) on
  * /crm/v3/extensions/calling/{appId}/settings, with the developer API key.
  *
  * Only the developer app of the account (ACCOUNT.appId) has settings; any
  * other appId is 404. Defaults for fields a POST leaves out (the real API
  * does not document them; these are emulator choices): width 400, height
- * 600, isReady true (spec §8), every other flag false.
+ * 600, isReady true (the default HubSpot's calling SDK guide states), every
+ * other flag false.
  */
 import { z } from 'zod'
 import { ACCOUNT } from './auth.ts'

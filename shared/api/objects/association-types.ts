@@ -1,7 +1,8 @@
 /**
  * The HUBSPOT_DEFINED association types between the emulated object types.
  * Each pair is declared once, with the id of each direction; the ids are the
- * real API's (api-shapes §4 and the official client's AssociationTypes enum).
+ * real API's, from the AssociationTypes enum of the official Node client
+ * (https://github.com/HubSpot/hubspot-api-nodejs, src/enums/AssociationTypes.ts).
  * Which ids are emulator choices is said in shared/api/README.md.
  */
 import type { ObjectType } from './object-types.ts'

@@ -1,5 +1,5 @@
 /**
- * Response shapes of the object endpoints (api-shapes §1): SimplePublicObject,
+ * Response shapes of the real object endpoints: SimplePublicObject,
  * SimplePublicObjectWithAssociations, BatchResponse (with errors for 207) and
  * StandardError, built from stored records in one place.
  */
@@ -26,6 +26,7 @@ export interface SimplePublicObjectWithAssociations extends SimplePublicObject {
 export interface StandardError {
   status: 'error'
   category: string
+  subCategory?: string
   message: string
   context: Record<string, string[]>
   errors: Array<{ message: string; code?: string; in?: string; context?: Record<string, string[]> }>
@@ -53,7 +54,7 @@ function own<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(map, key) ? map[key] : undefined
 }
 
-/** A record as SimplePublicObject. Properties without a value are left out (spec §4.4). */
+/** A record as SimplePublicObject. Properties without a value are left out, as the real API documents, even when asked for by name. */
 export function toPublicObject(objectType: ObjectType, record: CrmRecord, selection: PropertySelection = {}): SimplePublicObject {
   const names = selection.all ? Object.keys(record.properties) : (selection.properties ?? DEFAULT_PROPERTIES[objectType])
   const properties: Record<string, string> = {}
@@ -108,6 +109,7 @@ export function toStandardError(error: ApiError, extraContext: Record<string, st
   return {
     status: 'error',
     category: error.category,
+    ...(error.options.subCategory !== undefined && { subCategory: error.options.subCategory }),
     message: error.message,
     context: { ...error.options.context, ...extraContext },
     errors: error.options.errors ?? [],

@@ -1,5 +1,7 @@
 /**
- * Spec §2.5 association rules 1–6, and the emulator's record view of events.
+ * How an event finds its record (the real API's rules 1–6, numbered as in the
+ * doc comment of TimelineStore's #associate in store.ts), and the emulator's
+ * record view of events.
  */
 import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, type Credential, type TestService } from './testing.ts'
 

@@ -1,12 +1,14 @@
 /**
- * Timeline API routes (spec §4.2, §4.3; api-shapes §3). The router also
- * serves every path under the current prefix `/integrators/timeline/v3/`.
+ * Timeline API routes, as the real timeline v3 API serves them
+ * (https://developers.hubspot.com/docs/api/crm/timeline). The router also serves
+ * every path under the current prefix `/integrators/timeline/v3/`.
  *
  * Credentials: templates and tokens take the developer API key (`?hapikey=`);
  * creating events takes only an OAuth access token with the `timeline` scope
- * (developer keys and the private-app token are refused, spec §5). Reading
- * events (one event, its detail, its render, and the emulator's list) also
- * accepts the private-app token, which the harness uses.
+ * (developer keys and the private-app token are refused, as by the real
+ * API). Reading events (one event, its detail, its render, and the
+ * emulator's list) also accepts the private-app token, which the harness
+ * uses.
  *
  * Emulator extensions (not in the real API), under `/_ringside/v1/`:
  * - `GET  /_ringside/v1/timeline/events?objectType=&objectId=` (or `?utk=` for
@@ -20,7 +22,7 @@
  */
 import { z } from 'zod'
 import { ApiError, notFound, validationError, type ErrorBody } from '../errors.ts'
-import { html, intParam, json, noContent } from '../http.ts'
+import { html, intParam, json, noContent, ownRecord } from '../http.ts'
 import { DEV_APP } from '../oauth.ts'
 import { parseObjectType } from '../objects/object-types.ts'
 import type { Route, RouteContext } from '../router.ts'
@@ -63,7 +65,7 @@ function callerApp(ctx: RouteContext): number {
   return ctx.principal.kind === 'oauth' ? ctx.principal.appId : DEV_APP.appId
 }
 
-/** StandardError, one item of a batch's errors[] (api-shapes §1). */
+/** StandardError, the real API's shape of one item of a batch's errors[]. */
 function batchError(error: ApiError, index: number, correlationId: string) {
   const body: ErrorBody = error.toBody(correlationId)
   return {
@@ -83,7 +85,7 @@ const previewSchema = z.strictObject({
   eventTemplateId: z.union([z.string(), z.number()]).transform(String).optional(),
   headerTemplate: z.string().optional(),
   detailTemplate: z.string().optional(),
-  tokens: z.record(z.string(), z.union([z.string(), z.number()]).transform(String)).optional(),
+  tokens: ownRecord(z.union([z.string(), z.number()]).transform(String)).optional(),
   extraData: z.json().optional(),
   timestamp: z.union([z.string(), z.number()]).optional(),
 })
@@ -168,7 +170,7 @@ export function timelineRoutes(deps: ServiceDeps): Route[] {
         const appId = appOf(ctx)
         store.template(appId, ctx.params.templateId as string)
         const input = parseOr400(tokenInputSchema, ctx.jsonBody(), 'token')
-        // 200, not 201 (api-shapes §3).
+        // The real API answers this create with 200, not 201.
         return json(tokenResponse(store.addToken(appId, ctx.params.templateId as string, input, ctx.now)))
       },
     },

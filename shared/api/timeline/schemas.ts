@@ -1,13 +1,16 @@
 /**
- * Request bodies of the timeline API (spec §2.3–2.6; api-shapes §3), checked
- * with zod. Unknown fields are refused, so a typo is a 400 that names it
- * rather than a silently ignored field. Read-only fields a client may echo
+ * Request bodies of the timeline API (event templates, tokens, events and
+ * timelineIFrame, with the real API's fields), checked with zod. Unknown
+ * fields are refused, so a typo is a 400 that names it rather than a silently
+ * ignored field. Read-only fields a client may echo
  * back from a GET (id, createdAt, updatedAt) are tolerated on updates.
  */
 import { z } from 'zod'
 import { validationError } from '../errors.ts'
+import { ownRecord } from '../http.ts'
+import { FORBIDDEN_KEYS } from './render.ts'
 
-/** Spec §8. */
+/** The real timeline API's published limits, plus one emulator choice (batchInputs). */
 export const LIMITS = {
   templatesPerApp: 750,
   tokensPerTemplate: 500,
@@ -17,7 +20,7 @@ export const LIMITS = {
   eventBytes: 1024 * 1024,
   /** 500 bytes per event id (UTF-8). */
   eventIdBytes: 500,
-  /** Inputs per batch create (not stated by the spec; an emulator choice). */
+  /** Inputs per batch create (the real API publishes no limit; an emulator choice). */
   batchInputs: 500,
 } as const
 
@@ -34,6 +37,8 @@ const tokenName = z
   .refine((name) => !(RESERVED_TOKEN_NAMES as readonly string[]).includes(name.toLowerCase()), {
     message: `is reserved (${RESERVED_TOKEN_NAMES.join(', ')} cannot be used)`,
   })
+  // Templates never resolve these names (they would reach an object's prototype), so such a token could never show.
+  .refine((name) => !FORBIDDEN_KEYS.has(name), { message: `cannot be used: templates never resolve ${[...FORBIDDEN_KEYS].join(', ')}` })
 
 const optionSchema = z.strictObject({
   value: z.string().min(1, 'must not be empty'),
@@ -120,7 +125,8 @@ export const eventInputSchema = z.strictObject({
   utk: z.string().min(1, 'must not be empty').optional(),
   domain: z.string().optional(),
   timestamp: z.union([z.string(), z.number()]).optional(),
-  tokens: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  // Keeps a `__proto__` key, so it is refused as an unknown token instead of vanishing.
+  tokens: ownRecord(z.union([z.string(), z.number(), z.boolean()])).optional(),
   extraData: z.json().optional(),
   timelineIFrame: iframeSchema.optional(),
 })

@@ -29,7 +29,7 @@ import {
   type TokenUpdate,
 } from './schemas.ts'
 
-/** Object types a template can target (api-shapes §3). */
+/** Object types a template can target in the real API. */
 export const TIMELINE_OBJECT_TYPES = ['contacts', 'companies', 'deals', 'tickets'] as const
 export type TimelineObjectType = (typeof TIMELINE_OBJECT_TYPES)[number]
 
@@ -92,7 +92,7 @@ export type UtkRow = z.infer<typeof utkRow>
 const eventKey = (templateId: string, eventId: string) => `${templateId}:${eventId}`
 
 // ---------------------------------------------------------------------------
-// Response shapes (api-shapes §3)
+// Response shapes of the real timeline API
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -365,7 +365,7 @@ export class TimelineStore {
     return next
   }
 
-  /** Spec §3.5: the template's events are removed and no new ones can be created. */
+  /** As in the real API, the template's events are removed and no new ones can be created. */
   deleteTemplate(appId: number, id: string, now: number): void {
     const template = this.template(appId, id)
     this.#templates.set(id, { ...template, deletedAt: now })
@@ -463,7 +463,8 @@ export class TimelineStore {
     for (const def of template.tokens) {
       const value = checkTokenValue(def, given[def.name] as string | number | boolean)
       tokens[def.name] = value
-      // Spec §2.4 rule 2: a property the record type does not have is ignored.
+      // As in the real API, a mapped property the record type does not have is
+      // ignored for the record; the value stays on the event.
       if (def.objectPropertyName !== undefined && this.#objects.hasProperty(template.objectType, def.objectPropertyName)) {
         properties[def.objectPropertyName] = value
       }
@@ -486,7 +487,19 @@ export class TimelineStore {
     return this.#associate(template, row, input, properties)
   }
 
-  /** Spec §2.5 association rules 1–6. */
+  /**
+   * Finds an event's record by the real API's rules
+   * (https://developers.hubspot.com/docs/api/crm/timeline):
+   * 1. A contacts event may send any combination of email, objectId and utk.
+   * 2. When several are sent, objectId wins, then utk, then email.
+   * 3. email updates the contact with that address, or creates one holding
+   *    only the email. A new email sent with the objectId of an existing
+   *    contact changes that contact's email.
+   * 4. objectId must be the id of an existing contact; it never creates one.
+   * 5. A utk alone (an anonymous visitor) creates no contact: the event stays
+   *    invisible until a contact is tied to that utk.
+   * 6. Company, deal and ticket events need objectId, the record's id.
+   */
   #associate(template: TemplateRow, row: EventRow, input: EventInput, properties: Record<string, string>): EventPlan {
     const update = (id: string, props: Record<string, string>): EventPlan['write'] =>
       Object.keys(props).length > 0 ? { kind: 'update', id, properties: props } : undefined

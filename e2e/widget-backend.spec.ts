@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { expect, test, type Page } from '@playwright/test'
+import { ORIGINS } from './origins.ts'
+import { freePortPair } from '../server/test/support.ts'
+
+/**
+ * examples/widget-backend, run for real beside the e2e server: it connects
+ * through the consent page (OAuth code flow), refreshes its token, posts a
+ * timeline event and creates a call on Maria Garcia with @hubspot/api-client.
+ * Her record page, open all along, shows both without a reload, and the
+ * inspector has nothing to report.
+ *
+ * The backend uses the server's main database (a Node client names no
+ * sandbox), so this browser context asks for the main one too.
+ */
+
+let backend: ChildProcess | undefined
+let backendUrl = ''
+
+test.beforeAll(async () => {
+  const port = await freePortPair()
+  backendUrl = `http://127.0.0.1:${port}`
+  backend = spawn(process.execPath, ['examples/widget-backend/server.mjs'], {
+    env: { ...process.env, RINGSIDE_URL: ORIGINS.harness, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const deadline = Date.now() + 15_000
+  while (Date.now() < deadline) {
+    const up = await fetch(`${backendUrl}/`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (up) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error('the example backend did not start')
+})
+
+test.afterAll(() => {
+  backend?.kill('SIGTERM')
+})
+
+const activity = (page: Page) => page.getByRole('region', { name: 'Activity' })
+
+test('the example backend’s timeline event and call show live on the open record page; the inspector stays clean', async ({ context, page }) => {
+  await context.addCookies([{ name: 'ringside_sandbox', value: 'main', url: ORIGINS.harness }])
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+
+  // The contact's record page, open before the backend does anything.
+  await page.goto('/#/contacts')
+  await page.getByRole('link', { name: 'Maria Garcia' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Maria Garcia' })).toBeVisible()
+  const events = activity(page).getByRole('article', { name: /Inbound desk-phone call with \+1 617 555 0101/ })
+  const calls = activity(page).getByRole('article', { name: 'Inbound call: Answered on the desk phone' })
+  await expect(activity(page).getByRole('article').first()).toBeVisible()
+  const before = { events: await events.count(), calls: await calls.count() }
+
+  // The backend, in another tab: connect through the consent page, refresh, log a call.
+  const app = await context.newPage()
+  await app.goto(`${backendUrl}/`)
+  await app.getByRole('link', { name: 'Connect to the CRM (OAuth)' }).click()
+  await expect(app.getByRole('heading', { name: /Connect Ringside Local App/ })).toBeVisible()
+  await app.getByRole('button', { name: 'Grant access' }).click()
+  await expect(app.locator('#result')).toHaveText('Connected: exchanged the code for tokens.')
+  await expect(app.locator('#connection')).toContainText('Connected')
+  const firstToken = /access token (…\S+),/.exec((await app.locator('#connection').textContent()) ?? '')?.[1]
+  expect(firstToken).toBeTruthy()
+  await app.getByRole('button', { name: 'Refresh the access token now' }).click()
+  await expect(app.locator('#result')).toHaveText('Refreshed the access token.')
+  await expect(app.locator('#connection')).toContainText('access token …')
+  await expect(app.locator('#connection')).not.toContainText(`access token ${firstToken},`)
+  await app.getByRole('button', { name: 'Log a desk-phone call' }).click()
+  await expect(app.locator('#result')).toHaveText(/^Logged for Maria Garcia: timeline event \S+ and call \d+\.$/)
+
+  // Live on the record page, with no reload.
+  await expect(events).toHaveCount(before.events + 1)
+  await expect(calls).toHaveCount(before.calls + 1)
+  await expect(calls.first()).toContainText('1:35')
+
+  // The inspector has no findings.
+  await page.getByRole('button', { name: 'Show integration tools' }).click()
+  await expect(page.getByRole('region', { name: 'Message inspector' }).getByText('No conformance findings.')).toBeVisible()
+  expect(errors).toEqual([])
+})

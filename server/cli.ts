@@ -1,0 +1,161 @@
+/**
+ * `npm start [-- options]`: parse the flags (commander), start the server,
+ * print where everything is, and stop cleanly on SIGINT/SIGTERM.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander'
+import { relative } from 'node:path'
+import { ACCOUNT } from '../shared/api/auth.ts'
+import { SERVER_PATHS } from '../shared/api/api-paths.ts'
+import { DEFAULT_PORT, StartupError, REPO_ROOT, startRingside, type RingsideServer } from './server.ts'
+import { DataInUseError, StorageError } from './storage.ts'
+
+function portNumber(value: string): number {
+  const port = Number(value)
+  if (!Number.isInteger(port) || port < 1 || port > 65534) throw new InvalidArgumentError('a port number from 1 to 65534 (the widget origin takes the next one)')
+  return port
+}
+
+function httpUrl(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new InvalidArgumentError('an absolute http(s) URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('an http(s) URL')
+  return url.href
+}
+
+function positive(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a positive integer')
+  return n
+}
+
+export function buildCommand(): Command {
+  return new Command('ringside')
+    .description(
+      'Runs the emulated CRM as one local server: the harness pages and the CRM API on one origin, the reference widget on the next port,\n' +
+        'one database on disk shared by every page, your widget backend, curl and @hubspot/api-client.',
+    )
+    .addOption(new Option('--port <port>', 'port of the harness and the API; the widget origin uses the next one').default(DEFAULT_PORT).argParser(portNumber))
+    .option('--host <host>', 'address to listen on (anything but loopback prints a warning: there is no real authentication)', '127.0.0.1')
+    .option('--data <file or dir>', 'where the data lives: a folder, or a snapshot file (*.json)', relative(process.cwd(), `${REPO_ROOT}/.ringside`) || '.ringside')
+    .option('--fresh', 'start from the seed data; the data the location held is kept beside it as *.previous')
+    .addOption(new Option('--widget <url>', "register this calling widget at startup (a fresh account registers the widget origin's /widget/)").argParser(httpUrl))
+    .option('--import <file>', 'load this export (Developer → Database → Export, or GET /_ringside/v1/export) at startup, replacing the data')
+    .option('--export-on-exit <file>', 'write an export of the data to this file when the server stops')
+    .addOption(
+      new Option('--cors [origins...]', "answer CORS for these origins (default when given alone: the registered widget's origin); without it, like the real API, none").argParser(
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((o) => new URL(httpUrl(o)).origin)],
+      ),
+    )
+    .option('--dist', 'serve the pages from the production build (dist/, `npm run build`) instead of the sources')
+    .option('--no-pages', 'serve the API alone (a backend or CI needs no harness pages)')
+    .option('--sandboxes', 'give each browser profile a fresh in-memory CRM of its own (for test suites running in parallel); backends and curl still use the main one')
+    .addOption(new Option('--compact-every <n>', 'write a new snapshot after this many journal entries').default(1000).argParser(positive))
+    .showHelpAfterError()
+}
+
+interface CliOptions {
+  port: number
+  host: string
+  data: string
+  fresh?: boolean
+  widget?: string
+  import?: string
+  exportOnExit?: string
+  cors?: string[] | true
+  dist?: boolean
+  pages: boolean
+  sandboxes?: boolean
+  compactEvery: number
+}
+
+function printStartup(server: RingsideServer, options: CliOptions): void {
+  const out: string[] = []
+  const row = (label: string, value: string) => out.push(`  ${label.padEnd(22)} ${value}`)
+  out.push('', '  Ringside: the emulated CRM, one server for every client on this machine', '')
+  row('Harness + CRM API', server.url)
+  row('Widget origin', `${server.widgetOrigin}/   (registered widget: ${server.widgetUrl})`)
+  row('Change stream (SSE)', `${server.url.slice(0, -1)}${SERVER_PATHS.changes}`)
+  const storage = server.storage
+  if (storage) {
+    const what = options.fresh
+      ? 'started fresh from the seed'
+      : server.loaded
+        ? `loaded the snapshot and ${server.loaded.journalEntries} journal entr${server.loaded.journalEntries === 1 ? 'y' : 'ies'}`
+        : 'new: seeded'
+    row('Data', `${storage.paths.location}  (${what}${options.import ? `, then imported ${options.import}` : ''})`)
+  }
+  row('CORS', server.corsOrigins.length > 0 ? `allowed for ${server.corsOrigins.join(', ')}` : 'none, like the real API (--cors to allow the widget origin)')
+  if (options.exportOnExit) row('Export on exit', options.exportOnExit)
+  out.push('', '  Credentials (also GET /_ringside/v1/account)')
+  row('  Private app token', `${ACCOUNT.privateAppToken}   header  Authorization: Bearer ${ACCOUNT.privateAppToken}`)
+  row('  Developer API key', `${ACCOUNT.developerApiKey}   query   ?hapikey=${ACCOUNT.developerApiKey}`)
+  row('  OAuth client id', ACCOUNT.clientId)
+  row('  OAuth client secret', ACCOUNT.clientSecret)
+  row('  App id', String(ACCOUNT.appId))
+  row('  Hub id (portal)', `${ACCOUNT.hubId}  (${ACCOUNT.hubDomain}, user ${ACCOUNT.userEmail})`)
+  out.push('', `  Try: curl -H 'authorization: Bearer ${ACCOUNT.privateAppToken}' '${server.url}crm/v3/objects/contacts?limit=2'`)
+  out.push('  Stop with Ctrl+C.', '')
+  console.log(out.join('\n'))
+  for (const note of server.notes) console.log(`  ${note}`)
+  for (const warning of server.warnings) console.warn(`  Warning: ${warning}`)
+}
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const command = buildCommand()
+  command.parse(argv)
+  const options = command.opts<CliOptions>()
+  const port = options.port
+  const widgetUrl = options.widget
+  let corsOrigins: string[] = []
+  if (options.cors === true) corsOrigins = [new URL(widgetUrl ?? `http://127.0.0.1:${port + 1}/`).origin]
+  else if (Array.isArray(options.cors)) corsOrigins = options.cors
+
+  let server: RingsideServer
+  try {
+    server = await startRingside({
+      port,
+      host: options.host,
+      data: options.data,
+      fresh: options.fresh ?? false,
+      ...(widgetUrl && { widgetUrl }),
+      ...(options.import && { importFile: options.import }),
+      corsOrigins,
+      pages: !options.pages ? 'none' : options.dist ? 'dist' : 'vite',
+      sandboxes: options.sandboxes ?? false,
+      compactEvery: options.compactEvery,
+    })
+  } catch (error) {
+    if (error instanceof StartupError || error instanceof StorageError) {
+      console.error(`ringside: ${error.message}`)
+      if (error instanceof StorageError && !(error instanceof DataInUseError)) console.error('ringside: the data files were left as they are. Move them aside, or start with --fresh (replaces them) or --data <another location>.')
+      process.exit(1)
+    }
+    throw error
+  }
+  printStartup(server, options)
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    let code = 0
+    try {
+      if (options.exportOnExit) {
+        server.exportTo(options.exportOnExit)
+        console.log(`  Exported the data to ${options.exportOnExit}.`)
+      }
+    } catch (error) {
+      console.error(`ringside: could not export to ${options.exportOnExit}: ${error instanceof Error ? error.message : String(error)}`)
+      code = 1
+    }
+    await server.close()
+    console.log(`  Stopped (${signal}).`)
+    process.exit(code)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}

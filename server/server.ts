@@ -1,0 +1,365 @@
+/**
+ * Server mode: one Node process serves the emulated CRM to every client on
+ * the machine, from one database kept on disk.
+ *
+ * - The harness origin (`--port`, default 5173) serves the pages and the CRM
+ *   API: `createCrmService().handle(request)` behind @hono/node-server, so
+ *   every route, status and body is the same as in-process; plus the change
+ *   stream (Server-Sent Events) and GET /_ringside/v1/server.
+ * - The widget origin (`--port` + 1) serves the same pages and no API, so the
+ *   harness and the reference widget talk across origins as in a real CRM,
+ *   and a widget frontend that calls the CRM directly fails as it would in
+ *   production (the real API is another origin and does not answer CORS).
+ *
+ * Pages come from Vite in middleware mode (the sources, no build needed), or
+ * from the production build in dist/ with `pages: 'dist'` (the e2e tests).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { getRequestListener } from '@hono/node-server'
+import { serveStatic } from '@hono/node-server/serve-static'
+import { Hono, type Context } from 'hono'
+import { getCookie } from 'hono/cookie'
+import { cors } from 'hono/cors'
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming'
+import type { ViteDevServer } from 'vite'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
+import { SnapshotError } from '../shared/api/db.ts'
+import { notFound } from '../shared/api/errors.ts'
+import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/seed.ts'
+import { ACCOUNT } from '../shared/api/auth.ts'
+import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
+import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
+import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
+
+export const REPO_ROOT = resolve(import.meta.dirname, '..')
+export const DEFAULT_PORT = 5173
+
+export interface RingsideServerOptions {
+  port?: number
+  host?: string
+  /** Data folder or snapshot file; null keeps the data in memory only (tests). */
+  data?: string | null
+  /** Start from the seed, replacing what the data location holds. */
+  fresh?: boolean
+  /** The registered calling widget of the seed (default: the widget origin's /widget/). */
+  widgetUrl?: string
+  /** A snapshot file (an export) to load at startup, replacing the data. */
+  importFile?: string
+  /** Origins allowed to call the API from a browser (CORS); empty = none, as the real API. */
+  corsOrigins?: readonly string[]
+  /** Where pages come from (default 'vite'); 'none' serves the API alone. */
+  pages?: 'vite' | 'dist' | 'none'
+  /** One fresh in-memory CRM per browser profile (see crms.ts). */
+  sandboxes?: boolean
+  /** Snapshot after this many journal entries. */
+  compactEvery?: number
+  /** The API's clock (tests). */
+  now?: () => number
+}
+
+export interface RingsideServer {
+  readonly url: string
+  readonly widgetOrigin: string
+  readonly widgetUrl: string
+  readonly port: number
+  readonly service: CrmService
+  readonly storage: DiskStorage | null
+  readonly loaded: LoadReport | null
+  /** Warnings to show at startup (a dropped torn line, a non-loopback host). */
+  readonly warnings: string[]
+  /** Other things worth saying at startup (where --fresh put the previous data). */
+  readonly notes: string[]
+  readonly corsOrigins: readonly string[]
+  /** Write the main database as an export file (--export-on-exit). */
+  exportTo(file: string): void
+  close(): Promise<void>
+}
+
+/** The server cannot start as asked (a bad option, no build); the message is one line for the terminal. */
+export class StartupError extends Error {
+  override name = 'StartupError'
+}
+
+/** Thrown when a port cannot be bound. */
+export class ListenError extends StartupError {
+  override name = 'ListenError'
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || host.startsWith('127.')
+}
+
+function listen(server: Server, port: number, host: string, role: string): Promise<void> {
+  return new Promise((resolveListen, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening)
+      if (error.code === 'EADDRINUSE') reject(new ListenError(`Port ${port} on ${host} (${role}) is already in use: stop what runs there or pick another with --port.`))
+      else if (error.code === 'EACCES') reject(new ListenError(`Port ${port} on ${host} (${role}) needs privileges: pick another with --port.`))
+      else reject(new ListenError(`Cannot listen on ${host}:${port} (${role}): ${error.message}`))
+    }
+    const onListening = () => {
+      server.off('error', onError)
+      resolveListen()
+    }
+    server.once('error', onError)
+    server.once('listening', onListening)
+    server.listen(port, host)
+  })
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((done) => {
+    if (!server.listening) return done()
+    server.close(() => done())
+    server.closeAllConnections()
+  })
+}
+
+/** Point the calling settings of the app at `url` (PATCH, or POST when the app has none). */
+async function registerWidget(service: CrmService, url: string): Promise<void> {
+  const endpoint = `http://ringside.local/crm/v3/extensions/calling/${ACCOUNT.appId}/settings?hapikey=${ACCOUNT.developerApiKey}`
+  const send = (method: string, body: unknown) => service.handle(new Request(endpoint, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))
+  let response = await send('PATCH', { url })
+  if (response.status === 404) response = await send('POST', { name: WIDGET_NAME, url })
+  if (!response.ok) throw new StartupError(`--widget ${url}: the API refused it (${response.status}): ${await response.text()}`)
+}
+
+export async function startRingside(options: RingsideServerOptions = {}): Promise<RingsideServer> {
+  const host = options.host ?? '127.0.0.1'
+  const port = options.port ?? DEFAULT_PORT
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+  const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost
+  const origin = `http://${publicHost}:${port}`
+  const widgetOrigin = `http://${publicHost}:${port + 1}`
+  const widgetUrl = options.widgetUrl ?? defaultWidgetUrl({ protocol: 'http:', hostname: publicHost, port: String(port) })
+  const pages = options.pages ?? 'vite'
+  const distRoot = resolve(REPO_ROOT, 'dist')
+  if (pages === 'dist' && !existsSync(resolve(distRoot, 'index.html'))) {
+    throw new StartupError(`No production build in ${distRoot}: run \`npm run build\` first, or start without --dist.`)
+  }
+  const warnings: string[] = []
+  const notes: string[] = []
+  if (!isLoopback(host)) {
+    warnings.push(`Listening on ${host}: the emulated CRM has no real authentication (its tokens are public), so anyone who can reach this machine can read and change its data.`)
+  }
+
+  const serviceOptions: CrmServiceOptions = { seedOptions: { widgetUrl }, ...(options.now && { now: options.now }) }
+
+  // The main CRM: seeded only when there is nothing to load (or --fresh).
+  const storage = options.data === null ? null : new DiskStorage(options.data ?? resolve(REPO_ROOT, '.ringside'), { compactEvery: options.compactEvery })
+  let loaded: LoadReport | null = null
+  let service: CrmService
+  if (storage) {
+    storage.lock()
+    try {
+      if (options.fresh) {
+        const kept = storage.setAside()
+        if (kept.length > 0) notes.push(`--fresh: the previous data was kept as ${kept.join(' and ')}.`)
+      }
+      const fromDisk = storage.hasData()
+      service = createCrmService({ ...serviceOptions, seed: !fromDisk })
+      if (fromDisk) loaded = storage.load(service.db)
+      warnings.push(...(loaded?.warnings ?? []))
+    } catch (error) {
+      storage.releaseLockSync()
+      throw error
+    }
+  } else {
+    service = createCrmService(serviceOptions)
+  }
+  if (options.importFile) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(readFileSync(options.importFile, 'utf8'))
+      service.db.restore(parsed)
+    } catch (error) {
+      storage?.releaseLockSync()
+      const reason = error instanceof SnapshotError || error instanceof SyntaxError ? error.message : String(error)
+      throw new StorageError(`--import ${options.importFile}: ${reason} Nothing was changed.`)
+    }
+  }
+  if (options.widgetUrl) {
+    // Saved or imported data has its own registration; --widget changes it, through the API like any client.
+    try {
+      await registerWidget(service, options.widgetUrl)
+    } catch (error) {
+      storage?.releaseLockSync()
+      throw error
+    }
+    notes.push(`--widget: registered ${options.widgetUrl} as the calling widget of app ${ACCOUNT.appId}.`)
+  }
+  if (storage) {
+    // Compaction at startup: whatever was loaded (or seeded, or imported) becomes the new snapshot.
+    await storage.compact(service.db)
+    service.db.onCommit((commit) => storage.append(service.db, commit))
+  }
+
+  const registry = new CrmRegistry(service, { sandboxes: options.sandboxes ?? false, serviceOptions })
+  const corsOrigins = [...new Set(options.corsOrigins ?? [])]
+
+  // --- the harness origin: API, change stream, server info (and pages in dist mode)
+  const streams = new Set<SSEStreamingApi>()
+  // The client that sent the request whose transaction is committing (see CHANGE_CLIENT_HEADER).
+  const requestClient = new AsyncLocalStorage<string | undefined>()
+  const crmOf = (c: Context) => registry.resolve(c.req.header(SANDBOX_HEADER), getCookie(c, SANDBOX_COOKIE))
+  const app = new Hono()
+  if (corsOrigins.length > 0) {
+    app.use(
+      '*',
+      cors({
+        origin: (requestOrigin) => (corsOrigins.includes(requestOrigin) ? requestOrigin : null),
+        allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        allowHeaders: ['authorization', 'content-type', SANDBOX_HEADER, CHANGE_CLIENT_HEADER],
+        exposeHeaders: ['x-hubspot-correlation-id'],
+        maxAge: 600,
+      }),
+    )
+  }
+  app.get(SERVER_PATHS.info, (c) => {
+    const { sandbox } = crmOf(c)
+    return c.json({
+      mode: 'server',
+      origin,
+      widgetOrigin,
+      data: storage ? storage.paths.location : null,
+      sandbox,
+      cors: corsOrigins,
+      changes: SERVER_PATHS.changes,
+    })
+  })
+  app.get(SERVER_PATHS.changes, (c) => {
+    const { service: crm } = crmOf(c)
+    c.header('cache-control', 'no-store')
+    return streamSSE(c, async (stream) => {
+      streams.add(stream)
+      // Listening starts before anything is written, so no commit falls between connecting and listening.
+      const off = crm.db.onChange((commit) => {
+        if (stream.aborted || stream.closed) return
+        const client = requestClient.getStore()
+        void stream.writeSSE({ data: JSON.stringify({ tables: commit.tables, ...(client && { client }) }) }).catch(() => {})
+      })
+      const ended = new Promise<void>((done) => stream.onAbort(done))
+      try {
+        // The browser reconnects a second after the stream drops (a restart).
+        // `ready` lists every table: a page that reconnects may have missed changes to any of them.
+        await stream.writeSSE({ event: 'ready', data: JSON.stringify({ mode: 'server', tables: crm.db.tableNames }), retry: 1000 })
+        // A comment every 15 s keeps idle connections open through proxies and lets a dead one be noticed.
+        while (!stream.aborted && !stream.closed) {
+          const tick = await Promise.race([stream.sleep(15_000).then(() => 'tick'), ended.then(() => 'end')])
+          if (tick === 'end' || stream.aborted || stream.closed) break
+          await stream.write(': keep-alive\n\n')
+        }
+      } finally {
+        off()
+        streams.delete(stream)
+      }
+    })
+  })
+  app.all('*', async (c, next) => {
+    if (!isApiPath(c.req.path)) return next()
+    const client = c.req.header(CHANGE_CLIENT_HEADER)?.slice(0, 100)
+    return requestClient.run(client, () => crmOf(c).service.handle(c.req.raw))
+  })
+
+  // --- pages
+  let vite: ViteDevServer | null = null
+  const harnessServer = createServer()
+  const widgetServer = createServer()
+  const staticPages = new Hono()
+  if (pages === 'dist') staticPages.use(
+    '*',
+    serveStatic({
+      root: distRoot,
+      onFound: (path, c) => {
+        if (path.endsWith('.html')) c.header('cache-control', 'no-store')
+      },
+    }),
+  )
+  staticPages.all('*', (c) => c.text('Not found', 404))
+  const staticListener = getRequestListener(staticPages.fetch)
+  app.all('*', (c) => c.text('Not found', 404))
+  const apiListener = getRequestListener(app.fetch)
+
+  if (pages === 'vite') {
+    const { createServer: createViteServer } = await import('vite')
+    vite = await createViteServer({
+      root: REPO_ROOT,
+      logLevel: 'warn',
+      appType: 'mpa',
+      server: { middlewareMode: true, ws: { server: harnessServer } },
+    })
+    // One Vite instance serves both origins; the widget origin's pages open their HMR socket on their own port.
+    widgetServer.on('upgrade', (req, socket, head) => harnessServer.emit('upgrade', req, socket, head))
+  }
+
+  const servePage = (req: IncomingMessage, res: ServerResponse) => {
+    if (registry.sandboxesEnabled && !(req.headers.cookie ?? '').includes(`${SANDBOX_COOKIE}=`)) {
+      res.setHeader('set-cookie', `${SANDBOX_COOKIE}=${registry.newSandboxName()}; Path=/; HttpOnly; SameSite=Lax`)
+    }
+    if (vite) {
+      vite.middlewares(req, res, () => {
+        res.statusCode = 404
+        res.end('Not found')
+      })
+    } else if (pages === 'dist') {
+      void staticListener(req, res)
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found')
+    }
+  }
+
+  const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?', 1)[0] as string
+  harnessServer.on('request', (req, res) => {
+    const path = pathOf(req)
+    if (isApiPath(path)) void apiListener(req, res)
+    else servePage(req, res)
+  })
+  widgetServer.on('request', (req, res) => {
+    if (isApiPath(pathOf(req))) {
+      res.writeHead(404, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(notFound(`This is the widget origin; the CRM API is served at ${origin}.`).toBody(crypto.randomUUID())))
+      return
+    }
+    servePage(req, res)
+  })
+
+  const closeAll = async () => {
+    for (const stream of streams) await stream.close().catch(() => {})
+    await Promise.all([closeServer(harnessServer), closeServer(widgetServer)])
+    await vite?.close()
+    await storage?.close()
+  }
+  try {
+    await listen(harnessServer, port, host, 'harness and CRM API')
+    await listen(widgetServer, port + 1, host, 'widget origin')
+  } catch (error) {
+    await closeAll()
+    throw error
+  }
+
+  let closing: Promise<void> | null = null
+  return {
+    url: `${origin}/`,
+    widgetOrigin,
+    widgetUrl,
+    port,
+    service,
+    storage,
+    loaded,
+    warnings,
+    notes,
+    corsOrigins,
+    exportTo(file) {
+      writeFileAtomic(resolve(file), `${JSON.stringify(service.db.snapshot(), null, 2)}\n`)
+    },
+    close() {
+      closing ??= closeAll()
+      return closing
+    },
+  }
+}

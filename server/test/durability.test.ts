@@ -1,0 +1,169 @@
+/**
+ * Durability of server mode (the CLI in a child process where a kill or its
+ * output is what is tested, else the server in this process):
+ * - kill -9 right after a burst of writes that each got a 2xx, restart: every
+ *   one of them is there (with compaction running during the burst);
+ * - a torn last journal line is dropped and reported, the rest loads;
+ * - a corrupt journal line or a truncated snapshot stops the server with the
+ *   file, the line and the reason, and leaves the files untouched.
+ */
+import { createHash } from 'node:crypto'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, test } from 'vitest'
+import { ACCOUNT } from '../../shared/api/auth.ts'
+import { startRingside, type RingsideServer, type RingsideServerOptions } from '../server.ts'
+import { freePortPair, killRunningServers, removeScratchDirs, runCli, scratchDir, waitForServer, type CliRun } from './support.ts'
+
+const AUTH = { authorization: `Bearer ${ACCOUNT.privateAppToken}`, 'content-type': 'application/json' }
+
+async function start(data: string, extra: string[] = []): Promise<{ run: CliRun; origin: string }> {
+  const port = await freePortPair()
+  const run = runCli(['--port', String(port), '--data', data, '--no-pages', ...extra])
+  const origin = `http://127.0.0.1:${port}`
+  await waitForServer(origin, run)
+  return { run, origin }
+}
+
+/** The server in this process (for the cases where the CLI's output is not what is tested). */
+async function inProcess(data: string, options: Partial<RingsideServerOptions> = {}): Promise<{ server: RingsideServer; origin: string }> {
+  const server = await startRingside({ port: await freePortPair(), data, pages: 'none', ...options })
+  return { server, origin: server.url.slice(0, -1) }
+}
+
+function createTicket(origin: string, subject: string): Promise<Response> {
+  return fetch(`${origin}/crm/v3/objects/tickets`, { method: 'POST', headers: AUTH, body: JSON.stringify({ properties: { subject, hs_pipeline_stage: '1' } }) })
+}
+
+async function kill9(run: CliRun): Promise<void> {
+  run.child.kill('SIGKILL')
+  await run.exited
+}
+
+/** Subjects of every ticket, read page by page. */
+async function ticketSubjects(origin: string): Promise<string[]> {
+  const subjects: string[] = []
+  let after: string | undefined
+  do {
+    const response = await fetch(`${origin}/crm/v3/objects/tickets?limit=100&properties=subject${after ? `&after=${after}` : ''}`, { headers: AUTH })
+    const page = (await response.json()) as { results: Array<{ properties: { subject?: string } }>; paging?: { next?: { after: string } } }
+    subjects.push(...page.results.map((r) => r.properties.subject ?? ''))
+    after = page.paging?.next?.after
+  } while (after)
+  return subjects
+}
+
+afterEach(killRunningServers)
+afterAll(removeScratchDirs)
+
+const digest = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
+
+describe('server durability', { timeout: 60_000 }, () => {
+  test('kill -9 right after 200 acknowledged writes loses none of them', async () => {
+    const data = scratchDir('kill9')
+    const first = await start(data, ['--compact-every', '64'])
+    const acknowledged: string[] = []
+    const subjects = Array.from({ length: 200 }, (_, i) => `durable ${i}`)
+    // Bursts of 20 concurrent writes.
+    for (let i = 0; i < subjects.length; i += 20) {
+      await Promise.all(
+        subjects.slice(i, i + 20).map(async (subject) => {
+          const response = await fetch(`${first.origin}/crm/v3/objects/tickets`, { method: 'POST', headers: AUTH, body: JSON.stringify({ properties: { subject, hs_pipeline_stage: '1' } }) })
+          if (response.status === 201) acknowledged.push(subject)
+        }),
+      )
+    }
+    await kill9(first.run)
+    expect(acknowledged).toHaveLength(200)
+
+    const second = await start(data)
+    try {
+      expect(second.run.output()).toMatch(/loaded the snapshot and \d+ journal entr/)
+      const found = new Set(await ticketSubjects(second.origin))
+      const lost = acknowledged.filter((s) => !found.has(s))
+      expect(lost).toEqual([])
+    } finally {
+      await kill9(second.run)
+    }
+  })
+
+  test('a torn last journal line is dropped and reported; a corrupt line or a truncated snapshot refuses to start and keeps the files', async () => {
+    const data = scratchDir('corrupt')
+    const journal = join(data, 'journal.jsonl')
+    const snapshot = join(data, 'snapshot.json')
+    const first = await inProcess(data)
+    for (const subject of ['one', 'two', 'three']) expect((await createTicket(first.origin, subject)).status).toBe(201)
+    await first.server.close()
+    expect(readFileSync(journal, 'utf8').split('\n')).toHaveLength(5) // header, three entries, ''
+
+    // A crash in the middle of an append: the last line has no newline and is cut.
+    appendFileSync(journal, '{"rows":[{"table":"crm_tickets","id":"99","row":{"id":"9')
+    const torn = await inProcess(data)
+    try {
+      expect(torn.server.warnings.join('\n')).toContain(`${journal} line 5: dropped a torn last line`)
+      expect(await ticketSubjects(torn.origin)).toEqual(expect.arrayContaining(['one', 'two', 'three']))
+      // Startup compacted the journal into the snapshot; three more writes make a journal to damage.
+      for (const subject of ['four', 'five', 'six']) expect((await createTicket(torn.origin, subject)).status).toBe(201)
+    } finally {
+      await torn.server.close()
+    }
+
+    // Damage in the middle of the journal: the CLI refuses in one clear line, says where, changes nothing.
+    const lines = readFileSync(journal, 'utf8').split('\n')
+    expect(lines).toHaveLength(5)
+    writeFileSync(journal, [...lines.slice(0, 2), '{"rows": [oops', ...lines.slice(3)].join('\n'))
+    const before = { journal: digest(journal), snapshot: digest(snapshot) }
+    const corrupt = runCli(['--port', String(await freePortPair()), '--data', data, '--no-pages'])
+    expect(await corrupt.exited).toBe(1)
+    expect(corrupt.output()).toMatch(new RegExp(`^ringside: ${escape(journal)} line 3: not valid JSON \\(.+\\)\\.$`, 'm'))
+    expect(corrupt.output()).toContain('left as they are')
+    expect({ journal: digest(journal), snapshot: digest(snapshot) }).toEqual(before)
+
+    // A snapshot cut short.
+    writeFileSync(journal, lines.join('\n'))
+    const text = readFileSync(snapshot, 'utf8')
+    writeFileSync(snapshot, text.slice(0, Math.floor(text.length / 2)))
+    const snapshotDigest = digest(snapshot)
+    await expect(inProcess(data)).rejects.toThrow(new RegExp(`^${escape(snapshot)} line \\d+: not valid JSON \\(.+\\)\\. The file looks truncated\\.$`))
+    expect(digest(snapshot)).toBe(snapshotDigest)
+  })
+})
+
+describe('server CLI data flags', { timeout: 60_000 }, () => {
+  test('--export-on-exit writes an export on SIGTERM; --import loads it; --widget registers a widget; --fresh starts over and keeps the old files aside', async () => {
+    const exported = join(scratchDir('export'), 'export.json')
+    const first = await start(scratchDir('export-src'), ['--export-on-exit', exported])
+    expect((await createTicket(first.origin, 'Carried over')).status).toBe(201)
+    first.run.child.kill('SIGTERM')
+    expect(await first.run.exited).toBe(0)
+    expect(first.run.output()).toContain(`Exported the data to ${exported}.`)
+    expect(JSON.parse(readFileSync(exported, 'utf8'))).toMatchObject({ format: 'ringside-crm-db' })
+
+    const data = scratchDir('import-dst')
+    const second = await inProcess(data, { importFile: exported, widgetUrl: 'http://127.0.0.1:9/my-widget/' })
+    try {
+      expect(await ticketSubjects(second.origin)).toContain('Carried over')
+      // --widget changes the registration of the data it runs on (here, the imported one).
+      const settings = await fetch(`${second.origin}/crm/v3/extensions/calling/${ACCOUNT.appId}/settings?hapikey=${ACCOUNT.developerApiKey}`)
+      expect(((await settings.json()) as { url: string }).url).toBe('http://127.0.0.1:9/my-widget/')
+    } finally {
+      await second.server.close()
+    }
+
+    const third = await inProcess(data, { fresh: true })
+    try {
+      expect(await ticketSubjects(third.origin)).not.toContain('Carried over')
+      expect(third.server.notes.join('\n')).toContain(`kept as ${join(data, 'snapshot.json.previous')}`)
+    } finally {
+      await third.server.close()
+    }
+
+    const bad = join(scratchDir('bad-import'), 'bad.json')
+    writeFileSync(bad, '{"hello": "world"}')
+    await expect(inProcess(data, { importFile: bad })).rejects.toThrow(`--import ${bad}: Not a Ringside database export`)
+  })
+})
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

@@ -1,0 +1,91 @@
+/**
+ * Helpers for the server's tests: free ports, scratch data folders, and the
+ * CLI run as a child process (for kill -9 and startup-error tests).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+export const REPO = resolve(import.meta.dirname, '..', '..')
+
+function tryListen(port: number): Promise<number | null> {
+  return new Promise((done) => {
+    const server = createServer()
+    server.once('error', () => done(null))
+    server.listen(port, '127.0.0.1', () => {
+      const bound = (server.address() as { port: number }).port
+      server.close(() => done(bound))
+    })
+  })
+}
+
+/** A port p such that p and p + 1 (the widget origin) are both free right now. */
+export async function freePortPair(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await tryListen(0)
+    if (port === null || port > 65000) continue
+    if ((await tryListen(port + 1)) !== null) return port
+  }
+  throw new Error('no two consecutive free ports')
+}
+
+const scratch = new Set<string>()
+
+/** A new empty folder under the system's temp folder (removed by removeScratchDirs). */
+export function scratchDir(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `ringside-${name}-`))
+  scratch.add(dir)
+  return dir
+}
+
+export function removeScratchDirs(): void {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true })
+  scratch.clear()
+}
+
+export interface CliRun {
+  child: ChildProcess
+  output(): string
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>
+}
+
+const running = new Set<ChildProcess>()
+
+/** Kill every server runCli started that is still running (a failed or timed-out test leaves none behind). */
+export function killRunningServers(): void {
+  for (const child of running) child.kill('SIGKILL')
+  running.clear()
+}
+
+/** `npm start -- args` as a child process (node scripts/start.mjs). */
+export function runCli(args: string[]): CliRun {
+  const child = spawn(process.execPath, [join(REPO, 'scripts', 'start.mjs'), ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+  let output = ''
+  child.stdout?.on('data', (chunk) => (output += chunk))
+  child.stderr?.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
+  return { child, output: () => output, exited }
+}
+
+/** Wait until the server at `origin` answers GET /_ringside/v1/server (or the child exits). */
+export async function waitForServer(origin: string, run: CliRun, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  let exited = false
+  void run.exited.then(() => (exited = true))
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`the server exited early:\n${run.output()}`)
+    try {
+      const response = await fetch(`${origin}/_ringside/v1/server`)
+      if (response.ok) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`the server did not answer within ${timeoutMs} ms:\n${run.output()}`)
+}

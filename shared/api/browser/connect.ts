@@ -1,0 +1,145 @@
+/**
+ * The one place a page decides where its CRM API is:
+ *
+ * - **server mode** (`npm start`): the page's own origin answers
+ *   GET /_ringside/v1/server with `{ mode: 'server' }`. The page then uses
+ *   plain fetch (no service worker) and learns of every committed change,
+ *   whoever made it (another tab, a backend, curl), from the server's change
+ *   stream (Server-Sent Events), reconnecting after a server restart.
+ * - **browser-only mode** (a static build): nothing answers, so the page
+ *   starts the emulated CRM itself (MSW, see msw.ts) and takes its changes.
+ *
+ * Pages that use the API (the harness, the consent page, fixture pages) call
+ * `connectCrm()` once and await it before their first request.
+ */
+import type { SeedOptions } from '../seed.ts'
+import type { CrmChangeEvent } from './msw.ts'
+import { followChangeStream, type ServerChangeEvent } from './server-changes.ts'
+import { CHANGE_CLIENT_HEADER, SERVER_PATHS } from '../api-paths.ts'
+
+export type CrmMode = 'server' | 'browser-only'
+
+/** What GET /_ringside/v1/server answers. */
+export interface ServerInfo {
+  mode: 'server'
+  origin: string
+  widgetOrigin: string
+  /** The data folder on the server's machine; null when it keeps data in memory. */
+  data: string | null
+  /** The sandbox this browser uses (`--sandboxes`), or null for the main CRM. */
+  sandbox: string | null
+  cors: string[]
+}
+
+export interface CrmConnection {
+  mode: CrmMode
+  /** Server mode only: what the server says about itself. */
+  server?: ServerInfo
+  /**
+   * Every committed change to the database this page uses, whoever made it,
+   * except writes the page made with `requestHeaders` (it knows of those).
+   */
+  onChange(listener: (event: CrmChangeEvent) => void): () => void
+  /** Headers for the page's own API requests (server mode: names the page, see CHANGE_CLIENT_HEADER). */
+  requestHeaders: Readonly<Record<string, string>>
+  /** Resolves once every write this page saw acknowledged is saved (before leaving the page). */
+  settled(): Promise<void>
+}
+
+export interface ConnectOptions {
+  /** Browser-only mode: the seed of a fresh database (e.g. the widget URL). */
+  seedOptions?: SeedOptions
+  /** How long to wait for the server to answer the probe (default 3000 ms). */
+  probeTimeoutMs?: number
+}
+
+/** Ask this origin whether a Ringside server is behind it. */
+export async function probeServer(timeoutMs = 3000): Promise<ServerInfo | undefined> {
+  try {
+    const response = await fetch(SERVER_PATHS.info, { headers: { accept: 'application/json' }, cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) })
+    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return undefined
+    const body = (await response.json()) as Partial<ServerInfo> | null
+    return body?.mode === 'server' ? (body as ServerInfo) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Server mode's change stream, shared by every page of the origin through a
+ * SharedWorker: a browser opens at most six HTTP/1.1 connections to one
+ * origin, so an EventSource per tab would stall a seventh harness tab's
+ * requests. Where SharedWorker is missing (or fails), the page follows the
+ * stream itself.
+ */
+function subscribeToServerChanges(emit: (event: ServerChangeEvent) => void): void {
+  if (typeof SharedWorker === 'undefined') {
+    followChangeStream(emit)
+    return
+  }
+  let fellBack = false
+  const fallBack = () => {
+    if (fellBack) return
+    fellBack = true
+    followChangeStream(emit)
+  }
+  try {
+    const worker = new SharedWorker(new URL('./server-changes-worker.ts', import.meta.url), { type: 'module', name: 'ringside-server-changes' })
+    worker.addEventListener('error', fallBack)
+    worker.port.addEventListener('message', (message: MessageEvent<ServerChangeEvent>) => {
+      if (!fellBack) emit(message.data)
+    })
+    worker.port.start()
+  } catch {
+    fallBack()
+  }
+}
+
+async function connect(options: ConnectOptions): Promise<CrmConnection> {
+  const server = await probeServer(options.probeTimeoutMs)
+  if (server) {
+    const listeners = new Set<(event: CrmChangeEvent) => void>()
+    let following = false
+    const clientId = crypto.randomUUID()
+    return {
+      mode: 'server',
+      server,
+      requestHeaders: { [CHANGE_CLIENT_HEADER]: clientId },
+      onChange(listener) {
+        listeners.add(listener)
+        // The stream is opened for the first listener: a page that only asks which mode it is in holds no connection.
+        if (!following) {
+          following = true
+          subscribeToServerChanges((event) => {
+            if (event.client === clientId) return
+            for (const each of listeners) each({ tables: event.tables })
+          })
+        }
+        return () => listeners.delete(listener)
+      },
+      // The server answers a write only once it is on disk.
+      settled: () => Promise.resolve(),
+    }
+  }
+  const { createBrowserCrmService } = await import('./msw.ts')
+  const crm = await createBrowserCrmService(options.seedOptions ? { seedOptions: options.seedOptions } : {})
+  // Where the browser service saves after answering, it exposes `persistence.flush()`; settle waits for it.
+  const background = (crm as unknown as { persistence?: { flush?: () => Promise<void> } }).persistence
+  return {
+    mode: 'browser-only',
+    requestHeaders: {},
+    onChange: (listener) => crm.onChange(listener),
+    settled: () => background?.flush?.() ?? Promise.resolve(),
+  }
+}
+
+let connection: Promise<CrmConnection> | undefined
+
+/** Connect this page to its CRM (once per page; later calls get the same connection). */
+export function connectCrm(options: ConnectOptions = {}): Promise<CrmConnection> {
+  connection ??= connect(options).catch((error: unknown) => {
+    connection = undefined
+    throw error
+  })
+  return connection
+}
