@@ -1,5 +1,5 @@
 // Where our SDK's round-trip time goes: micro-timings of the pieces of one
-// round trip, measured in-page on the "ours" pages (sdk-host ↔ sdk-widget)
+// round trip, measured in-page on the "pair" pages (sdk-host ↔ sdk-widget)
 // through the fixtures' __profile(n) functions (mean µs per call over n
 // calls, best of RUNS runs, as a busy machine only ever adds time), with
 // console.debug live and muted.
@@ -31,8 +31,8 @@ async function profilePage(page, origins, url) {
 }
 
 export async function profileOurSdk(page, byKey, origins) {
-  const loud = await profilePage(page, origins, byKey.ours.url)
-  const quiet = await profilePage(page, origins, byKey.oursQuiet.url)
+  const loud = await profilePage(page, origins, byKey['unmuted.pair'].url)
+  const quiet = await profilePage(page, origins, byKey['muted.pair'].url)
   const row = (label, value) => [`  ${label}`, us(value), '', '', '']
   return [
     [`where ours spends it (mean of ${CALLS.toLocaleString('en')} calls, best of ${RUNS} runs):`, '', '', '', ''],

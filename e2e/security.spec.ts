@@ -4,6 +4,7 @@
  * messages both ways, a widget that never answers SYNC, and a widget that
  * navigates to another origin mid-call.
  */
+import { mkdirSync, writeFileSync } from 'node:fs'
 import fc from 'fast-check'
 import type { ConsoleMessage, Page } from '@playwright/test'
 import { malformedMessage } from '../shared/protocol/testing/malformed.ts'
@@ -199,6 +200,58 @@ test(`${FLOOD} malformed messages into each side are judged and counted, nothing
   const engagementId = await placeLoggedCall(await driverContext(CONTACT.phone), driver, messages, harness)
   const call = await harness.readCall(engagementId)
   expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: expect.stringContaining('still works') })
+})
+
+test('a flood of 10,000 malformed widget messages with the inspector open: the harness keeps up, stays usable, and reports the time it took', async ({
+  page,
+  harness,
+  widgetFrame,
+}) => {
+  test.setTimeout(120_000)
+  const errors = captureErrors(page)
+  await openLoggedIn(harness)
+  await harness.inspector.clear() // and leave the inspector open: it must keep up
+  const frame = await widgetFrame()
+  const distinct = junk('from-widget', 20_240_603)
+  const total = distinct.length * 10
+  // Timed in the harness page: from the first flood message to the frame painted after the
+  // last one. This listener is added after the harness's, so it sees each message once the
+  // harness has handled it.
+  const timing = page.evaluate(
+    ({ total, origin }) =>
+      new Promise<number>((resolve) => {
+        let seen = 0
+        let start = 0
+        const onMessage = (event: MessageEvent) => {
+          if (event.origin !== origin) return
+          if (seen === 0) start = performance.now()
+          seen += 1
+          if (seen < total) return
+          window.removeEventListener('message', onMessage)
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - start)))
+        }
+        window.addEventListener('message', onMessage)
+      }),
+    { total, origin: new URL(frame.url()).origin },
+  )
+  await frame.evaluate(
+    ({ junk, times }) => {
+      for (let i = 0; i < times; i += 1) for (const message of junk) window.parent.postMessage(message, '*')
+    },
+    { junk: distinct, times: 10 },
+  )
+  const floodMs = Math.round(await timing)
+  test.info().annotations.push({ type: 'flood_10k_ms', description: String(floodMs) })
+  console.log(`harness: ${total.toLocaleString('en')} malformed widget messages handled and painted in ${floodMs} ms`)
+  mkdirSync('reports', { recursive: true })
+  writeFileSync('reports/flood.json', `${JSON.stringify({ flood_10k_ms: floodMs, messages: total })}\n`)
+
+  // The inspector shows the newest entries (it keeps the last 3,000) and the page still answers.
+  await expect(harness.inspector.region.getByText(/^3000 messages/)).toBeVisible({ timeout: 30_000 })
+  await expect(harness.statusBadge).toContainText('Widget ready')
+  await page.getByRole('button', { name: 'Dismiss all' }).click()
+  await expect(page.getByRole('button', { name: `Call ${CONTACT.phone}` })).toBeEnabled()
+  expect(errors).toEqual([])
 })
 
 test('a widget that never answers SYNC is reported as failed after the configured sync timeout', async ({ harness, messages, widgetFrame, page, origins }) => {

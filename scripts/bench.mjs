@@ -5,7 +5,7 @@
 // Debian's Chromium with the same flags as playwright.config.ts.
 // Options: --no-isolation (skip the COOP/COEP headers; timer clamped to 100 µs),
 //          --no-build (use dist/ as it is).
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium } from '@playwright/test'
@@ -19,7 +19,10 @@ import { startDistServer } from '../bench/server.mjs'
 import { printSection } from '../bench/table.mjs'
 
 const root = resolve(import.meta.dirname, '..')
-const PORTS = { harness: 4173, widget: 4174, hostile: 4175 } // = e2e/origins.ts
+// E2E_PORT moves the block (harness, +1 widget, +2 hostile), as e2e/origins.ts does.
+const BASE_PORT = Number(process.env.E2E_PORT ?? 4173)
+if (!Number.isInteger(BASE_PORT) || BASE_PORT < 1024 || BASE_PORT > 65533) throw new Error(`E2E_PORT must be a port number, got ${process.env.E2E_PORT}`)
+const PORTS = { harness: BASE_PORT, widget: BASE_PORT + 1, hostile: BASE_PORT + 2 }
 const ORIGINS = Object.fromEntries(Object.entries(PORTS).map(([name, port]) => [name, `http://127.0.0.1:${port}`]))
 const REQUIRED_PAGES = ['index.html', 'widget/index.html', ...['sdk-host', 'sdk-widget', 'plain-host', 'npm-widget'].map((f) => `e2e/fixtures/${f}/index.html`)]
 
@@ -49,6 +52,29 @@ const SECTIONS = [
   async () => httpSection({ root }),
 ]
 
+/**
+ * reports/bench.json: the SDK and bundle figures as numbers, keyed
+ * sdk.roundtrip.<muted|unmuted>.<p50_us|p99_us>.<pair>, sdk.handshake.<mode>.p50_ms.<pair>,
+ * bundle.gzip_bytes.<page>. harness.flood_10k_ms comes from the security journey
+ * (e2e) when it has run: see reports/flood.json.
+ */
+function writeReport(sdk, bundle, loadAtStart) {
+  const report = { generated: new Date().toISOString(), load_average_start: loadavg().length ? Number(loadAtStart.split(' ')[0]) : null, sdk: { roundtrip: {}, handshake: {} }, bundle: { gzip_bytes: bundle.gzipBytes } }
+  for (const [key, x] of Object.entries(sdk)) {
+    const [mode, pair] = key.split('.')
+    const rt = (report.sdk.roundtrip[mode] ??= { p50_us: {}, p99_us: {} })
+    rt.p50_us[pair] = Math.round(x.p50Us * 10) / 10
+    rt.p99_us[pair] = Math.round(x.p99Us * 10) / 10
+    const hs = (report.sdk.handshake[mode] ??= { p50_ms: {} })
+    hs.p50_ms[pair] = Math.round(x.handshakeP50Ms * 100) / 100
+  }
+  const flood = join(root, 'reports', 'flood.json')
+  if (existsSync(flood)) report.harness = { flood_10k_ms: JSON.parse(readFileSync(flood, 'utf8')).flood_10k_ms }
+  mkdirSync(join(root, 'reports'), { recursive: true })
+  writeFileSync(join(root, 'reports', 'bench.json'), `${JSON.stringify(report, null, 2)}\n`)
+  console.log('\nwrote reports/bench.json')
+}
+
 async function main() {
   const isolation = !process.argv.includes('--no-isolation')
   if (!process.argv.includes('--no-build')) ensureBuild(root, REQUIRED_PAGES)
@@ -57,8 +83,14 @@ async function main() {
   const started = Date.now()
   const load = loadavg().map((x) => x.toFixed(2)).join(' ')
   console.log(`# Ringside benchmark (${new Date().toISOString()}, Chromium ${browser.version()}, Node ${process.version}, ${cpus().length} CPUs, load average ${load}${server.reused ? ', reusing the dist server already running' : ''})`)
+  const results = []
   try {
-    for (const section of SECTIONS) printSection(await section({ browser, isolation }))
+    for (const section of SECTIONS) {
+      const done = await section({ browser, isolation })
+      printSection(done)
+      results.push(done.results)
+    }
+    writeReport(results[0], results[1], load)
   } finally {
     await browser.close()
     await server.stop()

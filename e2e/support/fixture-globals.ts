@@ -122,6 +122,6 @@ export interface SdkHostFixtureWindow extends HostFixtureWindow {
   __call(method: string, payload?: unknown): unknown
   /** CallingHost#send(type, data). */
   __send(type: string, data?: unknown): string
-  /** CallingHost#setFaults. */
+  /** FaultInjector.set on the FaultInjector wrapped around the host's outbox. */
   __setFaults(faults: { withholdSync?: boolean }): void
 }

@@ -8,7 +8,8 @@
  * {@link callingStore}.
  */
 import { createStore, useStore, type StoreApi } from 'zustand'
-import type { HostFaults, HostStatus, IframeLocation, SyncAckFailedCause, TrafficEntry } from '../../shared/protocol/index.ts'
+import type { HostStatus, IframeLocation, SyncAckFailedCause, TrafficEntry } from '../../shared/protocol/index.ts'
+import type { HostFaults } from './fault-outbox.ts'
 import { applyConformance, initialConformance, type ConformanceEvent, type ConformanceState } from './conformance.ts'
 import type { ReplyLink } from './links.ts'
 import type { ApiCallingSettings, EffectiveSettings } from './settings.ts'
@@ -92,6 +93,8 @@ export interface CallingState {
   effective: EffectiveSettings | null
   iframeLocation: IframeLocation
   syncTimeoutMs: number
+  /** SYNC retry interval: 100 ms as the real host, 10 ms in fast mode (`?syncFast=1`). */
+  syncIntervalMs: number
   /** The iframe's current src (differs from the settings after SET_WIDGET_URL). */
   currentSrc: string | null
   mounted: boolean
@@ -125,7 +128,14 @@ export interface CallingState {
 
   // --- actions --------------------------------------------------------------
   patch(partial: Partial<CallingState>): void
+  /**
+   * Adds a traffic entry. With batching on (the app's store) entries are kept aside
+   * and applied in one state update per animation frame (flushTraffic), so a flood
+   * of messages costs one render per frame, not one per message.
+   */
   addTraffic(entry: TrafficEntry, composed?: 'valid' | 'invalid'): InspectorEntry
+  /** Applies the traffic entries kept aside (no-op when none). */
+  flushTraffic(): void
   addLink(link: ReplyLink): void
   conformanceEvent(event: ConformanceEvent): void
   clearInspector(): void
@@ -140,15 +150,49 @@ export interface CallingState {
 
 export type CallingStore = StoreApi<CallingState>
 
-export function createCallingStore(initial: Partial<CallingState> = {}): CallingStore {
+export interface CallingStoreOptions {
+  /** Batch traffic updates per animation frame (see addTraffic). Off: one update per entry. */
+  batchTraffic?: boolean
+}
+
+/** Runs `flush` on the next animation frame, or after 50 ms when frames do not come (a hidden tab). */
+function scheduleFrame(flush: () => void): void {
+  let done = false
+  const once = (): void => {
+    if (done) return
+    done = true
+    flush()
+  }
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(once)
+  setTimeout(once, 50)
+}
+
+export function createCallingStore(initial: Partial<CallingState> = {}, options: CallingStoreOptions = {}): CallingStore {
   let alertSeq = 0
-  return createStore<CallingState>()((set, get) => ({
+  let pending: InspectorEntry[] = []
+  let scheduled = false
+  return createStore<CallingState>()((set, get) => {
+    /** One state update for every entry kept aside: traffic, trafficSeq and conformance, in order. */
+    const flushTraffic = (): void => {
+      scheduled = false
+      if (pending.length === 0) return
+      const batch = pending
+      pending = []
+      set((state) => {
+        let conformance = state.conformance
+        for (const entry of batch) conformance = applyConformance(conformance, { kind: 'traffic', entry })
+        const all = state.traffic.concat(batch)
+        return { traffic: all.length > MAX_TRAFFIC ? all.slice(-MAX_TRAFFIC) : all, trafficSeq: batch[batch.length - 1]!.seq, conformance }
+      })
+    }
+    return {
     settingsLoad: 'loading',
     apiSettings: null,
     settingsErrors: [],
     effective: null,
     iframeLocation: 'widget',
     syncTimeoutMs: 30000,
+    syncIntervalMs: 100,
     currentSrc: null,
     mounted: false,
     status: 'idle',
@@ -175,25 +219,41 @@ export function createCallingStore(initial: Partial<CallingState> = {}): Calling
     patch: (partial) => set(partial),
 
     addTraffic: (entry, composed) => {
-      const kept: InspectorEntry = { ...entry, hostSeq: entry.seq, seq: get().trafficSeq + 1 }
+      const last = pending.length > 0 ? pending[pending.length - 1]!.seq : get().trafficSeq
+      const kept: InspectorEntry = { ...entry, hostSeq: entry.seq, seq: last + 1 }
       if (composed) kept.composed = composed
-      set((state) => {
-        const traffic = state.traffic.length >= MAX_TRAFFIC ? [...state.traffic.slice(1 - MAX_TRAFFIC), kept] : [...state.traffic, kept]
-        return { traffic, trafficSeq: kept.seq, conformance: applyConformance(state.conformance, { kind: 'traffic', entry: kept }) }
-      })
+      pending.push(kept)
+      if (options.batchTraffic !== true) flushTraffic()
+      else if (!scheduled) {
+        scheduled = true
+        scheduleFrame(flushTraffic)
+      }
       return kept
     },
 
+    flushTraffic,
+
     addLink: (link) => set((state) => ({ links: [...state.links.slice(-MAX_TRAFFIC), link] })),
 
-    conformanceEvent: (event) =>
+    conformanceEvent: (event) => {
+      flushTraffic() // conformance sees traffic and events in the order they happened
       set((state) => {
         const conformance = applyConformance(state.conformance, event)
         return conformance === state.conformance ? state : { conformance }
-      }),
+      })
+    },
 
-    clearInspector: () =>
-      set((state) => ({ traffic: [], links: [], foreignDropped: null, conformance: { ...state.conformance, findings: [] } })),
+    clearInspector: () => {
+      const dropped = pending.at(-1)?.seq
+      pending = []
+      set((state) => ({
+        ...(dropped !== undefined ? { trafficSeq: dropped } : {}),
+        traffic: [],
+        links: [],
+        foreignDropped: null,
+        conformance: { ...state.conformance, findings: [] },
+      }))
+    },
 
     alert: (message, source) => {
       alertSeq += 1
@@ -222,7 +282,8 @@ export function createCallingStore(initial: Partial<CallingState> = {}): Calling
       if (mode === 'next') set((state) => ({ engagementFaults: { ...state.engagementFaults, [kind]: 'off' } }))
       return true
     },
-  }))
+    }
+  })
 }
 
 /** Why the user cannot dial in this state, or null when they can (useCanDial, startCall). */
@@ -238,7 +299,7 @@ export function dialBlocker(s: Pick<CallingState, 'mounted' | 'status' | 'failur
 }
 
 /** The app's store. */
-export const callingStore = createCallingStore()
+export const callingStore = createCallingStore({}, { batchTraffic: true })
 
 /** Reads one slice of the app's calling state (re-renders when it changes). */
 export function useCalling<T>(selector: (state: CallingState) => T): T {

@@ -10,7 +10,7 @@
  * HERE, before the API: the controller replies *_FAILED with an "Injected
  * fault" message and makes no API call, so the CRM never holds a half-made
  * call. Wire faults (delay, drop, duplicate, withhold SYNC) live in
- * CallingHost.setFaults.
+ * the harness's FaultInjector (fault-outbox.ts), a wrapper around the host's outbox.
  */
 import type {
   AcceptedMessageOf as MessageOf,

@@ -1,7 +1,7 @@
 /**
  * Fault injection. Engagement faults are applied by the controller (it
  * replies *_FAILED without calling the API); wire faults (delay, drop,
- * duplicate, withhold SYNC) by CallingHost.setFaults.
+ * duplicate, withhold SYNC) by FaultInjector (fault-outbox.ts), wrapped around CallingHost's outbox.
  */
 import { useId, useMemo, useState, type FormEvent } from 'react'
 import { useCalling, type FaultMode } from './calling-store.ts'

@@ -18,6 +18,7 @@ function traffic(direction: 'in' | 'out', message: Record<string, unknown>, extr
   }
   return act(() => {
     callingStore.getState().addTraffic(entry)
+    callingStore.getState().flushTraffic()
   })
 }
 

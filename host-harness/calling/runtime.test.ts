@@ -6,7 +6,7 @@
 import { api } from '../api/client.ts'
 import { installTestCrm } from '../store/test-crm.ts'
 import { createCallingStore, type CallingStore } from './calling-store.ts'
-import { CallingRuntime, WIDGET_ALLOW, WIDGET_SANDBOX, syncTimeoutFromQuery } from './runtime.ts'
+import { CallingRuntime, WIDGET_ALLOW, WIDGET_SANDBOX, syncIntervalFromQuery, syncTimeoutFromQuery } from './runtime.ts'
 import { OVERRIDE_STORAGE_KEY, SETTINGS_PATH } from './settings.ts'
 
 const REGISTERED = 'http://127.0.0.1:4174/widget/'
@@ -167,6 +167,23 @@ test('with SYNC withheld the handshake fails after the sync timeout', async () =
     expect(store.getState()).toMatchObject({ status: 'failed', failureCause: 'timeout' })
     expect(store.getState().traffic.filter((e) => e.type === 'SYNC')).toEqual([])
     expect(runtime.canDial().reason).toContain('SYNC_ACK_FAILED: timeout')
+  } finally {
+    vi.useRealTimers()
+  }
+})
+
+test.each([
+  ['?syncFast=1', 10],
+  ['', 1],
+])('%s: SYNC is retried every 10 ms in fast mode, every 100 ms (the real host) by default', async (search, syncsIn95Ms) => {
+  expect(syncIntervalFromQuery(search)).toBe(search ? 10 : 100)
+  vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'] })
+  try {
+    startRuntime(search)
+    await vi.waitFor(() => expect(iframe()).not.toBeNull())
+    iframe()!.dispatchEvent(new Event('load'))
+    vi.advanceTimersByTime(95)
+    expect(store.getState().traffic.filter((e) => e.type === 'SYNC')).toHaveLength(syncsIn95Ms)
   } finally {
     vi.useRealTimers()
   }

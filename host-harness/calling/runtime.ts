@@ -5,7 +5,8 @@
  * host events to the store. The host's behaviour per message lives in
  * controller.ts; this file only wires things together.
  */
-import { CallingHost, type HostFaults, type HostStatus, type IframeLocation } from '../../shared/protocol/index.ts'
+import { CallingHost, type HostStatus, type IframeLocation } from '../../shared/protocol/index.ts'
+import { FaultInjector, type HostFaults } from './fault-outbox.ts'
 import { api, onApiChange } from '../api/client.ts'
 import { callingStore, type CallingStore, type EngagementFaults, type FaultMode } from './calling-store.ts'
 import { CallingController, HARNESS_ACCOUNT, type ApiPort, type LoggedCall, type StartCallInput, type StartCallResult } from './controller.ts'
@@ -48,6 +49,14 @@ export interface CallHooks {
   onCallLogged(call: LoggedCall): void
 }
 
+/** SYNC retry interval: the real host's 100 ms, or 10 ms in fast mode (`?syncFast=1`, for tests). */
+export const SYNC_INTERVAL_MS = { default: 100, fast: 10 } as const
+
+/** `?syncFast=1` → the fast SYNC retry interval, otherwise the real host's. */
+export function syncIntervalFromQuery(search: string): number {
+  return new URLSearchParams(search).get('syncFast') === '1' ? SYNC_INTERVAL_MS.fast : SYNC_INTERVAL_MS.default
+}
+
 /** Reads `?syncTimeoutMs=` (clamped), or the default. */
 export function syncTimeoutFromQuery(search: string): number {
   const raw = new URLSearchParams(search).get('syncTimeoutMs')
@@ -76,6 +85,8 @@ export class CallingRuntime {
   #config: CallingConfig = { navigate: defaultNavigate }
   #container: HTMLElement | null = null
   #host: CallingHost | null = null
+  /** Wire faults (FaultsPanel), applied by wrapping the host's outbox; they survive a re-mount. */
+  readonly #faults = new FaultInjector()
   #controller: CallingController | null = null
   #hostOffs: Array<() => void> = []
   #mountedUrl: string | null = null
@@ -114,7 +125,7 @@ export class CallingRuntime {
     const query = parseQueryWidget(window.location.search)
     this.#queryUrl = query.url
     this.#queryErrors = query.errors
-    this.store.getState().patch({ syncTimeoutMs: syncTimeoutFromQuery(window.location.search) })
+    this.store.getState().patch({ syncTimeoutMs: syncTimeoutFromQuery(window.location.search), syncIntervalMs: syncIntervalFromQuery(window.location.search) })
     // A `storage` event reaches the OTHER tabs only. A change made in this tab (e.g.
     // localStorage.setItem in its devtools) is noticed when the tab or the dock regains
     // focus (recheckOverride); the dock's Setup field applies at once.
@@ -221,6 +232,7 @@ export class CallingRuntime {
       const host = this.#host
       this.#host = null
       host.destroy()
+      this.#faults.dispose()
       this.store.getState().conformanceEvent({ kind: 'widget-reset', reason: 'the widget was unloaded' })
     }
     this.#mountedUrl = null
@@ -255,14 +267,16 @@ export class CallingRuntime {
         usesCallingWindow: effective.usesCallingWindow,
       },
       syncTimeoutMs: state.syncTimeoutMs,
+      syncIntervalMs: state.syncIntervalMs,
       allow: WIDGET_ALLOW,
       sandbox: WIDGET_SANDBOX,
       title: `Calling widget: ${effective.name}`,
       autoResize: false,
       autoSetWidgetUrl: false,
       messageIdPrefix: 'ringside',
+      wrapOutbox: this.#faults.wrap,
     })
-    host.setFaults(state.hostFaults)
+    this.#faults.set(state.hostFaults)
     this.#host = host
     this.#mountedUrl = effective.url
     const store = () => this.store.getState()
@@ -365,7 +379,7 @@ export class CallingRuntime {
 
   setHostFaults(faults: HostFaults): void {
     const merged = { ...this.store.getState().hostFaults, ...faults }
-    this.#host?.setFaults(merged)
+    this.#faults.set(merged)
     this.store.getState().patch({ hostFaults: merged })
   }
 

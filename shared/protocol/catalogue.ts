@@ -1,312 +1,50 @@
 /**
  * The message catalogue of the calling SDK wire protocol: every type, who sends it,
- * which SDK method / handler / host method it maps to, and one zod schema per type.
- *
- * Schemas are loose objects (unknown keys pass through, as the real host and widgets
- * add fields freely) and tolerant where real traffic is (DIAL_NUMBER ids may be 0,
- * `objectType` may be missing, legacy `phone_number`); they are strict where types
- * matter: required fields, finite numbers, enums. Required fields follow the npm
- * package's TypeScript types. See /work/shared/reference/sdk-wire-protocol.md §3.
+ * which SDK method / handler / host method it maps to, and its zod schema (schemas.ts).
+ * The single source of every message type: the SDK's send methods, the validators
+ * and the derived types (types.ts) all come from here.
  */
-import { z } from 'zod'
+import { z } from './zod-config.ts'
+import {
+  id,
+  noData,
+  unspecified,
+  replyData,
+  initializedData,
+  outgoingCallData,
+  incomingCallData,
+  externalCallIdData,
+  callEndedData,
+  callCompletedData,
+  navigateToRecordData,
+  finalizeEngagementData,
+  errorData,
+  resizeData,
+  readyData,
+  dialNumberData,
+  engagementIdData,
+  engagementErrorData,
+  callerIdMatchData,
+  navigateToRecordFailedData,
+  visibilityChangedData,
+  acceptCallRef,
+  acceptCallEnded,
+  acceptCallCompleted,
+  acceptFinalize,
+  envelope,
+  syncSchema,
+  syncAckSchema,
+  setWidgetUrlSchema,
+} from './schemas.ts'
+import type { IframeLocation } from './schemas.ts'
 
-/*
- * zod 4 compiles each object schema into a parser with `new Function` on its first
- * use (and probes `new Function` once when the first object schema is built). We turn
- * that off, before any schema below is built (zod reads the flag at construction):
- * - CSP: widget and host pages with a strict Content-Security-Policy (no
- *   'unsafe-eval') refuse the probe, and browsers send a CSP violation report for it
- *   even though zod catches the error. A calling widget must not cause those.
- * - handshake latency: the compile costs ~1.5 ms per message type on first use, and
- *   the handshake is the first use of SYNC and SYNC_ACK on both sides. Interpreted
- *   parsing is slower per message (a few µs) but has no first-use cost.
- * `z.config` is page-global and merges: pages that already set jitless (the harness,
- * the OAuth consent page) agree with it. Code that builds zod schemas before this
- * module is evaluated should set it itself first.
- */
-z.config({ jitless: true })
+export { callEndStatus, callStatus, callRingingStatus, callInProgressStatus, callEndingStatus, callerIdTypes, errorType, iframeLocation } from './schemas.ts'
+export type { EndStatus, CallStatus, CallerIdType, IframeLocation } from './schemas.ts'
+export type * from './types.ts'
+import type { AnyMessage } from './types.ts'
 
 /** Sent as `version` in SYNC_ACK (the wire version this SDK speaks). */
 export const SDK_VERSION = '0.9.7'
-
-// ---------------------------------------------------------------------------
-// Enums
-// ---------------------------------------------------------------------------
-
-export const callEndStatus = {
-  COMPLETED: 'COMPLETED',
-  FAILED: 'FAILED',
-  CANCELED: 'CANCELED',
-  BUSY: 'BUSY',
-  NO_ANSWER: 'NO_ANSWER',
-  REJECTED: 'REJECTED',
-  MISSED: 'MISSED',
-} as const
-export type EndStatus = (typeof callEndStatus)[keyof typeof callEndStatus]
-
-export const callStatus = {
-  CONNECTING: 'CONNECTING',
-  CALLING_CRM_USER: 'CALLING_CRM_USER',
-  IN_PROGRESS: 'IN_PROGRESS',
-  CANCELED: 'CANCELED',
-  FAILED: 'FAILED',
-  BUSY: 'BUSY',
-  NO_ANSWER: 'NO_ANSWER',
-  COMPLETED: 'COMPLETED',
-  ENDING: 'ENDING',
-  QUEUED: 'QUEUED',
-  RINGING: 'RINGING',
-} as const
-export type CallStatus = (typeof callStatus)[keyof typeof callStatus]
-
-export const callRingingStatus = {
-  QUEUED: 'QUEUED',
-  RINGING: 'RINGING',
-  CONNECTING: 'CONNECTING',
-  CALLING_CRM_USER: 'CALLING_CRM_USER',
-} as const
-export const callInProgressStatus = { IN_PROGRESS: 'IN_PROGRESS' } as const
-export const callEndingStatus = { ENDING: 'ENDING' } as const
-
-export const callerIdTypes = { CONTACT: 'CONTACT', COMPANY: 'COMPANY' } as const
-export type CallerIdType = (typeof callerIdTypes)[keyof typeof callerIdTypes]
-
-export const errorType = { UNKNOWN_MESSAGE_TYPE: 'UNKNOWN_MESSAGE_TYPE' } as const
-
-export const iframeLocation = { widget: 'widget', remote: 'remote', window: 'window' } as const
-export type IframeLocation = (typeof iframeLocation)[keyof typeof iframeLocation]
-
-const values = <T extends Record<string, string>>(map: T) =>
-  Object.values(map) as [T[keyof T], ...T[keyof T][]]
-
-// ---------------------------------------------------------------------------
-// Building blocks
-// ---------------------------------------------------------------------------
-
-/** zod 4 numbers reject NaN and ±Infinity. */
-const num = z.number()
-const id = z.union([num, z.string()])
-const messageIdSchema = z.union([z.string().min(1), num])
-const objectCoordinates = z.looseObject({
-  portalId: num,
-  objectId: num,
-  /** "0-1" contact, "0-2" company; custom objects use other `<n>-<n>` ids. */
-  objectTypeId: z.string().regex(/^\d+-\d+$/, 'expected an object type id like "0-1"'),
-})
-/** Payload of a no-arg message (the sender puts no `data` key). */
-const noData = z.union([z.undefined(), z.null(), z.looseObject({})]).optional()
-/** Payload the vendor never specified: an object or nothing. */
-const unspecified = z.union([z.undefined(), z.null(), z.looseObject({})]).optional()
-const errorInfo = z.looseObject({ message: z.string() })
-/** Payload of loosely specified *_FAILED / *_SUCCEEDED replies. */
-const replyData = z
-  .union([
-    z.undefined(),
-    z.null(),
-    z.looseObject({
-      engagementId: id.optional(),
-      externalCallId: z.string().optional(),
-      error: errorInfo.optional(),
-    }),
-  ])
-  .optional()
-
-const syncFieldShape = {
-  portalId: num.optional(),
-  userId: num.optional(),
-  ownerId: id.optional(),
-  engagementId: num.nullable().optional(),
-  iframeLocation: z.enum(values(iframeLocation)).optional(),
-  usesCallingWindow: z.boolean().optional(),
-}
-
-// ---------------------------------------------------------------------------
-// Payload schemas
-// ---------------------------------------------------------------------------
-
-const initializedData = z.looseObject({
-  isLoggedIn: z.boolean().optional(),
-  isAvailable: z.boolean().optional(),
-  engagementId: num.optional(),
-  sizeInfo: z.looseObject({ width: num, height: num }).optional(),
-  // echoed by the vendor's React demo
-  iframeLocation: z.enum(values(iframeLocation)).optional(),
-  usesCallingWindow: z.boolean().optional(),
-  portalId: num.optional(),
-  hostUrl: z.string().optional(),
-})
-
-const outgoingCallData = z.looseObject({
-  externalCallId: z.string(),
-  fromNumber: z.string().optional(),
-  toNumber: z.string().optional(),
-  callStartTime: num.optional(),
-  createEngagement: z.boolean().optional(),
-  /** all properties of the DIAL_NUMBER payload that started the call */
-  dialingContext: z.looseObject({}).optional(),
-  /** @deprecated use toNumber */
-  phoneNumber: z.string().optional(),
-})
-
-const incomingCallData = z.looseObject({
-  externalCallId: z.string(),
-  fromNumber: z.string(),
-  toNumber: z.string(),
-  callStartTime: num.optional(),
-  createEngagement: z.boolean().optional(),
-})
-
-const externalCallIdData = z.looseObject({ externalCallId: z.string() })
-
-const callEndedData = z.looseObject({
-  externalCallId: z.string(),
-  engagementId: num,
-  callEndStatus: z.enum(values(callEndStatus)).optional(),
-})
-
-const callCompletedData = z.looseObject({
-  externalCallId: z.string(),
-  engagementId: id.optional(),
-  /** default true */
-  hideWidget: z.boolean().optional(),
-  /** hs_timestamp, hs_call_body, hs_call_status, hs_call_duration, … */
-  engagementProperties: z.record(z.string(), z.union([z.string(), num])).optional(),
-})
-
-const navigateToRecordData = z.looseObject({
-  objectCoordinates,
-  engagementId: num.optional(),
-  openIn: z.enum(['CURRENT_TAB', 'NEW_TAB']).optional(),
-})
-
-const finalizeEngagementData = z.looseObject({ externalCallId: z.string(), engagementId: num })
-
-const errorData = z.union([
-  z.looseObject({ message: z.string() }),
-  z.looseObject({
-    type: z.literal(errorType.UNKNOWN_MESSAGE_TYPE),
-    data: z.looseObject({ originalMessage: z.unknown() }),
-  }),
-])
-
-const resizeData = z.looseObject({ width: num.nonnegative(), height: num.nonnegative() })
-
-const readyData = z.looseObject({
-  ...syncFieldShape,
-  hostUrl: z.string().optional(),
-  /** set when the READY follows a SET_WIDGET_URL */
-  iFrameUrl: z.string().optional(),
-})
-
-const optionalText = z.string().nullish()
-const dialNumberData = z
-  .looseObject({
-    phoneNumber: optionalText,
-    /** legacy duplicate of phoneNumber */
-    phone_number: optionalText,
-    countryCode: optionalText,
-    calleeInfo: z
-      .looseObject({ calleeId: id.optional(), calleeObjectTypeId: z.string().optional() })
-      .nullish(),
-    ownerId: id.nullish(),
-    portalId: num.nullish(),
-    /** may be 0 (ticket calls, #228) */
-    subjectId: id.nullish(),
-    /** may be 0 (#228) */
-    objectId: id.nullish(),
-    /** may be missing (#228) */
-    objectType: optionalText,
-    startTimestamp: num.nullish(),
-    toPhoneNumberSrc: optionalText,
-    threadId: z.unknown().optional(),
-  })
-  .refine((d) => typeof d.phoneNumber === 'string' || typeof d.phone_number === 'string', {
-    message: 'phoneNumber (or legacy phone_number) is required',
-    path: ['phoneNumber'],
-  })
-
-const engagementIdData = z.looseObject({ engagementId: num })
-const engagementErrorData = z.looseObject({ error: errorInfo })
-
-const name = z.string().nullish()
-const contactIdMatch = z.looseObject({
-  callerIdType: z.literal(callerIdTypes.CONTACT),
-  objectCoordinates,
-  firstName: name,
-  lastName: name,
-  email: name,
-})
-const companyIdMatch = z.looseObject({
-  callerIdType: z.literal(callerIdTypes.COMPANY),
-  objectCoordinates,
-  name,
-})
-const callerIdMatchData = z.looseObject({
-  callerIdMatches: z.array(z.discriminatedUnion('callerIdType', [contactIdMatch, companyIdMatch])),
-})
-
-const navigateToRecordFailedData = z
-  .looseObject({ engagementId: num.optional(), objectCoordinates: objectCoordinates.optional() })
-  .optional()
-
-const visibilityChangedData = z.looseObject({ isMinimized: z.boolean(), isHidden: z.boolean() })
-
-// ---------------------------------------------------------------------------
-// What the host acts on (judgement.ts normalises a message first, then parses it
-// with these). Each loosening is a leniency rule of judgement.ts, with its evidence.
-// ---------------------------------------------------------------------------
-
-/** A call event that may name its call by externalCallId only, or not at all (the current call). */
-const looseCallRef = { externalCallId: z.string().optional(), engagementId: num.optional() }
-const acceptCallRef = z.looseObject({ externalCallId: z.string().optional() }).nullish()
-const acceptCallEnded = callEndedData.extend(looseCallRef).nullish()
-const acceptCallCompleted = callCompletedData.extend({
-  ...looseCallRef,
-  hideWidget: z.unknown().optional(),
-  /** values go to the engagements API as they are: it judges them (null and "" clear a property) */
-  engagementProperties: z.record(z.string(), z.unknown()).optional(),
-})
-const acceptFinalize = finalizeEngagementData.extend(looseCallRef)
-
-// ---------------------------------------------------------------------------
-// Envelope schemas
-// ---------------------------------------------------------------------------
-
-function envelope<T extends string, D extends z.ZodType>(type: T, data: D) {
-  return z.looseObject({ type: z.literal(type), messageId: messageIdSchema, data })
-}
-
-const syncSchema = z.looseObject({
-  type: z.literal('SYNC'),
-  messageId: messageIdSchema,
-  /** origin of the host page; the widget posts SYNC_ACK to it */
-  hostUrl: z.string(),
-  ...syncFieldShape,
-})
-
-const syncAckSchema = z.looseObject({
-  type: z.literal('SYNC_ACK'),
-  messageId: messageIdSchema,
-  hostUrl: z.string().optional(),
-  ...syncFieldShape,
-  debugMode: z.boolean().optional(),
-  version: z.string().optional(),
-  /** the widget's own origin */
-  iFrameUrl: z.string().optional(),
-})
-
-const setWidgetUrlSchema = z
-  .looseObject({
-    type: z.literal('SET_WIDGET_URL'),
-    messageId: messageIdSchema,
-    /** legacy / host form */
-    iFrameUrl: z.string().optional(),
-    data: z.looseObject({ iFrameUrl: z.string().optional() }).nullish(),
-  })
-  .refine((m) => typeof m.iFrameUrl === 'string' || typeof m.data?.iFrameUrl === 'string', {
-    message: 'iFrameUrl is required (data.iFrameUrl or top-level iFrameUrl)',
-    path: ['data', 'iFrameUrl'],
-  })
 
 // ---------------------------------------------------------------------------
 // Catalogue
@@ -473,101 +211,6 @@ export type MessageType = keyof Catalogue
 export const MessageType = Object.freeze(
   Object.fromEntries(Object.keys(CATALOGUE).map((k) => [k, k])),
 ) as { readonly [K in MessageType]: K }
-
-// ---------------------------------------------------------------------------
-// Derived types
-// ---------------------------------------------------------------------------
-
-/**
- * Removes the `[k: string]: unknown` index signatures that loose zod objects add, so
- * payload types accept interfaces and give precise autocompletion. Runtime objects
- * may still carry extra keys.
- */
-export type Wire<T> = T extends readonly (infer U)[]
-  ? Wire<U>[]
-  : T extends object
-    ? { [K in keyof T as string extends K ? never : K]: Wire<T[K]> }
-    : T
-
-/** The full envelope of a message type. */
-export type MessageOf<T extends MessageType> = Wire<z.output<Catalogue[T]['schema']>>
-/** The `data` of a message type (undefined for types without a data key). */
-export type Payload<T extends MessageType> = 'data' extends keyof MessageOf<T> ? MessageOf<T>['data'] : undefined
-
-/**
- * The envelope of a widget → host type as the host acts on it (after the leniency rules
- * of judgement.ts): what CallingHost's listeners receive. Looser than MessageOf<T> for
- * the call events (engagementId and externalCallId may be missing).
- */
-export type AcceptedMessageOf<T extends MessageType> = Catalogue[T] extends { accept: infer A extends z.ZodType }
-  ? Wire<z.output<A>>
-  : MessageOf<T>
-/** The `data` of AcceptedMessageOf<T>. */
-export type AcceptedPayload<T extends MessageType> = 'data' extends keyof AcceptedMessageOf<T> ? AcceptedMessageOf<T>['data'] : undefined
-
-type TypesWhere<Cond> = { [K in MessageType]: Catalogue[K] extends Cond ? K : never }[MessageType]
-
-type AcceptedFrom<S extends Side> = {
-  [K in MessageType]: S extends Catalogue[K]['acceptedFrom'][number] ? K : never
-}[MessageType]
-/** Types the host accepts from the widget. */
-export type FromWidgetType = AcceptedFrom<'widget'>
-/** Types the widget accepts from the host. */
-export type FromHostType = AcceptedFrom<'host'>
-/** What CallingHost.send() accepts (SYNC is automatic). */
-export type HostSendableType = Exclude<FromHostType, 'SYNC'>
-/** Types with an eventHandlers entry on the widget side. */
-export type HandledType = TypesWhere<{ handler: string }>
-export type HandlerNameOf<T extends HandledType> = Catalogue[T] extends { handler: infer H extends string } ? H : never
-export type HandlerName = HandlerNameOf<HandledType>
-
-export type WidgetToHostMessage = { [K in FromWidgetType]: MessageOf<K> }[FromWidgetType]
-export type HostToWidgetMessage = { [K in FromHostType]: MessageOf<K> }[FromHostType]
-export type AnyMessage = { [K in MessageType]: MessageOf<K> }[MessageType]
-
-// Payload aliases, named like the npm package's types.
-type Out<S extends z.ZodType> = Wire<z.output<S>>
-export type OnInitialized = Out<typeof initializedData>
-export type OnIncomingCall = Out<typeof incomingCallData>
-export type OnOutgoingCall = Out<typeof outgoingCallData>
-export type OnCallAnswered = Out<typeof externalCallIdData>
-export type OnCallTransferred = Out<typeof externalCallIdData>
-export type OnCallEnded = Out<typeof callEndedData>
-export type OnCallCompleted = Out<typeof callCompletedData>
-export type RawEngagementProperties = NonNullable<OnCallCompleted['engagementProperties']>
-export type OnNavigateToRecord = Out<typeof navigateToRecordData>
-export type ObjectCoordinates = Out<typeof objectCoordinates>
-export type OnFinalizeEngagement = Out<typeof finalizeEngagementData>
-/** @deprecated use OnFinalizeEngagement */
-export type OnPublishToChannel = Out<typeof finalizeEngagementData>
-export type OnError = { message: string }
-export type ErrorPayload = Out<typeof errorData>
-export type OnResize = Out<typeof resizeData>
-export type SizeInfo = OnResize
-export type OnSetWidgetUrl = { iFrameUrl: string }
-export type ContactIdMatch = Out<typeof contactIdMatch>
-export type CompanyIdMatch = Out<typeof companyIdMatch>
-export type CallerIdMatch = ContactIdMatch | CompanyIdMatch
-export type CallerIdMatchPayload = Out<typeof callerIdMatchData>
-export type DialNumberPayload = Out<typeof dialNumberData>
-export type EngagementIdPayload = Out<typeof engagementIdData>
-export type EngagementErrorPayload = Out<typeof engagementErrorData>
-export type ReplyPayload = Out<typeof replyData>
-export type NavigateToRecordFailedPayload = Out<typeof navigateToRecordFailedData>
-export type VisibilityChangedPayload = Out<typeof visibilityChangedData>
-export type ReadyPayload = Out<typeof readyData>
-export type SyncMessage = Out<typeof syncSchema>
-export type SyncAckMessage = Out<typeof syncAckSchema>
-
-/** The SYNC fields a host sends besides type/messageId/hostUrl. */
-export interface SyncFields {
-  portalId: number
-  userId: number
-  ownerId: number | string
-  iframeLocation: IframeLocation
-  usesCallingWindow: boolean
-  engagementId?: number
-}
 
 // ---------------------------------------------------------------------------
 // Lookup and validation

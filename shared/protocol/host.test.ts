@@ -15,6 +15,7 @@ import {
   type Post,
 } from './testing/jsdom-wire.ts'
 import { sampleMessage, samplePayloads } from './testing/samples.ts'
+import { FaultInjector } from '../../host-harness/calling/fault-outbox.ts'
 
 // validateMessage, still the real one, but counted (the host must not validate twice)
 vi.mock('./catalogue.ts', async (importOriginal) => {
@@ -39,6 +40,8 @@ const HOST_PAGE_ORIGIN = window.location.origin
 
 interface Env {
   host: CallingHost
+  /** The harness's fault wrapper around the host's outbox (the seam under test). */
+  faults: FaultInjector
   iframe: HTMLIFrameElement
   widget: Window
   posts: Post[]
@@ -53,7 +56,8 @@ const hosts: CallingHost[] = []
 function mountHost(options: Partial<CallingHostOptions> = {}): Env {
   const container = document.createElement('div')
   document.body.appendChild(container)
-  const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS, ...options })
+  const faults = new FaultInjector()
+  const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS, wrapOutbox: faults.wrap, ...options })
   hosts.push(host)
   const traffic: TrafficEntry[] = []
   const rejected: RejectedEvent[] = []
@@ -62,7 +66,7 @@ function mountHost(options: Partial<CallingHostOptions> = {}): Env {
   const iframe = host.mount()
   const widget = iframe.contentWindow
   if (!widget) throw new Error('no iframe window')
-  return { host, iframe, widget, posts: capturePosts(widget), traffic, rejected, stopTraffic }
+  return { host, faults, iframe, widget, posts: capturePosts(widget), traffic, rejected, stopTraffic }
 }
 
 /**
@@ -282,7 +286,7 @@ describe('handshake', () => {
     vi.useFakeTimers()
     vi.spyOn(console, 'warn').mockImplementation(() => {})
     const env = mountHost({ syncTimeoutMs: 1000 })
-    env.host.setFaults({ withholdSync: true })
+    env.faults.set({ withholdSync: true })
     load(env)
     vi.advanceTimersByTime(999)
     expect(syncs(env)).toHaveLength(0)
@@ -395,6 +399,18 @@ describe('sending', () => {
     expect(flushed.map((t) => t.beforeHandshake)).toEqual([true, true, true, true])
   })
 
+  it('keeps at most 500 messages before the handshake: the oldest go first, with a warning', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const env = mountHost()
+    const ids = Array.from({ length: 502 }, (_, i) => env.host.setCallState({ i } as never))
+    expect(warn).toHaveBeenCalledTimes(2)
+    load(env)
+    fromWidget(env, ackFor(syncs(env)[0]))
+    const flushed = postedOfType(env.posts, 'SET_CALL_STATE')
+    expect(flushed).toHaveLength(500)
+    expect(flushed.map((m) => (m as { messageId: string }).messageId)).toEqual(ids.slice(2))
+  })
+
   it('posts with the exact widget origin after the handshake, never *', () => {
     const env = readyHost()
     env.host.dialNumber(samplePayloads.DIAL_NUMBER)
@@ -445,7 +461,7 @@ describe('sending', () => {
 
   it('validates a duplicated outgoing message once for its two traffic entries', () => {
     const env = readyHost()
-    env.host.setFaults({ duplicate: ['DIAL_NUMBER'] })
+    env.faults.set({ duplicate: ['DIAL_NUMBER'] })
     expect(validationsDuring(() => env.host.dialNumber(samplePayloads.DIAL_NUMBER))).toEqual(['from-host'])
     expect(env.traffic.map((t) => [t.valid, t.fault])).toEqual([[true, undefined], [true, 'duplicate']])
   })
@@ -484,7 +500,7 @@ describe('sending', () => {
 describe('faults', () => {
   it('drop: the type is never posted and traffic shows fault dropped', () => {
     const env = readyHost()
-    env.host.setFaults({ drop: ['DIAL_NUMBER'] })
+    env.faults.set({ drop: ['DIAL_NUMBER'] })
     env.host.dialNumber(samplePayloads.DIAL_NUMBER)
     env.host.endCall()
     expect(postedTypes(env.posts)).toEqual(['END_CALL'])
@@ -493,7 +509,7 @@ describe('faults', () => {
 
   it('duplicate: the type is posted twice', () => {
     const env = readyHost()
-    env.host.setFaults({ duplicate: ['DIAL_NUMBER'] })
+    env.faults.set({ duplicate: ['DIAL_NUMBER'] })
     env.host.dialNumber(samplePayloads.DIAL_NUMBER)
     expect(postedTypes(env.posts)).toEqual(['DIAL_NUMBER', 'DIAL_NUMBER'])
     expect(env.traffic.map((t) => t.fault)).toEqual([undefined, 'duplicate'])
@@ -502,14 +518,14 @@ describe('faults', () => {
   it('delayMs: replies go out after the delay, in order', () => {
     vi.useFakeTimers()
     const env = readyHost()
-    env.host.setFaults({ delayMs: 250 })
+    env.faults.set({ delayMs: 250 })
     env.host.createEngagementSucceeded({ engagementId: 1 })
     env.host.updateEngagementSucceeded({ engagementId: 1 })
     vi.advanceTimersByTime(249)
     expect(env.posts).toHaveLength(0)
     vi.advanceTimersByTime(1)
     expect(postedTypes(env.posts)).toEqual(['CREATE_ENGAGEMENT_SUCCEEDED', 'UPDATE_ENGAGEMENT_SUCCEEDED'])
-    expect(() => env.host.setFaults({ delayMs: -5 })).toThrow(/delayMs/)
+    expect(() => env.faults.set({ delayMs: -5 })).toThrow(/delayMs/)
   })
 })
 

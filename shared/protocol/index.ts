@@ -2,13 +2,19 @@
 export { CallingExtensions } from './widget.ts'
 export type { CallingExtensionsOptions, EventHandlers, OutgoingMessage } from './widget.ts'
 export { CallingHost } from './host.ts'
+export { WindowTransport } from './transport.ts'
+export type { ForeignMessage, WindowTransportOptions, WireMessage } from './transport.ts'
+export { SyncLoop, answerSync } from './handshake.ts'
+export type { HostSendMethods, WidgetSendMethods } from './send-methods.ts'
 export type {
   CallingHostOptions,
   HostEventName,
   HostEvents,
-  HostFaults,
+  HostOutbox,
   HostStatus,
   IgnoredEvent,
+  OutgoingFault,
+  OutgoingNote,
   RejectedEvent,
   SyncAckFailedCause,
   SyncAckInfo,

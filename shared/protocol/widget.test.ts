@@ -182,6 +182,18 @@ describe('sending', () => {
     expect(posts.every((p) => p.targetOrigin === HOST_ORIGIN)).toBe(true)
   })
 
+  it('keeps at most 500 messages before the handshake: the oldest go first, with a warning', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const sdk = create()
+    for (let i = 0; i < 503; i += 1) sdk.callData({ i })
+    expect(posts).toHaveLength(0)
+    expect(warn).toHaveBeenCalledTimes(3)
+    fromHost(syncMessage())
+    const flushed = posts.filter((p) => (p.message as { type: string }).type === 'CALL_DATA')
+    expect(flushed).toHaveLength(500)
+    expect(flushed.map((p) => (p.message as { data: { i: number } }).data.i)).toEqual(Array.from({ length: 500 }, (_, k) => k + 3))
+  })
+
   it.each([
     ['userAvailable', 'USER_AVAILABLE'],
     ['userUnavailable', 'USER_UNAVAILABLE'],
@@ -386,6 +398,26 @@ describe('dispatch', () => {
     expect(onEndCall).not.toHaveBeenCalled()
     deliver(sampleMessage('END_CALL'), 'https://eu.app.crm.test', parent)
     expect(onEndCall).toHaveBeenCalledTimes(1)
+  })
+
+  it('with hostOrigins, ignores SET_WIDGET_URL to an origin not in the list and keeps trusting only the current host', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const onReady = vi.fn()
+    const onEndCall = vi.fn()
+    const sdk = readyWidget({ eventHandlers: { onReady, onEndCall }, hostOrigins: [HOST_ORIGIN, 'https://eu.app.crm.test'] })
+    onReady.mockClear()
+    fromHost({ type: 'SET_WIDGET_URL', messageId: 'h1', iFrameUrl: 'https://attacker.test/phish' })
+    expect(onReady).not.toHaveBeenCalled()
+    expect(sdk.hostOrigin).toBe(HOST_ORIGIN)
+    expect(warn).toHaveBeenCalledWith(expect.any(String), expect.stringContaining('SET_WIDGET_URL'))
+    sdk.userAvailable()
+    expect(posts.at(-1)?.targetOrigin).toBe(HOST_ORIGIN)
+    // nothing from the refused origin is dispatched; the listed one still retargets
+    deliver(sampleMessage('END_CALL'), 'https://attacker.test', parent)
+    expect(onEndCall).not.toHaveBeenCalled()
+    fromHost({ type: 'SET_WIDGET_URL', messageId: 'h2', iFrameUrl: 'https://eu.app.crm.test/x' })
+    expect(sdk.hostOrigin).toBe('https://eu.app.crm.test')
+    expect(onReady).toHaveBeenCalledWith({ iFrameUrl: 'https://eu.app.crm.test/x' }, expect.objectContaining({ type: 'READY' }))
   })
 
   it('ignores SET_WIDGET_URL to a non-http(s) URL', () => {

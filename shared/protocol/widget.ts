@@ -16,36 +16,27 @@ import {
   SDK_VERSION,
   deprecationOf,
   errorType,
+  getEntry,
   validateMessage,
   type CatalogueEntry,
   type HandledType,
   type HandlerNameOf,
   type HostToWidgetMessage,
   type MessageOf,
-  type OnCallAnswered,
-  type OnCallCompleted,
-  type OnCallEnded,
-  type OnCallTransferred,
-  type OnError,
-  type OnFinalizeEngagement,
-  type OnIncomingCall,
-  type OnInitialized,
-  type OnNavigateToRecord,
-  type OnOutgoingCall,
-  type OnPublishToChannel,
-  type OnResize,
-  type OnSetWidgetUrl,
   type Payload,
   type ReadyPayload,
-  type SyncMessage,
 } from './catalogue.ts'
+import { answerSync, isSync } from './handshake.ts'
 import { createLogger, warnOnce, type Logger } from './log.ts'
 import { createMessageIdFactory } from './message-id.ts'
 import { httpOrigin } from './origin.ts'
+import { defineSendMethods, type WidgetSendMethods } from './send-methods.ts'
+import { WindowTransport, type ForeignMessage, type WireMessage } from './transport.ts'
 
 const PREFIX = `[calling-extensions-sdk@${SDK_VERSION} ringside]`
 /** Upper bound of the pre-handshake queue; the oldest entries go first. */
 const MAX_QUEUE = 500
+const WARM_UP_SYNC = { type: 'SYNC', messageId: 'warm-up', hostUrl: 'https://warm-up.invalid', portalId: 0, userId: 0, ownerId: 0, iframeLocation: 'widget', usesCallingWindow: false }
 
 type Handler<T extends HandledType> = (data: Payload<T>, message: MessageOf<T>) => void
 
@@ -80,8 +71,10 @@ export interface OutgoingMessage {
   [key: string]: unknown
 }
 
-type WireMessage = { type: string; messageId: string | number; [key: string]: unknown }
 type AnyHandler = (data: unknown, message: unknown) => void
+
+/** The send methods (initialized(), outgoingCall(), callEnded(), …) are generated from the catalogue. */
+export interface CallingExtensions extends WidgetSendMethods {}
 
 export class CallingExtensions {
   readonly options: CallingExtensionsOptions
@@ -90,7 +83,7 @@ export class CallingExtensions {
   readonly #allowedHosts: ReadonlySet<string> | null
   readonly #log: Logger
   readonly #nextId = createMessageIdFactory('w')
-  readonly #listener = (event: MessageEvent): void => this.#onMessage(event)
+  readonly #transport: WindowTransport
   #hostOrigin: string | null = null
   #ready = false
   #destroyed = false
@@ -115,7 +108,19 @@ export class CallingExtensions {
     } else {
       this.#allowedHosts = null
     }
-    window.addEventListener('message', this.#listener)
+    this.#transport = new WindowTransport({
+      peer: () => window.parent,
+      // null until the handshake: the first SYNC is checked against its own hostUrl
+      origin: () => this.#hostOrigin,
+      onMessage: (event) => this.#onMessage(event),
+      onForeign: (foreign) => this.#onForeign(foreign),
+      onPostError: (message, error) => this.#log.error(`postMessage of ${message.type} failed:`, error),
+    })
+    // Listening starts now: a SYNC is answered as soon as this object exists. The SYNC
+    // validator is compiled now too (zod builds it on first use), so nothing lazy sits
+    // between the host's first SYNC and our SYNC_ACK.
+    this.#transport.start()
+    validateMessage(WARM_UP_SYNC, 'from-host')
   }
 
   /** True once the first valid SYNC has been acknowledged. */
@@ -130,81 +135,6 @@ export class CallingExtensions {
 
   get debugMode(): boolean {
     return this.#debugMode
-  }
-
-  // --- widget → host methods (names and wire shapes as the npm package) ------
-
-  /** INITIALIZED: the phone software is ready. */
-  initialized(payload: OnInitialized): void {
-    this.#sendData('INITIALIZED', payload)
-  }
-  /** USER_AVAILABLE */
-  userAvailable(): void {
-    this.#sendBare('USER_AVAILABLE')
-  }
-  /** USER_UNAVAILABLE */
-  userUnavailable(): void {
-    this.#sendBare('USER_UNAVAILABLE')
-  }
-  /** LOGGED_IN */
-  userLoggedIn(): void {
-    this.#sendBare('LOGGED_IN')
-  }
-  /** LOGGED_OUT */
-  userLoggedOut(): void {
-    this.#sendBare('LOGGED_OUT')
-  }
-  /** INCOMING_CALL */
-  incomingCall(callInfo: OnIncomingCall): void {
-    this.#sendData('INCOMING_CALL', callInfo)
-  }
-  /** OUTGOING_CALL_STARTED (`phoneNumber` is deprecated: use `toNumber`). */
-  outgoingCall(callInfo: OnOutgoingCall): void {
-    this.#sendData('OUTGOING_CALL_STARTED', callInfo)
-  }
-  /** CALL_ANSWERED */
-  callAnswered(payload: OnCallAnswered): void {
-    this.#sendData('CALL_ANSWERED', payload)
-  }
-  /** CALL_TRANSFERRED */
-  callTransferred(payload: OnCallTransferred): void {
-    this.#sendData('CALL_TRANSFERRED', payload)
-  }
-  /** NAVIGATE_TO_RECORD */
-  navigateToRecord(payload: OnNavigateToRecord): void {
-    this.#sendData('NAVIGATE_TO_RECORD', payload)
-  }
-  /** CALL_DATA (untyped) */
-  callData(payload: unknown): void {
-    this.#sendData('CALL_DATA', payload)
-  }
-  /** CALL_ENDED */
-  callEnded(data: OnCallEnded): void {
-    this.#sendData('CALL_ENDED', data)
-  }
-  /** CALL_COMPLETED */
-  callCompleted(data: OnCallCompleted): void {
-    this.#sendData('CALL_COMPLETED', data)
-  }
-  /** ERROR: the host shows an alert with `message`. */
-  sendError(data: OnError): void {
-    this.#sendData('ERROR', data)
-  }
-  /** RESIZE_WIDGET */
-  resizeWidget(data: OnResize): void {
-    this.#sendData('RESIZE_WIDGET', data)
-  }
-  /** @deprecated use finalizeEngagement (PUBLISH_TO_CHANNEL) */
-  publishToChannel(data: OnPublishToChannel): void {
-    this.#sendData('PUBLISH_TO_CHANNEL', data)
-  }
-  /** FINALIZE_ENGAGEMENT */
-  finalizeEngagement(data: OnFinalizeEngagement): void {
-    this.#sendData('FINALIZE_ENGAGEMENT', data)
-  }
-  /** SET_WIDGET_URL with `data.iFrameUrl` */
-  setWidgetUrl(data: OnSetWidgetUrl): void {
-    this.#sendData('SET_WIDGET_URL', data)
   }
 
   /**
@@ -230,17 +160,16 @@ export class CallingExtensions {
     if (this.#destroyed) return
     this.#destroyed = true
     this.#queue = []
-    window.removeEventListener('message', this.#listener)
+    this.#transport.stop()
   }
 
   // --- sending ---------------------------------------------------------------
 
-  #sendBare(type: string): void {
-    this.#send({ type, messageId: this.#nextId() })
-  }
-
-  #sendData(type: string, data: unknown): void {
-    this.#send({ type, data, messageId: this.#nextId() })
+  static {
+    // The generated send methods post `{type, messageId}` or `{type, data, messageId}`, as the npm package.
+    defineSendMethods<CallingExtensions>(CallingExtensions.prototype, 'method', (sdk, type, data) =>
+      sdk.#send(getEntry(type)?.hasData === false ? { type, messageId: sdk.#nextId() } : { type, data, messageId: sdk.#nextId() }),
+    )
   }
 
   #send(message: WireMessage): void {
@@ -267,15 +196,15 @@ export class CallingExtensions {
   }
 
   #post(message: WireMessage): void {
-    const target = this.#hostOrigin
-    if (target === null) return
+    if (this.#hostOrigin === null) return
     this.#log.traffic('To host', message)
-    // postMessage throws DataCloneError for payloads that cannot be cloned (functions, …)
-    try {
-      window.parent.postMessage(message, target)
-    } catch (error) {
-      this.#log.error(`postMessage of ${message.type} failed:`, error)
-    }
+    this.#transport.post(message)
+  }
+
+  /** From another window, or from window.parent at another origin after the handshake: dropped and logged. */
+  #onForeign({ event }: ForeignMessage): void {
+    if (!this.#ready && isSync(event.data)) this.#log.warn('dropped a SYNC that did not come from window.parent')
+    else this.#log.debug('dropped a message from an unexpected window or origin:', event.origin)
   }
 
   // --- receiving -------------------------------------------------------------
@@ -288,10 +217,6 @@ export class CallingExtensions {
   #onMessage(event: MessageEvent): void {
     if (!this.#ready) {
       this.#beforeHandshake(event)
-      return
-    }
-    if (event.source !== window.parent || event.origin !== this.#hostOrigin) {
-      this.#log.debug('dropped a message from an unexpected window or origin:', event.origin)
       return
     }
     const raw: unknown = event.data
@@ -323,50 +248,21 @@ export class CallingExtensions {
   }
 
   #onSync(event: MessageEvent, raw: { type: 'SYNC' }): void {
-    if (event.source !== window.parent) {
-      this.#log.warn('dropped a SYNC that did not come from window.parent')
-      return
-    }
-    const result = validateMessage(raw, 'from-host')
-    if (!result.ok) {
-      this.#log.warn(`dropped an invalid SYNC (${result.reason})`)
-      return
-    }
-    const sync = result.message as SyncMessage
-    const origin = httpOrigin(sync.hostUrl)
-    if (origin === null || origin !== event.origin) {
-      this.#log.warn(`dropped a SYNC: origin ${event.origin} does not match hostUrl ${String(sync.hostUrl).slice(0, 200)}`)
-      return
-    }
-    if (this.#allowedHosts !== null && !this.#allowedHosts.has(origin)) {
-      this.#log.warn(`dropped a SYNC from ${origin}: not in hostOrigins`)
+    const verdict = answerSync(raw, event.origin, this.#allowedHosts, this.#debugMode)
+    if (!verdict.ok) {
+      this.#log.warn(verdict.reason)
       return
     }
     this.#ready = true
-    this.#hostOrigin = origin
-    this.#log.traffic('From host', sync)
-    // SYNC_ACK = every SYNC field (same messageId) + type, debugMode, version, iFrameUrl
-    const ack: WireMessage = Object.assign({}, sync)
-    ack.type = 'SYNC_ACK'
-    ack.debugMode = this.#debugMode
-    ack.version = SDK_VERSION
-    ack.iFrameUrl = window.location.origin
-    this.#post(ack)
-    this.#log.debug(`handshake complete: SYNC from ${origin} acknowledged`)
+    this.#hostOrigin = verdict.origin
+    this.#log.traffic('From host', verdict.sync)
+    this.#post(verdict.ack)
+    this.#log.debug(`handshake complete: SYNC from ${verdict.origin} acknowledged`)
     const queued = this.#queue
     this.#queue = []
     if (queued.length > 0) this.#log.debug(`flushing ${queued.length} message(s) queued before the handshake`)
     for (const message of queued) this.#post(message)
-    const ready: ReadyPayload = {
-      engagementId: sync.engagementId,
-      portalId: sync.portalId,
-      userId: sync.userId,
-      ownerId: sync.ownerId,
-      iframeLocation: sync.iframeLocation,
-      usesCallingWindow: sync.usesCallingWindow,
-      hostUrl: sync.hostUrl,
-    }
-    this.#dispatchReady(ready)
+    this.#dispatchReady(verdict.ready)
   }
 
   /** The host retargets us (top-level iFrameUrl, or data.iFrameUrl). */
@@ -415,16 +311,6 @@ export class CallingExtensions {
       data: { type: errorType.UNKNOWN_MESSAGE_TYPE, data: { originalMessage: original } },
       messageId: this.#nextId(),
     })
-  }
-}
-
-/** Cheap pre-check before the handshake (validation follows); never throws. */
-function isSync(raw: unknown): raw is { type: 'SYNC' } {
-  if (typeof raw !== 'object' || raw === null) return false
-  try {
-    return (raw as { type?: unknown }).type === 'SYNC'
-  } catch {
-    return false
   }
 }
 

@@ -1,0 +1,108 @@
+/**
+ * The widget's iframe, for the host: creation with the attributes the real host
+ * uses, its size, its src (http(s) only) and the load/error events that drive the
+ * handshake.
+ */
+import { parseHttpUrl } from './origin.ts'
+
+export interface FrameOptions {
+  src: string
+  width?: number | string
+  height?: number | string
+  allow?: string
+  sandbox?: string
+  title?: string
+}
+
+export function checkSize(value: unknown, name: string): string {
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return String(value)
+  if (typeof value === 'string' && /^\d+(\.\d+)?(px|%|vw|vh|em|rem)?$/.test(value.trim())) return value.trim()
+  throw new Error(`${name} must be a non-negative number or a CSS length, got ${JSON.stringify(value)}`)
+}
+
+export function checkPositive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${String(value)}`)
+  return value
+}
+
+/** An absolute http(s) URL (relative ones resolve against the page), or throws. */
+export function requireHttpUrl(url: unknown, what: string): URL {
+  const parsed = parseHttpUrl(url, typeof document === 'undefined' ? undefined : document.baseURI)
+  if (!parsed) throw new Error(`${what}: only http(s) URLs are accepted, got ${JSON.stringify(url)}`)
+  return parsed
+}
+
+export class WidgetFrame {
+  readonly #options: FrameOptions
+  readonly #onLoad: () => void
+  readonly #onError: () => void
+  #src: string
+  #origin: string
+  #width: string
+  #height: string
+  #iframe: HTMLIFrameElement | null = null
+
+  constructor(options: FrameOptions, onLoad: () => void, onError: () => void) {
+    const url = requireHttpUrl(options.src, 'CallingHost src')
+    this.#options = options
+    this.#src = url.href
+    this.#origin = url.origin
+    this.#width = checkSize(options.width ?? 400, 'width')
+    this.#height = checkSize(options.height ?? 600, 'height')
+    this.#onLoad = onLoad
+    this.#onError = onError
+  }
+
+  get iframe(): HTMLIFrameElement | null { return this.#iframe }
+  get src(): string { return this.#src }
+  /** Origin of the current src. */
+  get origin(): string { return this.#origin }
+
+  /** Creates the iframe in `container` (once). */
+  mount(container: HTMLElement): HTMLIFrameElement {
+    if (this.#iframe) return this.#iframe
+    const iframe = document.createElement('iframe')
+    iframe.id = 'hubspot-calling-extension-iframe'
+    iframe.title = this.#options.title ?? 'Calling widget'
+    iframe.setAttribute('allow', this.#options.allow ?? 'microphone; autoplay')
+    if (this.#options.sandbox !== undefined) iframe.setAttribute('sandbox', this.#options.sandbox)
+    iframe.setAttribute('width', this.#width)
+    iframe.setAttribute('height', this.#height)
+    iframe.addEventListener('load', this.#onLoad)
+    iframe.addEventListener('error', this.#onError)
+    iframe.src = this.#src
+    this.#iframe = iframe
+    container.appendChild(iframe)
+    return iframe
+  }
+
+  /** Sets a new http(s) src (throws otherwise); call navigate() to load it. */
+  setSrc(url: string): void {
+    const parsed = requireHttpUrl(url, 'setSrc')
+    this.#src = parsed.href
+    this.#origin = parsed.origin
+  }
+
+  /** Loads the current src again; false when there is no iframe yet. */
+  navigate(): boolean {
+    if (!this.#iframe) return false
+    this.#iframe.src = this.#src
+    return true
+  }
+
+  resize(width: number | string, height: number | string): void {
+    this.#width = checkSize(width, 'width')
+    this.#height = checkSize(height, 'height')
+    this.#iframe?.setAttribute('width', this.#width)
+    this.#iframe?.setAttribute('height', this.#height)
+  }
+
+  remove(): void {
+    if (!this.#iframe) return
+    this.#iframe.removeEventListener('load', this.#onLoad)
+    this.#iframe.removeEventListener('error', this.#onError)
+    this.#iframe.remove()
+    this.#iframe = null
+  }
+}

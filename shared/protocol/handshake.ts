@@ -1,0 +1,138 @@
+/**
+ * The handshake, both sides.
+ *
+ * Host: on every iframe load a SYNC (new messageId each time) goes to the iframe
+ * every `intervalMs` (the real host: 100 ms) until a SYNC_ACK answers one of the
+ * outstanding ids; no answer within `timeoutMs` of the first SYNC after a load fails
+ * the handshake (locally: SYNC_ACK_FAILED is never put on the wire). A reload starts
+ * over, and SYNC ids of an earlier load no longer count.
+ *
+ * Widget: the first valid SYNC from window.parent whose origin equals its `hostUrl`
+ * (and is listed in `hostOrigins` when given) is answered at once with a SYNC_ACK
+ * that copies it, same messageId, plus debugMode, version and the widget's origin.
+ */
+import { SDK_VERSION, validateMessage, type ReadyPayload, type SyncFields, type SyncMessage } from './catalogue.ts'
+import { httpOrigin } from './origin.ts'
+import type { WireMessage } from './transport.ts'
+
+export type SyncAckFailedCause = 'timeout' | 'iframe-error'
+
+export interface SyncLoopOptions {
+  intervalMs: number
+  timeoutMs: number
+  /** Builds and posts one SYNC with this messageId. */
+  sendSync: (messageId: string) => void
+  nextId: () => string
+  onTimeout: () => void
+}
+
+/** The host's SYNC timers and the ids a SYNC_ACK may answer. */
+export class SyncLoop {
+  readonly #options: SyncLoopOptions
+  readonly #outstanding = new Set<string>()
+  #interval: ReturnType<typeof setInterval> | undefined
+  #timeout: ReturnType<typeof setTimeout> | undefined
+
+  constructor(options: SyncLoopOptions) {
+    this.#options = options
+  }
+
+  get running(): boolean {
+    return this.#interval !== undefined
+  }
+
+  /** Sends the first SYNC now, then one every intervalMs, and arms the timeout. */
+  start(): void {
+    this.stop()
+    const { intervalMs, timeoutMs, onTimeout } = this.#options
+    this.#interval = setInterval(() => this.#send(), intervalMs)
+    this.#timeout = setTimeout(() => {
+      this.stop()
+      onTimeout()
+    }, timeoutMs)
+    this.#send()
+  }
+
+  /** Stops the timers and forgets every outstanding SYNC id. */
+  stop(): void {
+    if (this.#interval !== undefined) clearInterval(this.#interval)
+    if (this.#timeout !== undefined) clearTimeout(this.#timeout)
+    this.#interval = undefined
+    this.#timeout = undefined
+    this.#outstanding.clear()
+  }
+
+  /** True when `messageId` is the id of a SYNC sent since the last start(). */
+  answers(messageId: unknown): boolean {
+    return this.running && typeof messageId === 'string' && this.#outstanding.has(messageId)
+  }
+
+  #send(): void {
+    const id = this.#options.nextId()
+    this.#outstanding.add(id)
+    this.#options.sendSync(id)
+  }
+}
+
+/** `{type, messageId, hostUrl}` plus the SYNC fields: what SYNC carries and SYNC_ACK echoes. */
+export function syncMessage(type: 'SYNC' | 'SYNC_ACK', messageId: string, hostUrl: string, f: SyncFields): WireMessage {
+  const message: WireMessage = {
+    type,
+    messageId,
+    hostUrl,
+    portalId: f.portalId,
+    userId: f.userId,
+    ownerId: f.ownerId,
+    iframeLocation: f.iframeLocation,
+    usesCallingWindow: f.usesCallingWindow,
+  }
+  if (f.engagementId !== undefined) message.engagementId = f.engagementId
+  return message
+}
+
+export type SyncVerdict =
+  | { ok: true; origin: string; sync: SyncMessage; ack: WireMessage; ready: ReadyPayload }
+  | { ok: false; reason: string }
+
+/**
+ * Widget side: checks a SYNC that came from window.parent at `eventOrigin` and builds
+ * the SYNC_ACK and the onReady payload. Never throws.
+ */
+export function answerSync(raw: unknown, eventOrigin: string, allowedHosts: ReadonlySet<string> | null, debugMode: boolean): SyncVerdict {
+  const result = validateMessage(raw, 'from-host')
+  if (!result.ok) return { ok: false, reason: `dropped an invalid SYNC (${result.reason})` }
+  const sync = result.message as SyncMessage
+  const origin = httpOrigin(sync.hostUrl)
+  if (origin === null || origin !== eventOrigin) {
+    return { ok: false, reason: `dropped a SYNC: origin ${eventOrigin} does not match hostUrl ${String(sync.hostUrl).slice(0, 200)}` }
+  }
+  if (allowedHosts !== null && !allowedHosts.has(origin)) {
+    return { ok: false, reason: `dropped a SYNC from ${origin}: not in hostOrigins` }
+  }
+  // SYNC_ACK = every SYNC field (same messageId) + type, debugMode, version, iFrameUrl
+  const ack: WireMessage = Object.assign({}, sync)
+  ack.type = 'SYNC_ACK'
+  ack.debugMode = debugMode
+  ack.version = SDK_VERSION
+  ack.iFrameUrl = window.location.origin
+  const ready: ReadyPayload = {
+    engagementId: sync.engagementId,
+    portalId: sync.portalId,
+    userId: sync.userId,
+    ownerId: sync.ownerId,
+    iframeLocation: sync.iframeLocation,
+    usesCallingWindow: sync.usesCallingWindow,
+    hostUrl: sync.hostUrl,
+  }
+  return { ok: true, origin, sync, ack, ready }
+}
+
+/** Cheap pre-check before the handshake (validation follows); never throws. */
+export function isSync(raw: unknown): raw is { type: 'SYNC' } {
+  if (typeof raw !== 'object' || raw === null) return false
+  try {
+    return (raw as { type?: unknown }).type === 'SYNC'
+  } catch {
+    return false
+  }
+}

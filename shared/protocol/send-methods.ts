@@ -1,0 +1,44 @@
+/**
+ * The typed send methods of both API classes, generated from the catalogue: each
+ * entry's `method` (CallingExtensions) or `hostMethod` (CallingHost) becomes a method
+ * that sends that entry's type. Adding a type to the catalogue adds its method.
+ */
+import { CATALOGUE, type HostSendableType, type MessageType, type Payload } from './catalogue.ts'
+
+type Catalogue = typeof CATALOGUE
+
+/** `(data)` when the payload is required, `(data?)` when it may be absent. */
+export type DataArg<T extends MessageType> = undefined extends Payload<T> ? [data?: Payload<T>] : [data: Payload<T>]
+
+type MethodOf<T extends MessageType> = Catalogue[T] extends { method: infer M extends string } ? M : never
+type HostMethodOf<T extends MessageType> = Catalogue[T] extends { hostMethod: infer M extends string } ? M : never
+type WidgetSentType = { [K in MessageType]: MethodOf<K> extends never ? never : K }[MessageType]
+
+/** CallingExtensions' send methods (initialized, outgoingCall, callEnded, …), as the npm package names them. */
+export type WidgetSendMethods = { [K in WidgetSentType as MethodOf<K>]: (...args: DataArg<K>) => void }
+/** CallingHost's send methods (dialNumber, createEngagementSucceeded, …); each returns the messageId. */
+export type HostSendMethods = { [K in HostSendableType as HostMethodOf<K>]: (...args: DataArg<K>) => string }
+
+/**
+ * Defines one method per catalogue entry that names one (`key`) on `proto`, calling
+ * `send(this, type, data)`. Methods are non-enumerable, like class methods.
+ */
+export function defineSendMethods<Self>(
+  proto: object,
+  key: 'method' | 'hostMethod',
+  send: (self: Self, type: string, data: unknown) => unknown,
+): void {
+  for (const entry of Object.values(CATALOGUE)) {
+    const name = (entry as { method?: string; hostMethod?: string })[key]
+    if (name === undefined) continue
+    const { type } = entry
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      writable: true,
+      enumerable: false,
+      value: function (this: Self, data?: unknown) {
+        return send(this, type, data)
+      },
+    })
+  }
+}
