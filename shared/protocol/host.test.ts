@@ -15,7 +15,7 @@ import {
   type Post,
 } from './testing/jsdom-wire.ts'
 import { sampleMessage, samplePayloads } from './testing/samples.ts'
-import { FaultInjector } from '../../host-harness/calling/fault-outbox.ts'
+import { SYNC_FIELDS, ackFor, destroyHostEnvs, fromWidget, load, mountHost, readyHost, syncs, type HostEnv as Env } from './testing/host-env.ts'
 
 // validateMessage, still the real one, but counted (the host must not validate twice)
 vi.mock('./catalogue.ts', async (importOriginal) => {
@@ -35,77 +35,7 @@ function validationsDuring(run: () => void): string[] {
   return calls.slice(before).map((call) => call[1])
 }
 
-const SYNC_FIELDS: SyncFields = { portalId: 123, userId: 7, ownerId: 9, iframeLocation: 'widget', usesCallingWindow: false }
 const HOST_PAGE_ORIGIN = window.location.origin
-
-interface Env {
-  host: CallingHost
-  /** The harness's fault wrapper around the host's outbox (the seam under test). */
-  faults: FaultInjector
-  iframe: HTMLIFrameElement
-  widget: Window
-  posts: Post[]
-  traffic: TrafficEntry[]
-  rejected: RejectedEvent[]
-  /** Unsubscribes the traffic listener that fills `traffic`. */
-  stopTraffic: () => void
-}
-
-const hosts: CallingHost[] = []
-
-function mountHost(options: Partial<CallingHostOptions> = {}): Env {
-  const container = document.createElement('div')
-  document.body.appendChild(container)
-  const faults = new FaultInjector()
-  const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS, wrapOutbox: faults.wrap, ...options })
-  hosts.push(host)
-  const traffic: TrafficEntry[] = []
-  const rejected: RejectedEvent[] = []
-  const stopTraffic = host.onTraffic((e) => traffic.push(e))
-  host.onRejected((e) => rejected.push(e))
-  const iframe = host.mount()
-  const widget = iframe.contentWindow
-  if (!widget) throw new Error('no iframe window')
-  return { host, faults, iframe, widget, posts: capturePosts(widget), traffic, rejected, stopTraffic }
-}
-
-/**
- * Fires the iframe's load event. jsdom swaps the iframe's window when its src changes
- * (browsers keep one WindowProxy), so the window and its captured posts are refreshed.
- */
-function load(env: Env): void {
-  const current = env.iframe.contentWindow
-  if (current && current !== env.widget) {
-    env.widget = current
-    env.posts = capturePosts(current)
-  }
-  env.iframe.dispatchEvent(new Event('load'))
-}
-
-function fromWidget(env: Env, data: unknown, origin = WIDGET_ORIGIN): void {
-  deliver(data, origin, env.widget)
-}
-
-function syncs(env: Env): Record<string, unknown>[] {
-  return postedOfType(env.posts, 'SYNC')
-}
-
-function ackFor(sync: Record<string, unknown> | undefined, extra: Record<string, unknown> = {}) {
-  if (!sync) throw new Error('no SYNC was posted')
-  return { ...sync, type: 'SYNC_ACK', debugMode: true, version: '0.9.7-beta.0', iFrameUrl: WIDGET_ORIGIN, ...extra }
-}
-
-/** Mounted, loaded and acknowledged; posts/traffic/rejected are emptied afterwards. */
-function readyHost(options: Partial<CallingHostOptions> = {}): Env {
-  const env = mountHost(options)
-  load(env)
-  fromWidget(env, ackFor(syncs(env)[0]))
-  expect(env.host.status).toBe('ready')
-  env.posts.length = 0
-  env.traffic.length = 0
-  env.rejected.length = 0
-  return env
-}
 
 beforeEach(() => {
   resetWarnOnce()
@@ -114,7 +44,7 @@ beforeEach(() => {
 })
 
 afterEach(() => {
-  for (const host of hosts.splice(0)) host.destroy()
+  destroyHostEnvs()
   vi.useRealTimers()
   document.body.replaceChildren()
 })
@@ -138,7 +68,6 @@ describe('mount', () => {
     const container = document.createElement('div')
     document.body.appendChild(container)
     const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS })
-    hosts.push(host)
     const events = vi.fn()
     for (const event of ['traffic', 'rejected', 'message', 'SYNC_ACK', 'ready', 'status'] as const) host.on(event, events)
     const calls = vi.mocked(validateMessage).mock.calls
@@ -150,6 +79,7 @@ describe('mount', () => {
     expect(events).not.toHaveBeenCalled()
     expect(console.debug).not.toHaveBeenCalled()
     expect(host.status).toBe('idle')
+    host.destroy()
   })
 
   it('uses a configurable allow list and sandbox', () => {
@@ -280,18 +210,6 @@ describe('handshake', () => {
     load(env)
     fromWidget(env, ackFor(syncs(env).at(-1)))
     expect(env.host.status).toBe('ready')
-  })
-
-  it('withholdSync sends no SYNC while the timeout still runs', () => {
-    vi.useFakeTimers()
-    vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const env = mountHost({ syncTimeoutMs: 1000 })
-    env.faults.set({ withholdSync: true })
-    load(env)
-    vi.advanceTimersByTime(999)
-    expect(syncs(env)).toHaveLength(0)
-    vi.advanceTimersByTime(1)
-    expect(env.host.status).toBe('failed')
   })
 
   it('uses updated sync fields in the next SYNC', () => {
@@ -460,8 +378,16 @@ describe('sending', () => {
   })
 
   it('validates a duplicated outgoing message once for its two traffic entries', () => {
-    const env = readyHost()
-    env.faults.set({ duplicate: ['DIAL_NUMBER'] })
+    // An outbox wrapper that posts every message twice, as the harness's duplicate fault does.
+    const env = readyHost({
+      wrapOutbox: (inner) => ({
+        post: (message, note) => {
+          inner.post(message, note)
+          inner.post(message, { ...note, fault: 'duplicate' })
+        },
+        drop: (message, note) => inner.drop(message, note),
+      }),
+    })
     expect(validationsDuring(() => env.host.dialNumber(samplePayloads.DIAL_NUMBER))).toEqual(['from-host'])
     expect(env.traffic.map((t) => [t.valid, t.fault])).toEqual([[true, undefined], [true, 'duplicate']])
   })
@@ -494,38 +420,6 @@ describe('sending', () => {
     env.host.engagementCreated({ engagementId: 2 })
     expect(warn).toHaveBeenCalledTimes(1)
     expect(env.traffic[0]?.deprecation).toMatch(/CREATE_ENGAGEMENT_SUCCEEDED/)
-  })
-})
-
-describe('faults', () => {
-  it('drop: the type is never posted and traffic shows fault dropped', () => {
-    const env = readyHost()
-    env.faults.set({ drop: ['DIAL_NUMBER'] })
-    env.host.dialNumber(samplePayloads.DIAL_NUMBER)
-    env.host.endCall()
-    expect(postedTypes(env.posts)).toEqual(['END_CALL'])
-    expect(env.traffic[0]).toMatchObject({ type: 'DIAL_NUMBER', fault: 'dropped' })
-  })
-
-  it('duplicate: the type is posted twice', () => {
-    const env = readyHost()
-    env.faults.set({ duplicate: ['DIAL_NUMBER'] })
-    env.host.dialNumber(samplePayloads.DIAL_NUMBER)
-    expect(postedTypes(env.posts)).toEqual(['DIAL_NUMBER', 'DIAL_NUMBER'])
-    expect(env.traffic.map((t) => t.fault)).toEqual([undefined, 'duplicate'])
-  })
-
-  it('delayMs: replies go out after the delay, in order', () => {
-    vi.useFakeTimers()
-    const env = readyHost()
-    env.faults.set({ delayMs: 250 })
-    env.host.createEngagementSucceeded({ engagementId: 1 })
-    env.host.updateEngagementSucceeded({ engagementId: 1 })
-    vi.advanceTimersByTime(249)
-    expect(env.posts).toHaveLength(0)
-    vi.advanceTimersByTime(1)
-    expect(postedTypes(env.posts)).toEqual(['CREATE_ENGAGEMENT_SUCCEEDED', 'UPDATE_ENGAGEMENT_SUCCEEDED'])
-    expect(() => env.faults.set({ delayMs: -5 })).toThrow(/delayMs/)
   })
 })
 
