@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// The install test (part of `npm test`, after the build): the package as a
+// widget developer gets it.
+//   1. npm pack;
+//   2. install the tarball into a temporary project outside the repository
+//      (dependencies and @playwright/test from the npm cache when it has them);
+//   3. npx ringside --version;
+//   4. npx ringside start --port <free> serves the harness, the API and the SDK;
+//   5. a Node script there imports ringside/api and ringside/sdk;
+//   6. a Playwright spec there imports ringside/playwright and runs the
+//      conformance checks (and a call) against the reference widget.
+// Prints each step and its time; exits 1 on the first failure.
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+const root = resolve(import.meta.dirname, '..')
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+const playwrightVersion = manifest.devDependencies['@playwright/test']
+const t0 = Date.now()
+const work = mkdtempSync(join(tmpdir(), 'ringside-install-'))
+const project = join(work, 'my-widget')
+const children = []
+
+function step(text) {
+  console.log(`install test: ${text} (${((Date.now() - t0) / 1000).toFixed(1)}s)`)
+}
+
+function run(command, args, options = {}) {
+  return execFileSync(command, args, { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options })
+}
+
+/** Two free consecutive ports (the harness and the widget origin). */
+async function freePortPair() {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = await new Promise((done, fail) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address()
+        server.close(() => done(port))
+      })
+      server.on('error', fail)
+    })
+    if (port > 65000) continue
+    const nextFree = await new Promise((done) => {
+      const server = createServer().listen(port + 1, '127.0.0.1', () => server.close(() => done(true)))
+      server.on('error', () => done(false))
+    })
+    if (nextFree) return port
+  }
+  throw new Error('no two free consecutive ports')
+}
+
+async function waitFor(url, ms = 20_000) {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    try {
+      const response = await fetch(url)
+      if (response.ok) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((done) => setTimeout(done, 200))
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`)
+}
+
+function expect(condition, message) {
+  if (!condition) throw new Error(message)
+}
+
+try {
+  step('1. npm pack')
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root }))
+  const tarball = join(work, packed[0].filename)
+
+  step('2. install the tarball into a new project')
+  execFileSync('mkdir', ['-p', project])
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-widget', private: true, type: 'module' }, null, 2))
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', '-D', tarball, `@playwright/test@${playwrightVersion}`])
+
+  step('3. npx ringside --version')
+  const version = run('npx', ['--no-install', 'ringside', '--version']).trim()
+  expect(version === manifest.version, `ringside --version printed ${JSON.stringify(version)}, expected ${manifest.version}`)
+
+  step('4. npx ringside start')
+  const port = await freePortPair()
+  const server = spawn('npx', ['--no-install', 'ringside', 'start', '--port', String(port), '--data', join(work, 'data')], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  children.push(server)
+  let serverOutput = ''
+  server.stdout.on('data', (chunk) => (serverOutput += chunk))
+  server.stderr.on('data', (chunk) => (serverOutput += chunk))
+  const base = `http://127.0.0.1:${port}`
+  try {
+    await waitFor(`${base}/_ringside/v1/server`)
+  } catch (error) {
+    throw new Error(`${error.message}\n${serverOutput}`)
+  }
+  const page = await (await fetch(`${base}/`)).text()
+  expect(page.includes('<div id="root">') || page.includes('<script'), 'the harness page is not served')
+  const contacts = await fetch(`${base}/crm/v3/objects/contacts?limit=1`, { headers: { authorization: 'Bearer pat-local' } })
+  expect(contacts.status === 200, `the API answered ${contacts.status}`)
+  const info = await (await fetch(`${base}/_ringside/v1/server`)).json()
+  expect(info.mode === 'server', 'GET /_ringside/v1/server is not the server')
+  for (const path of [`/sdk/${manifest.version}/calling-extensions.js`, '/sdk/latest/calling-extensions.umd.js']) {
+    const sdk = await fetch(`${base}${path}`)
+    expect(sdk.status === 200 && (sdk.headers.get('content-type') ?? '').includes('javascript'), `${path} answered ${sdk.status}`)
+  }
+  const widgetPage = await fetch(`http://127.0.0.1:${port + 1}/widget/`)
+  expect(widgetPage.status === 200, `the widget origin answered ${widgetPage.status}`)
+  const fixture = await fetch(`${base}/e2e/fixtures/plain-host/`)
+  expect(fixture.status === 404, `the package serves the e2e fixture pages (${fixture.status})`)
+
+  step('5. a Node script imports ringside/api and ringside/sdk')
+  writeFileSync(
+    join(project, 'use-api.mjs'),
+    `import { createCrmService, ACCOUNT } from 'ringside/api'
+import { CallingExtensions, CallingHost, SDK_VERSION } from 'ringside/sdk'
+import { CallingExtensions as WidgetOnly } from 'ringside/sdk/widget'
+const crm = createCrmService()
+const response = await crm.handle(new Request('http://crm.local/crm/v3/objects/contacts?limit=2', { headers: { authorization: 'Bearer ' + ACCOUNT.privateAppToken } }))
+const body = await response.json()
+if (response.status !== 200 || body.results.length !== 2) throw new Error('contacts: ' + response.status)
+if (typeof CallingExtensions !== 'function' || typeof CallingHost !== 'function' || WidgetOnly !== CallingExtensions) throw new Error('sdk exports')
+console.log('ok', SDK_VERSION, body.results.length)
+`,
+  )
+  const apiOut = run('node', ['use-api.mjs']).trim()
+  expect(apiOut.startsWith('ok '), `use-api.mjs printed ${apiOut}`)
+
+  step('6. a Playwright spec imports ringside/playwright and runs the conformance checks')
+  writeFileSync(
+    join(project, 'playwright.config.mjs'),
+    `import { defineConfig } from '@playwright/test'
+import { BROWSER_ARGS, findChromium } from 'ringside/playwright'
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.mjs',
+  workers: 1,
+  reporter: 'line',
+  use: { baseURL: '${base}', launchOptions: { executablePath: findChromium() ?? undefined, args: BROWSER_ARGS } },
+})
+`,
+  )
+  writeFileSync(
+    join(project, 'widget.spec.mjs'),
+    `import { test, expect, CHECKS, evaluateCheck, journeyFor } from 'ringside/playwright'
+
+test('the reference widget passes the conformance checks', async ({ browser, widgetUrl }, testInfo) => {
+  const { result } = await journeyFor({ name: 'reference widget', url: () => widgetUrl, driver: 'ringside' }, browser, testInfo, 10_000)
+  const failed = CHECKS.map((check) => [check.id, evaluateCheck(check, result)]).filter(([, outcome]) => outcome.status === 'failed')
+  expect(failed).toEqual([])
+  expect(CHECKS.filter((check) => evaluateCheck(check, result).status === 'passed').length).toBeGreaterThan(3)
+})
+
+test('the harness loads the reference widget, which logs in', async ({ harness }) => {
+  await harness.open({ route: '/contacts/1', waitFor: 'handshake' })
+  await expect(harness.statusBadge).toContainText('Logged in')
+})
+`,
+  )
+  run('npx', ['--no-install', 'playwright', 'test'], { env: { ...process.env, CI: '1', FORCE_COLOR: '0' } })
+
+  step('7. npx ringside check-widget <the reference widget> (its own server, the package config)')
+  const checkPort = await freePortPair()
+  const junit = join(project, 'reports', 'check.junit.xml')
+  run('npx', ['--no-install', 'ringside', 'check-widget', `http://127.0.0.1:${checkPort + 1}/widget/?autoLogin=1&outcome=answer&answerAfterMs=300`, '--port', String(checkPort), '--junit', junit])
+  const xml = readFileSync(junit, 'utf8')
+  expect(/<testsuites[^>]*failures="0"/.test(xml) && /<testcase /.test(xml), `check-widget JUnit: ${xml.slice(0, 300)}`)
+  step('done')
+} catch (error) {
+  console.error(`install test FAILED: ${error.stdout ?? ''}${error.stderr ?? ''}${error.message}`)
+  process.exitCode = 1
+} finally {
+  for (const child of children) {
+    try {
+      process.kill(-child.pid, 'SIGTERM')
+    } catch {
+      // already gone
+    }
+  }
+  await new Promise((done) => setTimeout(done, 300))
+  rmSync(work, { recursive: true, force: true })
+}
