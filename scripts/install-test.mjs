@@ -5,10 +5,13 @@
 //   2. install the tarball into a temporary project outside the repository
 //      (dependencies and @playwright/test from the npm cache when it has them);
 //   3. npx ringside --version;
-//   4. npx ringside start --port <free> serves the harness, the API and the SDK;
+//   4. ringside start --port <free> serves the harness, the API and the SDK
+//      (4b: export, reset and import, against it and its data folder);
 //   5. a Node script there imports ringside/api and ringside/sdk;
+//   5b. a widget-only bundle of ringside/sdk/widget leaves the host side out;
 //   6. a Playwright spec there imports ringside/playwright and runs the
-//      conformance checks (and a call) against the reference widget.
+//      conformance checks (one call through the harness) against the reference widget;
+//   7. ringside check-widget runs the same checks with the package's own config.
 // Prints each step and its time; exits 1 on the first failure.
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -84,9 +87,12 @@ try {
   const version = run('npx', ['--no-install', 'ringside', '--version']).trim()
   expect(version === manifest.version, `ringside --version printed ${JSON.stringify(version)}, expected ${manifest.version}`)
 
-  step('4. npx ringside start')
+  // From here on the installed bin is called directly: the same file npx runs, without npm's startup each time.
+  const ringsideBin = join(project, 'node_modules', '.bin', 'ringside')
+
+  step('4. ringside start')
   const port = await freePortPair()
-  const server = spawn('npx', ['--no-install', 'ringside', 'start', '--port', String(port), '--data', join(work, 'data')], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const server = spawn(ringsideBin, ['start', '--port', String(port), '--data', join(work, 'data')], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   children.push(server)
   let serverOutput = ''
   server.stdout.on('data', (chunk) => (serverOutput += chunk))
@@ -112,6 +118,41 @@ try {
   const fixture = await fetch(`${base}/e2e/fixtures/plain-host/`)
   expect(fixture.status === 404, `the package serves the e2e fixture pages (${fixture.status})`)
 
+  step('4b. ringside export | reset | import against the running emulator and its data folder')
+  const exportFile = join(work, 'export.json')
+  run(ringsideBin, ['export', exportFile, '--url', base])
+  const exported = JSON.parse(readFileSync(exportFile, 'utf8'))
+  expect(typeof exported === 'object' && exported !== null && Object.keys(exported).length > 0, 'ringside export wrote no data')
+  const created = await fetch(`${base}/crm/v3/objects/contacts`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer pat-local', 'content-type': 'application/json' },
+    body: JSON.stringify({ properties: { email: 'install-test@example.com' } }),
+  })
+  expect(created.status === 201, `creating a contact answered ${created.status}`)
+  const contactCount = async () => (await (await fetch(`${base}/crm/v3/objects/contacts?limit=100`, { headers: { authorization: 'Bearer pat-local' } })).json()).results.length
+  const withNew = await contactCount()
+  run(ringsideBin, ['reset', '--url', base])
+  expect((await contactCount()) === withNew - 1, 'ringside reset did not go back to the seed')
+  run(ringsideBin, ['import', exportFile, '--url', base])
+  // The data folder is the running server's: reading it works, changing it is refused (exit 1, the lock).
+  const fromFolder = JSON.parse(run(ringsideBin, ['export', '--data', join(work, 'data')]))
+  expect(JSON.stringify(Object.keys(fromFolder)) === JSON.stringify(Object.keys(exported)), 'ringside export --data differs from the export')
+  let lockedExit = 0
+  try {
+    run(ringsideBin, ['reset', '--data', join(work, 'data')])
+  } catch (error) {
+    lockedExit = error.status
+  }
+  expect(lockedExit === 1, `ringside reset --data on a folder in use exited ${lockedExit}, expected 1`)
+  let noServerExit = 0
+  try {
+    run(ringsideBin, ['export', '--url', `http://127.0.0.1:${port + 5}`])
+  } catch (error) {
+    noServerExit = error.status
+    expect(String(error.stderr).includes('no emulator answers'), `no clear message without a server: ${error.stderr}`)
+  }
+  expect(noServerExit === 2, `ringside export with nothing at --url exited ${noServerExit}, expected 2`)
+
   step('5. a Node script imports ringside/api and ringside/sdk')
   writeFileSync(
     join(project, 'use-api.mjs'),
@@ -128,6 +169,18 @@ console.log('ok', SDK_VERSION, body.results.length)
   )
   const apiOut = run('node', ['use-api.mjs']).trim()
   expect(apiOut.startsWith('ok '), `use-api.mjs printed ${apiOut}`)
+
+  step('5b. a widget importing ringside/sdk/widget does not bundle the host side (esbuild)')
+  writeFileSync(join(project, 'widget-entry.mjs'), `import { CallingExtensions } from 'ringside/sdk/widget'\nwindow.sdk = new CallingExtensions({ eventHandlers: {} })\n`)
+  writeFileSync(join(project, 'both-entry.mjs'), `import { CallingExtensions, CallingHost } from 'ringside/sdk'\nwindow.sdk = [CallingExtensions, CallingHost]\n`)
+  const esbuild = join(root, 'node_modules', '.bin', 'esbuild')
+  const bundle = (entry) => run(esbuild, [entry, '--bundle', '--format=esm', '--platform=browser', '--log-level=error'])
+  const widgetOnly = bundle('widget-entry.mjs')
+  const both = bundle('both-entry.mjs')
+  const defines = (name, code) => new RegExp(`class ${name}\\b|\\b${name} = class\\b`).test(code)
+  expect(defines('CallingHost', both), 'the host side is missing from a bundle that imports it')
+  expect(!defines('CallingHost', widgetOnly) && defines('CallingExtensions', widgetOnly), 'a widget-only bundle of ringside/sdk/widget contains the host side (CallingHost)')
+  console.log(`install test:    widget-only bundle ${(widgetOnly.length / 1024).toFixed(0)} KB, both sides ${(both.length / 1024).toFixed(0)} KB (unminified)`)
 
   step('6. a Playwright spec imports ringside/playwright and runs the conformance checks')
   writeFileSync(
@@ -160,12 +213,12 @@ test('the harness loads the reference widget, which logs in', async ({ harness }
 })
 `,
   )
-  run('npx', ['--no-install', 'playwright', 'test'], { env: { ...process.env, CI: '1', FORCE_COLOR: '0' } })
+  run(join(project, 'node_modules', '.bin', 'playwright'), ['test'], { env: { ...process.env, CI: '1', FORCE_COLOR: '0' } })
 
-  step('7. npx ringside check-widget <the reference widget> (its own server, the package config)')
+  step('7. ringside check-widget <the reference widget> (its own server, the package config)')
   const checkPort = await freePortPair()
   const junit = join(project, 'reports', 'check.junit.xml')
-  run('npx', ['--no-install', 'ringside', 'check-widget', `http://127.0.0.1:${checkPort + 1}/widget/?autoLogin=1&outcome=answer&answerAfterMs=300`, '--port', String(checkPort), '--junit', junit])
+  run(ringsideBin, ['check-widget', `http://127.0.0.1:${checkPort + 1}/widget/?autoLogin=1&outcome=answer&answerAfterMs=300`, '--port', String(checkPort), '--junit', junit])
   const xml = readFileSync(junit, 'utf8')
   expect(/<testsuites[^>]*failures="0"/.test(xml) && /<testcase /.test(xml), `check-widget JUnit: ${xml.slice(0, 300)}`)
   step('done')
