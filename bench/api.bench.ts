@@ -9,9 +9,19 @@
  * are run against 1,000 tickets too, to show that their cost does not grow
  * with the table (paging is a binary search on ids, reads are a Map lookup).
  * Timeline event creation with rendering is in bench/timeline.bench.ts.
+ *
+ * Search: a CONTAINS_TOKEN wildcard search over 10,000 and 100,000 tickets
+ * (one pass over the table), and the wildcard that once took minutes as a
+ * backtracking regex (`*a*a*a*a*a*a*a*a*b` against a 60-character subject).
+ * Hostile requests: the route fuzz's hostile inputs (deep nesting, wildcard
+ * runs, prototype keys, bad percent-encoding, huge numbers, duplicate ids),
+ * a fixed sample for every route, sent in turn; the report's max is the
+ * worst time one of them took.
  */
+import fc from 'fast-check'
 import { bench, describe } from 'vitest'
 import { ACCOUNT } from '../shared/api/auth.ts'
+import { hostileSpec, toRequest, type RequestSpec } from '../shared/api/fuzz/hostile.ts'
 import { createCrmService, type CrmService } from '../shared/api/service.ts'
 
 const BASE = 'http://bench.test'
@@ -48,6 +58,7 @@ async function send(service: CrmService, method: string, path: string, json?: un
 }
 
 const small = serviceWithTickets(1_000)
+const medium = serviceWithTickets(10_000)
 const large = serviceWithTickets(100_000)
 const SIZES = [
   ['1k', small, 1_000],
@@ -87,4 +98,38 @@ describe('list a page of 100: cost independent of table size', () => {
       await send(service, 'GET', `/crm/v3/objects/tickets?limit=100&after=${after}`)
     }, OPTIONS)
   }
+})
+
+describe('search: one pass over the table', () => {
+  const body = {
+    filterGroups: [{ filters: [{ propertyName: 'subject', operator: 'CONTAINS_TOKEN', value: 'tick*' }, { propertyName: 'hs_ticket_priority', operator: 'EQ', value: 'HIGH' }] }],
+    properties: ['subject'],
+    limit: 10,
+  }
+  for (const [label, service] of [['10k', medium], ['100k', large]] as const) {
+    bench(`POST /crm/v3/objects/tickets/search (${label} tickets)`, async () => {
+      await send(service, 'POST', '/crm/v3/objects/tickets/search', body)
+    }, OPTIONS)
+  }
+
+  const catastrophic = createCrmService({ now: () => NOW })
+  catastrophic.objects.create('tickets', { subject: 'a'.repeat(60), hs_pipeline_stage: '1' }, NOW)
+  bench('search CONTAINS_TOKEN *a*a*a*a*a*a*a*a*b (60-character subject)', async () => {
+    await send(catastrophic, 'POST', '/crm/v3/objects/tickets/search', {
+      filterGroups: [{ filters: [{ propertyName: 'subject', operator: 'CONTAINS_TOKEN', value: '*a*a*a*a*a*a*a*a*b' }] }],
+    })
+  }, OPTIONS)
+})
+
+describe('hostile requests (the route fuzz mix, every route)', () => {
+  const service = createCrmService({ now: () => NOW, rateLimits: false })
+  const auth = { headers: { authorization: `Bearer ${ACCOUNT.privateAppToken}` }, query: [['hapikey', ACCOUNT.developerApiKey]] as Array<[string, string]> }
+  const params = fc.array(fc.constantFrom('1', '2', 'tickets', 'contacts', '0', 'default'), { minLength: 6, maxLength: 6 })
+  const specs: RequestSpec[] = service.routes.flatMap((route, i) => fc.sample(hostileSpec(route.method, route.path, params, auth), { seed: 20_261_123 + i, numRuns: 3 }))
+  let next = 0
+  bench(`hostile request (${specs.length} in turn)`, async () => {
+    const response = await service.handle(toRequest(specs[next++ % specs.length]!))
+    await response.text()
+    if (response.status >= 500) throw new Error(`hostile request answered ${response.status}`)
+  }, { time: 4000, warmupTime: 300 })
 })

@@ -46,7 +46,7 @@ function checkWidget(args: string[], timeoutMs = 100_000): Promise<Run> {
 }
 
 /** A port block for one run: the harness at `base`, its widget origin at base + 1. */
-const block = (n: number) => PORTS.harness + 10 + n * 3
+const block = (n: number) => PORTS.checkWidgetRuns + n * 3
 const fixture = (base: number, params: Record<string, string>) =>
   `http://127.0.0.1:${base + 1}/e2e/fixtures/demo-shaped-widget/?${new URLSearchParams(params).toString()}`
 

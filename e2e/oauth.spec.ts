@@ -84,7 +84,7 @@ test('granting on the consent page lands on the callback with code and state; th
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'local-client', client_secret: 'local-secret', code, redirect_uri: CALLBACK }).toString(),
   })
-  expect(again).toMatchObject({ status: 400, body: { status: 'error', subCategory: 'BAD_AUTH_CODE' } })
+  expect(again).toMatchObject({ status: 400, body: { status: 'BAD_AUTH_CODE', subCategory: 'BAD_AUTH_CODE' } })
   // The expected 403 and 400 above are the only console errors (failed fetches); no CSP violation, no crash.
   expect(problems.filter((p) => !/status of (400|403|404)/.test(p))).toEqual([])
 })

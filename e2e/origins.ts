@@ -8,10 +8,13 @@ import { existsSync } from 'node:fs'
  * +10 and +11 serve the same build as plain static files with no API behind
  * them: the browser-only mode (MSW + SharedWorker + IndexedDB), harness and
  * widget origins (the harness's default widget is on the next port).
+ *
+ * From +20 up, blocks of three ports for the check-widget runs that
+ * e2e/check-widget.spec.ts starts (each brings its own harness server).
  */
 const base = Number(process.env.E2E_PORT ?? 4173)
 if (!Number.isInteger(base) || base < 1024 || base > 65533) throw new Error(`E2E_PORT must be a port number, got ${process.env.E2E_PORT}`)
-export const PORTS = { harness: base, widget: base + 1, hostile: base + 2, staticHarness: base + 10, staticWidget: base + 11 } as const
+export const PORTS = { harness: base, widget: base + 1, hostile: base + 2, staticHarness: base + 10, staticWidget: base + 11, checkWidgetRuns: base + 20 } as const
 
 /** The origins of one site: same host, different ports. */
 export const ORIGINS = {

@@ -6,6 +6,7 @@
  */
 import { useState, type ReactNode } from 'react'
 import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel, TaskQueueBar, useDockReserve } from './calling-seam.tsx'
+import { RateLimitsSwitch } from '../panels/rate-limits-switch.tsx'
 import { hrefs, OBJECT_TYPES, type Route } from './routes.ts'
 import { OBJECT_CONFIG } from '../records/object-config.ts'
 import { CrmModeBadge } from './crm-mode.tsx'
@@ -107,6 +108,7 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
           </div>
           <div hidden={tab !== 'faults'}>
             <FaultsPanel />
+            <RateLimitsSwitch />
           </div>
           <div hidden={tab !== 'composer'}>
             <ComposerPanel />

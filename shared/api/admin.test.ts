@@ -66,3 +66,24 @@ test('account lists the credentials of the emulator', async () => {
     scopes: expect.arrayContaining(['tickets', 'timeline', 'crm.objects.contacts.write']),
   })
 })
+
+describe('an import that fits every table but breaks the API’s rules is 400, and nothing changes', () => {
+  const edit = async (change: (ticket: { createdAt: string; properties: Record<string, string> }) => void) => {
+    const snapshot = await admin('GET', 'export')
+    const tickets = snapshot.tables.crm_tickets as Array<[string, { createdAt: string; properties: Record<string, string> }]>
+    change(tickets[0]![1])
+    return snapshot
+  }
+  test.each([
+    ['createdAt "x"', (t: { createdAt: string }) => void (t.createdAt = 'x'), /createdAt "x" is not an ISO 8601 timestamp/],
+    ['a stage of no pipeline', (t: { properties: Record<string, string> }) => void (t.properties.hs_pipeline_stage = '99'), /99 is not a valid stage/],
+    ['a priority that is no option', (t: { properties: Record<string, string> }) => void (t.properties.hs_ticket_priority = 'SOON'), /SOON was not one of the allowed options/],
+    ['an unknown property', (t: { properties: Record<string, string> }) => void (t.properties.nope = '1'), /Property "nope" does not exist/],
+  ])('%s', async (_name, change, reason) => {
+    const snapshot = await edit(change as never)
+    const before = tablesOf(api)
+    const error = await expectError(await c.req('POST', '/_ringside/v1/import', snapshot, 'none'), 400, 'VALIDATION_ERROR')
+    expect(error.message).toMatch(reason)
+    expect(tablesOf(api)).toBe(before)
+  })
+})

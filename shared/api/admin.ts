@@ -16,7 +16,7 @@
 import { ACCOUNT, ALL_SCOPES } from './auth.ts'
 import { SnapshotError } from './db.ts'
 import { validationError } from './errors.ts'
-import { json } from './http.ts'
+import { json, MAX_JSON_DEPTH } from './http.ts'
 import { OBJECT_TYPE_NAMES } from './objects/object-types.ts'
 import type { Route } from './router.ts'
 import type { ServiceDeps } from './service.ts'
@@ -48,6 +48,8 @@ export function adminRoutes(deps: ServiceDeps): Route[] {
       method: 'POST',
       path: '/_ringside/v1/import',
       auth: none,
+      // An export wraps rows (whose JSON values are at most MAX_JSON_DEPTH deep) in a few levels of its own.
+      maxJsonDepth: MAX_JSON_DEPTH + 8,
       handler(ctx) {
         try {
           deps.db.restore(ctx.jsonBody())
@@ -55,6 +57,10 @@ export function adminRoutes(deps: ServiceDeps): Route[] {
           if (error instanceof SnapshotError) throw validationError(error.message)
           throw error
         }
+        // Rows that each fit their table but break the API's rules (a stage of no pipeline) are refused too;
+        // throwing here undoes the restore.
+        const problem = deps.objects.findIntegrityProblem()
+        if (problem) throw validationError(`Corrupt export: ${problem}.`)
         return json({ status: 'imported', counts: counts() })
       },
     },
@@ -73,6 +79,7 @@ export function adminRoutes(deps: ServiceDeps): Route[] {
           clientSecret: ACCOUNT.clientSecret,
           developerApiKey: ACCOUNT.developerApiKey,
           privateAppToken: ACCOUNT.privateAppToken,
+          integrationPrivateAppToken: ACCOUNT.integrationPrivateAppToken,
           scopes: [...ALL_SCOPES],
         })
       },

@@ -6,8 +6,10 @@
  *   endpoints (timeline templates and tokens, calling settings);
  * - OAuth access tokens, `Authorization: Bearer <token>`, issued by
  *   /oauth/v1/token with the scopes granted on the consent screen;
- * - the private-app access token `pat-local`, a Bearer token with every scope
- *   (the harness itself uses it, as the CRM's own UI would).
+ * - private-app access tokens, Bearer tokens with every scope: `pat-local`
+ *   is the harness's own (as the CRM's own UI would act; never rate
+ *   limited), `pat-app-local` an integration's private app (rate limited
+ *   like any app).
  */
 import { z } from 'zod'
 import type { Database, Table } from './db.ts'
@@ -24,6 +26,8 @@ export const ACCOUNT = {
   clientSecret: 'local-secret',
   developerApiKey: 'dev-key-local',
   privateAppToken: 'pat-local',
+  /** A private app of an integration: like pat-local, but counted by the rate limits. */
+  integrationPrivateAppToken: 'pat-app-local',
 } as const
 
 /** Every scope the emulator knows; the private-app token holds all of them. */
@@ -54,7 +58,7 @@ export type Principal =
   | { kind: 'anonymous' }
   | { kind: 'developer'; appId: number }
   | { kind: 'oauth'; token: string; appId: number; hubId: number; userId: number; scopes: readonly string[] }
-  | { kind: 'private-app'; hubId: number; scopes: readonly string[] }
+  | { kind: 'private-app'; token: string; hubId: number; scopes: readonly string[] }
 
 export const accessTokenSchema = z.object({
   token: z.string(),
@@ -111,13 +115,13 @@ export function authenticate(request: Request, url: URL, requirement: AuthRequir
     )
   }
 
-  if (token === ACCOUNT.privateAppToken) {
+  if (token === ACCOUNT.privateAppToken || token === ACCOUNT.integrationPrivateAppToken) {
     if (requirement.oauthOnly) {
       throw invalidAuthentication(
         'Private app access tokens cannot be used here. Use an OAuth access token from an app installed in the account.',
       )
     }
-    return { kind: 'private-app', hubId: ACCOUNT.hubId, scopes: ALL_SCOPES }
+    return { kind: 'private-app', token, hubId: ACCOUNT.hubId, scopes: ALL_SCOPES }
   }
 
   const row = accessTokens(db).get(token)

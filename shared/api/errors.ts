@@ -15,6 +15,7 @@ export const Category = {
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  RATE_LIMITS: 'RATE_LIMITS',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const
 export type Category = (typeof Category)[keyof typeof Category]
@@ -30,7 +31,8 @@ export interface ErrorDetail {
 
 /** The JSON body of every non-2xx response. */
 export interface ErrorBody {
-  status: 'error'
+  /** "error", except on OAuth errors, where the real API puts its code here (BAD_REFRESH_TOKEN, …). */
+  status: string
   message: string
   correlationId: string
   category: Category
@@ -51,6 +53,8 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>
   /** Extra top-level body fields (OAuth's `error`/`error_description`). */
   extra?: Pick<ErrorBody, 'error' | 'error_description'>
+  /** The body's `status` in place of "error" (the OAuth endpoints' error code). */
+  status?: string
 }
 
 export class ApiError extends Error {
@@ -67,9 +71,9 @@ export class ApiError extends Error {
   }
 
   toBody(correlationId: string): ErrorBody {
-    const { subCategory, context, links, errors, extra } = this.options
+    const { subCategory, context, links, errors, extra, status } = this.options
     return {
-      status: 'error',
+      status: status ?? 'error',
       message: this.message,
       correlationId,
       category: this.category,

@@ -3,13 +3,98 @@
  * route: JSON and form bodies, comma-separated or repeated query lists, and
  * JSON responses.
  */
-import type { ZodType } from 'zod'
+import { z, type ZodType } from 'zod'
 import { ApiError, Category, unsupportedMediaType, validationError } from './errors.ts'
 
 /** Largest request body the emulator reads (the real API caps events at 1 MB; batches can hold several). */
 export const MAX_BODY_BYTES = 12 * 1024 * 1024
 
+/**
+ * Deepest nesting of arrays and objects a JSON body may have. Real APIs
+ * document limits of this order (JSON parsers of web frameworks stop at 100
+ * to 1,000 levels); no CRM request shape needs more than a handful.
+ */
+export const MAX_JSON_DEPTH = 100
+
 export type BodyKind = 'json' | 'form'
+
+/**
+ * The deepest nesting of `[` and `{` in a JSON text, in one pass without
+ * recursion (characters inside strings do not count). Stops counting at
+ * `limit + 1`, so the answer is cheap even for a hostile body.
+ */
+export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++ // backslash: skip the escaped character
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) {
+      inString = true
+    } else if (c === 0x5b || c === 0x7b) {
+      depth++
+      if (depth > deepest) {
+        deepest = depth
+        if (deepest > limit) return deepest
+      }
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--
+    }
+  }
+  return deepest
+}
+
+/**
+ * Parse a JSON text from a client: 400 for malformed JSON or for nesting
+ * deeper than MAX_JSON_DEPTH (measured before parsing, so no later step can
+ * recurse too deep on it).
+ */
+export function parseJsonText(text: string, what = 'request body', maxDepth = MAX_JSON_DEPTH): unknown {
+  if (jsonDepth(text, maxDepth) > maxDepth) {
+    throw validationError(`Invalid input JSON: the ${what} is nested more than ${maxDepth} levels deep.`, {
+      context: { maxDepth: [String(maxDepth)] },
+    })
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch (error) {
+    throw validationError(`Invalid input JSON: ${error instanceof Error ? error.message : 'cannot parse'}`)
+  }
+}
+
+/** `decodeURIComponent` that returns undefined for bad percent-encoding instead of throwing. */
+export function safeDecodeURIComponent(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A JSON object of `value`s keyed by any string, copied into an object
+ * without a prototype. Unlike `z.record`, it keeps a key named `__proto__`
+ * (JSON.parse makes it an own property), so such a key reaches the checks
+ * and is refused like any other unknown name instead of vanishing.
+ */
+export function ownRecord<T extends ZodType>(value: T) {
+  return z
+    .custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), {
+      message: 'must be a JSON object',
+    })
+    .transform((input, ctx) => {
+      const out: Record<string, z.output<T>> = Object.create(null)
+      for (const key of Object.keys(input)) {
+        const result = value.safeParse(input[key])
+        if (result.success) out[key] = result.data
+        else for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] } as never)
+      }
+      return out
+    })
+}
 
 export type ParsedBody =
   | { kind: 'none' }
@@ -20,7 +105,7 @@ export type ParsedBody =
  * Read the body once. An empty body is `none`; a body in a content type
  * other than `accepts` is 415; malformed JSON is 400.
  */
-export async function parseBody(request: Request, accepts: readonly BodyKind[]): Promise<ParsedBody> {
+export async function parseBody(request: Request, accepts: readonly BodyKind[], maxDepth = MAX_JSON_DEPTH): Promise<ParsedBody> {
   const text = await request.text()
   if (text.length === 0) return { kind: 'none' }
   const bytes = new TextEncoder().encode(text).byteLength
@@ -31,13 +116,7 @@ export async function parseBody(request: Request, accepts: readonly BodyKind[]):
   const isJson = type === 'application/json' || type.endsWith('+json')
   const isForm = type === 'application/x-www-form-urlencoded'
   const expected = accepts.map((k) => (k === 'json' ? 'application/json' : 'application/x-www-form-urlencoded'))
-  if (isJson && accepts.includes('json')) {
-    try {
-      return { kind: 'json', value: JSON.parse(text) as unknown, bytes }
-    } catch (error) {
-      throw validationError(`Invalid input JSON: ${error instanceof Error ? error.message : 'cannot parse'}`)
-    }
-  }
+  if (isJson && accepts.includes('json')) return { kind: 'json', value: parseJsonText(text, 'request body', maxDepth), bytes }
   if (isForm && accepts.includes('form')) {
     const value: Record<string, string> = Object.create(null)
     for (const [key, v] of new URLSearchParams(text)) value[key] = v

@@ -1,4 +1,5 @@
 import { ACCOUNT } from './auth.ts'
+import { tablesOf } from './objects/testing.ts'
 import { s256Challenge } from './oauth.ts'
 import {
   authorize,
@@ -11,6 +12,7 @@ import {
   T0,
   token,
   type TestService,
+  UUID_V4,
 } from './timeline/testing.ts'
 
 const MINUTE = 60_000
@@ -146,11 +148,60 @@ test('exchanging a code returns exactly the token response of spec §2.1', async
   }
 })
 
-test('token error bodies carry status "error", a UUID v4, VALIDATION_ERROR, the real code as subCategory and RFC 6749 fields', async () => {
+test('token error bodies carry the real code as status (as the real API does), a UUID v4, VALIDATION_ERROR and RFC 6749 fields', async () => {
   const response = await exchange('not-a-code')
   const error = await expectError(response, 400, 'VALIDATION_ERROR', 'BAD_AUTH_CODE')
+  expect((error as { status?: string }).status).toBe('BAD_AUTH_CODE')
   expect(error.error).toBe('invalid_grant')
   expect(error.error_description).toBe(error.message)
+})
+
+test.each([
+  ['BAD_REFRESH_TOKEN', { grant_type: 'refresh_token', refresh_token: 'nope' }],
+  ['BAD_AUTH_CODE', { grant_type: 'authorization_code', code: 'nope', redirect_uri: REDIRECT_URI }],
+  ['BAD_CLIENT_ID', { grant_type: 'refresh_token', refresh_token: 'nope', client_id: 'other' }],
+  ['BAD_REDIRECT_URI', { grant_type: 'authorization_code', code: 'x' }],
+])('a %s token error has that code as its status, so refresh code that branches on status works', async (code, fields) => {
+  const response = code === 'BAD_REDIRECT_URI' ? await token(api, { ...fields, code: await authorize(api) }) : await token(api, fields)
+  const parsed = await body(response)
+  expect(response.status).toBe(400)
+  expect(parsed.status).toBe(code)
+  expect(parsed.correlationId).toMatch(UUID_V4)
+  expect(parsed.message.length).toBeGreaterThan(0)
+})
+
+test('an unknown refresh token at the metadata endpoint is 404 with status BAD_REFRESH_TOKEN', async () => {
+  const parsed = await body(await call(api, 'GET', '/oauth/v1/refresh-tokens/nope'))
+  expect(parsed.status).toBe('BAD_REFRESH_TOKEN')
+})
+
+test('token fields may be sent as query parameters, as older client code does', async () => {
+  const code = await authorize(api)
+  const query = new URLSearchParams({
+    grant_type: 'authorization_code',
+    client_id: ACCOUNT.clientId,
+    client_secret: ACCOUNT.clientSecret,
+    redirect_uri: REDIRECT_URI,
+    code,
+  })
+  const first = await body(await call(api, 'POST', `/oauth/v1/token?${query}`))
+  expect(first.access_token).toMatch(/^CN/)
+  const refreshQuery = new URLSearchParams({ client_id: ACCOUNT.clientId, client_secret: ACCOUNT.clientSecret, refresh_token: first.refresh_token })
+  // Mixed: grant_type in the form, the rest in the query.
+  const refreshed = await call(api, 'POST', `/oauth/v1/token?${refreshQuery}`, { form: { grant_type: 'refresh_token' } })
+  expect(refreshed.status).toBe(200)
+  expect((await body(refreshed)).access_token).not.toBe(first.access_token)
+})
+
+test('a Basic header whose client id is bad percent-encoding is BAD_CLIENT_ID, not a crash', async () => {
+  const before = tablesOf(api)
+  const response = await call(api, 'POST', '/oauth/v1/token', {
+    headers: { authorization: `Basic ${btoa('%E0%A4%A:local-secret')}` },
+    form: { grant_type: 'refresh_token', refresh_token: 'x' },
+  })
+  const error = await expectError(response, 400, 'VALIDATION_ERROR', 'BAD_CLIENT_ID')
+  expect(error.error).toBe('invalid_client')
+  expect(tablesOf(api)).toBe(before)
 })
 
 test('the token endpoint takes form bodies only: JSON is 415', async () => {
@@ -378,4 +429,13 @@ test('after an uninstall a new grant installs the app again and its tokens work'
   await call(api, 'DELETE', '/_ringside/v1/installations/1001')
   const again = await grantTokens(api, { scope: 'tickets' })
   expect((await call(api, 'GET', '/crm/v3/objects/tickets', { auth: { bearer: again.access_token } })).status).toBe(200)
+})
+
+test('an access token works until the last millisecond before expires_in runs out, and is expired at that instant', async () => {
+  const { access_token } = await grantTokens(api, { scope: 'tickets' })
+  const get = () => call(api, 'GET', '/crm/v3/objects/tickets?limit=1', { auth: { bearer: access_token } })
+  api.clock.now = T0 + 30 * MINUTE - 1
+  expect((await get()).status).toBe(200)
+  api.clock.now = T0 + 30 * MINUTE
+  await expectError(await get(), 401, 'EXPIRED_AUTHENTICATION')
 })

@@ -15,15 +15,21 @@
  * checked when a code_challenge was sent; a refresh may narrow the scopes of
  * the new access token but never widen them; access tokens live 30 minutes.
  *
- * Error bodies: the uniform body (status "error", category VALIDATION_ERROR)
- * with the real API's code in `subCategory` (the real API puts it in `status`)
- * and RFC 6749 `error`/`error_description`.
+ * Error bodies: as the real API answers them, the code in `status`
+ * (`{"status":"BAD_REFRESH_TOKEN","message":…,"correlationId":…}`), so
+ * token-refresh code that branches on `status` behaves as in production;
+ * plus category VALIDATION_ERROR, the code again in `subCategory`, and
+ * RFC 6749 `error`/`error_description`.
+ *
+ * The token endpoint takes its fields in the form body or as query
+ * parameters (the v1 endpoint accepts both, and older client code sends
+ * `?grant_type=…&client_id=…`); a field in both places takes the body's value.
  */
 import { z } from 'zod'
 import { ACCOUNT, ALL_SCOPES, accessTokens, type AccessTokenRow } from './auth.ts'
 import type { Database, Table } from './db.ts'
 import { notFound, validationError } from './errors.ts'
-import { json, noContent } from './http.ts'
+import { json, noContent, safeDecodeURIComponent } from './http.ts'
 import type { Route, RouteContext } from './router.ts'
 import type { ServiceDeps } from './service.ts'
 
@@ -40,7 +46,7 @@ export const AUTH_CODE_TTL_MS = 5 * 60 * 1000
 /** Expired access tokens are kept this long, so using one still says "expired" rather than "unknown". */
 const EXPIRED_TOKEN_RETENTION_MS = 24 * 60 * 60 * 1000
 
-/** The real API's token error codes (its `status`, our `subCategory`). */
+/** The real API's token error codes (the `status` of its error body). */
 export const OAuthErrorCode = {
   BAD_AUTH_CODE: 'BAD_AUTH_CODE',
   EXPIRED_AUTH_CODE: 'EXPIRED_AUTH_CODE',
@@ -56,7 +62,12 @@ export type OAuthErrorCode = (typeof OAuthErrorCode)[keyof typeof OAuthErrorCode
 type RfcError = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type' | 'invalid_scope'
 
 function oauthError(code: OAuthErrorCode, error: RfcError, message: string) {
-  return validationError(message, { subCategory: code, extra: { error, error_description: message } })
+  return validationError(message, { status: code, subCategory: code, extra: { error, error_description: message } })
+}
+
+/** 404 for a refresh token the metadata endpoints do not know, with the real API's status code. */
+function unknownRefreshToken() {
+  return notFound('missing or unknown refresh token', { status: OAuthErrorCode.BAD_REFRESH_TOKEN, subCategory: OAuthErrorCode.BAD_REFRESH_TOKEN })
 }
 
 // ---------------------------------------------------------------------------
@@ -258,6 +269,9 @@ const decisionSchema = z.object({
   granted_scopes: z.array(z.string()).optional(),
 })
 
+/** Fields of a token request (RFC 6749 §4.1.3, §6, §2.3.1; RFC 7636). */
+const TOKEN_FIELDS = ['grant_type', 'client_id', 'client_secret', 'code', 'code_verifier', 'redirect_uri', 'refresh_token', 'scope'] as const
+
 export function oauthRoutes(deps: ServiceDeps): Route[] {
   // Declared up front so snapshots always know these tables.
   tables(deps.db)
@@ -310,7 +324,13 @@ export function oauthRoutes(deps: ServiceDeps): Route[] {
       }
       const colon = decoded.indexOf(':')
       if (colon < 0) throw oauthError(OAuthErrorCode.BAD_CLIENT_ID, 'invalid_client', 'The Basic authorization header must hold client_id:client_secret.')
-      return { clientId: decodeURIComponent(decoded.slice(0, colon)), clientSecret: decodeURIComponent(decoded.slice(colon + 1)) }
+      // RFC 6749 §2.3.1: both halves are form-urlencoded before encoding.
+      const clientId = safeDecodeURIComponent(decoded.slice(0, colon).replaceAll('+', ' '))
+      const clientSecret = safeDecodeURIComponent(decoded.slice(colon + 1).replaceAll('+', ' '))
+      if (clientId === undefined || clientSecret === undefined) {
+        throw oauthError(OAuthErrorCode.BAD_CLIENT_ID, 'invalid_client', 'The Basic authorization header holds malformed percent-encoding.')
+      }
+      return { clientId, clientSecret }
     }
     return { clientId: form.client_id, clientSecret: form.client_secret }
   }
@@ -476,10 +496,20 @@ export function oauthRoutes(deps: ServiceDeps): Route[] {
       auth: none,
       accepts: ['form'],
       async handler(ctx) {
-        if (ctx.body.kind !== 'form') {
-          throw oauthError(OAuthErrorCode.BAD_GRANT_TYPE, 'invalid_request', 'Send the token request as an application/x-www-form-urlencoded body.')
+        // Fields may come as query parameters too; the body's value wins.
+        const form: Record<string, string> = Object.create(null)
+        for (const name of TOKEN_FIELDS) {
+          const value = ctx.query.get(name)
+          if (value !== null) form[name] = value
         }
-        const form = ctx.body.value
+        if (ctx.body.kind === 'form') Object.assign(form, ctx.body.value)
+        if (ctx.body.kind !== 'form' && form.grant_type === undefined) {
+          throw oauthError(
+            OAuthErrorCode.BAD_GRANT_TYPE,
+            'invalid_request',
+            'Send the token request as an application/x-www-form-urlencoded body (or its fields as query parameters).',
+          )
+        }
         const grantType = form.grant_type
         if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
           throw oauthError(
@@ -502,7 +532,7 @@ export function oauthRoutes(deps: ServiceDeps): Route[] {
       auth: none,
       handler(ctx) {
         const row = tables(ctx.db).refreshTokens.get(ctx.params.token as string)
-        if (!row || row.revokedAt !== null) throw notFound('missing or unknown refresh token', { subCategory: OAuthErrorCode.BAD_REFRESH_TOKEN })
+        if (!row || row.revokedAt !== null) throw unknownRefreshToken()
         return json(
           {
             token: row.token,
@@ -526,7 +556,7 @@ export function oauthRoutes(deps: ServiceDeps): Route[] {
       handler(ctx) {
         const t = tables(ctx.db)
         const row = t.refreshTokens.get(ctx.params.token as string)
-        if (!row || row.revokedAt !== null) throw notFound('missing or unknown refresh token', { subCategory: OAuthErrorCode.BAD_REFRESH_TOKEN })
+        if (!row || row.revokedAt !== null) throw unknownRefreshToken()
         t.refreshTokens.set(row.token, { ...row, revokedAt: ctx.now })
         return noContent(deprecationHeaders)
       },

@@ -11,8 +11,9 @@
  */
 import { authenticate, type AuthRequirement, type Principal } from './auth.ts'
 import type { Database } from './db.ts'
+import type { RateLimiter } from './rate-limits.ts'
 import { ApiError, Category, methodNotAllowed, notFound, validationError } from './errors.ts'
-import { json, parseBody, type BodyKind, type ParsedBody } from './http.ts'
+import { json, parseBody, safeDecodeURIComponent, type BodyKind, type ParsedBody } from './http.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -40,6 +41,8 @@ export interface Route {
   auth: AuthRequirement
   /** Body content types taken; default `['json']`. */
   accepts?: readonly BodyKind[]
+  /** Deepest JSON nesting taken; default MAX_JSON_DEPTH (an import of an export needs a few levels more). */
+  maxJsonDepth?: number
   handler: (ctx: RouteContext) => Response | Promise<Response>
 }
 
@@ -51,6 +54,8 @@ export interface RouterOptions {
   db: Database
   now: () => number
   newCorrelationId: () => string
+  /** Counts requests of app credentials; its headers go on the answer, its 429 replaces it. */
+  rateLimiter?: RateLimiter
 }
 
 /** Aliases applied before matching: [prefix, replacement]. */
@@ -71,13 +76,9 @@ function match(route: CompiledRoute, parts: string[]): Record<string, string> | 
     const seg = route.segments[i] as string
     const part = parts[i] as string
     if (seg.startsWith(':')) {
-      let value: string
-      try {
-        value = decodeURIComponent(part)
-      } catch {
-        return undefined
-      }
-      if (value.length === 0) return undefined
+      // Bad percent-encoding matches no route (404), as an unknown path would.
+      const value = safeDecodeURIComponent(part)
+      if (value === undefined || value.length === 0) return undefined
       params[seg.slice(1)] = value
     } else if (seg !== part) {
       return undefined
@@ -86,14 +87,14 @@ function match(route: CompiledRoute, parts: string[]): Record<string, string> | 
   return params
 }
 
-/** The response with the correlation header (copied if its headers are immutable, e.g. Response.redirect). */
-function withCorrelationId(response: Response, correlationId: string): Response {
+/** The response with extra headers (copied if its headers are immutable, e.g. Response.redirect). */
+function withHeaders(response: Response, extra: Record<string, string>): Response {
   try {
-    response.headers.set('x-hubspot-correlation-id', correlationId)
+    for (const [name, value] of Object.entries(extra)) response.headers.set(name, value)
     return response
   } catch {
     const headers = new Headers(response.headers)
-    headers.set('x-hubspot-correlation-id', correlationId)
+    for (const [name, value] of Object.entries(extra)) headers.set(name, value)
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
   }
 }
@@ -101,7 +102,8 @@ function withCorrelationId(response: Response, correlationId: string): Response 
 export function createRouter(routes: readonly Route[], options: RouterOptions): (request: Request) => Promise<Response> {
   const compiled: CompiledRoute[] = routes.map((r) => ({ ...r, segments: r.path.split('/').slice(1) }))
 
-  async function dispatch(request: Request, correlationId: string): Promise<Response> {
+  /** `headers` collects what every answer to this request carries (rate-limit headers), success or failure. */
+  async function dispatch(request: Request, headers: Record<string, string>): Promise<Response> {
     const url = new URL(request.url)
     const path = normalizePath(url.pathname)
     const parts = path.split('/').slice(1)
@@ -126,7 +128,10 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
     const { route, params } = found
     const now = options.now()
     const principal = authenticate(request, url, route.auth, options.db, now)
-    const body = method === 'GET' || method === 'DELETE' ? ({ kind: 'none' } as const) : await parseBody(request, route.accepts ?? ['json'])
+    if (route.auth.kind === 'bearer' && options.rateLimiter) {
+      Object.assign(headers, options.rateLimiter.take(principal, route.path.endsWith('/search'), now))
+    }
+    const body = method === 'GET' || method === 'DELETE' ? ({ kind: 'none' } as const) : await parseBody(request, route.accepts ?? ['json'], route.maxJsonDepth)
     const ctx: RouteContext = {
       request,
       url,
@@ -150,14 +155,16 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
 
   return async function handle(request: Request): Promise<Response> {
     const correlationId = options.newCorrelationId()
+    const headers: Record<string, string> = {}
     try {
-      return withCorrelationId(await dispatch(request, correlationId), correlationId)
+      return withHeaders(await dispatch(request, headers), { ...headers, 'x-hubspot-correlation-id': correlationId })
     } catch (error) {
       const apiError =
         error instanceof ApiError
           ? error
           : new ApiError(500, Category.INTERNAL_ERROR, `Internal error: ${error instanceof Error ? error.message : String(error)}`)
       return json(apiError.toBody(correlationId), apiError.status, {
+        ...headers,
         'x-hubspot-correlation-id': correlationId,
         ...apiError.options.headers,
       })

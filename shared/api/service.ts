@@ -13,6 +13,7 @@ import { adminRoutes } from './admin.ts'
 import { oauthRoutes } from './oauth.ts'
 import { timelineRoutes } from './timeline/routes.ts'
 import { seed, type SeedOptions } from './seed.ts'
+import { RateLimiter, rateLimitRoutes, type RateLimitInput } from './rate-limits.ts'
 
 export interface CrmServiceOptions {
   /** The clock, in epoch ms (tests move it to expire tokens and codes). */
@@ -21,6 +22,12 @@ export interface CrmServiceOptions {
   seed?: boolean
   /** Options for the seed, e.g. the URL of the default calling widget. */
   seedOptions?: SeedOptions
+  /**
+   * Rate limits for app credentials (see rate-limits.ts): on at the real
+   * numbers by default; `false` turns them off; an object changes parts,
+   * e.g. `{ burst: { max: 10, intervalMs: 10_000 } }`.
+   */
+  rateLimits?: RateLimitInput | false
 }
 
 /** What every resource module gets. */
@@ -49,14 +56,16 @@ export function createCrmService(options: CrmServiceOptions = {}): CrmService {
     seed(db, objects, now(), options.seedOptions)
   }
   const deps: ServiceDeps = { db, objects, now, reseed }
+  const rateLimiter = new RateLimiter(options.rateLimits)
   const routes: Route[] = [
     ...oauthRoutes(deps),
     ...timelineRoutes(deps),
     ...objectRoutes(deps),
     ...callingSettingsRoutes(deps),
     ...adminRoutes(deps),
+    ...rateLimitRoutes(rateLimiter),
   ]
-  const handle = createRouter(routes, { db, now, newCorrelationId: () => crypto.randomUUID() })
+  const handle = createRouter(routes, { db, now, newCorrelationId: () => crypto.randomUUID(), rateLimiter })
   if (options.seed !== false) reseed()
   return { db, objects, routes, handle }
 }

@@ -444,3 +444,130 @@ test('tasks: the seeded call tasks are found by hs_task_type CALL, with their co
   expect(done.properties.hs_task_status).toBe('COMPLETED')
   await expectError(await c.req('PATCH', `/crm/v3/objects/tasks/${first.id}`, { properties: { hs_task_type: 'FAX' } }), 400, 'VALIDATION_ERROR')
 })
+
+// --------------------------------------------------- what the real API refuses
+
+test.each(['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'])(
+  'a property named %j is 400 PROPERTY_DOESNT_EXIST like any unknown name, and nothing is written',
+  async (name) => {
+    const before = tablesOf(api)
+    // Built from text so that the key is a real own "__proto__" key, as JSON.parse makes it.
+    const text = `{"properties":{"email":"proto@example.com","${name}":"x"}}`
+    const response = await api.handle(
+      new Request('http://api.test/crm/v3/objects/contacts', {
+        method: 'POST',
+        headers: { authorization: 'Bearer pat-local', 'content-type': 'application/json' },
+        body: text,
+      }),
+    )
+    const error = await expectError(response, 400, 'VALIDATION_ERROR')
+    expect(details(error).map((d) => [d.code, d.context?.propertyName?.[0]])).toEqual([['PROPERTY_DOESNT_EXIST', name]])
+    expect(tablesOf(api)).toBe(before)
+  },
+)
+
+test.each(['2020-02-30', '2021-02-29', '2020-04-31', '2020-13-01', '2020-00-10', '2020-01-01T24:00:00Z', '2020-01-01T10:60:00Z', '2020-06-31T10:00:00Z'])(
+  'an impossible date %j is 400 INVALID_DATE, not rolled over to another day',
+  async (value) => {
+    const before = tablesOf(api)
+    const error = await expectError(
+      await c.req('POST', '/crm/v3/objects/contacts', { properties: { email: 'd@example.com', notes_last_contacted: value } }),
+      400,
+      'VALIDATION_ERROR',
+    )
+    expect(details(error)[0]?.code).toBe('INVALID_DATE')
+    expect(tablesOf(api)).toBe(before)
+  },
+)
+
+test('a real leap day is taken', async () => {
+  const created = await newContact({ email: 'leap@example.com', notes_last_contacted: '2020-02-29T10:00:00Z' })
+  expect(created.properties.notes_last_contacted).toBe('2020-02-29T10:00:00.000Z')
+})
+
+test('batch/update naming one id twice is 400 "Duplicate IDs found in batch input" with context.ids, and nothing is written', async () => {
+  const before = tablesOf(api)
+  const error = await expectError(
+    await c.req('POST', '/crm/v3/objects/contacts/batch/update', {
+      inputs: [
+        { id: '1', properties: { firstname: 'A' } },
+        { id: '2', properties: { firstname: 'B' } },
+        { id: '1', properties: { firstname: 'C' } },
+      ],
+    }),
+    400,
+    'VALIDATION_ERROR',
+  )
+  expect(error.message).toBe('Duplicate IDs found in batch input: [1]. IDs must be unique')
+  expect(error.context).toEqual({ ids: ['1'] })
+  expect(tablesOf(api)).toBe(before)
+})
+
+test('a property keeps its last 50 values in its history', async () => {
+  const { id } = await newContact({ email: 'history@example.com', firstname: 'v0' })
+  for (let i = 1; i <= 60; i++) {
+    api.clock.now = T0 + i * 1000
+    await c.ok('PATCH', `/crm/v3/objects/contacts/${id}`, { properties: { firstname: `v${i}` } })
+  }
+  const read = await c.ok('GET', `/crm/v3/objects/contacts/${id}?propertiesWithHistory=firstname`)
+  const history = read.propertiesWithHistory.firstname as Array<{ value: string }>
+  expect(history).toHaveLength(50)
+  expect(history[0]?.value).toBe('v60')
+  expect(history[49]?.value).toBe('v11')
+})
+
+// ------------------------------------------------------------------ upsert
+
+test('batch/upsert by email updates the contact that has it and creates one that does not, flagging which is new', async () => {
+  const result = await c.ok('POST', '/crm/v3/objects/contacts/batch/upsert', {
+    inputs: [
+      { idProperty: 'email', id: 'MARIA.GARCIA@northwind.example', properties: { jobtitle: 'CTO' } },
+      { idProperty: 'email', id: 'brand.new@example.com', properties: { firstname: 'Brand' } },
+    ],
+  })
+  expect(result.status).toBe('COMPLETE')
+  expect(result.results.map((r: { id: string; new: boolean }) => [r.id, r.new])).toEqual([
+    ['1', false],
+    ['10', true],
+  ])
+  expect(result.results[0].properties.jobtitle).toBe('CTO')
+  expect(result.results[1].properties).toMatchObject({ email: 'brand.new@example.com', firstname: 'Brand' })
+})
+
+test('batch/upsert refuses a non-unique idProperty, and one id twice (in any case), changing nothing', async () => {
+  const before = tablesOf(api)
+  await expectError(
+    await c.req('POST', '/crm/v3/objects/contacts/batch/upsert', { inputs: [{ idProperty: 'firstname', id: 'Maria', properties: {} }] }),
+    400,
+    'VALIDATION_ERROR',
+  )
+  const error = await expectError(
+    await c.req('POST', '/crm/v3/objects/contacts/batch/upsert', {
+      inputs: [
+        { idProperty: 'email', id: 'a@example.com', properties: {} },
+        { idProperty: 'email', id: 'A@example.com', properties: {} },
+      ],
+    }),
+    400,
+    'VALIDATION_ERROR',
+  )
+  expect(error.context).toEqual({ ids: ['a@example.com'] })
+  expect(tablesOf(api)).toBe(before)
+})
+
+test('batch/upsert reports a bad input (207) and writes the others', async () => {
+  const result = await c.ok(
+    'POST',
+    '/crm/v3/objects/contacts/batch/upsert',
+    {
+      inputs: [
+        { idProperty: 'email', id: 'fine@example.com', properties: {} },
+        { idProperty: 'email', id: 'bad@example.com', properties: { nope: 1 } },
+      ],
+    },
+    207,
+  )
+  expect(result.results).toHaveLength(1)
+  expect(result.errors[0].context.inputIndex).toEqual(['1'])
+  expect((await c.req('GET', '/crm/v3/objects/contacts/bad@example.com?idProperty=email')).status).toBe(404)
+})

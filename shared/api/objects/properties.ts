@@ -7,10 +7,14 @@
  * decimal text, booleans as "true"/"false", datetimes as ISO-8601 UTC, dates
  * as YYYY-MM-DD, e-mail addresses in lower case.
  */
+import { z } from 'zod'
+import type { Database, Table } from '../db.ts'
 import type { ObjectType } from './object-types.ts'
 
-export type PropertyType = 'string' | 'number' | 'date' | 'datetime' | 'enumeration' | 'bool' | 'phone_number'
-export type FieldType = 'text' | 'textarea' | 'select' | 'radio' | 'booleancheckbox' | 'date' | 'number' | 'phonenumber' | 'html'
+export const PROPERTY_TYPES = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool', 'phone_number'] as const
+export type PropertyType = (typeof PROPERTY_TYPES)[number]
+export const FIELD_TYPES = ['text', 'textarea', 'select', 'radio', 'checkbox', 'booleancheckbox', 'date', 'number', 'phonenumber', 'html'] as const
+export type FieldType = (typeof FIELD_TYPES)[number]
 
 export interface PropertyOption {
   label: string
@@ -287,19 +291,173 @@ export const DEFAULT_PROPERTIES: Readonly<Record<ObjectType, readonly string[]>>
   tasks: ['createdate', 'hs_lastmodifieddate', 'hs_object_id', 'hs_timestamp'],
 }
 
-export function propertyDefinition(objectType: ObjectType, name: string): PropertyDefinition | undefined {
-  const def = DEFINITIONS[objectType].get(name)
-  if (!def) return undefined
+/** A definition with the emulator-only rules the Property model has no field for. */
+export type CheckedDefinition = PropertyDefinition & { rules: ExtraRules }
+
+function withoutRules(def: CheckedDefinition): PropertyDefinition {
   const { rules: _rules, ...publicDef } = def
   return publicDef
 }
 
-export function propertyDefinitions(objectType: ObjectType): PropertyDefinition[] {
-  return [...DEFINITIONS[objectType].keys()].map((name) => propertyDefinition(objectType, name) as PropertyDefinition)
+/** A built-in (HubSpot-defined) property of a type. Custom properties are in a PropertyCatalog. */
+export function propertyDefinition(objectType: ObjectType, name: string): PropertyDefinition | undefined {
+  const def = builtin(objectType, name)
+  return def && withoutRules(def)
 }
 
-export function hasPropertyDefinition(objectType: ObjectType, name: string): boolean {
-  return DEFINITIONS[objectType].has(name)
+/** Every built-in property of a type. */
+export function propertyDefinitions(objectType: ObjectType): PropertyDefinition[] {
+  return [...DEFINITIONS[objectType].values()].map(withoutRules)
+}
+
+/** Own lookups only: a name such as "__proto__" or "constructor" is never a property. */
+function builtin(objectType: ObjectType, name: string): CheckedDefinition | undefined {
+  return DEFINITIONS[objectType].get(name)
+}
+
+// ---------------------------------------------------------------------------
+// Custom properties and property groups (the properties API's writes)
+
+/** A property group (PropertyGroup of the properties API). */
+export interface PropertyGroup {
+  name: string
+  label: string
+  displayOrder: number
+  archived: boolean
+}
+
+const GROUP_LABELS: Record<string, string> = {
+  contactinformation: 'Contact information',
+  companyinformation: 'Company information',
+  dealinformation: 'Deal information',
+  ticketinformation: 'Ticket information',
+  callinformation: 'Call information',
+}
+
+/** The built-in groups of a type: every groupName its built-in properties use. */
+function builtinGroups(objectType: ObjectType): PropertyGroup[] {
+  const names = [...new Set([...DEFINITIONS[objectType].values()].map((d) => d.groupName))]
+  return names.map((name, displayOrder) => ({ name, label: GROUP_LABELS[name] ?? name, displayOrder, archived: false }))
+}
+
+const optionSchema = z.object({
+  label: z.string(),
+  value: z.string(),
+  hidden: z.boolean(),
+  displayOrder: z.number().int(),
+  description: z.string().optional(),
+})
+
+const definitionSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  type: z.enum(PROPERTY_TYPES),
+  fieldType: z.enum(FIELD_TYPES),
+  groupName: z.string(),
+  description: z.string(),
+  options: z.array(optionSchema),
+  displayOrder: z.number().int(),
+  hidden: z.boolean(),
+  hasUniqueValue: z.boolean(),
+  formField: z.boolean(),
+  calculated: z.boolean(),
+  externalOptions: z.boolean(),
+  hubspotDefined: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  archived: z.boolean(),
+  archivedAt: z.string().optional(),
+  modificationMetadata: z.object({ archivable: z.boolean(), readOnlyDefinition: z.boolean(), readOnlyValue: z.boolean() }),
+})
+const groupSchema = z.object({ name: z.string(), label: z.string(), displayOrder: z.number().int(), archived: z.boolean() })
+
+/** A custom property as stored (the Property model; archivedAt once archived). */
+export type CustomPropertyRow = z.infer<typeof definitionSchema>
+
+/**
+ * The property definitions of one account: the built-in ones of every type
+ * plus the custom properties and groups created through the properties API,
+ * stored in the database (so an export carries them). Keys are
+ * `${objectType}:${name}`.
+ */
+export class PropertyCatalog {
+  readonly custom: Table<CustomPropertyRow>
+  readonly groups: Table<PropertyGroup>
+
+  constructor(db: Database) {
+    this.custom = db.table('crm_properties', definitionSchema as z.ZodType<CustomPropertyRow>)
+    this.groups = db.table('crm_property_groups', groupSchema)
+  }
+
+  /** A live property (built-in or custom) of the type, with its checks. */
+  get(objectType: ObjectType, name: string): CheckedDefinition | undefined {
+    const found = builtin(objectType, name)
+    if (found) return found
+    const row = this.custom.get(key(objectType, name))
+    if (!row || row.archived) return undefined
+    const { archivedAt: _archivedAt, ...def } = row
+    return { ...def, rules: {} }
+  }
+
+  /** The Property model of a live property, or undefined. */
+  definition(objectType: ObjectType, name: string): PropertyDefinition | undefined {
+    const def = this.get(objectType, name)
+    return def && withoutRules(def)
+  }
+
+  /** Every live property of the type (built-in first), or only the archived custom ones. */
+  list(objectType: ObjectType, archived = false): PropertyDefinition[] {
+    const custom = this.#customOf(objectType).filter((row) => row.archived === archived)
+    return [...(archived ? [] : propertyDefinitions(objectType)), ...(custom as PropertyDefinition[])]
+  }
+
+  /** A custom property row, live or archived. */
+  customRow(objectType: ObjectType, name: string): CustomPropertyRow | undefined {
+    return this.custom.get(key(objectType, name))
+  }
+
+  isBuiltin(objectType: ObjectType, name: string): boolean {
+    return builtin(objectType, name) !== undefined
+  }
+
+  putCustom(objectType: ObjectType, row: CustomPropertyRow): void {
+    this.custom.set(key(objectType, row.name), row)
+  }
+
+  /** Live custom properties of the type whose values must be unique. */
+  uniqueCustom(objectType: ObjectType): CustomPropertyRow[] {
+    return this.#customOf(objectType).filter((row) => !row.archived && row.hasUniqueValue)
+  }
+
+  #customOf(objectType: ObjectType): CustomPropertyRow[] {
+    const prefix = `${objectType}:`
+    return [...this.custom.entries()].filter(([k]) => k.startsWith(prefix)).map(([, row]) => row)
+  }
+
+  /** Groups of the type: built-in ones, then created ones (archived ones only when asked). */
+  listGroups(objectType: ObjectType, archived = false): PropertyGroup[] {
+    const created = [...this.groups.entries()].filter(([k, g]) => k.startsWith(`${objectType}:`) && g.archived === archived).map(([, g]) => g)
+    return [...(archived ? [] : builtinGroups(objectType)), ...created]
+  }
+
+  group(objectType: ObjectType, name: string): PropertyGroup | undefined {
+    const found = builtinGroups(objectType).find((g) => g.name === name)
+    if (found) return found
+    const row = this.groups.get(key(objectType, name))
+    return row && !row.archived ? row : undefined
+  }
+
+  isBuiltinGroup(objectType: ObjectType, name: string): boolean {
+    return builtinGroups(objectType).some((g) => g.name === name)
+  }
+
+  putGroup(objectType: ObjectType, group: PropertyGroup): void {
+    this.groups.set(key(objectType, group.name), group)
+  }
+}
+
+function key(objectType: ObjectType, name: string): string {
+  return `${objectType}:${name}`
 }
 
 /** One failed property of a write, as the real API lists them. */
@@ -326,10 +484,33 @@ export function parseInstant(text: string): Date | undefined {
     return Math.abs(ms) <= MAX_EPOCH ? new Date(ms) : undefined
   }
   if (ISO_DATETIME.test(text) || ISO_DATE.test(text)) {
+    if (!isRealCalendarTime(text)) return undefined
     const date = new Date(text)
     return Number.isNaN(date.getTime()) ? undefined : date
   }
   return undefined
+}
+
+/**
+ * Whether the calendar fields of an ISO text name a real day and time:
+ * `Date` rolls "2020-02-30" over to March 1st and "T24:00" to the next day,
+ * where the real API refuses the value.
+ */
+function isRealCalendarTime(text: string): boolean {
+  const year = Number(text.slice(0, 4))
+  const month = Number(text.slice(5, 7))
+  const day = Number(text.slice(8, 10))
+  if (month < 1 || month > 12 || day < 1) return false
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  const daysInMonth = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31
+  if (day > daysInMonth) return false
+  if (text.length > 10) {
+    const hour = Number(text.slice(11, 13))
+    const minute = Number(text.slice(14, 16))
+    const second = text[16] === ':' ? Number(text.slice(17, 19)) : 0
+    if (hour > 23 || minute > 59 || second > 59) return false
+  }
+  return true
 }
 
 function isHttpUrl(text: string): boolean {
@@ -347,11 +528,11 @@ function isHttpUrl(text: string): boolean {
  * object-level rules (those are the store's).
  */
 export function normalizeValue(
+  def: CheckedDefinition | undefined,
   objectType: ObjectType,
   name: string,
   raw: unknown,
 ): { ok: true; value: string | null } | { ok: false; problem: PropertyProblem } {
-  const def = DEFINITIONS[objectType].get(name)
   const fail = (error: string, message: string) => ({ ok: false as const, problem: { name, error, message } })
   if (!def) return fail('PROPERTY_DOESNT_EXIST', `Property "${name}" does not exist`)
   if (raw === null) return { ok: true, value: null }
@@ -392,6 +573,15 @@ export function normalizeValue(
     }
     case 'enumeration': {
       if (def.externalOptions || def.options.length === 0) return { ok: true, value: text }
+      if (def.fieldType === 'checkbox') {
+        // Multiple checkboxes: several options, separated by ";".
+        const chosen = text.split(';').filter((v) => v !== '')
+        const wrong = chosen.filter((v) => !def.options.some((o) => o.value === v))
+        if (wrong.length > 0) {
+          return fail('INVALID_OPTION', `${wrong.join(';')} was not one of the allowed options: [${def.options.map((o) => o.value).join(', ')}]`)
+        }
+        return { ok: true, value: chosen.join(';') }
+      }
       if (!def.options.some((o) => o.value === text)) {
         return fail(
           'INVALID_OPTION',

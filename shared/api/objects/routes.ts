@@ -8,14 +8,14 @@
  */
 import { z } from 'zod'
 import { ApiError, notFound, validationError } from '../errors.ts'
-import { boolParam, intParam, json, listParam, noContent, parseInput } from '../http.ts'
+import { boolParam, intParam, json, listParam, noContent, ownRecord, parseInput } from '../http.ts'
 import type { Route, RouteContext } from '../router.ts'
 import type { ServiceDeps } from '../service.ts'
 import { ASSOCIATION_TYPES } from './association-types.ts'
+import { associationV4Routes } from './associations-v4.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
-import { normalizeValue, propertyDefinition } from './properties.ts'
 import { schemaRoutes } from './schema-routes.ts'
-import { compareForSearch, matchesSearch, parseSearchRequest } from './search.ts'
+import { compareForSearch, parseSearchRequest, searchPredicate } from './search.ts'
 import {
   batchResponse,
   toPublicObject,
@@ -34,7 +34,7 @@ export const LIST_LIMIT = 100
 
 const idValue = z.union([z.string().min(1).max(100), z.number().int().nonnegative()]).transform(String)
 const propertyNames = z.array(z.string().max(200)).max(1000)
-const propertyValues = z.record(z.string(), z.unknown())
+const propertyValues = ownRecord(z.unknown())
 
 const associationSchema = z.object({
   to: z.object({ id: idValue }),
@@ -66,6 +66,11 @@ const batchUpdateSchema = z.object({
   inputs: z.array(z.object({ id: idValue, idProperty: z.string().optional(), properties: propertyValues })).max(BATCH_LIMIT),
 })
 const batchArchiveSchema = z.object({ inputs: z.array(z.object({ id: idValue })).max(BATCH_LIMIT) })
+const batchUpsertSchema = z.object({
+  inputs: z
+    .array(z.object({ id: idValue, idProperty: z.string().min(1), properties: propertyValues, objectWriteTraceId: z.string().optional() }))
+    .max(BATCH_LIMIT),
+})
 
 function toAssociationInputs(input: z.infer<typeof createSchema>): AssociationInput[] {
   return (input.associations ?? []).map((a) => ({ to: { id: a.to.id }, types: a.types }))
@@ -87,9 +92,9 @@ function readSelection(query: URLSearchParams): { selection: PropertySelection; 
 }
 
 /** idProperty must be hs_object_id or a property with unique values. */
-function checkIdProperty(objectType: ObjectType, idProperty: string | undefined | null): string | undefined {
+function checkIdProperty(objects: ObjectStore, objectType: ObjectType, idProperty: string | undefined | null): string | undefined {
   if (idProperty === undefined || idProperty === null || idProperty === '' || idProperty === 'hs_object_id') return undefined
-  const def = propertyDefinition(objectType, idProperty)
+  const def = objects.definition(objectType, idProperty)
   if (!def) throw validationError(`idProperty "${idProperty}" is not a property of ${objectType}.`)
   if (!def.hasUniqueValue) throw validationError(`idProperty "${idProperty}" is not a unique-value property of ${objectType}.`)
   return idProperty
@@ -99,7 +104,7 @@ function checkIdProperty(objectType: ObjectType, idProperty: string | undefined 
 function findRecord(objects: ObjectStore, objectType: ObjectType, id: string, idProperty: string | undefined, archived: boolean): CrmRecord | undefined {
   if (archived) {
     if (idProperty) {
-      const wanted = normalizeValue(objectType, idProperty, id)
+      const wanted = objects.normalize(objectType, idProperty, id)
       if (!wanted.ok || wanted.value === null) return undefined
       for (const r of objects.records(objectType, true)) if (r.properties[idProperty] === wanted.value) return r
       return undefined
@@ -107,6 +112,16 @@ function findRecord(objects: ObjectStore, objectType: ObjectType, id: string, id
     return objects.getArchived(objectType, id)
   }
   return idProperty ? objects.findByProperty(objectType, idProperty, id) : objects.get(objectType, id)
+}
+
+/** The real API refuses a batch update or upsert that names one id twice, before writing anything. */
+function rejectDuplicateIds(ids: readonly string[]): void {
+  const seen = new Set<string>()
+  const duplicates = new Set<string>()
+  for (const id of ids) (seen.has(id) ? duplicates : seen).add(id)
+  if (duplicates.size === 0) return
+  const list = [...duplicates]
+  throw validationError(`Duplicate IDs found in batch input: [${list.join(', ')}]. IDs must be unique`, { context: { ids: list } })
 }
 
 function missing(objectType: ObjectType, id: string): ApiError {
@@ -186,7 +201,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       auth: read,
       handler(ctx) {
         const archived = boolParam(ctx.query, 'archived', false)
-        const idProperty = checkIdProperty(objectType, ctx.query.get('idProperty'))
+        const idProperty = checkIdProperty(objects, objectType, ctx.query.get('idProperty'))
         const { selection, associations } = readSelection(ctx.query)
         const record = findRecord(objects, objectType, ctx.params.objectId!, idProperty, archived)
         if (!record) throw missing(objectType, ctx.params.objectId!)
@@ -198,7 +213,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       path: `${base}/:objectId`,
       auth: write,
       handler(ctx) {
-        const idProperty = checkIdProperty(objectType, ctx.query.get('idProperty'))
+        const idProperty = checkIdProperty(objects, objectType, ctx.query.get('idProperty'))
         const input = parseInput(updateSchema, ctx.jsonBody())
         const record = findRecord(objects, objectType, ctx.params.objectId!, idProperty, false)
         if (!record) throw missing(objectType, ctx.params.objectId!)
@@ -232,7 +247,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       handler(ctx) {
         const archived = boolParam(ctx.query, 'archived', false)
         const input = parseInput(batchReadSchema, ctx.jsonBody())
-        const idProperty = checkIdProperty(objectType, input.idProperty)
+        const idProperty = checkIdProperty(objects, objectType, input.idProperty)
         const selection: PropertySelection = {
           ...(input.properties && input.properties.length > 0 && { properties: input.properties }),
           ...(input.propertiesWithHistory && { propertiesWithHistory: input.propertiesWithHistory }),
@@ -293,6 +308,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       auth: write,
       handler(ctx) {
         const input = parseInput(batchUpdateSchema, ctx.jsonBody())
+        rejectDuplicateIds(input.inputs.map((i) => i.id))
         return batchCreateOrUpdate(
           ctx,
           () => {
@@ -301,7 +317,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
             const notFoundIds: string[] = []
             for (const [index, item] of input.inputs.entries()) {
               try {
-                const idProperty = checkIdProperty(objectType, item.idProperty)
+                const idProperty = checkIdProperty(objects, objectType, item.idProperty)
                 const record = findRecord(objects, objectType, item.id, idProperty, false)
                 if (!record) {
                   notFoundIds.push(item.id)
@@ -326,6 +342,47 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       },
     },
     {
+      // Update the record whose unique idProperty equals id, or create it (with that value) if there is none.
+      method: 'POST',
+      path: `${base}/batch/upsert`,
+      auth: write,
+      handler(ctx) {
+        const input = parseInput(batchUpsertSchema, ctx.jsonBody())
+        for (const item of input.inputs) {
+          const idProperty = checkIdProperty(objects, objectType, item.idProperty)
+          if (!idProperty) throw validationError('batch/upsert needs an idProperty with unique values; hs_object_id cannot be used to create records.')
+        }
+        // Duplicates compare in stored form (e-mail addresses in any case are one id).
+        rejectDuplicateIds(input.inputs.map((i) => {
+          const stored = objects.normalize(objectType, i.idProperty, i.id)
+          return stored.ok && stored.value !== null ? stored.value : i.id
+        }))
+        return batchCreateOrUpdate(
+          ctx,
+          () => {
+            const results: Array<SimplePublicObject & { new: boolean }> = []
+            const errors: StandardError[] = []
+            for (const [index, item] of input.inputs.entries()) {
+              try {
+                const existing = objects.findByProperty(objectType, item.idProperty, item.id)
+                const record = ctx.db.attempt(() =>
+                  existing
+                    ? objects.setProperties(objectType, existing.id, item.properties, ctx.now, 'API')
+                    : objects.create(objectType, { ...item.properties, [item.idProperty]: item.id }, ctx.now, 'API'),
+                )
+                results.push({ ...toPublicObject(objectType, record, { all: true }), new: existing === undefined })
+              } catch (error) {
+                if (!(error instanceof ApiError)) throw error
+                errors.push(toStandardError(error, { inputIndex: [String(index)] }))
+              }
+            }
+            return { results, errors }
+          },
+          200,
+        )
+      },
+    },
+    {
       method: 'POST',
       path: `${base}/batch/archive`,
       auth: write,
@@ -341,17 +398,31 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       path: `${base}/search`,
       auth: read,
       handler(ctx) {
-        const request = parseSearchRequest(objectType, ctx.jsonBody())
-        const matches: CrmRecord[] = []
-        for (const record of objects.records(objectType)) if (matchesSearch(objectType, record, request)) matches.push(record)
-        if (request.sorts.length > 0) matches.sort(compareForSearch(objectType, request.sorts))
-        const page = matches.slice(request.offset, request.offset + request.limit)
-        const next = request.offset + request.limit
+        const request = parseSearchRequest(objectType, ctx.jsonBody(), (name) => objects.definition(objectType, name))
+        const test = searchPredicate(objectType, request)
+        const end = request.offset + request.limit
+        let total = 0
+        let page: CrmRecord[]
+        if (request.sorts.length > 0) {
+          const matches: CrmRecord[] = []
+          for (const record of objects.records(objectType)) if (test(record)) matches.push(record)
+          matches.sort(compareForSearch(request.sorts))
+          total = matches.length
+          page = matches.slice(request.offset, end)
+        } else {
+          // In id order: count every match, keep only the page's.
+          page = []
+          for (const record of objects.records(objectType)) {
+            if (!test(record)) continue
+            if (total >= request.offset && total < end) page.push(record)
+            total++
+          }
+        }
         const selection: PropertySelection = request.properties && request.properties.length > 0 ? { properties: request.properties } : {}
         return json({
-          total: matches.length,
+          total,
           results: page.map((r) => toPublicObject(objectType, r, selection)),
-          ...(next < matches.length && { paging: { next: { after: String(next) } } }),
+          ...(end < total && { paging: { next: { after: String(end) } } }),
         })
       },
     },
@@ -401,5 +472,6 @@ export function objectRoutes(deps: ServiceDeps): Route[] {
     routes.push(...routesFor(deps, type, `/crm/v3/objects/${OBJECT_TYPES[type].typeId}`))
   }
   routes.push(...schemaRoutes(deps))
+  routes.push(...associationV4Routes(deps))
   return routes
 }

@@ -1,90 +1,16 @@
 /**
- * Read-only schema endpoints: property definitions
- * (GET /crm/v3/properties/{type}[/{name}]), pipelines and stages
- * (GET /crm/v3/pipelines/{tickets|deals}/...), and association type ids
+ * Schema endpoints: the properties API (property-routes.ts), the pipelines
+ * API (pipeline-routes.ts), and association type ids
  * (GET /crm/v4/associations/{from}/{to}/labels).
  */
 import { notFound, validationError } from '../errors.ts'
 import { boolParam, json } from '../http.ts'
 import type { Route } from '../router.ts'
 import type { ServiceDeps } from '../service.ts'
-import { associationTypesBetween } from './association-types.ts'
+import { labelledTypesBetween } from './associations-v4.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
-import { findPipeline, pipelinesOf, toPublicPipeline, type PipelineObjectType } from './pipelines.ts'
-import { propertyDefinition, propertyDefinitions } from './properties.ts'
-
-function propertyRoutes(objectType: ObjectType, base: string): Route[] {
-  const auth = { kind: 'bearer', scopes: [OBJECT_TYPES[objectType].readScope] } as const
-  return [
-    {
-      method: 'GET',
-      path: base,
-      auth,
-      handler(ctx) {
-        // Default properties are never archived, so archived=true lists none.
-        const archived = boolParam(ctx.query, 'archived', false)
-        return json({ results: archived ? [] : propertyDefinitions(objectType) })
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/:propertyName`,
-      auth,
-      handler(ctx) {
-        const def = propertyDefinition(objectType, ctx.params.propertyName!)
-        if (!def) throw notFound(`Property ${ctx.params.propertyName} does not exist on ${objectType}.`)
-        return json(def)
-      },
-    },
-  ]
-}
-
-function pipelineRoutes(deps: ServiceDeps, objectType: PipelineObjectType, base: string): Route[] {
-  const auth = { kind: 'bearer', scopes: [OBJECT_TYPES[objectType].readScope] } as const
-  const pipelineOr404 = (id: string) => {
-    const pipeline = findPipeline(deps.db, objectType, id)
-    if (!pipeline) throw notFound(`Unable to find pipeline ${id} for ${objectType}.`)
-    return pipeline
-  }
-  return [
-    {
-      method: 'GET',
-      path: base,
-      auth,
-      handler() {
-        const pipelines = pipelinesOf(deps.db, objectType).sort((a, b) => a.displayOrder - b.displayOrder)
-        return json({ results: pipelines.map(toPublicPipeline) })
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/:pipelineId`,
-      auth,
-      handler(ctx) {
-        return json(toPublicPipeline(pipelineOr404(ctx.params.pipelineId!)))
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/:pipelineId/stages`,
-      auth,
-      handler(ctx) {
-        return json({ results: pipelineOr404(ctx.params.pipelineId!).stages.filter((s) => !s.archived) })
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/:pipelineId/stages/:stageId`,
-      auth,
-      handler(ctx) {
-        const pipeline = pipelineOr404(ctx.params.pipelineId!)
-        const stage = pipeline.stages.find((s) => s.id === ctx.params.stageId && !s.archived)
-        if (!stage) throw notFound(`Unable to find stage ${ctx.params.stageId} in pipeline ${pipeline.id}.`)
-        return json(stage)
-      },
-    },
-  ]
-}
+import { pipelinesRoutes } from './pipeline-routes.ts'
+import { propertiesRoutes } from './property-routes.ts'
 
 function objectTypeParam(raw: string): ObjectType {
   const type = parseObjectType(raw)
@@ -94,12 +20,8 @@ function objectTypeParam(raw: string): ObjectType {
 
 export function schemaRoutes(deps: ServiceDeps): Route[] {
   const routes: Route[] = []
-  for (const type of OBJECT_TYPE_NAMES) {
-    for (const segment of [type, OBJECT_TYPES[type].typeId]) routes.push(...propertyRoutes(type, `/crm/v3/properties/${segment}`))
-  }
-  for (const type of ['tickets', 'deals'] as const) {
-    for (const segment of [type, OBJECT_TYPES[type].typeId]) routes.push(...pipelineRoutes(deps, type, `/crm/v3/pipelines/${segment}`))
-  }
+  routes.push(...propertiesRoutes(deps))
+  routes.push(...pipelinesRoutes(deps))
   routes.push({
     method: 'GET',
     path: '/crm/v4/associations/:fromObjectType/:toObjectType/labels',
@@ -107,9 +29,7 @@ export function schemaRoutes(deps: ServiceDeps): Route[] {
     handler(ctx) {
       const from = objectTypeParam(ctx.params.fromObjectType!)
       const to = objectTypeParam(ctx.params.toObjectType!)
-      return json({
-        results: associationTypesBetween(from, to).map((t) => ({ category: t.category, typeId: t.typeId, label: t.label })),
-      })
+      return json({ results: labelledTypesBetween(from, to) })
     },
   })
   return routes

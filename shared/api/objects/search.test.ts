@@ -1,5 +1,5 @@
 import { createTestService, expectError, type TestService } from '../timeline/testing.ts'
-import { phoneKey } from './search.ts'
+import { phoneKey, wildcardMatch } from './search.ts'
 import { client, type Client } from './testing.ts'
 
 let api: TestService
@@ -168,4 +168,57 @@ test.each<[string, unknown]>([
   ['filterGroups that is not an array', { filterGroups: { filters: [] } }],
 ])('%s is 400', async (_name, body) => {
   await expectError(await c.req('POST', '/crm/v3/objects/contacts/search', body), 400, 'VALIDATION_ERROR')
+})
+
+// ------------------------------------------------------- hostile values and limits
+
+test('a CONTAINS_TOKEN wildcard that would make a backtracking regex answer at once, and still matches correctly', async () => {
+  const subject = 'a'.repeat(60)
+  await c.ok('POST', '/crm/v3/objects/tickets', { properties: { subject, hs_pipeline_stage: '1' } }, 201)
+  const started = performance.now()
+  const hostile = await search('tickets', where({ propertyName: 'subject', operator: 'CONTAINS_TOKEN', value: '*a*a*a*a*a*a*a*a*b' }))
+  const elapsed = performance.now() - started
+  expect(ids(hostile)).toEqual([])
+  console.log(`search with "*a*a*a*a*a*a*a*a*b" over a 60-character subject: ${elapsed.toFixed(1)} ms`)
+  // The same shape that can match does match.
+  expect((await search('tickets', where({ propertyName: 'subject', operator: 'CONTAINS_TOKEN', value: '*a*a*a*a*a*a*a*a*a' }))).total).toBe(1)
+})
+
+test.each([
+  ['*', 'anything', true],
+  ['a*', 'abc', true],
+  ['*c', 'abc', true],
+  ['a*c', 'abc', true],
+  ['a*c', 'ac', true],
+  ['a*b*c', 'abc', true],
+  ['ab*bc', 'abc', false],
+  ['a*a', 'a', false],
+  ['*@contoso.example', 'ana@contoso.example', true],
+  ['*x*', 'abc', false],
+  ['.*', 'abc', false],
+  ['(a+)+*', '(a+)+zzz', true],
+])('wildcard %j against %j is %s (regex characters are literal)', (pattern, text, expected) => {
+  expect(wildcardMatch(text, pattern.split('*'))).toBe(expected)
+})
+
+test('a filter value over 3,000 characters is 400, as in the real API', async () => {
+  const ok = 'x'.repeat(3000)
+  await search('tickets', where({ propertyName: 'subject', operator: 'CONTAINS_TOKEN', value: ok }))
+  const error = await expectError(
+    await c.req('POST', '/crm/v3/objects/tickets/search', where({ propertyName: 'subject', operator: 'CONTAINS_TOKEN', value: `${ok}x` })),
+    400,
+    'VALIDATION_ERROR',
+  )
+  expect(error.message).toContain('3000')
+  await expectError(await c.req('POST', '/crm/v3/objects/tickets/search', { query: 'q'.repeat(3001) }), 400, 'VALIDATION_ERROR')
+})
+
+test('100 values per IN filter are taken; 101 are 400', async () => {
+  const values = Array.from({ length: 100 }, (_, i) => `v${i}`)
+  await search('tickets', where({ propertyName: 'subject', operator: 'IN', values }))
+  await expectError(
+    await c.req('POST', '/crm/v3/objects/tickets/search', where({ propertyName: 'subject', operator: 'IN', values: [...values, 'one-more'] })),
+    400,
+    'VALIDATION_ERROR',
+  )
 })

@@ -12,7 +12,12 @@
  *   one number. The host uses this to match a caller's number.
  * - CONTAINS_TOKEN: every word of the value is a word of the property
  *   (words split at spaces and punctuation); `*` is a wildcard matched
- *   against the whole value or any word.
+ *   against the whole value or any word. Wildcards are matched by plain
+ *   substring search, never by a regular expression built from the value,
+ *   so a hostile pattern (`*a*a*a*…b`) costs linear time.
+ *
+ * Every filter is compiled once per request (its values put in comparable
+ * form up front), so a search costs one pass over the records.
  */
 import { z } from 'zod'
 import { validationError } from '../errors.ts'
@@ -21,8 +26,19 @@ import type { ObjectType } from './object-types.ts'
 import { parseInstant, propertyDefinition, type PropertyDefinition } from './properties.ts'
 import type { CrmRecord } from './store.ts'
 
-/** Limits since 2024-08-26 (api-shapes §4). */
-export const SEARCH_LIMITS = { filterGroups: 5, filtersPerGroup: 10, filtersTotal: 25, maxLimit: 200, valuesPerFilter: 100 } as const
+/**
+ * The real API's limits: filter groups and filters as raised on 2024-08-26
+ * (https://developers.hubspot.com/changelog/breaking-change-expanded-filtering-capabilities-and-error-messaging-in-hubspots-search-api),
+ * 200 results a page, 100 `values` per filter, 3,000 characters per query or filter value.
+ */
+export const SEARCH_LIMITS = {
+  filterGroups: 5,
+  filtersPerGroup: 10,
+  filtersTotal: 25,
+  maxLimit: 200,
+  valuesPerFilter: 100,
+  valueLength: 3000,
+} as const
 
 export const OPERATORS = [
   'EQ',
@@ -41,7 +57,11 @@ export const OPERATORS = [
 ] as const
 type Operator = (typeof OPERATORS)[number]
 
-const scalar = z.union([z.string(), z.number(), z.boolean()])
+const scalar = z.union([
+  z.string().max(SEARCH_LIMITS.valueLength, `must be at most ${SEARCH_LIMITS.valueLength} characters`),
+  z.number(),
+  z.boolean(),
+])
 
 const filterSchema = z.object({
   propertyName: z.string().min(1),
@@ -60,15 +80,21 @@ const sortSchema = z.union([
 const searchSchema = z.object({
   filterGroups: z.array(z.object({ filters: z.array(filterSchema) })).optional(),
   sorts: z.array(sortSchema).max(5).optional(),
-  query: z.string().max(3000).optional(),
+  query: z.string().max(SEARCH_LIMITS.valueLength, `must be at most ${SEARCH_LIMITS.valueLength} characters`).optional(),
   properties: z.array(z.string()).optional(),
   limit: z.number().int().min(1).max(SEARCH_LIMITS.maxLimit).optional(),
   after: z.union([z.string().regex(/^\d{1,9}$/), z.number().int().min(0).max(999_999_999)]).optional(),
 })
 
+/** A filter with the definition of its property, resolved when the request is parsed. */
+type ResolvedFilter = Filter & { def: PropertyDefinition }
+
+/** The account's property definitions of one type (built-in and custom). */
+export type PropertyLookup = (name: string) => PropertyDefinition | undefined
+
 export interface SearchRequest {
-  filterGroups: Filter[][]
-  sorts: Array<{ propertyName: string; descending: boolean }>
+  filterGroups: ResolvedFilter[][]
+  sorts: Array<{ propertyName: string; descending: boolean; def: PropertyDefinition }>
   query?: string
   properties?: string[]
   limit: number
@@ -76,35 +102,34 @@ export interface SearchRequest {
 }
 
 /** Parse and check a search body: shape, limits, known properties, values the operators need. */
-export function parseSearchRequest(objectType: ObjectType, body: unknown): SearchRequest {
+export function parseSearchRequest(objectType: ObjectType, body: unknown, lookup: PropertyLookup): SearchRequest {
   const input = parseInput(searchSchema, body)
-  const groups = (input.filterGroups ?? []).map((g) => g.filters)
-  if (groups.length > SEARCH_LIMITS.filterGroups) {
-    throw validationError(`Too many filterGroups: ${groups.length}; at most ${SEARCH_LIMITS.filterGroups} are allowed.`)
+  const rawGroups = (input.filterGroups ?? []).map((g) => g.filters)
+  if (rawGroups.length > SEARCH_LIMITS.filterGroups) {
+    throw validationError(`Too many filterGroups: ${rawGroups.length}; at most ${SEARCH_LIMITS.filterGroups} are allowed.`)
   }
   let total = 0
-  for (const [index, filters] of groups.entries()) {
+  for (const [index, filters] of rawGroups.entries()) {
     if (filters.length > SEARCH_LIMITS.filtersPerGroup) {
       throw validationError(
         `Too many filters in filterGroups[${index}]: ${filters.length}; at most ${SEARCH_LIMITS.filtersPerGroup} per group are allowed.`,
       )
     }
     total += filters.length
-    for (const filter of filters) checkFilter(objectType, filter)
   }
   if (total > SEARCH_LIMITS.filtersTotal) {
     throw validationError(`Too many filters: ${total} in all; at most ${SEARCH_LIMITS.filtersTotal} are allowed.`)
   }
-  const sorts = (input.sorts ?? []).map((s) =>
-    typeof s === 'string'
-      ? { propertyName: s.replace(/^-/, ''), descending: s.startsWith('-') }
-      : { propertyName: s.propertyName, descending: s.direction === 'DESCENDING' },
-  )
-  for (const sort of sorts) {
-    if (!propertyDefinition(objectType, sort.propertyName)) {
-      throw validationError(`Cannot sort by "${sort.propertyName}": ${objectType} have no such property.`)
-    }
-  }
+  const groups = rawGroups.map((filters) => filters.map((filter) => checkFilter(objectType, filter, lookup)))
+  const sorts = (input.sorts ?? []).map((s) => {
+    const sort =
+      typeof s === 'string'
+        ? { propertyName: s.replace(/^-/, ''), descending: s.startsWith('-') }
+        : { propertyName: s.propertyName, descending: s.direction === 'DESCENDING' }
+    const def = lookup(sort.propertyName)
+    if (!def) throw validationError(`Cannot sort by "${sort.propertyName}": ${objectType} have no such property.`)
+    return { ...sort, def }
+  })
   return {
     filterGroups: groups,
     sorts,
@@ -115,27 +140,29 @@ export function parseSearchRequest(objectType: ObjectType, body: unknown): Searc
   }
 }
 
-function checkFilter(objectType: ObjectType, filter: Filter): void {
-  const def = propertyDefinition(objectType, filter.propertyName)
+function checkFilter(objectType: ObjectType, filter: Filter, lookup: PropertyLookup): ResolvedFilter {
+  const def = lookup(filter.propertyName)
   if (!def) throw validationError(`Cannot filter on "${filter.propertyName}": ${objectType} have no such property.`)
+  const resolved = { ...filter, def }
   const needs = (what: string) => validationError(`Operator ${filter.operator} on "${filter.propertyName}" needs ${what}.`)
   switch (filter.operator) {
     case 'HAS_PROPERTY':
     case 'NOT_HAS_PROPERTY':
-      return
+      return resolved
     case 'IN':
     case 'NOT_IN':
       if (!filter.values || filter.values.length === 0) throw needs('a non-empty "values" array')
       for (const v of filter.values) comparable(def, v, filter)
-      return
+      return resolved
     case 'BETWEEN':
       if (filter.value === undefined || filter.highValue === undefined) throw needs('"value" and "highValue"')
       comparable(def, filter.value, filter)
       comparable(def, filter.highValue, filter)
-      return
+      return resolved
     default:
       if (filter.value === undefined) throw needs('a "value"')
       comparable(def, filter.value, filter)
+      return resolved
   }
 }
 
@@ -171,64 +198,120 @@ function words(text: string): string[] {
     .filter((w) => w.length > 0)
 }
 
-function containsToken(value: string, token: string): boolean {
+/**
+ * Whether `text` matches a pattern in which `*` stands for any run of
+ * characters, given as the pattern's pieces between the stars (`parts`,
+ * at least two). The first piece must start the text, the last end it, and
+ * the others are found left to right, each at its first place after the
+ * previous one: taking the first place is always safe, so there is no
+ * backtracking and the cost is a few substring searches over the text.
+ */
+export function wildcardMatch(text: string, parts: readonly string[]): boolean {
+  const first = parts[0] as string
+  const last = parts[parts.length - 1] as string
+  if (text.length < first.length + last.length) return false
+  if (!text.startsWith(first) || !text.endsWith(last)) return false
+  let from = first.length
+  const end = text.length - last.length
+  for (let i = 1; i < parts.length - 1; i++) {
+    const part = parts[i] as string
+    if (part.length === 0) continue
+    const at = text.indexOf(part, from)
+    if (at < 0 || at + part.length > end) return false
+    from = at + part.length
+  }
+  return true
+}
+
+/** A CONTAINS_TOKEN test for one filter value, prepared once per request. */
+function tokenMatcher(token: string): (value: string) => boolean {
   const pattern = token.toLowerCase()
   if (pattern.includes('*')) {
-    const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`)
-    return re.test(value.toLowerCase()) || words(value).some((w) => re.test(w))
-  }
-  const have = new Set(words(value))
-  const want = words(pattern)
-  return want.length > 0 && want.every((w) => have.has(w))
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
-
-function matchesFilter(objectType: ObjectType, record: CrmRecord, filter: Filter): boolean {
-  const def = propertyDefinition(objectType, filter.propertyName) as PropertyDefinition
-  const stored = record.properties[filter.propertyName]
-  const op: Operator = filter.operator
-  if (op === 'HAS_PROPERTY') return stored !== undefined
-  if (op === 'NOT_HAS_PROPERTY') return stored === undefined
-  const negated = op === 'NEQ' || op === 'NOT_IN' || op === 'NOT_CONTAINS_TOKEN'
-  if (stored === undefined) return negated
-  const equal = (raw: string | number | boolean): boolean => {
-    if (def.type === 'phone_number') {
-      const key = phoneKey(String(raw))
-      return key.length > 0 && key === phoneKey(stored)
+    const parts = pattern.split('*')
+    const [first, last] = [parts[0] as string, parts[parts.length - 1] as string]
+    return (value) => {
+      // One star (`tick*`, `*@contoso.example`): only the ends of the value matter, so only they are lower-cased.
+      if (parts.length === 2 && value.length >= first.length + last.length) {
+        if (value.slice(0, first.length).toLowerCase() === first && value.slice(value.length - last.length).toLowerCase() === last) return true
+      }
+      const lower = value.toLowerCase()
+      return wildcardMatch(lower, parts) || words(lower).some((w) => wildcardMatch(w, parts))
     }
-    return comparable(def, raw) === comparable(def, stored)
   }
-  const cmp = (raw: string | number | boolean): number => {
+  const want = words(pattern)
+  return (value) => {
+    if (want.length === 0) return false
+    const have = new Set(words(value))
+    return want.every((w) => have.has(w))
+  }
+}
+
+type RecordTest = (record: CrmRecord) => boolean
+
+/** Rough cost of each operator per record, to run cheap tests first. */
+const COST: Record<Operator, number> = {
+  HAS_PROPERTY: 0,
+  NOT_HAS_PROPERTY: 0,
+  EQ: 1,
+  NEQ: 1,
+  IN: 2,
+  NOT_IN: 2,
+  LT: 2,
+  LTE: 2,
+  GT: 2,
+  GTE: 2,
+  BETWEEN: 2,
+  CONTAINS_TOKEN: 3,
+  NOT_CONTAINS_TOKEN: 3,
+}
+
+/** One filter as a test on a record, with its values converted once. */
+function compileFilter(filter: ResolvedFilter): RecordTest {
+  const def = filter.def
+  const name = filter.propertyName
+  const op: Operator = filter.operator
+  if (op === 'HAS_PROPERTY') return (r) => r.properties[name] !== undefined
+  if (op === 'NOT_HAS_PROPERTY') return (r) => r.properties[name] === undefined
+  const negated = op === 'NEQ' || op === 'NOT_IN' || op === 'NOT_CONTAINS_TOKEN'
+  const withValue = (test: (stored: string) => boolean): RecordTest => (r) => {
+    const stored = r.properties[name]
+    return stored === undefined ? negated : test(stored)
+  }
+  if (op === 'CONTAINS_TOKEN' || op === 'NOT_CONTAINS_TOKEN') {
+    const matches = tokenMatcher(String(filter.value))
+    return withValue(op === 'CONTAINS_TOKEN' ? matches : (v) => !matches(v))
+  }
+  const phone = def.type === 'phone_number'
+  const key = (raw: string | number | boolean) => (phone ? phoneKey(String(raw)) : comparable(def, raw))
+  const isEqual = (wanted: number | string, stored: string) =>
+    phone ? wanted !== '' && wanted === phoneKey(stored) : wanted === comparable(def, stored)
+  const cmp = (stored: string, wanted: number | string) => {
     const a = comparable(def, stored)
-    const b = comparable(def, raw)
-    return a < b ? -1 : a > b ? 1 : 0
+    return a < wanted ? -1 : a > wanted ? 1 : 0
   }
+  const value = filter.value === undefined ? undefined : key(filter.value)
+  const low = filter.value === undefined ? undefined : comparable(def, filter.value)
+  const high = filter.highValue === undefined ? undefined : comparable(def, filter.highValue)
+  const values = (filter.values ?? []).map(key)
   switch (op) {
     case 'EQ':
-      return equal(filter.value as string)
+      return withValue((v) => isEqual(value as string | number, v))
     case 'NEQ':
-      return !equal(filter.value as string)
+      return withValue((v) => !isEqual(value as string | number, v))
     case 'IN':
-      return (filter.values ?? []).some(equal)
+      return withValue((v) => values.some((w) => isEqual(w, v)))
     case 'NOT_IN':
-      return !(filter.values ?? []).some(equal)
+      return withValue((v) => !values.some((w) => isEqual(w, v)))
     case 'LT':
-      return cmp(filter.value as string) < 0
+      return withValue((v) => cmp(v, low as string | number) < 0)
     case 'LTE':
-      return cmp(filter.value as string) <= 0
+      return withValue((v) => cmp(v, low as string | number) <= 0)
     case 'GT':
-      return cmp(filter.value as string) > 0
+      return withValue((v) => cmp(v, low as string | number) > 0)
     case 'GTE':
-      return cmp(filter.value as string) >= 0
+      return withValue((v) => cmp(v, low as string | number) >= 0)
     case 'BETWEEN':
-      return cmp(filter.value as string) >= 0 && cmp(filter.highValue as string) <= 0
-    case 'CONTAINS_TOKEN':
-      return containsToken(stored, String(filter.value))
-    case 'NOT_CONTAINS_TOKEN':
-      return !containsToken(stored, String(filter.value))
+      return withValue((v) => cmp(v, low as string | number) >= 0 && cmp(v, high as string | number) <= 0)
   }
 }
 
@@ -253,18 +336,26 @@ function matchesQuery(objectType: ObjectType, record: CrmRecord, query: string):
   })
 }
 
-/** A record matches when it matches the query (if any) and every filter of at least one group (if any). */
-export function matchesSearch(objectType: ObjectType, record: CrmRecord, request: SearchRequest): boolean {
-  if (request.query !== undefined && !matchesQuery(objectType, record, request.query)) return false
-  if (request.filterGroups.length === 0) return true
-  return request.filterGroups.some((filters) => filters.every((f) => matchesFilter(objectType, record, f)))
+/**
+ * The test a record must pass: the query (if any) and every filter of at
+ * least one group (if any). Build it once per request, then run it per record.
+ */
+export function searchPredicate(objectType: ObjectType, request: SearchRequest): RecordTest {
+  // Filters of a group are ANDed, so their order does not change the answer: cheap tests go first.
+  const groups = request.filterGroups.map((filters) => [...filters].sort((a, b) => COST[a.operator] - COST[b.operator]).map(compileFilter))
+  const query = request.query
+  return (record) => {
+    if (query !== undefined && !matchesQuery(objectType, record, query)) return false
+    if (groups.length === 0) return true
+    return groups.some((tests) => tests.every((test) => test(record)))
+  }
 }
 
 /** Order for the `sorts` of a request; records without the value go last; ties by id. */
-export function compareForSearch(objectType: ObjectType, sorts: SearchRequest['sorts']): (a: CrmRecord, b: CrmRecord) => number {
+export function compareForSearch(sorts: SearchRequest['sorts']): (a: CrmRecord, b: CrmRecord) => number {
   return (a, b) => {
     for (const sort of sorts) {
-      const def = propertyDefinition(objectType, sort.propertyName) as PropertyDefinition
+      const def = sort.def
       const va = a.properties[sort.propertyName]
       const vb = b.properties[sort.propertyName]
       if (va === vb) continue

@@ -26,6 +26,7 @@ export interface SimplePublicObjectWithAssociations extends SimplePublicObject {
 export interface StandardError {
   status: 'error'
   category: string
+  subCategory?: string
   message: string
   context: Record<string, string[]>
   errors: Array<{ message: string; code?: string; in?: string; context?: Record<string, string[]> }>
@@ -108,6 +109,7 @@ export function toStandardError(error: ApiError, extraContext: Record<string, st
   return {
     status: 'error',
     category: error.category,
+    ...(error.options.subCategory !== undefined && { subCategory: error.options.subCategory }),
     message: error.message,
     context: { ...error.options.context, ...extraContext },
     errors: error.options.errors ?? [],

@@ -18,8 +18,8 @@ import type { Database, Table } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { associationTypeFrom, type AssociationType } from './association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
-import { findPipeline, PIPELINE_PROPERTIES, pipelineTable, type PipelineRow } from './pipelines.ts'
-import { hasPropertyDefinition, normalizeValue, propertyDefinition, type PropertyProblem } from './properties.ts'
+import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
+import { normalizeValue, parseInstant, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
 
 export type { ObjectType } from './object-types.ts'
 
@@ -56,6 +56,9 @@ export interface AssociatedRecord {
   id: string
   typeIds: number[]
 }
+
+/** A timestamp as the API writes them (`Date.prototype.toISOString`). */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
 /** How many past values of one property are kept. */
 export const HISTORY_LIMIT = 50
@@ -104,6 +107,8 @@ export function propertyValuesError(problems: readonly PropertyProblem[]) {
 
 export class ObjectStore {
   readonly #db: Database
+  /** Built-in and custom property definitions of this account. */
+  readonly properties: PropertyCatalog
   readonly #live: Record<ObjectType, Table<CrmRecord>>
   readonly #archived: Record<ObjectType, Table<CrmRecord>>
   readonly #associations: Table<AssociationRow>
@@ -111,6 +116,7 @@ export class ObjectStore {
 
   constructor(db: Database) {
     this.#db = db
+    this.properties = new PropertyCatalog(db)
     const live = {} as Record<ObjectType, Table<CrmRecord>>
     const archived = {} as Record<ObjectType, Table<CrmRecord>>
     for (const type of OBJECT_TYPE_NAMES) {
@@ -144,7 +150,7 @@ export class ObjectStore {
    */
   findByProperty(objectType: ObjectType, propertyName: string, value: string): CrmRecord | undefined {
     if (propertyName === 'hs_object_id') return this.get(objectType, value)
-    const normalized = normalizeValue(objectType, propertyName, value)
+    const normalized = this.normalize(objectType, propertyName, value)
     const wanted = normalized.ok ? normalized.value : value
     if (wanted === null) return undefined
     if (UNIQUE[objectType]?.includes(propertyName)) {
@@ -157,9 +163,19 @@ export class ObjectStore {
     return undefined
   }
 
-  /** Whether the object type has a property of that name. */
+  /** Whether the object type has a live property of that name (built-in or custom). */
   hasProperty(objectType: ObjectType, propertyName: string): boolean {
-    return hasPropertyDefinition(objectType, propertyName)
+    return this.properties.get(objectType, propertyName) !== undefined
+  }
+
+  /** A property's definition with its checks (built-in or custom). */
+  definition(objectType: ObjectType, propertyName: string): CheckedDefinition | undefined {
+    return this.properties.get(objectType, propertyName)
+  }
+
+  /** Check one client value for one property: its stored form, or the problem. */
+  normalize(objectType: ObjectType, propertyName: string, raw: unknown): ReturnType<typeof normalizeValue> {
+    return normalizeValue(this.properties.get(objectType, propertyName), objectType, propertyName, raw)
   }
 
   /** Number of live records (or archived ones). */
@@ -284,6 +300,32 @@ export class ObjectStore {
     return removed
   }
 
+  /**
+   * Remove every value (and the history) of one property from every record,
+   * live or archived: archiving a custom property takes its data with it.
+   */
+  dropProperty(objectType: ObjectType, propertyName: string): number {
+    let changed = 0
+    for (const table of [this.#live[objectType], this.#archived[objectType]]) {
+      for (const [id, record] of [...table.entries()]) {
+        if (!Object.hasOwn(record.properties, propertyName) && !Object.hasOwn(record.history, propertyName)) continue
+        const { [propertyName]: _value, ...properties } = record.properties
+        const { [propertyName]: _history, ...history } = record.history
+        table.set(id, { ...record, properties, history })
+        changed++
+      }
+    }
+    return changed
+  }
+
+  /** Whether any record (live or archived) holds a value of the property. */
+  isPropertyUsed(objectType: ObjectType, propertyName: string): boolean {
+    for (const archived of [false, true]) {
+      for (const record of this.records(objectType, archived)) if (Object.hasOwn(record.properties, propertyName)) return true
+    }
+    return false
+  }
+
   /** Move a live record to the recycle bin (404 if there is none). */
   archive(objectType: ObjectType, id: string, now: number): CrmRecord {
     const current = this.get(objectType, id)
@@ -313,6 +355,64 @@ export class ObjectStore {
     return restored
   }
 
+  /**
+   * Check every stored record as if it were written now: a well-formed id
+   * and timestamps, every property value valid and in its stored form, the
+   * object rules (required properties, pipeline and stage, pinned call), and
+   * associations of known types between records that exist. An import runs
+   * it after loading a snapshot, so an export edited by hand cannot bring in
+   * what the API itself would refuse (`createdAt: "x"`, a stage "99").
+   * Returns the first problem found, or undefined.
+   */
+  findIntegrityProblem(): string | undefined {
+    const isoTime = (text: string | undefined) => text !== undefined && ISO_TIMESTAMP.test(text) && parseInstant(text) !== undefined
+    for (const type of OBJECT_TYPE_NAMES) {
+      for (const archived of [false, true]) {
+        const table = archived ? this.#archived[type] : this.#live[type]
+        for (const [key, record] of table.entries()) {
+          const where = `${table.name} row "${key}"`
+          if (record.id !== key) return `${where}: its id is "${record.id}"`
+          if (record.archived !== archived) return `${where}: "archived" is ${record.archived} in the ${archived ? 'recycle bin' : 'live table'}`
+          const times: Array<['createdAt' | 'updatedAt' | 'archivedAt', string | undefined]> = [
+            ['createdAt', record.createdAt],
+            ['updatedAt', record.updatedAt],
+            ...(archived ? [['archivedAt', record.archivedAt] as ['archivedAt', string | undefined]] : []),
+          ]
+          for (const [field, value] of times) {
+            if (!isoTime(value)) return `${where}: ${field} ${JSON.stringify(value ?? null)} is not an ISO 8601 timestamp`
+          }
+          for (const [name, value] of Object.entries(record.properties)) {
+            const result = this.normalize(type, name, value)
+            if (!result.ok) return `${where}: ${result.problem.message}`
+            if (result.value !== value) return `${where}: property "${name}" is not in its stored form (${JSON.stringify(result.value)})`
+          }
+          if (record.properties.hs_object_id !== record.id) return `${where}: hs_object_id must equal the id`
+          try {
+            this.#checkRules(type, record, new Map(Object.entries(record.properties)), [])
+          } catch (error) {
+            if (error instanceof Error) return `${where}: ${error.message}`
+            throw error
+          }
+        }
+      }
+    }
+    for (const [key, row] of this.#associations.entries()) {
+      const [fromType, fromId] = key.split(':') as [ObjectType, string]
+      if (!OBJECT_TYPE_NAMES.includes(fromType) || (!this.get(fromType, fromId) && !this.getArchived(fromType, fromId))) {
+        return `crm_associations row "${key}": no such record`
+      }
+      for (const [toType, links] of Object.entries(row) as Array<[ObjectType, AssociatedRecord[]]>) {
+        for (const link of links) {
+          if (!this.get(toType, link.id) && !this.getArchived(toType, link.id)) return `crm_associations row "${key}": ${toType} ${link.id} does not exist`
+          for (const typeId of link.typeIds) {
+            if (associationTypeFrom(fromType, typeId)?.to !== toType) return `crm_associations row "${key}": ${typeId} is not an association type from ${fromType} to ${toType}`
+          }
+        }
+      }
+    }
+    return undefined
+  }
+
   /** The next id of the type's sequence that no record holds (an imported snapshot may hold ids above its sequence). */
   #newId(objectType: ObjectType): string {
     for (;;) {
@@ -328,12 +428,12 @@ export class ObjectStore {
     const values: Values = new Map()
     const problems: PropertyProblem[] = []
     for (const [name, raw] of Object.entries(input)) {
-      const result = normalizeValue(objectType, name, raw)
+      const result = this.normalize(objectType, name, raw)
       if (!result.ok) {
         problems.push(result.problem)
         continue
       }
-      if (propertyDefinition(objectType, name)?.modificationMetadata.readOnlyValue) {
+      if (this.definition(objectType, name)?.modificationMetadata.readOnlyValue) {
         // Echoing a read-only value back unchanged is harmless; changing it is not.
         if (result.value !== (current?.properties[name] ?? null)) {
           problems.push({ name, error: 'READ_ONLY_VALUE', message: `Property "${name}" is read-only` })
@@ -347,9 +447,12 @@ export class ObjectStore {
   }
 
   #applyDefaults(objectType: ObjectType, values: Values, now: number): void {
-    if (objectType === 'tickets' && (values.get('hs_pipeline') ?? null) === null) values.set('hs_pipeline', '0')
-    if (objectType === 'deals' && (values.get('dealstage') ?? null) !== null && (values.get('pipeline') ?? null) === null) {
-      values.set('pipeline', 'default')
+    // The pipeline defaults to the type's only pipeline; once there are several, a new record must name one.
+    const pp = PIPELINE_PROPERTIES[objectType]
+    if ((objectType === 'tickets' || objectType === 'deals') && pp && (values.get(pp.pipeline) ?? null) === null) {
+      const needed = objectType === 'tickets' || (values.get(pp.stage) ?? null) !== null
+      const live = pipelinesOf(this.#db, objectType)
+      if (needed && live.length === 1) values.set(pp.pipeline, live[0]!.id)
     }
     if ((objectType === 'calls' || objectType === 'tasks') && (values.get('hs_timestamp') ?? null) === null) {
       values.set('hs_timestamp', new Date(now).toISOString())
@@ -361,7 +464,7 @@ export class ObjectStore {
     const merged = (name: string): string | null => (values.has(name) ? (values.get(name) ?? null) : (current?.properties[name] ?? null))
 
     if (objectType === 'tickets') {
-      const missing = ['subject', 'hs_pipeline_stage'].filter((name) => merged(name) === null)
+      const missing = ['subject', 'hs_pipeline', 'hs_pipeline_stage'].filter((name) => merged(name) === null)
       if (missing.length > 0) {
         const message = current
           ? `Properties ${missing.join(', ')} of a ticket cannot be cleared.`
@@ -411,6 +514,18 @@ export class ObjectStore {
   }
 
   #checkUnique(objectType: ObjectType, current: CrmRecord | undefined, values: ReadonlyMap<string, string | null>): void {
+    // Custom properties created with hasUniqueValue: checked by a scan (only when such a value is written).
+    for (const def of this.properties.uniqueCustom(objectType)) {
+      const value = values.get(def.name)
+      if (value === undefined || value === null) continue
+      for (const record of this.#live[objectType].values()) {
+        if (record.id !== current?.id && record.properties[def.name] === value) {
+          throw conflict(`A ${OBJECT_TYPES[objectType].singular} with ${def.name}=${value} already exists. Existing ID: ${record.id}`, {
+            context: { [def.name]: [value], existingId: [record.id] },
+          })
+        }
+      }
+    }
     for (const name of UNIQUE[objectType] ?? []) {
       const value = values.get(name)
       if (value === undefined || value === null) continue

@@ -363,3 +363,54 @@ test('a body that is not an event object is 400, never a crash', async () => {
   const noBody = await call(api, 'POST', EVENTS, { auth: oauth })
   await expectError(noBody, 400, 'VALIDATION_ERROR')
 })
+
+// ------------------------------------------------------- hostile bodies
+
+/** extraData nested `depth` levels deep, as JSON text (JSON.stringify itself would recurse). */
+const deepText = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+
+async function postText(path: string, text: string, auth: Credential) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (auth !== 'none' && 'bearer' in auth) headers.authorization = `Bearer ${auth.bearer}`
+  return api.handle(new Request(`http://api.test${path}`, { method: 'POST', headers, body: text }))
+}
+
+test.each([
+  ['POST /crm/v3/timeline/events', EVENTS, (t: string, extra: string) => `{"eventTemplateId":"${t}","objectId":"1","tokens":{"webinar":"W"},"extraData":${extra}}`],
+  ['events/batch/create', `${EVENTS}/batch/create`, (t: string, extra: string) => `{"inputs":[{"eventTemplateId":"${t}","objectId":"1","tokens":{"webinar":"W"},"extraData":${extra}}]}`],
+  ['the preview route', '/_ringside/v1/timeline/preview', (t: string, extra: string) => `{"eventTemplateId":"${t}","tokens":{"webinar":"W"},"extraData":${extra}}`],
+  ['import', '/_ringside/v1/import', (_t: string, extra: string) => `{"format":"ringside-crm-db","version":1,"exportedAt":"","tables":{"x":${extra}}}`],
+])('extraData nested 2,000 levels deep on %s is 400 (not a crash), and nothing changes', async (_name, path, make) => {
+  const templateId = await newTemplate()
+  const before = JSON.stringify(api.db.snapshot().tables)
+  const error = await expectError(await postText(path, make(templateId, deepText(2000)), oauth), 400, 'VALIDATION_ERROR')
+  expect(error.message).toMatch(/nested more than \d+ levels deep/)
+  expect(JSON.stringify(api.db.snapshot().tables)).toBe(before)
+})
+
+test('extraData nested 90 levels deep is stored, rendered, exported and imported back', async () => {
+  const templateId = await newTemplate({ detailTemplate: 'deep: {{extraData.a.a}}' })
+  const response = await postText(EVENTS, `{"eventTemplateId":"${templateId}","objectId":"1","tokens":{"webinar":"W"},"extraData":${deepText(90)}}`, oauth)
+  expect(response.status, await response.clone().text()).toBe(201)
+  const exported = await (await call(api, 'GET', '/_ringside/v1/export')).text()
+  const reimport = await api.handle(new Request('http://api.test/_ringside/v1/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: exported }))
+  expect(reimport.status, await reimport.clone().text()).toBe(200)
+})
+
+test('a token named __proto__ sent with an event is refused as unknown, not silently dropped', async () => {
+  const templateId = await newTemplate()
+  const before = JSON.stringify(api.db.snapshot().tables)
+  const text = `{"eventTemplateId":"${templateId}","objectId":"1","tokens":{"webinar":"W","__proto__":"x"}}`
+  const error = await expectError(await postText(EVENTS, text, oauth), 400, 'VALIDATION_ERROR')
+  expect(error.message).toContain("'__proto__'")
+  expect(JSON.stringify(api.db.snapshot().tables)).toBe(before)
+})
+
+test.each(['__proto__', 'constructor', 'prototype'])('a template token named %j is refused: templates never resolve it', async (name) => {
+  const response = await call(api, 'POST', TEMPLATES, {
+    auth: developer,
+    json: { name: 'Proto', headerTemplate: 'x', tokens: [token(name)] },
+  })
+  const error = await expectError(response, 400, 'VALIDATION_ERROR')
+  expect(error.message).toContain('cannot be used')
+})

@@ -1,4 +1,4 @@
-import { formatDate, interpolate, renderTemplate, type RenderInput } from './render.ts'
+import { compileTemplate, escapeHtml, formatDate, interpolate, MAX_TEMPLATE_DEPTH, renderTemplate, TemplateError, type RenderInput } from './render.ts'
 import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, type TestService } from './testing.ts'
 
 const NOV_14 = Date.UTC(2023, 10, 14, 22, 13, 20)
@@ -177,14 +177,19 @@ test.each(XSS)('the hostile input %j is rendered harmless as a token value, in e
   for (const kind of ['header', 'detail'] as const) {
     expectSafe(renderTemplate('{{t}} {{{t}}} [l]({{t}}) ![i]({{t}})', kind, { tokens: { t: payload } }), `${kind} token`)
     expectSafe(renderTemplate('{{#each extraData}}{{this}}{{/each}} {{extraData.v}}', kind, { tokens: {}, extraData: { v: payload, list: [payload] } }), `${kind} extraData`)
-    let asTemplate: string
+    let refusal: unknown
     try {
-      asTemplate = renderTemplate(payload, kind, { tokens: {} })
-    } catch {
-      // Refused as a template (e.g. an unknown helper): nothing rendered at all.
-      continue
+      compileTemplate(payload)
+    } catch (error) {
+      refusal = error
     }
-    expectSafe(asTemplate, `${kind} template`)
+    const rendered = renderTemplate(payload, kind, { tokens: {} })
+    if (refusal !== undefined) {
+      // Refused as a template (e.g. an unknown helper): a TemplateError that says why, and only that notice is rendered.
+      expect(refusal, `${kind} template ${payload}`).toBeInstanceOf(TemplateError)
+      expect(rendered).toBe(`<p><em>This event could not be rendered: ${escapeHtml((refusal as Error).message)}</em></p>`)
+    }
+    expectSafe(rendered, `${kind} template`)
   }
 })
 
@@ -262,4 +267,30 @@ test('preview refuses an invalid template with the parser message, and an unknow
   const error = await expectError(await call(api, 'POST', '/_ringside/v1/timeline/preview', { json: { headerTemplate: '{{#each x}}' } }), 400, 'VALIDATION_ERROR', 'INVALID_TEMPLATE')
   expect(error.message).toMatch(/Parse error/)
   await expectError(await call(api, 'POST', '/_ringside/v1/timeline/preview', { json: { eventTemplateId: '5' } }), 404, 'OBJECT_NOT_FOUND')
+})
+
+// ----------------------------------------------------------------- nesting depth
+
+const nested = (depth: number) => `${'{{#each extraData}}'.repeat(depth)}x${'{{/each}}'.repeat(depth)}`
+
+test(`blocks nested ${MAX_TEMPLATE_DEPTH} deep are taken; one more is refused before parsing`, () => {
+  expect(() => compileTemplate(nested(MAX_TEMPLATE_DEPTH))).not.toThrow()
+  expect(() => compileTemplate(nested(MAX_TEMPLATE_DEPTH + 1))).toThrow(/nested more than 100 deep/)
+})
+
+test('2,000 nested {{#each}} are refused at once, and comments or else-blocks do not count as nesting', () => {
+  const started = performance.now()
+  expect(() => compileTemplate(nested(2000))).toThrow(TemplateError)
+  console.log(`2,000 nested {{#each}} refused in ${(performance.now() - started).toFixed(1)} ms`)
+  const withNoise = `{{!-- ${'{{#if a}}'.repeat(150)} --}}{{! {{#if b}} }}{{#if a}}x{{^}}y{{/if}}`
+  expect(() => compileTemplate(withNoise)).not.toThrow()
+})
+
+test('a template of 2,000 nested blocks is 400 over HTTP and nothing is saved', async () => {
+  const response = await call(api, 'POST', '/crm/v3/timeline/1001/event-templates', {
+    auth: developer,
+    json: { name: 'Deep', objectType: 'contacts', headerTemplate: nested(2000), tokens: [] },
+  })
+  const error = await expectError(response, 400, 'VALIDATION_ERROR')
+  expect(error.message).toMatch(/nested more than 100 deep/)
 })

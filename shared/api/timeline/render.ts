@@ -59,6 +59,8 @@ export type DateFormat = (typeof DATE_FORMATS)[number]
 /** Limits that keep a hostile template from hanging the emulator. */
 const MAX_STEPS = 200_000
 const MAX_OUTPUT_CHARS = 2_000_000
+/** Deepest nesting of blocks (`{{#each}}` inside `{{#if}}` …) a template may have; checked before parsing. */
+export const MAX_TEMPLATE_DEPTH = 100
 
 type Program = hbs.AST.Program
 type Statement = hbs.AST.Statement
@@ -67,7 +69,8 @@ type PathExpression = hbs.AST.PathExpression
 type Hash = hbs.AST.Hash
 
 const BLOCK_HELPERS = new Set(['if', 'unless', 'each', 'with', 'formatDate'])
-const FORBIDDEN_KEYS = new Set([
+/** Keys a template lookup never resolves (they lead to prototypes). */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
   '__proto__',
   'constructor',
   'prototype',
@@ -193,6 +196,42 @@ function checkStatement(node: Statement): void {
   }
 }
 
+/**
+ * The deepest nesting of blocks in a template source, found in one pass
+ * before the source reaches the (recursive) parser: `{{#…}}` and `{{^…}}`
+ * open a block, `{{/…}}` closes one; comments are skipped. Stops at
+ * MAX_TEMPLATE_DEPTH + 1.
+ */
+function blockDepth(source: string): number {
+  let depth = 0
+  let deepest = 0
+  let i = source.indexOf('{{')
+  while (i >= 0) {
+    let j = i + 2
+    while (source[j] === '{' || source[j] === '~' || source[j] === ' ') j++
+    const sigil = source[j]
+    if (sigil === '!') {
+      const end = source.startsWith('!--', j) ? source.indexOf('--}}', j) : source.indexOf('}}', j)
+      if (end < 0) break
+      i = source.indexOf('{{', end)
+      continue
+    }
+    // `{{^}}` alone is an else; `{{^name}}` opens an inverse block.
+    const opens = sigil === '#' || (sigil === '^' && source[j + 1] !== '}' && source[j + 1] !== '~')
+    if (opens) {
+      depth++
+      if (depth > deepest) {
+        deepest = depth
+        if (deepest > MAX_TEMPLATE_DEPTH) return deepest
+      }
+    } else if (sigil === '/') {
+      depth--
+    }
+    i = source.indexOf('{{', j)
+  }
+  return deepest
+}
+
 const compiled = new Map<string, Program>()
 const MAX_CACHED = 1000
 
@@ -203,6 +242,10 @@ const MAX_CACHED = 1000
 export function compileTemplate(source: string): Program {
   const cached = compiled.get(source)
   if (cached) return cached
+  const depth = blockDepth(source)
+  if (depth > MAX_TEMPLATE_DEPTH) {
+    throw new TemplateError(`Blocks are nested more than ${MAX_TEMPLATE_DEPTH} deep; this template opens ${depth} blocks inside each other.`)
+  }
   let program: Program
   try {
     program = Handlebars.parse(source)

@@ -20,7 +20,7 @@
  */
 import { z } from 'zod'
 import { ApiError, notFound, validationError, type ErrorBody } from '../errors.ts'
-import { html, intParam, json, noContent } from '../http.ts'
+import { html, intParam, json, noContent, ownRecord } from '../http.ts'
 import { DEV_APP } from '../oauth.ts'
 import { parseObjectType } from '../objects/object-types.ts'
 import type { Route, RouteContext } from '../router.ts'
@@ -83,7 +83,7 @@ const previewSchema = z.strictObject({
   eventTemplateId: z.union([z.string(), z.number()]).transform(String).optional(),
   headerTemplate: z.string().optional(),
   detailTemplate: z.string().optional(),
-  tokens: z.record(z.string(), z.union([z.string(), z.number()]).transform(String)).optional(),
+  tokens: ownRecord(z.union([z.string(), z.number()]).transform(String)).optional(),
   extraData: z.json().optional(),
   timestamp: z.union([z.string(), z.number()]).optional(),
 })

@@ -6,6 +6,8 @@
  */
 import { z } from 'zod'
 import { validationError } from '../errors.ts'
+import { ownRecord } from '../http.ts'
+import { FORBIDDEN_KEYS } from './render.ts'
 
 /** Spec §8. */
 export const LIMITS = {
@@ -34,6 +36,8 @@ const tokenName = z
   .refine((name) => !(RESERVED_TOKEN_NAMES as readonly string[]).includes(name.toLowerCase()), {
     message: `is reserved (${RESERVED_TOKEN_NAMES.join(', ')} cannot be used)`,
   })
+  // Templates never resolve these names (they would reach an object's prototype), so such a token could never show.
+  .refine((name) => !FORBIDDEN_KEYS.has(name), { message: `cannot be used: templates never resolve ${[...FORBIDDEN_KEYS].join(', ')}` })
 
 const optionSchema = z.strictObject({
   value: z.string().min(1, 'must not be empty'),
@@ -120,7 +124,8 @@ export const eventInputSchema = z.strictObject({
   utk: z.string().min(1, 'must not be empty').optional(),
   domain: z.string().optional(),
   timestamp: z.union([z.string(), z.number()]).optional(),
-  tokens: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  // Keeps a `__proto__` key, so it is refused as an unknown token instead of vanishing.
+  tokens: ownRecord(z.union([z.string(), z.number(), z.boolean()])).optional(),
   extraData: z.json().optional(),
   timelineIFrame: iframeSchema.optional(),
 })
