@@ -7,7 +7,7 @@
 //   3. npx ringside --version;
 //   4. ringside start --port <free> serves the harness, the API and the SDK
 //      (4b: export, reset and import, against it and its data folder);
-//   5. a Node script there imports ringside/api and ringside/sdk;
+//   5. Node scripts there import ringside/api, ringside/sdk and ringside/msw;
 //   5b. a widget-only bundle of ringside/sdk/widget leaves the host side out;
 //   6. a Playwright spec there imports ringside/playwright and runs the
 //      conformance checks (one call through the harness) against the reference widget;
@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path'
 const root = resolve(import.meta.dirname, '..')
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const playwrightVersion = manifest.devDependencies['@playwright/test']
+const mswVersion = manifest.devDependencies.msw
 const t0 = Date.now()
 const work = mkdtempSync(join(tmpdir(), 'ringside-install-'))
 const project = join(work, 'my-widget')
@@ -81,7 +82,7 @@ try {
   step('2. install the tarball into a new project')
   execFileSync('mkdir', ['-p', project])
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-widget', private: true, type: 'module' }, null, 2))
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', '-D', tarball, `@playwright/test@${playwrightVersion}`])
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', '-D', tarball, `@playwright/test@${playwrightVersion}`, `msw@${mswVersion}`])
 
   step('3. npx ringside --version')
   const version = run('npx', ['--no-install', 'ringside', '--version']).trim()
@@ -153,7 +154,22 @@ try {
   }
   expect(noServerExit === 2, `ringside export with nothing at --url exited ${noServerExit}, expected 2`)
 
-  step('5. a Node script imports ringside/api and ringside/sdk')
+  step('5. Node scripts import ringside/api, ringside/sdk and ringside/msw')
+  writeFileSync(
+    join(project, 'use-msw.mjs'),
+    `import { setupServer } from 'msw/node'
+import { crmHandlers } from 'ringside/msw'
+const server = setupServer(...crmHandlers())
+server.listen({ onUnhandledRequest: 'error' })
+const response = await fetch('https://api.hubapi.com/crm/v3/objects/contacts?limit=1', { headers: { authorization: 'Bearer pat-local' } })
+const body = await response.json()
+server.close()
+if (response.status !== 200 || body.results.length !== 1) throw new Error('msw: ' + response.status + ' ' + JSON.stringify(body))
+console.log('ok')
+`,
+  )
+  const mswOut = run('node', ['use-msw.mjs']).trim()
+  expect(mswOut === 'ok', `use-msw.mjs printed ${mswOut}`)
   writeFileSync(
     join(project, 'use-api.mjs'),
     `import { createCrmService, ACCOUNT } from 'ringside/api'
