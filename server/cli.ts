@@ -6,7 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { relative } from 'node:path'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { SERVER_PATHS } from '../shared/api/api-paths.ts'
-import { DEFAULT_PORT, StartupError, REPO_ROOT, startRingside, type RingsideServer } from './server.ts'
+import { DEFAULT_PORT, PACKAGE_VERSION, StartupError, REPO_ROOT, startRingside, type RingsideServer } from './server.ts'
 import { DataInUseError, StorageError } from './storage.ts'
 
 function portNumber(value: string): number {
@@ -91,6 +91,7 @@ function printStartup(server: RingsideServer, options: CliOptions): void {
   out.push('', '  Ringside: the emulated CRM, one server for every client on this machine', '')
   row('Harness + CRM API', server.url)
   row('Widget origin', `${server.widgetOrigin}/   (registered widget: ${server.widgetUrl})`)
+  row('Calling SDK (CDN URL)', `${server.url}sdk/${PACKAGE_VERSION}/calling-extensions.js   (.umd.js for a <script> tag; latest/ too)`)
   row('Change stream (SSE)', `${server.url.slice(0, -1)}${SERVER_PATHS.changes}`)
   const storage = server.storage
   if (storage) {
