@@ -4,6 +4,7 @@
  * (kit.config.ts) and the first Chromium found (chromium.ts).
  */
 import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { findChromium, NO_CHROMIUM } from './chromium.ts'
@@ -46,6 +47,7 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
       return problem(`the widget is not reachable from this machine at ${widgetUrl.href} (${cause}). Start it first (e.g. your dev server) and pass the URL it prints.`)
     }
   }
+  if (process.env.CHROMIUM_PATH && !existsSync(process.env.CHROMIUM_PATH)) return problem(`CHROMIUM_PATH is ${process.env.CHROMIUM_PATH}, which does not exist.`)
   if (findChromium() === null) return problem(NO_CHROMIUM)
   let cli: string
   try {

@@ -93,6 +93,8 @@ export function buildPackageCommand(): Command {
     .description('Ringside: an offline CRM for calling-widget developers (harness, API, SDK, conformance checks).')
     .version(PACKAGE_VERSION, '-v, --version')
     .showHelpAfterError()
+    // Bad arguments exit 2 (commander's own default is 1, which here means "a check failed"); help and version exit 0.
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
     .addHelpText('after', '\nExit codes: 0 success; 1 a check failed or the request was refused; 2 the command could not run (bad arguments, nothing reachable, no Chromium).')
 
   addStartOptions(program.command('start').description('Run the emulated CRM: the harness and the CRM API on --port, the reference widget on the next port.'), {
