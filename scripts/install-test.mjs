@@ -91,6 +91,16 @@ try {
   // From here on the installed bin is called directly: the same file npx runs, without npm's startup each time.
   const ringsideBin = join(project, 'node_modules', '.bin', 'ringside')
 
+  const exitOf = (args, env = process.env) => {
+    try {
+      run(ringsideBin, args, { env })
+      return { code: 0, stderr: '' }
+    } catch (error) {
+      return { code: error.status, stderr: String(error.stderr) }
+    }
+  }
+  expect(exitOf(['start', '--port', 'abc']).code === 2, 'ringside start --port abc did not exit 2')
+
   step('4. ringside start')
   const port = await freePortPair()
   const server = spawn(ringsideBin, ['start', '--port', String(port), '--data', join(work, 'data')], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
@@ -116,6 +126,8 @@ try {
   }
   const widgetPage = await fetch(`http://127.0.0.1:${port + 1}/widget/`)
   expect(widgetPage.status === 200, `the widget origin answered ${widgetPage.status}`)
+  const noChromium = exitOf(['check-widget', `http://127.0.0.1:${port + 1}/widget/`], { ...process.env, CHROMIUM_PATH: join(work, 'no-such-chromium') })
+  expect(noChromium.code === 2 && noChromium.stderr.includes('CHROMIUM_PATH'), `check-widget without a Chromium: exit ${noChromium.code}, ${noChromium.stderr}`)
   const fixture = await fetch(`${base}/e2e/fixtures/plain-host/`)
   expect(fixture.status === 404, `the package serves the e2e fixture pages (${fixture.status})`)
 
