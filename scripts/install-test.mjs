@@ -9,6 +9,7 @@
 //      (4b: export, reset and import, against it and its data folder);
 //   5. Node scripts there import ringside/api, ringside/sdk and ringside/msw;
 //   5b. a widget-only bundle of ringside/sdk/widget leaves the host side out;
+//   5c. TypeScript compiles a file using the entry points (their .d.ts types);
 //   6. a Playwright spec there imports ringside/playwright and runs the
 //      conformance checks (one call through the harness) against the reference widget;
 //   7. ringside check-widget runs the same checks with the package's own config.
@@ -209,6 +210,32 @@ console.log('ok', SDK_VERSION, body.results.length)
   expect(defines('CallingHost', both), 'the host side is missing from a bundle that imports it')
   expect(!defines('CallingHost', widgetOnly) && defines('CallingExtensions', widgetOnly), 'a widget-only bundle of ringside/sdk/widget contains the host side (CallingHost)')
   console.log(`install test:    widget-only bundle ${(widgetOnly.length / 1024).toFixed(0)} KB, both sides ${(both.length / 1024).toFixed(0)} KB (unminified)`)
+
+  step('5c. the entry points have types: a TypeScript file using them compiles (nodenext), and a wrong type is reported')
+  writeFileSync(
+    join(project, 'typed.ts'),
+    `import { test, expect, type Harness } from 'ringside/playwright'
+import { createCrmService } from 'ringside/api'
+import { CallingExtensions } from 'ringside/sdk/widget'
+import { crmHandlers } from 'ringside/msw'
+const crm = createCrmService()
+const sdk = new CallingExtensions({ eventHandlers: { onReady: () => {} } })
+test('typed', async ({ harness }) => {
+  const h: Harness = harness
+  await expect(h.page).toHaveTitle(/Ringside/)
+})
+void crmHandlers
+void sdk
+// @ts-expect-error: the routes' count is a number (if the types were missing, this line would be an unused directive)
+const wrong: string = crm.routes.length
+void wrong
+`,
+  )
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], skipLibCheck: true, types: [] }, files: ['typed.ts'] }),
+  )
+  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'])
 
   step('6. a Playwright spec imports ringside/playwright and runs the conformance checks')
   writeFileSync(
