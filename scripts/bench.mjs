@@ -13,6 +13,7 @@ import { apiThroughputSection } from '../bench/api-section.mjs'
 import { ensureBuild } from '../bench/build.mjs'
 import { bundleSection } from '../bench/bundle-section.mjs'
 import { httpSection } from '../bench/http-section.mjs'
+import { packageSection } from '../bench/package-section.mjs'
 import { profileOurSdk } from '../bench/profile.mjs'
 import { sdkSection } from '../bench/sdk-section.mjs'
 import { startDistServer } from '../bench/server.mjs'
@@ -50,6 +51,7 @@ const SECTIONS = [
   async () => bundleSection({ root }),
   async () => apiThroughputSection({ root }),
   async () => httpSection({ root }),
+  async () => packageSection({ root }),
 ]
 
 /**

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: typecheck, unit tests, build, Playwright. Every step runs even if
+# npm test: typecheck, unit tests, build, the package's install test, Playwright. Every step runs even if
 # an earlier one failed, so one run shows every problem; the exit code is
 # non-zero if any step failed. Totals come from the JSON reports in reports/.
 set -uo pipefail
@@ -20,6 +20,9 @@ npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vite
 
 step "build (vite)"
 npm run --silent build || fail=1
+
+step "install test (npm pack, install in a new project, npx ringside)"
+node scripts/install-test.mjs || fail=1
 
 step "browser tests (playwright)"
 if [ -n "$CHROMIUM_PATH" ] && [ -x "$CHROMIUM_PATH" ]; then

@@ -6,7 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { relative } from 'node:path'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { SERVER_PATHS } from '../shared/api/api-paths.ts'
-import { DEFAULT_PORT, StartupError, REPO_ROOT, startRingside, type RingsideServer } from './server.ts'
+import { DEFAULT_PORT, PACKAGE_VERSION, StartupError, REPO_ROOT, startRingside, type RingsideServer } from './server.ts'
 import { DataInUseError, StorageError } from './storage.ts'
 
 function portNumber(value: string): number {
@@ -32,15 +32,15 @@ function positive(value: string): number {
   return n
 }
 
-export function buildCommand(): Command {
-  return new Command('ringside')
-    .description(
-      'Runs the emulated CRM as one local server: the harness pages and the CRM API on one origin, the reference widget on the next port,\n' +
-        'one database on disk shared by every page, your widget backend, curl and @hubspot/api-client.',
-    )
+/**
+ * The options of the server, added to `command`: `npm start` (from the
+ * sources) and `ringside start` (the package, prebuilt pages only) share them.
+ */
+export function addStartOptions(command: Command, mode: { defaultData: string; packaged: boolean }): Command {
+  command
     .addOption(new Option('--port <port>', 'port of the harness and the API; the widget origin uses the next one').default(DEFAULT_PORT).argParser(portNumber))
     .option('--host <host>', 'address to listen on (anything but loopback prints a warning: there is no real authentication)', '127.0.0.1')
-    .option('--data <file or dir>', 'where the data lives: a folder, or a snapshot file (*.json)', relative(process.cwd(), `${REPO_ROOT}/.ringside`) || '.ringside')
+    .option('--data <file or dir>', 'where the data lives: a folder, or a snapshot file (*.json)', mode.defaultData)
     .option('--fresh', 'start from the seed data; the data the location held is kept beside it as *.previous')
     .addOption(new Option('--widget <url>', "register this calling widget at startup (a fresh account registers the widget origin's /widget/)").argParser(httpUrl))
     .option('--import <file>', 'load this export (Developer → Database → Export, or GET /_ringside/v1/export) at startup, replacing the data')
@@ -50,14 +50,26 @@ export function buildCommand(): Command {
         (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((o) => new URL(httpUrl(o)).origin)],
       ),
     )
-    .option('--dist', 'serve the pages from the production build (dist/, `npm run build`) instead of the sources')
+  if (!mode.packaged) command.option('--dist', 'serve the pages from the production build (dist/, `npm run build`) instead of the sources')
+  else command.option('--open', 'open the harness in your browser once the server is up')
+  return command
     .option('--no-pages', 'serve the API alone (a backend or CI needs no harness pages)')
     .option('--sandboxes', 'give each browser profile a fresh in-memory CRM of its own (for test suites running in parallel); backends and curl still use the main one')
     .addOption(new Option('--compact-every <n>', 'write a new snapshot after this many journal entries').default(1000).argParser(positive))
     .showHelpAfterError()
 }
 
-interface CliOptions {
+export function buildCommand(): Command {
+  return addStartOptions(
+    new Command('ringside').description(
+      'Runs the emulated CRM as one local server: the harness pages and the CRM API on one origin, the reference widget on the next port,\n' +
+        'one database on disk shared by every page, your widget backend, curl and @hubspot/api-client.',
+    ),
+    { defaultData: relative(process.cwd(), `${REPO_ROOT}/.ringside`) || '.ringside', packaged: false },
+  )
+}
+
+export interface CliOptions {
   port: number
   host: string
   data: string
@@ -67,6 +79,7 @@ interface CliOptions {
   exportOnExit?: string
   cors?: string[] | true
   dist?: boolean
+  open?: boolean
   pages: boolean
   sandboxes?: boolean
   compactEvery: number
@@ -78,6 +91,7 @@ function printStartup(server: RingsideServer, options: CliOptions): void {
   out.push('', '  Ringside: the emulated CRM, one server for every client on this machine', '')
   row('Harness + CRM API', server.url)
   row('Widget origin', `${server.widgetOrigin}/   (registered widget: ${server.widgetUrl})`)
+  row('Calling SDK (CDN URL)', `${server.url}sdk/${PACKAGE_VERSION}/calling-extensions.js   (.umd.js for a <script> tag; latest/ too)`)
   row('Change stream (SSE)', `${server.url.slice(0, -1)}${SERVER_PATHS.changes}`)
   const storage = server.storage
   if (storage) {
@@ -107,7 +121,11 @@ function printStartup(server: RingsideServer, options: CliOptions): void {
 export async function main(argv: string[] = process.argv): Promise<void> {
   const command = buildCommand()
   command.parse(argv)
-  const options = command.opts<CliOptions>()
+  await runStart(command.opts<CliOptions>())
+}
+
+/** Start the server with parsed options, print where everything is, stop on SIGINT/SIGTERM. Exits 1 when it cannot start. */
+export async function runStart(options: CliOptions, onStarted?: (server: RingsideServer) => void): Promise<void> {
   const port = options.port
   const widgetUrl = options.widget
   let corsOrigins: string[] = []
@@ -137,6 +155,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     throw error
   }
   printStartup(server, options)
+  onStarted?.(server)
 
   let stopping = false
   const stop = async (signal: string) => {

@@ -37,6 +37,42 @@ import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './s
 export const REPO_ROOT = resolve(import.meta.dirname, '..')
 export const DEFAULT_PORT = 5173
 
+/** The package's version (package.json): the version of the SDK build served under /sdk/. */
+export const PACKAGE_VERSION: string = (JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version
+
+/**
+ * The calling SDK at a versioned URL, as the real CRM serves it from its CDN:
+ * `/sdk/<version>/calling-extensions.js` (ES module) and
+ * `/sdk/<version>/calling-extensions.umd.js` (a classic script: UMD, global
+ * `CallingExtensionsSdk`), with `latest` for the current version. The files
+ * are the package's browser build of the SDK (dist/sdk/, `npm run build`).
+ */
+const SDK_ROUTE = /^\/sdk\/([^/]+)\/(calling-extensions(?:\.umd)?\.js(?:\.map)?)$/
+
+function serveSdk(path: string, res: ServerResponse, distRoot: string): boolean {
+  const match = SDK_ROUTE.exec(path)
+  if (!match) return false
+  const [, version, file] = match as unknown as [string, string, string]
+  const sdkFile = resolve(distRoot, 'sdk', file)
+  if (version !== PACKAGE_VERSION && version !== 'latest') {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+    res.end(`This Ringside serves the calling SDK version ${PACKAGE_VERSION} only: /sdk/${PACKAGE_VERSION}/${file} (or /sdk/latest/${file}).\n`)
+  } else if (!existsSync(sdkFile)) {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+    res.end('The SDK build is missing: run `npm run build`.\n')
+  } else {
+    res.writeHead(200, {
+      'content-type': file.endsWith('.map') ? 'application/json' : 'text/javascript; charset=utf-8',
+      // A versioned URL never changes; `latest` moves with the package.
+      'cache-control': version === 'latest' ? 'no-cache' : 'public, max-age=31536000, immutable',
+      // Loaded by widgets on other origins, as from a CDN.
+      'access-control-allow-origin': '*',
+    })
+    res.end(readFileSync(sdkFile))
+  }
+  return true
+}
+
 export interface RingsideServerOptions {
   port?: number
   host?: string
@@ -298,6 +334,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   }
 
   const servePage = (req: IncomingMessage, res: ServerResponse) => {
+    if (serveSdk(pathOf(req), res, distRoot)) return
     if (registry.sandboxesEnabled && !(req.headers.cookie ?? '').includes(`${SANDBOX_COOKIE}=`)) {
       res.setHeader('set-cookie', `${SANDBOX_COOKIE}=${registry.newSandboxName()}; Path=/; HttpOnly; SameSite=Lax`)
     }

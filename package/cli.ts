@@ -1,0 +1,178 @@
+/**
+ * `ringside`: the command of the npm package.
+ *
+ *   ringside start          the emulated CRM (server mode) with the prebuilt harness
+ *   ringside check-widget   the conformance checks against any widget, by URL
+ *   ringside export|import|reset   the data, of a running emulator or a data location
+ *
+ * Exit codes: 0 success; 1 a check failed (check-widget) or the command
+ * failed (the server could not start, the emulator refused the request);
+ * 2 the command could not run (bad arguments, nothing reachable, no Chromium).
+ */
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { Command, InvalidArgumentError } from 'commander'
+import { addStartOptions, runStart, type CliOptions } from '../server/cli.ts'
+import { PACKAGE_VERSION } from '../server/server.ts'
+import { DataInUseError, DiskStorage, StorageError, writeFileAtomic } from '../server/storage.ts'
+import { createCrmService } from '../shared/api/service.ts'
+import { runCheckWidget } from './check-widget.ts'
+
+const DEFAULT_URL = 'http://127.0.0.1:5173/'
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`ringside: ${message}\n`)
+  process.exit(code)
+}
+
+function baseUrl(value: string): string {
+  try {
+    const url = new URL(value)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error()
+    return url.origin
+  } catch {
+    throw new InvalidArgumentError('the http(s) URL of a running `ringside start`')
+  }
+}
+
+/** Open a URL in the user's browser (the platform's own opener). */
+function openInBrowser(url: string): void {
+  const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]]
+  const child = spawn(command as string, args as string[], { stdio: 'ignore', detached: true })
+  child.on('error', () => console.warn(`  Could not open a browser (${command}); open ${url} yourself.`))
+  child.unref()
+}
+
+interface DataTarget {
+  url: string
+  data?: string
+}
+
+/** One admin request to a running emulator; exits 2 when nothing answers, 1 when it refuses. */
+async function admin(target: DataTarget, method: 'GET' | 'POST', path: string, body?: string): Promise<string> {
+  let response: Response
+  try {
+    response = await fetch(`${target.url}${path}`, { method, ...(body !== undefined && { body, headers: { 'content-type': 'application/json' } }) })
+  } catch (error) {
+    fail(`no emulator answers at ${target.url} (${error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error)}). Start one with \`ringside start\`, pass --url, or work on the files with --data <location>.`)
+  }
+  const text = await response.text()
+  if (!response.ok) fail(`${method} ${path} was refused (${response.status}): ${text}`, 1)
+  return text
+}
+
+/** Change the data at a location (the server must not be running on it: its lock says so). */
+async function withData(location: string, change: (service: ReturnType<typeof createCrmService>) => void, write: boolean, fresh = false): Promise<void> {
+  const storage = new DiskStorage(location)
+  try {
+    if (write) storage.lock()
+    const fromDisk = !fresh && storage.hasData()
+    const service = createCrmService({ seed: !fromDisk })
+    if (fromDisk) storage.load(service.db)
+    change(service)
+    if (write) await storage.compact(service.db)
+  } catch (error) {
+    if (error instanceof DataInUseError) fail(`${error.message} Stop that server, or run the command against it with --url.`, 1)
+    if (error instanceof StorageError) fail(error.message, 1)
+    throw error
+  } finally {
+    await storage.close()
+    if (write) storage.releaseLockSync()
+  }
+}
+
+function dataOptions(command: Command): Command {
+  return command
+    .option('--url <url>', 'the running emulator', baseUrl, baseUrl(DEFAULT_URL))
+    .option('--data <file or dir>', 'work on this data location (folder or snapshot file) instead of a running emulator; it must not be in use')
+}
+
+export function buildPackageCommand(): Command {
+  const program = new Command('ringside')
+    .description('Ringside: an offline CRM for calling-widget developers (harness, API, SDK, conformance checks).')
+    .version(PACKAGE_VERSION, '-v, --version')
+    .showHelpAfterError()
+    // Bad arguments exit 2 (commander's own default is 1, which here means "a check failed"); help and version exit 0.
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
+    .addHelpText('after', '\nExit codes: 0 success; 1 a check failed or the request was refused; 2 the command could not run (bad arguments, nothing reachable, no Chromium).')
+
+  addStartOptions(program.command('start').description('Run the emulated CRM: the harness and the CRM API on --port, the reference widget on the next port.'), {
+    defaultData: '.ringside',
+    packaged: true,
+  }).action(async (options: CliOptions) => {
+    await runStart({ ...options, dist: true }, (server) => {
+      if (options.open) openInBrowser(server.url)
+    })
+  })
+
+  program
+    .command('check-widget')
+    .description("Run the protocol conformance checks against the calling widget at <url>, loaded cross-origin in the harness.")
+    .argument('<url>', 'the widget (it must answer from this machine, e.g. your dev server)')
+    .option('--driver <name|path>', 'how to operate the widget: auto, ringside, npm-fixture, none, or the path of your driver module', 'auto')
+    .option('--junit <file>', 'write JUnit XML here', 'ringside-report/widget-check.junit.xml')
+    .option('--sync-timeout <ms>', 'how long the host waits for SYNC_ACK', '10000')
+    .option('--strict', 'warnings fail the check too')
+    .option('--ignore-https-errors', "accept the widget's self-signed https certificate")
+    .option('--port <n>', 'harness port (the widget and hostile origins use n+1, n+2)', '4173')
+    .option('--name <text>', "the widget's name in the report")
+    .addHelpText('after', '\nExit codes: 0 ready (or only skipped checks), 1 a check failed, 2 the check could not run.')
+    .action(async (url: string, options) => process.exit(await runCheckWidget(url, options)))
+
+  dataOptions(program.command('export').description('Write the data as an export (the format `ringside import` and Developer → Database take).'))
+    .argument('[file]', 'where to write it (default: stdout)')
+    .action(async (file: string | undefined, options: DataTarget) => {
+      let text = ''
+      if (options.data) {
+        await withData(options.data, (service) => void (text = `${JSON.stringify(service.db.snapshot(), null, 2)}\n`), false)
+      } else {
+        text = await admin(options, 'GET', '/_ringside/v1/export')
+      }
+      if (file) writeFileAtomic(resolve(file), text)
+      else process.stdout.write(text)
+    })
+
+  dataOptions(program.command('import').description('Replace the data with an export.'))
+    .argument('<file>', 'an export file')
+    .action(async (file: string, options: DataTarget) => {
+      let text: string
+      try {
+        text = readFileSync(file, 'utf8')
+      } catch (error) {
+        fail(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`)
+      }
+      if (options.data) {
+        await withData(
+          options.data,
+          (service) => {
+            try {
+              service.db.restore(JSON.parse(text))
+            } catch (error) {
+              fail(`${file}: ${error instanceof Error ? error.message : String(error)} Nothing was changed.`, 1)
+            }
+          },
+          true,
+        )
+        console.log(`Imported ${file} into ${options.data}.`)
+      } else {
+        await admin(options, 'POST', '/_ringside/v1/import', text)
+        console.log(`Imported ${file} into ${options.url}.`)
+      }
+    })
+
+  dataOptions(program.command('reset').description('Back to the fresh seeded account.')).action(async (options: DataTarget) => {
+    if (options.data) {
+      await withData(options.data, () => {}, true, true)
+    } else {
+      await admin(options, 'POST', '/_ringside/v1/reset')
+    }
+    console.log(`Reset ${options.data ?? options.url} to the seed data.`)
+  })
+
+  return program
+}
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  await buildPackageCommand().parseAsync(argv)
+}

@@ -1,0 +1,44 @@
+/**
+ * The Playwright config of `ringside check-widget` (and a base for users'
+ * own suites): the conformance suite against $WIDGET_URL, in the harness
+ * served by `ringside start` from this package on $KIT_PORT (the widget
+ * origin on the next port). Reports go to $WIDGET_CHECK_DIR.
+ */
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { defineConfig } from '@playwright/test'
+import { findChromium } from './chromium.ts'
+import { BROWSER_ARGS } from './browser-args.ts'
+
+const here = import.meta.dirname
+const port = Number(process.env.KIT_PORT ?? 4173)
+const dir = resolve(process.env.WIDGET_CHECK_DIR ?? 'ringside-report')
+
+export default defineConfig({
+  testDir: here,
+  testMatch: 'conformance.spec.js',
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  workers: 2,
+  retries: 0,
+  outputDir: join(dir, 'results'),
+  reporter: [
+    [join(here, 'readiness-reporter.js'), { outputFile: join(dir, 'widget-check.txt') }],
+    ['junit', { outputFile: process.env.WIDGET_JUNIT ?? join(dir, 'widget-check.junit.xml') }],
+  ],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    browserName: 'chromium',
+    headless: true,
+    ignoreHTTPSErrors: process.env.WIDGET_IGNORE_HTTPS_ERRORS === '1',
+    launchOptions: { executablePath: findChromium() ?? undefined, args: BROWSER_ARGS },
+  },
+  webServer: {
+    command: `node ${JSON.stringify(resolve(here, '..', 'bin', 'ringside.mjs'))} start --sandboxes --fresh --port ${port} --data ${JSON.stringify(join(tmpdir(), `ringside-check-${port}`))}`,
+    url: `http://127.0.0.1:${port}/_ringside/v1/server`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+})

@@ -1,0 +1,35 @@
+/**
+ * `ringside/playwright`: the kit for your own Playwright suite.
+ *
+ *   import { test, expect } from 'ringside/playwright'
+ *
+ * Fixtures `harness`, `widget`, `messages`, `driver`; the built-in drivers
+ * and `defineDriver`; the conformance checks. Point `baseURL` at a running
+ * `ringside start` (or let `ringsideWebServer()` start one).
+ */
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+export { test, expect } from '../e2e/kit/fixtures.ts'
+export type { KitFixtures, KitOptions } from '../e2e/kit/fixtures.ts'
+export { Harness } from '../e2e/kit/harness.ts'
+export { MessageLog, payloadOf } from '../e2e/kit/message-log.ts'
+export { BUILT_IN_DRIVERS, loadDriver, guessDriver } from '../e2e/kit/drivers/load-driver.ts'
+export * from '../e2e/kit/drivers/types.ts'
+export { CHECKS, evaluateCheck, strictOutcome } from '../e2e/kit/checks.ts'
+export { journeyFor } from '../e2e/kit/journey-runner.ts'
+export { findChromium } from './chromium.ts'
+export { BROWSER_ARGS } from './browser-args.ts'
+
+/**
+ * A Playwright `webServer` entry that starts `ringside start` from this
+ * package on `port` (the widget origin on port + 1), with a fresh CRM per
+ * browser context.
+ */
+export function ringsideWebServer(port = 4173) {
+  return {
+    command: `node ${JSON.stringify(resolve(import.meta.dirname, '..', 'bin', 'ringside.mjs'))} start --sandboxes --fresh --port ${port} --data ${JSON.stringify(join(tmpdir(), `ringside-pw-${port}`))}`,
+    url: `http://127.0.0.1:${port}/_ringside/v1/server`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 30_000,
+  }
+}

@@ -1,0 +1,293 @@
+#!/usr/bin/env node
+// The install test (part of `npm test`, after the build): the package as a
+// widget developer gets it.
+//   1. npm pack;
+//   2. install the tarball into a temporary project outside the repository
+//      (dependencies and @playwright/test from the npm cache when it has them);
+//   3. npx ringside --version;
+//   4. ringside start --port <free> serves the harness, the API and the SDK
+//      (4b: export, reset and import, against it and its data folder);
+//   5. Node scripts there import ringside/api, ringside/sdk and ringside/msw;
+//   5b. a widget-only bundle of ringside/sdk/widget leaves the host side out;
+//   5c. TypeScript compiles a file using the entry points (their .d.ts types);
+//   6. a Playwright spec there imports ringside/playwright and runs the
+//      conformance checks (one call through the harness) against the reference widget;
+//   7. ringside check-widget runs the same checks with the package's own config.
+// Prints each step and its time; exits 1 on the first failure.
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+const root = resolve(import.meta.dirname, '..')
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+const playwrightVersion = manifest.devDependencies['@playwright/test']
+const mswVersion = manifest.devDependencies.msw
+const t0 = Date.now()
+const work = mkdtempSync(join(tmpdir(), 'ringside-install-'))
+const project = join(work, 'my-widget')
+const children = []
+
+function step(text) {
+  console.log(`install test: ${text} (${((Date.now() - t0) / 1000).toFixed(1)}s)`)
+}
+
+function run(command, args, options = {}) {
+  return execFileSync(command, args, { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options })
+}
+
+/** Two free consecutive ports (the harness and the widget origin). */
+async function freePortPair() {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = await new Promise((done, fail) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address()
+        server.close(() => done(port))
+      })
+      server.on('error', fail)
+    })
+    if (port > 65000) continue
+    const nextFree = await new Promise((done) => {
+      const server = createServer().listen(port + 1, '127.0.0.1', () => server.close(() => done(true)))
+      server.on('error', () => done(false))
+    })
+    if (nextFree) return port
+  }
+  throw new Error('no two free consecutive ports')
+}
+
+async function waitFor(url, ms = 20_000) {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    try {
+      const response = await fetch(url)
+      if (response.ok) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((done) => setTimeout(done, 200))
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`)
+}
+
+function expect(condition, message) {
+  if (!condition) throw new Error(message)
+}
+
+try {
+  step('1. npm pack')
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root }))
+  const tarball = join(work, packed[0].filename)
+
+  step('2. install the tarball into a new project')
+  execFileSync('mkdir', ['-p', project])
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-widget', private: true, type: 'module' }, null, 2))
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', '-D', tarball, `@playwright/test@${playwrightVersion}`, `msw@${mswVersion}`])
+
+  step('3. npx ringside --version')
+  const version = run('npx', ['--no-install', 'ringside', '--version']).trim()
+  expect(version === manifest.version, `ringside --version printed ${JSON.stringify(version)}, expected ${manifest.version}`)
+
+  // From here on the installed bin is called directly: the same file npx runs, without npm's startup each time.
+  const ringsideBin = join(project, 'node_modules', '.bin', 'ringside')
+
+  const exitOf = (args, env = process.env) => {
+    try {
+      run(ringsideBin, args, { env })
+      return { code: 0, stderr: '' }
+    } catch (error) {
+      return { code: error.status, stderr: String(error.stderr) }
+    }
+  }
+  expect(exitOf(['start', '--port', 'abc']).code === 2, 'ringside start --port abc did not exit 2')
+
+  step('4. ringside start')
+  const port = await freePortPair()
+  const server = spawn(ringsideBin, ['start', '--port', String(port), '--data', join(work, 'data')], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  children.push(server)
+  let serverOutput = ''
+  server.stdout.on('data', (chunk) => (serverOutput += chunk))
+  server.stderr.on('data', (chunk) => (serverOutput += chunk))
+  const base = `http://127.0.0.1:${port}`
+  try {
+    await waitFor(`${base}/_ringside/v1/server`)
+  } catch (error) {
+    throw new Error(`${error.message}\n${serverOutput}`)
+  }
+  const page = await (await fetch(`${base}/`)).text()
+  expect(page.includes('<div id="root">') || page.includes('<script'), 'the harness page is not served')
+  const contacts = await fetch(`${base}/crm/v3/objects/contacts?limit=1`, { headers: { authorization: 'Bearer pat-local' } })
+  expect(contacts.status === 200, `the API answered ${contacts.status}`)
+  const info = await (await fetch(`${base}/_ringside/v1/server`)).json()
+  expect(info.mode === 'server', 'GET /_ringside/v1/server is not the server')
+  for (const path of [`/sdk/${manifest.version}/calling-extensions.js`, '/sdk/latest/calling-extensions.umd.js']) {
+    const sdk = await fetch(`${base}${path}`)
+    expect(sdk.status === 200 && (sdk.headers.get('content-type') ?? '').includes('javascript'), `${path} answered ${sdk.status}`)
+  }
+  const widgetPage = await fetch(`http://127.0.0.1:${port + 1}/widget/`)
+  expect(widgetPage.status === 200, `the widget origin answered ${widgetPage.status}`)
+  const noChromium = exitOf(['check-widget', `http://127.0.0.1:${port + 1}/widget/`], { ...process.env, CHROMIUM_PATH: join(work, 'no-such-chromium') })
+  expect(noChromium.code === 2 && noChromium.stderr.includes('CHROMIUM_PATH'), `check-widget without a Chromium: exit ${noChromium.code}, ${noChromium.stderr}`)
+  const fixture = await fetch(`${base}/e2e/fixtures/plain-host/`)
+  expect(fixture.status === 404, `the package serves the e2e fixture pages (${fixture.status})`)
+
+  step('4b. ringside export | reset | import against the running emulator and its data folder')
+  const exportFile = join(work, 'export.json')
+  run(ringsideBin, ['export', exportFile, '--url', base])
+  const exported = JSON.parse(readFileSync(exportFile, 'utf8'))
+  expect(typeof exported === 'object' && exported !== null && Object.keys(exported).length > 0, 'ringside export wrote no data')
+  const created = await fetch(`${base}/crm/v3/objects/contacts`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer pat-local', 'content-type': 'application/json' },
+    body: JSON.stringify({ properties: { email: 'install-test@example.com' } }),
+  })
+  expect(created.status === 201, `creating a contact answered ${created.status}`)
+  const contactCount = async () => (await (await fetch(`${base}/crm/v3/objects/contacts?limit=100`, { headers: { authorization: 'Bearer pat-local' } })).json()).results.length
+  const withNew = await contactCount()
+  run(ringsideBin, ['reset', '--url', base])
+  expect((await contactCount()) === withNew - 1, 'ringside reset did not go back to the seed')
+  run(ringsideBin, ['import', exportFile, '--url', base])
+  // The data folder is the running server's: reading it works, changing it is refused (exit 1, the lock).
+  const fromFolder = JSON.parse(run(ringsideBin, ['export', '--data', join(work, 'data')]))
+  expect(JSON.stringify(Object.keys(fromFolder)) === JSON.stringify(Object.keys(exported)), 'ringside export --data differs from the export')
+  let lockedExit = 0
+  try {
+    run(ringsideBin, ['reset', '--data', join(work, 'data')])
+  } catch (error) {
+    lockedExit = error.status
+  }
+  expect(lockedExit === 1, `ringside reset --data on a folder in use exited ${lockedExit}, expected 1`)
+  let noServerExit = 0
+  try {
+    run(ringsideBin, ['export', '--url', `http://127.0.0.1:${port + 5}`])
+  } catch (error) {
+    noServerExit = error.status
+    expect(String(error.stderr).includes('no emulator answers'), `no clear message without a server: ${error.stderr}`)
+  }
+  expect(noServerExit === 2, `ringside export with nothing at --url exited ${noServerExit}, expected 2`)
+
+  step('5. Node scripts import ringside/api, ringside/sdk and ringside/msw')
+  writeFileSync(
+    join(project, 'use-msw.mjs'),
+    `import { setupServer } from 'msw/node'
+import { crmHandlers } from 'ringside/msw'
+const server = setupServer(...crmHandlers())
+server.listen({ onUnhandledRequest: 'error' })
+const response = await fetch('https://api.hubapi.com/crm/v3/objects/contacts?limit=1', { headers: { authorization: 'Bearer pat-local' } })
+const body = await response.json()
+server.close()
+if (response.status !== 200 || body.results.length !== 1) throw new Error('msw: ' + response.status + ' ' + JSON.stringify(body))
+console.log('ok')
+`,
+  )
+  const mswOut = run('node', ['use-msw.mjs']).trim()
+  expect(mswOut === 'ok', `use-msw.mjs printed ${mswOut}`)
+  writeFileSync(
+    join(project, 'use-api.mjs'),
+    `import { createCrmService, ACCOUNT } from 'ringside/api'
+import { CallingExtensions, CallingHost, SDK_VERSION } from 'ringside/sdk'
+import { CallingExtensions as WidgetOnly } from 'ringside/sdk/widget'
+const crm = createCrmService()
+const response = await crm.handle(new Request('http://crm.local/crm/v3/objects/contacts?limit=2', { headers: { authorization: 'Bearer ' + ACCOUNT.privateAppToken } }))
+const body = await response.json()
+if (response.status !== 200 || body.results.length !== 2) throw new Error('contacts: ' + response.status)
+if (typeof CallingExtensions !== 'function' || typeof CallingHost !== 'function' || WidgetOnly !== CallingExtensions) throw new Error('sdk exports')
+console.log('ok', SDK_VERSION, body.results.length)
+`,
+  )
+  const apiOut = run('node', ['use-api.mjs']).trim()
+  expect(apiOut.startsWith('ok '), `use-api.mjs printed ${apiOut}`)
+
+  step('5b. a widget importing ringside/sdk/widget does not bundle the host side (esbuild)')
+  writeFileSync(join(project, 'widget-entry.mjs'), `import { CallingExtensions } from 'ringside/sdk/widget'\nwindow.sdk = new CallingExtensions({ eventHandlers: {} })\n`)
+  writeFileSync(join(project, 'both-entry.mjs'), `import { CallingExtensions, CallingHost } from 'ringside/sdk'\nwindow.sdk = [CallingExtensions, CallingHost]\n`)
+  const esbuild = join(root, 'node_modules', '.bin', 'esbuild')
+  const bundle = (entry) => run(esbuild, [entry, '--bundle', '--format=esm', '--platform=browser', '--log-level=error'])
+  const widgetOnly = bundle('widget-entry.mjs')
+  const both = bundle('both-entry.mjs')
+  const defines = (name, code) => new RegExp(`class ${name}\\b|\\b${name} = class\\b`).test(code)
+  expect(defines('CallingHost', both), 'the host side is missing from a bundle that imports it')
+  expect(!defines('CallingHost', widgetOnly) && defines('CallingExtensions', widgetOnly), 'a widget-only bundle of ringside/sdk/widget contains the host side (CallingHost)')
+  console.log(`install test:    widget-only bundle ${(widgetOnly.length / 1024).toFixed(0)} KB, both sides ${(both.length / 1024).toFixed(0)} KB (unminified)`)
+
+  step('5c. the entry points have types: a TypeScript file using them compiles (nodenext), and a wrong type is reported')
+  writeFileSync(
+    join(project, 'typed.ts'),
+    `import { test, expect, type Harness } from 'ringside/playwright'
+import { createCrmService } from 'ringside/api'
+import { CallingExtensions } from 'ringside/sdk/widget'
+import { crmHandlers } from 'ringside/msw'
+const crm = createCrmService()
+const sdk = new CallingExtensions({ eventHandlers: { onReady: () => {} } })
+test('typed', async ({ harness }) => {
+  const h: Harness = harness
+  await expect(h.page).toHaveTitle(/Ringside/)
+})
+void crmHandlers
+void sdk
+// @ts-expect-error: the routes' count is a number (if the types were missing, this line would be an unused directive)
+const wrong: string = crm.routes.length
+void wrong
+`,
+  )
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], skipLibCheck: true, types: [] }, files: ['typed.ts'] }),
+  )
+  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'])
+
+  step('6. a Playwright spec imports ringside/playwright and runs the conformance checks')
+  writeFileSync(
+    join(project, 'playwright.config.mjs'),
+    `import { defineConfig } from '@playwright/test'
+import { BROWSER_ARGS, findChromium } from 'ringside/playwright'
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.mjs',
+  workers: 1,
+  reporter: 'line',
+  use: { baseURL: '${base}', launchOptions: { executablePath: findChromium() ?? undefined, args: BROWSER_ARGS } },
+})
+`,
+  )
+  writeFileSync(
+    join(project, 'widget.spec.mjs'),
+    `import { test, expect, CHECKS, evaluateCheck, journeyFor } from 'ringside/playwright'
+
+test('the reference widget passes the conformance checks', async ({ browser, widgetUrl }, testInfo) => {
+  const { result } = await journeyFor({ name: 'reference widget', url: () => widgetUrl, driver: 'ringside' }, browser, testInfo, 10_000)
+  const failed = CHECKS.map((check) => [check.id, evaluateCheck(check, result)]).filter(([, outcome]) => outcome.status === 'failed')
+  expect(failed).toEqual([])
+  expect(CHECKS.filter((check) => evaluateCheck(check, result).status === 'passed').length).toBeGreaterThan(3)
+})
+
+test('the harness loads the reference widget, which logs in', async ({ harness }) => {
+  await harness.open({ route: '/contacts/1', waitFor: 'handshake' })
+  await expect(harness.statusBadge).toContainText('Logged in')
+})
+`,
+  )
+  run(join(project, 'node_modules', '.bin', 'playwright'), ['test'], { env: { ...process.env, CI: '1', FORCE_COLOR: '0' } })
+
+  step('7. ringside check-widget <the reference widget> (its own server, the package config)')
+  const checkPort = await freePortPair()
+  const junit = join(project, 'reports', 'check.junit.xml')
+  run(ringsideBin, ['check-widget', `http://127.0.0.1:${checkPort + 1}/widget/?autoLogin=1&outcome=answer&answerAfterMs=300`, '--port', String(checkPort), '--junit', junit])
+  const xml = readFileSync(junit, 'utf8')
+  expect(/<testsuites[^>]*failures="0"/.test(xml) && /<testcase /.test(xml), `check-widget JUnit: ${xml.slice(0, 300)}`)
+  step('done')
+} catch (error) {
+  console.error(`install test FAILED: ${error.stdout ?? ''}${error.stderr ?? ''}${error.message}`)
+  process.exitCode = 1
+} finally {
+  for (const child of children) {
+    try {
+      process.kill(-child.pid, 'SIGTERM')
+    } catch {
+      // already gone
+    }
+  }
+  await new Promise((done) => setTimeout(done, 300))
+  rmSync(work, { recursive: true, force: true })
+}

@@ -1,0 +1,65 @@
+import { defineConfig } from 'tsup'
+
+/**
+ * The npm package's code (`npm run build`, after the Vite build of the pages):
+ * - lib/: the CLI and the entry points of the exports map, ES modules for
+ *   Node 20 (dependencies stay external; types come from tsc,
+ *   tsconfig.package.json);
+ * - dist/sdk/: the browser build of the calling SDK that `ringside start`
+ *   serves at /sdk/<version>/: an ES module and a UMD script.
+ */
+const UMD_GLOBAL = 'CallingExtensionsSdk'
+
+export default defineConfig([
+  {
+    entry: {
+      cli: 'package/cli.ts',
+      api: 'package/api.ts',
+      msw: 'package/msw.ts',
+      sdk: 'package/sdk.ts',
+      'sdk-widget': 'package/sdk-widget.ts',
+      'sdk-host': 'package/sdk-host.ts',
+      playwright: 'package/playwright.ts',
+      'kit.config': 'package/kit.config.ts',
+      'conformance.spec': 'e2e/conformance.spec.ts',
+      'readiness-reporter': 'e2e/kit/readiness-reporter.ts',
+    },
+    outDir: 'lib',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    splitting: true,
+    treeshake: true,
+    clean: ['lib/*.js', 'lib/*.map'],
+    sourcemap: true,
+    dts: false,
+    external: ['vite', '@playwright/test'],
+  },
+  {
+    entry: { 'calling-extensions': 'package/sdk-browser.ts' },
+    outDir: 'dist/sdk',
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    sourcemap: true,
+    noExternal: [/.*/],
+    outExtension: () => ({ js: '.js' }),
+  },
+  {
+    entry: { 'calling-extensions.umd': 'package/sdk-browser.ts' },
+    outDir: 'dist/sdk',
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    sourcemap: true,
+    noExternal: [/.*/],
+    globalName: `${UMD_GLOBAL}Module`,
+    outExtension: () => ({ js: '.js' }),
+    // UMD: CommonJS, AMD, else a global. The global is the module namespace plus the class itself as `default`.
+    footer: {
+      js: `(function(m){var e=m;if(typeof module==='object'&&module.exports)module.exports=e;else if(typeof define==='function'&&define.amd)define([],function(){return e});else globalThis.${UMD_GLOBAL}=e})(${UMD_GLOBAL}Module);`,
+    },
+  },
+])
