@@ -202,7 +202,14 @@ test(`${FLOOD} malformed messages into each side are judged and counted, nothing
   expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: expect.stringContaining('still works') })
 })
 
-test('a flood of 10,000 malformed widget messages with the inspector open: the harness keeps up, stays usable, and reports the time it took', async ({
+/**
+ * How many times the flood sends its 1,000 distinct malformed messages. `npm test` sends
+ * 2,000 (the harness's handling is checked, not timed); `npm run bench` runs this test with
+ * FLOOD_REPEATS=10 for its `harness.flood_10k_ms` figure.
+ */
+const FLOOD_REPEATS = Number(process.env.FLOOD_REPEATS ?? 2)
+
+test('a flood of malformed widget messages with the inspector open: the harness keeps up, stays usable, and reports the time it took', async ({
   page,
   harness,
   widgetFrame,
@@ -213,7 +220,7 @@ test('a flood of 10,000 malformed widget messages with the inspector open: the h
   await harness.inspector.clear() // and leave the inspector open: it must keep up
   const frame = await widgetFrame()
   const distinct = junk('from-widget', 20_240_603)
-  const total = distinct.length * 10
+  const total = distinct.length * FLOOD_REPEATS
   // Timed in the harness page: from the first flood message to the frame painted after the
   // last one. This listener is added after the harness's, so it sees each message once the
   // harness has handled it.
@@ -238,16 +245,17 @@ test('a flood of 10,000 malformed widget messages with the inspector open: the h
     ({ junk, times }) => {
       for (let i = 0; i < times; i += 1) for (const message of junk) window.parent.postMessage(message, '*')
     },
-    { junk: distinct, times: 10 },
+    { junk: distinct, times: FLOOD_REPEATS },
   )
   const floodMs = Math.round(await timing)
   test.info().annotations.push({ type: 'flood_10k_ms', description: String(floodMs) })
   console.log(`harness: ${total.toLocaleString('en')} malformed widget messages handled and painted in ${floodMs} ms`)
   mkdirSync('reports', { recursive: true })
-  writeFileSync('reports/flood.json', `${JSON.stringify({ flood_10k_ms: floodMs, messages: total })}\n`)
+  writeFileSync('reports/flood.json', `${JSON.stringify({ flood_ms: floodMs, messages: total })}\n`)
 
   // The inspector shows the newest entries (it keeps the last 3,000) and the page still answers.
-  await expect(harness.inspector.region.getByText(/^3000 messages/)).toBeVisible({ timeout: 30_000 })
+  const shown = harness.inspector.region.getByText(/^\d+ messages/)
+  await expect(async () => expect(Number((await shown.first().textContent())?.split(' ')[0])).toBeGreaterThanOrEqual(Math.min(3000, total))).toPass({ timeout: 30_000 })
   await expect(harness.statusBadge).toContainText('Widget ready')
   await page.getByRole('button', { name: 'Dismiss all' }).click()
   await expect(page.getByRole('button', { name: `Call ${CONTACT.phone}` })).toBeEnabled()

@@ -109,7 +109,8 @@ test('an open page follows the server across a restart: after it, a backend’s 
       body: JSON.stringify({ properties: { subject: 'Written after the restart', hs_pipeline_stage: '1' } }),
     })
     expect(response.status).toBe(201)
-    await expect(list.getByRole('link', { name: 'Written after the restart' })).toBeVisible({ timeout: 10_000 })
+    // The page reconnects on its own (the stream asks for a retry after 1 s); a loaded machine may take longer.
+    await expect(list.getByRole('link', { name: 'Written after the restart' })).toBeVisible({ timeout: 20_000 })
   } finally {
     await server.close()
     removeScratchDirs()
