@@ -7,7 +7,9 @@
  * chunks that run first, so everything else is loaded with a dynamic import,
  * after the setting is in place.
  */
-import './security/zod-jitless.ts'
+import { turnOffZodJit } from './security/zod-jitless.ts'
+
+turnOffZodJit()
 
 import('./layout/start.tsx')
   .then(({ start }) => start())

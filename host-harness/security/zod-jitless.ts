@@ -5,9 +5,13 @@
  * eval is allowed. Under the harness's Content-Security-Policy (no
  * 'unsafe-eval') the probe is refused, and Chromium reports the refusal as a
  * `securitypolicyviolation` even though zod catches it. With `jitless` zod
- * never probes. This module must be the first import of the entry point:
- * schemas read the flag when they are constructed.
+ * never probes. The entry point calls it first: schemas read the flag when
+ * they are constructed. (A function rather than a bare side-effect import:
+ * the package manifest declares `sideEffects: false` for the npm package's
+ * tree-shaking, so the bundler may drop an import that only runs code.)
  */
 import { z } from 'zod'
 
-z.config({ jitless: true })
+export function turnOffZodJit(): void {
+  z.config({ jitless: true })
+}
