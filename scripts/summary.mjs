@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Prints test totals from the JSON reports of vitest and Playwright.
+// Prints test totals from the JSON reports of vitest, the package's install
+// test (scripts/test.sh writes reports/install.json) and Playwright.
 // A missing or unreadable report counts as one failure, so a runner that
 // crashed can never look like "0 failed". The last line is the plain
 // "N passed, N failed" that CI reads. Tests that did not run (e.g. a check
@@ -34,6 +35,11 @@ const e2e = read('e2e.json')
 rows.push(e2e
   ? { name: 'e2e', passed: e2e.stats.expected + e2e.stats.flaky, failed: e2e.stats.unexpected + (e2e.errors?.length ?? 0), skipped: e2e.stats.skipped ?? 0 }
   : { name: 'e2e', passed: 0, failed: 1, skipped: 0, note: 'reports/e2e.json missing' })
+
+const install = read('install.json')
+rows.push(install
+  ? { name: 'install', passed: install.passed, failed: install.failed, skipped: 0 }
+  : { name: 'install', passed: 0, failed: 1, skipped: 0, note: 'reports/install.json missing' })
 
 const sum = (key) => rows.reduce((n, r) => n + r[key], 0)
 if (!values.totals) {

@@ -15,11 +15,13 @@ const summary = (...args: string[]) => execFileSync(process.execPath, [script, '
 test('skipped tests of both runners are counted on their own line, before the plain totals line CI reads', () => {
   writeFileSync(join(dir, 'vitest.json'), JSON.stringify({ numPassedTests: 5, numFailedTests: 1, numPendingTests: 2, numTodoTests: 1 }))
   writeFileSync(join(dir, 'e2e.json'), JSON.stringify({ stats: { expected: 7, flaky: 1, unexpected: 0, skipped: 3 }, errors: [] }))
-  expect(summary()).toEqual(['unit: 5 passed, 1 failed, 3 skipped', 'e2e: 8 passed, 0 failed, 3 skipped', '6 skipped', '13 passed, 1 failed'])
-  expect(summary('--totals')).toEqual(['6 skipped', '13 passed, 1 failed'])
+  writeFileSync(join(dir, 'install.json'), JSON.stringify({ passed: 1, failed: 0 }))
+  expect(summary()).toEqual(['unit: 5 passed, 1 failed, 3 skipped', 'e2e: 8 passed, 0 failed, 3 skipped', 'install: 1 passed, 0 failed, 0 skipped', '6 skipped', '14 passed, 1 failed'])
+  expect(summary('--totals')).toEqual(['6 skipped', '14 passed, 1 failed'])
 })
 
 test('a missing report counts as a failure', () => {
   writeFileSync(join(dir, 'vitest.json'), JSON.stringify({ numPassedTests: 2, numFailedTests: 0 }))
-  expect(summary('--totals')).toEqual(['2 passed, 1 failed'])
+  writeFileSync(join(dir, 'install.json'), JSON.stringify({ passed: 0, failed: 1 }))
+  expect(summary('--totals')).toEqual(['2 passed, 2 failed'])
 })

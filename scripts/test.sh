@@ -22,7 +22,13 @@ step "build (vite)"
 npm run --silent build || fail=1
 
 step "install test (npm pack, install in a new project, npx ringside)"
-node scripts/install-test.mjs || fail=1
+# One test with a report of its own, so the totals line counts it (scripts/summary.mjs).
+if node scripts/install-test.mjs; then
+  echo '{"passed":1,"failed":0}' > reports/install.json
+else
+  echo '{"passed":0,"failed":1}' > reports/install.json
+  fail=1
+fi
 
 step "browser tests (playwright)"
 if [ -n "$CHROMIUM_PATH" ] && [ -x "$CHROMIUM_PATH" ]; then

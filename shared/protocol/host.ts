@@ -37,6 +37,20 @@ export const MAX_QUEUE = 500
 /** The send methods (dialNumber(), createEngagementSucceeded(), …) are generated from the catalogue. */
 export interface CallingHost extends HostSendMethods {}
 
+let sendMethodsDefined = false
+
+/**
+ * The host's send methods (dialNumber(), endCall(), …), generated from the catalogue
+ * onto CallingHost.prototype when the first host is constructed rather than when this
+ * module loads: a module with no top-level side effects is dropped from the bundle of
+ * a widget that imports only the widget side of the SDK.
+ */
+function defineHostSendMethods(): void {
+  if (sendMethodsDefined) return
+  sendMethodsDefined = true
+  defineSendMethods<CallingHost>(CallingHost.prototype, 'hostMethod', (host, type, data) => host.send(type as HostSendableType, data as never))
+}
+
 export class CallingHost {
   readonly #container: HTMLElement
   readonly #options: CallingHostOptions
@@ -55,6 +69,7 @@ export class CallingHost {
   #destroyed = false
 
   constructor(options: CallingHostOptions) {
+    defineHostSendMethods()
     if (!options || typeof options !== 'object') throw new Error('CallingHost: options are required')
     const { container } = options
     if (!container || typeof container.appendChild !== 'function') throw new Error('CallingHost: options.container must be an HTMLElement')
@@ -320,4 +335,3 @@ export class CallingHost {
   }
 }
 
-defineSendMethods<CallingHost>(CallingHost.prototype, 'hostMethod', (host, type, data) => host.send(type as HostSendableType, data as never))
