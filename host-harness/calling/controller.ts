@@ -1,5 +1,6 @@
 /**
- * The host's behaviour for every widget message (spec §6.1–6.3): the one
+ * The host's behaviour for every widget message (outbound and inbound calls,
+ * the engagement's create, update and finalize, navigation, caller-ID match): the one
  * place between CallingHost events and the CRM API.
  *
  * Plain TS: it takes a CallingHost (or anything with the same methods), the

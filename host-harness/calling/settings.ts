@@ -5,7 +5,8 @@
  * 1. the calling settings of app 1001, read from the API
  *    (GET /crm/v3/extensions/calling/1001/settings, developer key);
  * 2. the browser's testing override, localStorage key
- *    `LocalSettings:Calling:CallingExtensions` (spec §4.5): a JSON object with
+ *    `LocalSettings:Calling:CallingExtensions`, which the real CRM honours for
+ *    testing a widget before it is registered: a JSON object with
  *    any of `isReady`, `name`, `url`;
  * 3. `?widget=<url>` in the harness page's query (before the hash), for this
  *    page load only.
