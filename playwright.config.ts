@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test'
 import { chromiumPath, ORIGINS, PORTS } from './e2e/origins.ts'
+import { BROWSER_ARGS } from './package/browser-args.ts'
 import { e2eWebServers } from './e2e/web-servers.ts'
 
 /**
@@ -29,16 +30,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromiumPath(),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: BROWSER_ARGS,
     },
   },
   webServer: [

@@ -34,12 +34,12 @@ function chromiumPath() {
   return fromEnv && existsSync(fromEnv) ? fromEnv : '/usr/bin/chromium'
 }
 
-/** The launch args of playwright.config.ts, read from the file so the two never drift. */
+/** The Chromium flags every run uses (package/browser-args.ts), read from that file so they never drift. */
 function playwrightLaunchArgs() {
-  const config = readFileSync(join(root, 'playwright.config.ts'), 'utf8')
-  const block = /launchOptions:\s*{[\s\S]*?args:\s*\[([\s\S]*?)\]/.exec(config)
+  const source = readFileSync(join(root, 'package', 'browser-args.ts'), 'utf8')
+  const block = /BROWSER_ARGS\s*=\s*\[([\s\S]*?)\]/.exec(source)
   const args = block ? [...block[1].matchAll(/'([^']+)'|"([^"]+)"/g)].map((m) => m[1] ?? m[2]) : []
-  if (args.length === 0) throw new Error('could not read launchOptions.args from playwright.config.ts')
+  if (args.length === 0) throw new Error('could not read BROWSER_ARGS from package/browser-args.ts')
   return args
 }
 

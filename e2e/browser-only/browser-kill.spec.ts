@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { chromium, expect, test, type Browser } from '@playwright/test'
 import { chromiumPath } from '../origins.ts'
 import { allTickets, LIVE_LIST, STATIC } from './support.ts'
+import { BROWSER_ARGS } from '../../package/browser-args.ts'
 
 const BURST = 100
 const KILL_AFTER = 50
@@ -25,13 +26,7 @@ async function launch(profile: string): Promise<{ child: ChildProcess; browser: 
     chromiumPath(),
     [
       '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
+      ...BROWSER_ARGS,
       '--remote-debugging-port=0',
       `--user-data-dir=${profile}`,
       'about:blank',
