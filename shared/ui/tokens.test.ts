@@ -31,7 +31,7 @@ const NAMED_COLOURS = new Set(
 const HEX = /#[0-9a-f]{3,8}(?![-\w])/gi
 const COLOUR_FUNCTION = /(?<![-\w])(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\(/gi
 
-export interface Finding {
+interface Finding {
   line: number
   literal: string
   declaration: string
@@ -42,7 +42,7 @@ export interface Finding {
  * named colours. transparent, currentColor and the CSS-wide keywords are not colours of the palette, and are fine.
  * Selectors (`#root`, `a:hover`), comments, strings and url() are not declarations' colours and are not looked at.
  */
-export function findColourLiterals(css: string): Finding[] {
+function findColourLiterals(css: string): Finding[] {
   // Blank out comments, keeping line breaks so that line numbers stay right.
   const text = css.replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ' '))
   const findings: Finding[] = []
