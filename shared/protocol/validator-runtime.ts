@@ -145,11 +145,13 @@ export function object(shape: Readonly<Record<string, Check | OptionalCheck>>): 
       return
     }
     for (const [key, check, isOptional] of fields) {
-      if (isOptional && !(key in value)) continue
+      const field = value[key]
+      // an optional key that is absent or undefined always passes
+      if (field === undefined && isOptional) continue
       const from = issues.length
-      check(value[key], issues)
+      check(field, issues)
       if (issues.length > from) prefix(issues, from, key)
-      else if (!isOptional && !(key in value)) issues.push({ path: [key], message: 'Invalid input: expected nonoptional, received undefined', abort: true })
+      else if (field === undefined && !(key in value)) issues.push({ path: [key], message: 'Invalid input: expected nonoptional, received undefined', abort: true })
     }
   }
 }
