@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { GENERATED_FILE, generateValidators } from '../../scripts/generate-validators.ts'
 import { CATALOGUE, issueText, type MessageType } from './catalogue.ts'
 import { SCHEMAS } from './envelopes.ts'
+import { z } from './zod-config.ts'
 import { fuzzCases, fuzzSeed, fuzzTargets, runFuzz, typesFrom } from './testing/fuzz.ts'
 import { sampleMessage } from './testing/samples.ts'
 import type { Issue } from './validator-runtime.ts'
@@ -28,6 +29,15 @@ function zodIssues(type: MessageType, message: unknown): string[] {
 
 test('validators.generated.ts is what `npm run gen:validators` writes from the current schemas', () => {
   expect(readFileSync(GENERATED_FILE, 'utf8')).toBe(generateValidators())
+})
+
+test('the generator refuses what it cannot reproduce exactly, instead of skipping it', () => {
+  const envelope = (data: z.ZodType) => ({ schema: z.looseObject({ type: z.literal('X'), messageId: z.string(), data }) })
+  expect(() => generateValidators({ X: envelope(z.date()) }, [])).toThrow(/"date" is not supported/)
+  expect(() => generateValidators({ X: envelope(z.object({ a: z.string() })) }, [])).toThrow(/loose objects/)
+  expect(() => generateValidators({ X: envelope(z.looseObject({ a: z.string() }).refine((d) => d.a !== '')) }, [])).toThrow(/refinements\.ts/)
+  expect(() => generateValidators({ X: envelope(z.number().gt(0)) }, [])).toThrow(/check "greater_than" is not supported/)
+  expect(() => generateValidators({ X: envelope(z.string().default('a')) }, [])).toThrow(/only .optional\(\) fields/)
 })
 
 test('every catalogue type has a generated validator that accepts its sample', () => {
