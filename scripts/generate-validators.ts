@@ -50,6 +50,15 @@ type Node = { _zod: { def: Def; optin?: string; optout?: string } }
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && '_zod' in value
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 const key = (name: string) => (IDENTIFIER.test(name) ? name : JSON.stringify(name))
+const LINE = 120
+
+/** `open items close` on one line when it fits (and holds no line break), else one item per line. */
+function wrap(open: string, items: readonly string[], close: string, indent: string): string {
+  if (items.length === 0) return `${open}${close}`
+  const flat = `${open} ${items.join(', ')} ${close}`
+  if (indent.length + flat.length <= LINE && !flat.includes('\n')) return flat
+  return `${open}\n${items.map((item) => `${indent}  ${item},`).join('\n')}\n${indent}${close}`
+}
 
 class Generator {
   /** Schemas exported by schemas.ts / envelopes.ts, emitted once under their export name. */
@@ -120,9 +129,9 @@ class Generator {
           if (optional !== (child._zod.def.type === 'optional') || child._zod.optin === 'defaulted') {
             throw new Error(`generate-validators: field ${name}: only .optional() fields and required fields are supported`)
           }
-          return `${inner}${key(name)}: ${this.ref(child, inner)},`
+          return `${key(name)}: ${this.ref(child, inner)}`
         })
-        return fields.length === 0 ? 'v.object({})' : `v.object({\n${fields.join('\n')}\n${indent}})`
+        return wrap('v.object({', fields, '})', indent)
       }
       case 'union': {
         const options = def.options!
@@ -130,9 +139,9 @@ class Generator {
         const cases = options.map((option) => {
           const tag = option._zod.def.shape?.[def.discriminator!]?._zod.def
           if (tag?.type !== 'literal' || tag.values?.length !== 1) throw new Error('generate-validators: a discriminated option needs one literal tag')
-          return `${inner}${key(String(tag.values[0]))}: ${this.ref(option, inner)},`
+          return `${key(String(tag.values[0]))}: ${this.ref(option, inner)}`
         })
-        return `v.discriminated(${JSON.stringify(def.discriminator)}, {\n${cases.join('\n')}\n${indent}})`
+        return wrap(`v.discriminated(${JSON.stringify(def.discriminator)}, {`, cases, '})', indent)
       }
       default:
         throw new Error(`generate-validators: zod schema type "${def.type}" is not supported`)

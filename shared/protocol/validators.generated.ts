@@ -53,10 +53,7 @@ const initializedData = v.object({
   isLoggedIn: v.optional(v.boolean),
   isAvailable: v.optional(v.boolean),
   engagementId: v.optional(num),
-  sizeInfo: v.optional(v.object({
-    width: num,
-    height: num,
-  })),
+  sizeInfo: v.optional(v.object({ width: num, height: num })),
   iframeLocation: v.optional(v.oneOf(["widget","remote","window"])),
   usesCallingWindow: v.optional(v.boolean),
   portalId: v.optional(num),
@@ -83,9 +80,7 @@ const outgoingCallData = v.object({
   phoneNumber: v.optional(v.string),
 })
 
-const externalCallIdData = v.object({
-  externalCallId: v.string,
-})
+const externalCallIdData = v.object({ externalCallId: v.string })
 
 const callEndedData = v.object({
   externalCallId: v.string,
@@ -112,32 +107,17 @@ const navigateToRecordData = v.object({
   openIn: v.optional(v.oneOf(["CURRENT_TAB","NEW_TAB"])),
 })
 
-const finalizeEngagementData = v.object({
-  externalCallId: v.string,
-  engagementId: num,
-})
+const finalizeEngagementData = v.object({ externalCallId: v.string, engagementId: num })
 
-const errorData = v.union([v.object({
-  message: v.string,
-}), v.object({
-  type: v.oneOf(["UNKNOWN_MESSAGE_TYPE"]),
-  data: v.object({
-    originalMessage: v.unknown,
-  }),
-})])
+const errorData = v.union([v.object({ message: v.string }), v.object({ type: v.oneOf(["UNKNOWN_MESSAGE_TYPE"]), data: v.object({ originalMessage: v.unknown }) })])
 
-const resizeData = v.object({
-  width: v.refined(v.number, v.atLeast(0)),
-  height: v.refined(v.number, v.atLeast(0)),
-})
+const resizeData = v.object({ width: v.refined(v.number, v.atLeast(0)), height: v.refined(v.number, v.atLeast(0)) })
 
 const setWidgetUrlSchema = v.refined(v.object({
   type: v.oneOf(["SET_WIDGET_URL"]),
   messageId: messageIdSchema,
   iFrameUrl: v.optional(v.string),
-  data: v.optional(v.nullable(v.object({
-    iFrameUrl: v.optional(v.string),
-  }))),
+  data: v.optional(v.nullable(v.object({ iFrameUrl: v.optional(v.string) }))),
 }), v.rule(hasIFrameUrl))
 
 const optionalText = v.optional(v.nullable(v.string))
@@ -146,10 +126,7 @@ const dialNumberData = v.refined(v.object({
   phoneNumber: optionalText,
   phone_number: optionalText,
   countryCode: optionalText,
-  calleeInfo: v.optional(v.nullable(v.object({
-    calleeId: v.optional(id),
-    calleeObjectTypeId: v.optional(v.string),
-  }))),
+  calleeInfo: v.optional(v.nullable(v.object({ calleeId: v.optional(id), calleeObjectTypeId: v.optional(v.string) }))),
   ownerId: v.optional(v.nullable(id)),
   portalId: v.optional(v.nullable(num)),
   subjectId: v.optional(v.nullable(id)),
@@ -160,17 +137,11 @@ const dialNumberData = v.refined(v.object({
   threadId: v.optional(v.unknown),
 }), v.rule(hasPhoneNumber))
 
-const engagementIdData = v.object({
-  engagementId: num,
-})
+const engagementIdData = v.object({ engagementId: num })
 
-const errorInfo = v.object({
-  message: v.string,
-})
+const errorInfo = v.object({ message: v.string })
 
-const engagementErrorData = v.object({
-  error: errorInfo,
-})
+const engagementErrorData = v.object({ error: errorInfo })
 
 const name = v.optional(v.nullable(v.string))
 
@@ -182,230 +153,65 @@ const contactIdMatch = v.object({
   email: name,
 })
 
-const companyIdMatch = v.object({
-  callerIdType: v.oneOf(["COMPANY"]),
-  objectCoordinates: objectCoordinates,
-  name: name,
-})
+const companyIdMatch = v.object({ callerIdType: v.oneOf(["COMPANY"]), objectCoordinates: objectCoordinates, name: name })
 
 const callerIdMatchData = v.object({
-  callerIdMatches: v.array(v.discriminated("callerIdType", {
-    CONTACT: contactIdMatch,
-    COMPANY: companyIdMatch,
-  })),
+  callerIdMatches: v.array(v.discriminated("callerIdType", { CONTACT: contactIdMatch, COMPANY: companyIdMatch })),
 })
 
-const replyData = v.optional(v.union([v.undef, v.nul, v.object({
-  engagementId: v.optional(id),
-  externalCallId: v.optional(v.string),
-  error: v.optional(errorInfo),
-})]))
+const replyData = v.optional(v.union([v.undef, v.nul, v.object({ engagementId: v.optional(id), externalCallId: v.optional(v.string), error: v.optional(errorInfo) })]))
 
-const navigateToRecordFailedData = v.optional(v.object({
-  engagementId: v.optional(num),
-  objectCoordinates: v.optional(objectCoordinates),
-}))
+const navigateToRecordFailedData = v.optional(v.object({ engagementId: v.optional(num), objectCoordinates: v.optional(objectCoordinates) }))
 
 const unspecified = v.optional(v.union([v.undef, v.nul, v.object({})]))
 
-const visibilityChangedData = v.object({
-  isMinimized: v.boolean,
-  isHidden: v.boolean,
-})
+const visibilityChangedData = v.object({ isMinimized: v.boolean, isHidden: v.boolean })
 
 /** The validator of each catalogue type: the full envelope, as its zod schema checks it. */
 export const VALIDATORS: { readonly [K in MessageType]: v.Check } = {
   SYNC: syncSchema,
   SYNC_ACK: syncAckSchema,
-  READY: v.object({
-    type: v.oneOf(["READY"]),
-    messageId: messageIdSchema,
-    data: readyData,
-  }),
-  INITIALIZED: v.object({
-    type: v.oneOf(["INITIALIZED"]),
-    messageId: messageIdSchema,
-    data: v.optional(initializedData),
-  }),
-  LOGGED_IN: v.object({
-    type: v.oneOf(["LOGGED_IN"]),
-    messageId: messageIdSchema,
-    data: noData,
-  }),
-  LOGGED_OUT: v.object({
-    type: v.oneOf(["LOGGED_OUT"]),
-    messageId: messageIdSchema,
-    data: noData,
-  }),
-  USER_AVAILABLE: v.object({
-    type: v.oneOf(["USER_AVAILABLE"]),
-    messageId: messageIdSchema,
-    data: noData,
-  }),
-  USER_UNAVAILABLE: v.object({
-    type: v.oneOf(["USER_UNAVAILABLE"]),
-    messageId: messageIdSchema,
-    data: noData,
-  }),
-  INCOMING_CALL: v.object({
-    type: v.oneOf(["INCOMING_CALL"]),
-    messageId: messageIdSchema,
-    data: incomingCallData,
-  }),
-  OUTGOING_CALL_STARTED: v.object({
-    type: v.oneOf(["OUTGOING_CALL_STARTED"]),
-    messageId: messageIdSchema,
-    data: outgoingCallData,
-  }),
-  CALL_ANSWERED: v.object({
-    type: v.oneOf(["CALL_ANSWERED"]),
-    messageId: messageIdSchema,
-    data: externalCallIdData,
-  }),
-  CALL_ENDED: v.object({
-    type: v.oneOf(["CALL_ENDED"]),
-    messageId: messageIdSchema,
-    data: callEndedData,
-  }),
-  CALL_COMPLETED: v.object({
-    type: v.oneOf(["CALL_COMPLETED"]),
-    messageId: messageIdSchema,
-    data: callCompletedData,
-  }),
-  CALL_TRANSFERRED: v.object({
-    type: v.oneOf(["CALL_TRANSFERRED"]),
-    messageId: messageIdSchema,
-    data: externalCallIdData,
-  }),
-  NAVIGATE_TO_RECORD: v.object({
-    type: v.oneOf(["NAVIGATE_TO_RECORD"]),
-    messageId: messageIdSchema,
-    data: navigateToRecordData,
-  }),
-  FINALIZE_ENGAGEMENT: v.object({
-    type: v.oneOf(["FINALIZE_ENGAGEMENT"]),
-    messageId: messageIdSchema,
-    data: finalizeEngagementData,
-  }),
-  PUBLISH_TO_CHANNEL: v.object({
-    type: v.oneOf(["PUBLISH_TO_CHANNEL"]),
-    messageId: messageIdSchema,
-    data: finalizeEngagementData,
-  }),
-  CALL_DATA: v.object({
-    type: v.oneOf(["CALL_DATA"]),
-    messageId: messageIdSchema,
-    data: v.unknown,
-  }),
-  ERROR: v.object({
-    type: v.oneOf(["ERROR"]),
-    messageId: messageIdSchema,
-    data: errorData,
-  }),
-  RESIZE_WIDGET: v.object({
-    type: v.oneOf(["RESIZE_WIDGET"]),
-    messageId: messageIdSchema,
-    data: resizeData,
-  }),
+  READY: v.object({ type: v.oneOf(["READY"]), messageId: messageIdSchema, data: readyData }),
+  INITIALIZED: v.object({ type: v.oneOf(["INITIALIZED"]), messageId: messageIdSchema, data: v.optional(initializedData) }),
+  LOGGED_IN: v.object({ type: v.oneOf(["LOGGED_IN"]), messageId: messageIdSchema, data: noData }),
+  LOGGED_OUT: v.object({ type: v.oneOf(["LOGGED_OUT"]), messageId: messageIdSchema, data: noData }),
+  USER_AVAILABLE: v.object({ type: v.oneOf(["USER_AVAILABLE"]), messageId: messageIdSchema, data: noData }),
+  USER_UNAVAILABLE: v.object({ type: v.oneOf(["USER_UNAVAILABLE"]), messageId: messageIdSchema, data: noData }),
+  INCOMING_CALL: v.object({ type: v.oneOf(["INCOMING_CALL"]), messageId: messageIdSchema, data: incomingCallData }),
+  OUTGOING_CALL_STARTED: v.object({ type: v.oneOf(["OUTGOING_CALL_STARTED"]), messageId: messageIdSchema, data: outgoingCallData }),
+  CALL_ANSWERED: v.object({ type: v.oneOf(["CALL_ANSWERED"]), messageId: messageIdSchema, data: externalCallIdData }),
+  CALL_ENDED: v.object({ type: v.oneOf(["CALL_ENDED"]), messageId: messageIdSchema, data: callEndedData }),
+  CALL_COMPLETED: v.object({ type: v.oneOf(["CALL_COMPLETED"]), messageId: messageIdSchema, data: callCompletedData }),
+  CALL_TRANSFERRED: v.object({ type: v.oneOf(["CALL_TRANSFERRED"]), messageId: messageIdSchema, data: externalCallIdData }),
+  NAVIGATE_TO_RECORD: v.object({ type: v.oneOf(["NAVIGATE_TO_RECORD"]), messageId: messageIdSchema, data: navigateToRecordData }),
+  FINALIZE_ENGAGEMENT: v.object({ type: v.oneOf(["FINALIZE_ENGAGEMENT"]), messageId: messageIdSchema, data: finalizeEngagementData }),
+  PUBLISH_TO_CHANNEL: v.object({ type: v.oneOf(["PUBLISH_TO_CHANNEL"]), messageId: messageIdSchema, data: finalizeEngagementData }),
+  CALL_DATA: v.object({ type: v.oneOf(["CALL_DATA"]), messageId: messageIdSchema, data: v.unknown }),
+  ERROR: v.object({ type: v.oneOf(["ERROR"]), messageId: messageIdSchema, data: errorData }),
+  RESIZE_WIDGET: v.object({ type: v.oneOf(["RESIZE_WIDGET"]), messageId: messageIdSchema, data: resizeData }),
   SET_WIDGET_URL: setWidgetUrlSchema,
-  DIAL_NUMBER: v.object({
-    type: v.oneOf(["DIAL_NUMBER"]),
-    messageId: messageIdSchema,
-    data: dialNumberData,
-  }),
-  ENGAGEMENT_CREATED: v.object({
-    type: v.oneOf(["ENGAGEMENT_CREATED"]),
-    messageId: messageIdSchema,
-    data: engagementIdData,
-  }),
-  CREATE_ENGAGEMENT_SUCCEEDED: v.object({
-    type: v.oneOf(["CREATE_ENGAGEMENT_SUCCEEDED"]),
-    messageId: messageIdSchema,
-    data: engagementIdData,
-  }),
-  CREATE_ENGAGEMENT_FAILED: v.object({
-    type: v.oneOf(["CREATE_ENGAGEMENT_FAILED"]),
-    messageId: messageIdSchema,
-    data: engagementErrorData,
-  }),
-  UPDATE_ENGAGEMENT_SUCCEEDED: v.object({
-    type: v.oneOf(["UPDATE_ENGAGEMENT_SUCCEEDED"]),
-    messageId: messageIdSchema,
-    data: engagementIdData,
-  }),
-  UPDATE_ENGAGEMENT_FAILED: v.object({
-    type: v.oneOf(["UPDATE_ENGAGEMENT_FAILED"]),
-    messageId: messageIdSchema,
-    data: engagementErrorData,
-  }),
-  CALLER_ID_MATCH_SUCCEEDED: v.object({
-    type: v.oneOf(["CALLER_ID_MATCH_SUCCEEDED"]),
-    messageId: messageIdSchema,
-    data: callerIdMatchData,
-  }),
-  CALLER_ID_MATCH_FAILED: v.object({
-    type: v.oneOf(["CALLER_ID_MATCH_FAILED"]),
-    messageId: messageIdSchema,
-    data: replyData,
-  }),
+  DIAL_NUMBER: v.object({ type: v.oneOf(["DIAL_NUMBER"]), messageId: messageIdSchema, data: dialNumberData }),
+  ENGAGEMENT_CREATED: v.object({ type: v.oneOf(["ENGAGEMENT_CREATED"]), messageId: messageIdSchema, data: engagementIdData }),
+  CREATE_ENGAGEMENT_SUCCEEDED: v.object({ type: v.oneOf(["CREATE_ENGAGEMENT_SUCCEEDED"]), messageId: messageIdSchema, data: engagementIdData }),
+  CREATE_ENGAGEMENT_FAILED: v.object({ type: v.oneOf(["CREATE_ENGAGEMENT_FAILED"]), messageId: messageIdSchema, data: engagementErrorData }),
+  UPDATE_ENGAGEMENT_SUCCEEDED: v.object({ type: v.oneOf(["UPDATE_ENGAGEMENT_SUCCEEDED"]), messageId: messageIdSchema, data: engagementIdData }),
+  UPDATE_ENGAGEMENT_FAILED: v.object({ type: v.oneOf(["UPDATE_ENGAGEMENT_FAILED"]), messageId: messageIdSchema, data: engagementErrorData }),
+  CALLER_ID_MATCH_SUCCEEDED: v.object({ type: v.oneOf(["CALLER_ID_MATCH_SUCCEEDED"]), messageId: messageIdSchema, data: callerIdMatchData }),
+  CALLER_ID_MATCH_FAILED: v.object({ type: v.oneOf(["CALLER_ID_MATCH_FAILED"]), messageId: messageIdSchema, data: replyData }),
   NAVIGATE_TO_RECORD_FAILED: v.object({
     type: v.oneOf(["NAVIGATE_TO_RECORD_FAILED"]),
     messageId: messageIdSchema,
     data: navigateToRecordFailedData,
   }),
-  FINALIZE_ENGAGEMENT_SUCCEEDED: v.object({
-    type: v.oneOf(["FINALIZE_ENGAGEMENT_SUCCEEDED"]),
-    messageId: messageIdSchema,
-    data: replyData,
-  }),
-  FINALIZE_ENGAGEMENT_FAILED: v.object({
-    type: v.oneOf(["FINALIZE_ENGAGEMENT_FAILED"]),
-    messageId: messageIdSchema,
-    data: replyData,
-  }),
-  PUBLISH_TO_CHANNEL_SUCCEEDED: v.object({
-    type: v.oneOf(["PUBLISH_TO_CHANNEL_SUCCEEDED"]),
-    messageId: messageIdSchema,
-    data: replyData,
-  }),
-  PUBLISH_TO_CHANNEL_FAILED: v.object({
-    type: v.oneOf(["PUBLISH_TO_CHANNEL_FAILED"]),
-    messageId: messageIdSchema,
-    data: replyData,
-  }),
-  INITIATE_CALL_ID_SUCCEEDED: v.object({
-    type: v.oneOf(["INITIATE_CALL_ID_SUCCEEDED"]),
-    messageId: messageIdSchema,
-    data: unspecified,
-  }),
-  INITIATE_CALL_ID_FAILED: v.object({
-    type: v.oneOf(["INITIATE_CALL_ID_FAILED"]),
-    messageId: messageIdSchema,
-    data: replyData,
-  }),
-  SET_WIDGET_URL_FAILED: v.object({
-    type: v.oneOf(["SET_WIDGET_URL_FAILED"]),
-    messageId: messageIdSchema,
-    data: replyData,
-  }),
-  VISIBILITY_CHANGED: v.object({
-    type: v.oneOf(["VISIBILITY_CHANGED"]),
-    messageId: messageIdSchema,
-    data: visibilityChangedData,
-  }),
-  END_CALL: v.object({
-    type: v.oneOf(["END_CALL"]),
-    messageId: messageIdSchema,
-    data: noData,
-  }),
-  SET_CALL_STATE: v.object({
-    type: v.oneOf(["SET_CALL_STATE"]),
-    messageId: messageIdSchema,
-    data: unspecified,
-  }),
-  FAILED: v.object({
-    type: v.oneOf(["FAILED"]),
-    messageId: messageIdSchema,
-    data: v.unknown,
-  }),
+  FINALIZE_ENGAGEMENT_SUCCEEDED: v.object({ type: v.oneOf(["FINALIZE_ENGAGEMENT_SUCCEEDED"]), messageId: messageIdSchema, data: replyData }),
+  FINALIZE_ENGAGEMENT_FAILED: v.object({ type: v.oneOf(["FINALIZE_ENGAGEMENT_FAILED"]), messageId: messageIdSchema, data: replyData }),
+  PUBLISH_TO_CHANNEL_SUCCEEDED: v.object({ type: v.oneOf(["PUBLISH_TO_CHANNEL_SUCCEEDED"]), messageId: messageIdSchema, data: replyData }),
+  PUBLISH_TO_CHANNEL_FAILED: v.object({ type: v.oneOf(["PUBLISH_TO_CHANNEL_FAILED"]), messageId: messageIdSchema, data: replyData }),
+  INITIATE_CALL_ID_SUCCEEDED: v.object({ type: v.oneOf(["INITIATE_CALL_ID_SUCCEEDED"]), messageId: messageIdSchema, data: unspecified }),
+  INITIATE_CALL_ID_FAILED: v.object({ type: v.oneOf(["INITIATE_CALL_ID_FAILED"]), messageId: messageIdSchema, data: replyData }),
+  SET_WIDGET_URL_FAILED: v.object({ type: v.oneOf(["SET_WIDGET_URL_FAILED"]), messageId: messageIdSchema, data: replyData }),
+  VISIBILITY_CHANGED: v.object({ type: v.oneOf(["VISIBILITY_CHANGED"]), messageId: messageIdSchema, data: visibilityChangedData }),
+  END_CALL: v.object({ type: v.oneOf(["END_CALL"]), messageId: messageIdSchema, data: noData }),
+  SET_CALL_STATE: v.object({ type: v.oneOf(["SET_CALL_STATE"]), messageId: messageIdSchema, data: unspecified }),
+  FAILED: v.object({ type: v.oneOf(["FAILED"]), messageId: messageIdSchema, data: v.unknown }),
 }
