@@ -37,6 +37,8 @@ export {
   validateMessage,
 } from './catalogue.ts'
 export { FAILURE_REPLY, LENIENCY_RULES, judgeWidgetMessage } from './judgement.ts'
+export { SCHEMAS, schemasOf } from './envelopes.ts'
+export type { Schemas } from './envelopes.ts'
 export type { AcceptedWidgetMessage, Deviation, Judgement, LeniencyRule, LeniencyRuleInfo, Severity } from './judgement.ts'
 export type {
   AcceptedMessageOf,

@@ -24,6 +24,8 @@ import {
   type CatalogueEntry,
   type FromWidgetType,
 } from './catalogue.ts'
+import { SCHEMAS } from './envelopes.ts'
+import type { ZodType } from './zod-config.ts'
 
 export type Severity = 'error' | 'warning'
 
@@ -313,7 +315,8 @@ export function judgeWidgetMessage(raw: unknown): Judgement {
       },
       { changed: () => void (changed = true) },
     )
-    const strict = entry.schema.safeParse(envelope.raw)
+    const schemas: { schema: ZodType; accept?: ZodType } = SCHEMAS[widgetType]
+    const strict = schemas.schema.safeParse(envelope.raw)
     const normalize = strict.success && CLEAN_WHEN_VALID.has(widgetType) ? undefined : NORMALIZE[widgetType]
     let message: Data = envelope.raw
     const rawData = envelope.raw.data
@@ -326,7 +329,7 @@ export function judgeWidgetMessage(raw: unknown): Judgement {
         message = copy
       }
     }
-    const accepted = message === envelope.raw && strict.success ? strict : (entry.accept ?? entry.schema).safeParse(message)
+    const accepted = message === envelope.raw && strict.success ? strict : (schemas.accept ?? schemas.schema).safeParse(message)
     const act = accepted.success
     if (!strict.success) {
       for (const issue of strict.error.issues) {

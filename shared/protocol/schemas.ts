@@ -1,6 +1,6 @@
 /**
- * The zod schemas of the wire protocol: enums, payloads, the leniency schemas the host
- * acts on, and the handshake envelopes. catalogue.ts maps each message type to them.
+ * The zod schemas of the wire protocol's payloads, and the leniency schemas the host
+ * acts on. envelopes.ts wraps them into one envelope schema per catalogue type.
  *
  * Schemas are loose objects (unknown keys pass through, as the real host and widgets
  * add fields freely) and tolerant where real traffic is (DIAL_NUMBER ids may be 0,
@@ -9,53 +9,14 @@
  * package's TypeScript types.
  */
 import { z } from './zod-config.ts'
+import { callEndStatus, callerIdTypes, errorType, iframeLocation } from './enums.ts'
+import { hasPhoneNumber, type Refinement } from './refinements.ts'
 
-// ---------------------------------------------------------------------------
-// Enums
-// ---------------------------------------------------------------------------
-
-export const callEndStatus = {
-  COMPLETED: 'COMPLETED',
-  FAILED: 'FAILED',
-  CANCELED: 'CANCELED',
-  BUSY: 'BUSY',
-  NO_ANSWER: 'NO_ANSWER',
-  REJECTED: 'REJECTED',
-  MISSED: 'MISSED',
-} as const
-export type EndStatus = (typeof callEndStatus)[keyof typeof callEndStatus]
-
-export const callStatus = {
-  CONNECTING: 'CONNECTING',
-  CALLING_CRM_USER: 'CALLING_CRM_USER',
-  IN_PROGRESS: 'IN_PROGRESS',
-  CANCELED: 'CANCELED',
-  FAILED: 'FAILED',
-  BUSY: 'BUSY',
-  NO_ANSWER: 'NO_ANSWER',
-  COMPLETED: 'COMPLETED',
-  ENDING: 'ENDING',
-  QUEUED: 'QUEUED',
-  RINGING: 'RINGING',
-} as const
-export type CallStatus = (typeof callStatus)[keyof typeof callStatus]
-
-export const callRingingStatus = {
-  QUEUED: 'QUEUED',
-  RINGING: 'RINGING',
-  CONNECTING: 'CONNECTING',
-  CALLING_CRM_USER: 'CALLING_CRM_USER',
-} as const
-export const callInProgressStatus = { IN_PROGRESS: 'IN_PROGRESS' } as const
-export const callEndingStatus = { ENDING: 'ENDING' } as const
-
-export const callerIdTypes = { CONTACT: 'CONTACT', COMPANY: 'COMPANY' } as const
-export type CallerIdType = (typeof callerIdTypes)[keyof typeof callerIdTypes]
-
-export const errorType = { UNKNOWN_MESSAGE_TYPE: 'UNKNOWN_MESSAGE_TYPE' } as const
-
-export const iframeLocation = { widget: 'widget', remote: 'remote', window: 'window' } as const
-export type IframeLocation = (typeof iframeLocation)[keyof typeof iframeLocation]
+/** zod's `.refine` arguments for a rule of refinements.ts. */
+export const refineWith = (rule: Refinement): [Refinement['test'], { message: string; path: PropertyKey[] }] => [
+  rule.test,
+  { message: rule.message, path: [...rule.path] },
+]
 
 export const values = <T extends Record<string, string>>(map: T) =>
   Object.values(map) as [T[keyof T], ...T[keyof T][]]
@@ -201,10 +162,7 @@ export const dialNumberData = z
     toPhoneNumberSrc: optionalText,
     threadId: z.unknown().optional(),
   })
-  .refine((d) => typeof d.phoneNumber === 'string' || typeof d.phone_number === 'string', {
-    message: 'phoneNumber (or legacy phone_number) is required',
-    path: ['phoneNumber'],
-  })
+  .refine(...refineWith(hasPhoneNumber))
 
 export const engagementIdData = z.looseObject({ engagementId: num })
 export const engagementErrorData = z.looseObject({ error: errorInfo })
@@ -248,43 +206,3 @@ export const acceptCallCompleted = callCompletedData.extend({
   engagementProperties: z.record(z.string(), z.unknown()).optional(),
 })
 export const acceptFinalize = finalizeEngagementData.extend(looseCallRef)
-
-// ---------------------------------------------------------------------------
-// Envelope schemas
-// ---------------------------------------------------------------------------
-
-export function envelope<T extends string, D extends z.ZodType>(type: T, data: D) {
-  return z.looseObject({ type: z.literal(type), messageId: messageIdSchema, data })
-}
-
-export const syncSchema = z.looseObject({
-  type: z.literal('SYNC'),
-  messageId: messageIdSchema,
-  /** origin of the host page; the widget posts SYNC_ACK to it */
-  hostUrl: z.string(),
-  ...syncFieldShape,
-})
-
-export const syncAckSchema = z.looseObject({
-  type: z.literal('SYNC_ACK'),
-  messageId: messageIdSchema,
-  hostUrl: z.string().optional(),
-  ...syncFieldShape,
-  debugMode: z.boolean().optional(),
-  version: z.string().optional(),
-  /** the widget's own origin */
-  iFrameUrl: z.string().optional(),
-})
-
-export const setWidgetUrlSchema = z
-  .looseObject({
-    type: z.literal('SET_WIDGET_URL'),
-    messageId: messageIdSchema,
-    /** legacy / host form */
-    iFrameUrl: z.string().optional(),
-    data: z.looseObject({ iFrameUrl: z.string().optional() }).nullish(),
-  })
-  .refine((m) => typeof m.iFrameUrl === 'string' || typeof m.data?.iFrameUrl === 'string', {
-    message: 'iFrameUrl is required (data.iFrameUrl or top-level iFrameUrl)',
-    path: ['data', 'iFrameUrl'],
-  })

@@ -1,6 +1,8 @@
-/** Types derived from the catalogue: envelopes, payloads and the npm package's type names. */
+/** Types derived from the catalogue and its schemas (envelopes.ts): envelopes, payloads and the npm package's type names. */
 import type { z } from './zod-config.ts'
 import type { CATALOGUE, MessageType, Side } from './catalogue.ts'
+import type { Schemas, syncSchema, syncAckSchema } from './envelopes.ts'
+import type { IframeLocation } from './enums.ts'
 import type {
   objectCoordinates,
   replyData,
@@ -23,10 +25,6 @@ import type {
   callerIdMatchData,
   navigateToRecordFailedData,
   visibilityChangedData,
-  envelope,
-  syncSchema,
-  syncAckSchema,
-  IframeLocation,
 } from './schemas.ts'
 
 type Catalogue = typeof CATALOGUE
@@ -43,7 +41,7 @@ export type Wire<T> = T extends readonly (infer U)[]
     : T
 
 /** The full envelope of a message type. */
-export type MessageOf<T extends MessageType> = Wire<z.output<Catalogue[T]['schema']>>
+export type MessageOf<T extends MessageType> = Wire<z.output<Schemas[T]['schema']>>
 /** The `data` of a message type (undefined for types without a data key). */
 export type Payload<T extends MessageType> = 'data' extends keyof MessageOf<T> ? MessageOf<T>['data'] : undefined
 
@@ -52,7 +50,7 @@ export type Payload<T extends MessageType> = 'data' extends keyof MessageOf<T> ?
  * of judgement.ts): what CallingHost's listeners receive. Looser than MessageOf<T> for
  * the call events (engagementId and externalCallId may be missing).
  */
-export type AcceptedMessageOf<T extends MessageType> = Catalogue[T] extends { accept: infer A extends z.ZodType }
+export type AcceptedMessageOf<T extends MessageType> = Schemas[T] extends { accept: infer A extends z.ZodType }
   ? Wire<z.output<A>>
   : MessageOf<T>
 /** The `data` of AcceptedMessageOf<T>. */
