@@ -1,5 +1,5 @@
-import { api } from '../api/client.ts'
-import { installTestCrm } from '../store/test-crm.ts'
+import { api } from '../lib/api-client.ts'
+import { installTestCrm } from '../lib/test-crm.ts'
 import { createCallingStore, type CallingStore } from './calling-store.ts'
 import { CallingController, END_STATUS_TO_CALL_STATUS, countryCodeOf, objectTypeOf } from './controller.ts'
 import { FakeHost } from './fake-host.ts'

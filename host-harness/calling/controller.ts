@@ -23,7 +23,7 @@ import type {
   IgnoredEvent,
 } from '../../shared/protocol/index.ts'
 import { FAILURE_REPLY } from '../../shared/protocol/index.ts'
-import { ApiRequestError, type RequestOptions } from '../api/client.ts'
+import { ApiRequestError, type RequestOptions } from '../lib/api-client.ts'
 import { dialBlocker, type CallingStore, type EngagementView, type RecordRef } from './calling-store.ts'
 import { clampSize, httpUrl } from './settings.ts'
 

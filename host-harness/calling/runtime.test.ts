@@ -3,8 +3,8 @@
  * widget page, so each test plays the iframe's `load` and the widget's
  * replies (as MessageEvents from the iframe's window and the widget origin).
  */
-import { api } from '../api/client.ts'
-import { installTestCrm } from '../store/test-crm.ts'
+import { api } from '../lib/api-client.ts'
+import { installTestCrm } from '../lib/test-crm.ts'
 import { createCallingStore, type CallingStore } from './calling-store.ts'
 import { CallingRuntime, WIDGET_ALLOW, WIDGET_SANDBOX, syncIntervalFromQuery, syncTimeoutFromQuery } from './runtime.ts'
 import { OVERRIDE_STORAGE_KEY, SETTINGS_PATH } from './settings.ts'

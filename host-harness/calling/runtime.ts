@@ -7,7 +7,7 @@
  */
 import { CallingHost, type HostStatus, type IframeLocation } from '../../shared/protocol/index.ts'
 import { FaultInjector, type HostFaults } from './fault-outbox.ts'
-import { api, onApiChange } from '../api/client.ts'
+import { api, onApiChange } from '../lib/api-client.ts'
 import { callingStore, type CallingStore, type EngagementFaults, type FaultMode } from './calling-store.ts'
 import { CallingController, HARNESS_ACCOUNT, type ApiPort, type LoggedCall, type StartCallInput, type StartCallResult } from './controller.ts'
 import {

@@ -14,7 +14,7 @@
  * Every URL must be http(s). An invalid layer (or field) is reported as an
  * error and ignored; the layers below it still apply.
  */
-import { safeHttpUrl } from '../security/sanitize.ts'
+import { safeHttpUrl } from '../lib/security/sanitize.ts'
 
 export const OVERRIDE_STORAGE_KEY = 'LocalSettings:Calling:CallingExtensions'
 export const CALLING_APP_ID = 1001

@@ -2,7 +2,7 @@
  * The fixed account, app and credentials of the emulator, for copying into
  * a calling app's configuration.
  */
-import { DEVELOPER_API_KEY, HARNESS_TOKEN } from '../api/client.ts'
+import { DEVELOPER_API_KEY, HARNESS_TOKEN } from '../lib/api-client.ts'
 
 export const ACCOUNT_FACTS = {
   hubId: 123456,

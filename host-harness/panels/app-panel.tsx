@@ -5,9 +5,9 @@
  * localStorage). The icon shows beside the app's timeline events.
  */
 import { useId, useState, type ChangeEvent } from 'react'
-import { checkIconFile, ICON_ASPECT_RANGE, ICON_MIN_SIDE } from '../security/icon-validation.ts'
-import { useHarnessStore } from '../store/harness-store.ts'
-import { AppBadge } from '../timeline/app-badge.tsx'
+import { checkIconFile, ICON_ASPECT_RANGE, ICON_MIN_SIDE } from '../lib/security/icon-validation.ts'
+import { useHarnessStore } from '../lib/harness-store.ts'
+import { AppBadge } from '../lib/app-badge.tsx'
 
 export function AppPanel({ measure }: { measure?: (blob: Blob) => Promise<{ width: number; height: number }> }) {
   const appName = useHarnessStore((s) => s.appName)

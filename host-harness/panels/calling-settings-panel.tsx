@@ -4,9 +4,9 @@
  * delete (DELETE). The API's validation errors are shown verbatim.
  */
 import { useEffect, useState, type FormEvent } from 'react'
-import { api, ApiRequestError } from '../api/client.ts'
-import { useApiData } from '../store/use-api-data.ts'
-import { ApiErrorView } from './api-error-view.tsx'
+import { api, ApiRequestError } from '../lib/api-client.ts'
+import { useApiData } from '../lib/use-api-data.ts'
+import { ApiErrorView } from '../lib/api-error-view.tsx'
 import { ACCOUNT_FACTS } from './account-card.tsx'
 
 export const CALLING_SETTINGS_PATH = `/crm/v3/extensions/calling/${ACCOUNT_FACTS.appId}/settings`

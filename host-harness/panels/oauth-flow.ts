@@ -5,9 +5,9 @@
  * (form body, no Authorization header), refresh, and uninstall.
  */
 import { z } from 'zod'
-import { api } from '../api/client.ts'
-import { OAUTH_CALLBACK_MARKER } from '../layout/routes.ts'
-import { useHarnessStore, type OAuthConnection } from '../store/harness-store.ts'
+import { api } from '../lib/api-client.ts'
+import { OAUTH_CALLBACK_MARKER } from '../lib/routes.ts'
+import { useHarnessStore, type OAuthConnection } from '../lib/harness-store.ts'
 import { ACCOUNT_FACTS } from './account-card.tsx'
 
 /** Scopes a calling app with timeline events asks for. */

@@ -2,7 +2,7 @@
  * Timeline event templates as the templates panel edits them, and the
  * conversions to and from the API's bodies.
  */
-import { api } from '../api/client.ts'
+import { api } from '../lib/api-client.ts'
 import { ACCOUNT_FACTS } from './account-card.tsx'
 
 export const TEMPLATES_PATH = `/crm/v3/timeline/${ACCOUNT_FACTS.appId}/event-templates`
