@@ -4,6 +4,7 @@
  * softphone) and a bottom drawer with the developer tools of the calling
  * integration (message inspector, faults, composer).
  */
+import { ACCOUNT } from '../../shared/crm/account.ts'
 import { useState, type ReactNode } from 'react'
 import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel, TaskQueueBar, useDockReserve } from './calling-seam.tsx'
 import { RateLimitsSwitch } from './rate-limits-switch.tsx'
@@ -44,7 +45,7 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
           </span>
           Ringside
         </a>
-        <span className="top-bar-subtitle">emulated CRM · portal 123456</span>
+        <span className="top-bar-subtitle">emulated CRM · portal {ACCOUNT.hubId}</span>
         <div className="top-bar-status">
           <CrmModeBadge />
           <CallingStatusBadge />
