@@ -48,3 +48,6 @@ const END_STATUS_TO_CALL_STATUS: Readonly<Record<EndStatus, CallStatusValue>> = 
 export function callStatusOf(endStatus: EndStatus): CallStatusValue {
   return END_STATUS_TO_CALL_STATUS[endStatus]
 }
+
+/** The statuses of a call that is over: every status a callEndStatus is logged with. */
+export const FINAL_CALL_STATUSES: readonly CallStatusValue[] = [...new Set(Object.values(END_STATUS_TO_CALL_STATUS))]

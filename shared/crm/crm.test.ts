@@ -1,4 +1,4 @@
-import { callStatusOf } from './call-status.ts'
+import { callStatusOf, FINAL_CALL_STATUSES } from './call-status.ts'
 import { CALL_OUTCOMES, callOutcomeId } from './call-outcomes.ts'
 import { isSamePhoneNumber, phoneCountry, phoneKey } from './phone.ts'
 import { parseInstant } from './time.ts'
@@ -59,4 +59,8 @@ test('instants: epoch ms or ISO 8601, a time with no zone is UTC, impossible dat
   for (const bad of ['yesterday', '2026-13-45T00:00:00Z', '2020-02-30', '2020-01-01T24:00:00Z', 1.5, '9'.repeat(17), Number.NaN, null]) {
     expect(parseInstant(bad)).toBeUndefined()
   }
+})
+
+test('the final statuses are the ones a call ends in', () => {
+  expect([...FINAL_CALL_STATUSES].sort()).toEqual(['BUSY', 'CANCELED', 'COMPLETED', 'FAILED', 'MISSED', 'NO_ANSWER'])
 })
