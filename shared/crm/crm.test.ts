@@ -1,6 +1,6 @@
 import { callStatusOf, FINAL_CALL_STATUSES } from './call-status.ts'
 import { CALL_OUTCOMES, callOutcomeId } from './call-outcomes.ts'
-import { isSamePhoneNumber, phoneCountry, phoneKey } from './phone.ts'
+import { isSamePhoneNumber, phoneCountry, phoneKey, phoneMatcher } from './phone.ts'
 import { parseInstant } from './time.ts'
 import { parseObjectType } from './object-types.ts'
 import { defaultAssociationType } from './association-types.ts'
@@ -63,4 +63,10 @@ test('instants: epoch ms or ISO 8601, a time with no zone is UTC, impossible dat
 
 test('the final statuses are the ones a call ends in', () => {
   expect([...FINAL_CALL_STATUSES].sort()).toEqual(['BUSY', 'CANCELED', 'COMPLETED', 'FAILED', 'MISSED', 'NO_ANSWER'])
+})
+
+test('a matcher made once compares many candidates by number', () => {
+  const same = phoneMatcher('(617) 555-0101')
+  expect(['+1 617 555 0101', '16175550101', '+1 617 555 0102', '+44 617 555 0101', '', '0101'].map(same)).toEqual([true, true, false, false, false, false])
+  expect(phoneMatcher('no digits')('no digits')).toBe(false)
 })

@@ -26,21 +26,40 @@ function parse(value: string): PhoneNumber | undefined {
   }
 }
 
+/** Keys already worked out, by the text they came from (a search compares the same stored numbers again and again). */
+const KEYS = new Map<string, string>()
+const KEYS_LIMIT = 50_000
+
 /**
  * The form two numbers are compared in: E.164 (with the extension, if any),
  * or the bare digits of what libphonenumber cannot read as a number. '' for
  * a value with no digits, which matches nothing.
  */
 export function phoneKey(value: string): string {
+  const known = KEYS.get(value)
+  if (known !== undefined) return known
   const parsed = parse(value)
-  if (!parsed) return phoneDigits(value)
-  return parsed.ext ? `${parsed.number};ext=${parsed.ext}` : parsed.number
+  const key = !parsed ? phoneDigits(value) : parsed.ext ? `${parsed.number};ext=${parsed.ext}` : parsed.number
+  if (KEYS.size >= KEYS_LIMIT) KEYS.clear()
+  KEYS.set(value, key)
+  return key
+}
+
+/**
+ * A test for "is this the same number as `wanted`", made once for many
+ * candidates. A candidate whose digits do not even contain the last four
+ * digits of the wanted number is refused without being parsed.
+ */
+export function phoneMatcher(wanted: string): (candidate: string) => boolean {
+  const key = phoneKey(wanted)
+  if (key === '') return () => false
+  const tail = phoneDigits(key.split(';')[0]!).slice(-4)
+  return (candidate) => phoneDigits(candidate).includes(tail) && phoneKey(candidate) === key
 }
 
 /** Whether two written numbers name the same phone number. */
 export function isSamePhoneNumber(a: string, b: string): boolean {
-  const key = phoneKey(a)
-  return key !== '' && key === phoneKey(b)
+  return phoneMatcher(a)(b)
 }
 
 /**

@@ -37,13 +37,15 @@ export function parseInstant(value: unknown): number | undefined {
   return Number.isNaN(ms) ? undefined : ms
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
 function isRealCalendarTime(text: string): boolean {
   const year = Number(text.slice(0, 4))
   const month = Number(text.slice(5, 7))
   const day = Number(text.slice(8, 10))
   if (month < 1 || month > 12 || day < 1) return false
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
-  const daysInMonth = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31
+  const daysInMonth = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!
   if (day > daysInMonth) return false
   if (text.length > 10) {
     const hour = Number(text.slice(11, 13))

@@ -24,7 +24,7 @@ import { validationError } from '../errors.ts'
 import { parseInput } from '../http.ts'
 import type { ObjectType } from './object-types.ts'
 import { propertyDefinition, type PropertyDefinition } from './properties.ts'
-import { phoneDigits, phoneKey } from '../../crm/phone.ts'
+import { phoneDigits, phoneMatcher } from '../../crm/phone.ts'
 import { parseInstant } from '../../crm/time.ts'
 import type { CrmRecord } from './store.ts'
 
@@ -277,18 +277,20 @@ function compileFilter(filter: ResolvedFilter): RecordTest {
     const matches = tokenMatcher(String(filter.value))
     return withValue(op === 'CONTAINS_TOKEN' ? matches : (v) => !matches(v))
   }
-  const phone = def.type === 'phone_number'
-  const key = (raw: string | number | boolean) => (phone ? phoneKey(String(raw)) : comparable(def, raw))
-  const isEqual = (wanted: number | string, stored: string) =>
-    phone ? wanted !== '' && wanted === phoneKey(stored) : wanted === comparable(def, stored)
+  if (def.type === 'phone_number' && (op === 'EQ' || op === 'NEQ' || op === 'IN' || op === 'NOT_IN')) {
+    const matchers = (op === 'EQ' || op === 'NEQ' ? [filter.value] : (filter.values ?? [])).map((v) => phoneMatcher(String(v)))
+    const isAny = (stored: string) => matchers.some((same) => same(stored))
+    return withValue(op === 'EQ' || op === 'IN' ? isAny : (v) => !isAny(v))
+  }
   const cmp = (stored: string, wanted: number | string) => {
     const a = comparable(def, stored)
     return a < wanted ? -1 : a > wanted ? 1 : 0
   }
-  const value = filter.value === undefined ? undefined : key(filter.value)
-  const low = filter.value === undefined ? undefined : comparable(def, filter.value)
+  const isEqual = (wanted: number | string, stored: string) => wanted === comparable(def, stored)
+  const value = filter.value === undefined ? undefined : comparable(def, filter.value)
+  const low = value
   const high = filter.highValue === undefined ? undefined : comparable(def, filter.highValue)
-  const values = (filter.values ?? []).map(key)
+  const values = (filter.values ?? []).map((v) => comparable(def, v))
   switch (op) {
     case 'EQ':
       return withValue((v) => isEqual(value as string | number, v))
