@@ -139,6 +139,29 @@ test('an inbound call is matched to the caller and logged on that contact', asyn
   await expect(incoming.getByRole('button', { name: /^Reply: CREATE_ENGAGEMENT_SUCCEEDED/ })).toBeVisible()
 })
 
+test('a missed inbound call is logged MISSED whether the host or the widget writes the status', async ({ page, baseURL }) => {
+  await openHarness(page, '/contacts', {
+    widget: ourWidget(baseURL, { incoming: '+16175550105', incomingAfterMs: '800', incomingGiveUpAfterMs: '1500', autoLogin: '1' }),
+  })
+  const widget = widgetFrame(page)
+  const engagementId = await engagementIdShownByWidget(widget)
+  // Nobody answers: the caller gives up and the widget reports callEnded({ callEndStatus: MISSED }).
+  await expect(widget.getByRole('heading', { name: 'Wrap-up' })).toBeVisible()
+  const status = async () => (await apiGet<CallObject>(page, `/crm/v3/objects/calls/${engagementId}?properties=${CALL_PROPS}`)).properties.hs_call_status
+  // The status the host logged for CALL_ENDED, read back through the API.
+  await expect.poll(status).toBe('MISSED')
+
+  // The widget logs the call itself: callCompleted's engagementProperties carry the widget's own
+  // hs_call_status, which the host writes as sent (it would read NO_ANSWER if the widget mapped MISSED apart).
+  await widget.getByRole('button', { name: 'Save' }).click()
+  await openTool(page, 'Message inspector')
+  await expect(entries(page, 'UPDATE_ENGAGEMENT_SUCCEEDED')).toHaveCount(1)
+  expect(await status()).toBe('MISSED')
+  const call = await apiGet<CallObject>(page, `/crm/v3/objects/calls/${engagementId}?properties=${CALL_PROPS}&associations=contacts`)
+  expect(call.properties).toMatchObject({ hs_call_direction: 'INBOUND' })
+  expect(assocIds(call, 'contacts')).toEqual(['5'])
+})
+
 test('an injected engagement-create failure reaches the widget and the call goes on', async ({ page, baseURL }) => {
   await openHarness(page, '/contacts/2', { widget: ourWidget(baseURL, { outcome: 'answer', answerAfterMs: '300', autoLogin: '1' }) })
   await expect(statusBadge(page)).toContainText('Logged in')

@@ -3,21 +3,28 @@
  */
 import { AppShell } from './layout/app-shell.tsx'
 import { TaskQueuePage } from './layout/calling-seam.tsx'
-import { useHashRoute, hrefs, type Route } from './layout/routes.ts'
+import { useHashRoute, hrefs, type Route } from './lib/routes.ts'
+import type { ObjectType } from './lib/crm-types.ts'
 import { RecordList } from './records/record-list.tsx'
 import { RecordPage } from './records/record-page.tsx'
+import { RecordActivity } from './timeline/record-activity.tsx'
 import { DeveloperArea } from './panels/developer-area.tsx'
 import { OAuthCallback } from './panels/oauth-callback.tsx'
 import { loadInstallation } from './panels/oauth-flow.ts'
-import { useHarnessStore } from './store/harness-store.ts'
+import { useHarnessStore } from './lib/harness-store.ts'
 import { useEffect } from 'react'
+
+/** A record page with the timeline feature's activity view (the app composes the features). */
+export function RecordRoute({ objectType, id }: { objectType: ObjectType; id: string }) {
+  return <RecordPage objectType={objectType} id={id} activity={RecordActivity} />
+}
 
 function Page({ route }: { route: Route }) {
   switch (route.page) {
     case 'list':
       return <RecordList key={route.objectType} objectType={route.objectType} />
     case 'record':
-      return <RecordPage key={`${route.objectType}/${route.id}`} objectType={route.objectType} id={route.id} />
+      return <RecordRoute key={`${route.objectType}/${route.id}`} objectType={route.objectType} id={route.id} />
     case 'tasks':
       return <TaskQueuePage />
     case 'developer':

@@ -8,6 +8,8 @@ import type {
   IncomingCallData,
   OutgoingCallData,
 } from './sdk-port.ts'
+import { callOutcomeId, type CallOutcomeKey } from '../shared/crm/call-outcomes.ts'
+import { callStatusOf } from '../shared/crm/call-status.ts'
 
 /**
  * One call as the widget tracks it, and the pure functions that turn it into
@@ -15,31 +17,6 @@ import type {
  */
 
 export type Direction = 'OUTBOUND' | 'INBOUND'
-
-/**
- * Call outcomes the user can pick at wrap-up. `outcomeId` is what goes on the
- * wire as hs_call_disposition: the CRM stores outcomes by id, and these are
- * the ids of its six default call outcomes (the emulated API refuses others).
- */
-export const DISPOSITIONS = [
-  { value: 'CONNECTED', label: 'Connected', outcomeId: 'f240bbac-87c9-4f6e-bf70-924b57d47db7' },
-  { value: 'LEFT_VOICEMAIL', label: 'Left voicemail', outcomeId: 'b2cf5968-551e-4856-9783-52b3da59a7d0' },
-  { value: 'LEFT_LIVE_MESSAGE', label: 'Left live message', outcomeId: 'a4c4c377-d246-4b32-a13b-75a56a4cd0ff' },
-  { value: 'NO_ANSWER', label: 'No answer', outcomeId: '73a0d17f-1163-4015-bdd5-ec830791da20' },
-  { value: 'BUSY', label: 'Busy', outcomeId: '9d9162e7-6cf3-4944-bf63-4dff82258764' },
-  { value: 'WRONG_NUMBER', label: 'Wrong number', outcomeId: '17b47fee-58de-441e-a44c-c6300d46f273' },
-] as const
-
-export type Disposition = (typeof DISPOSITIONS)[number]['value']
-
-export function isDisposition(value: string): value is Disposition {
-  return DISPOSITIONS.some((d) => d.value === value)
-}
-
-/** The CRM's call-outcome id for a disposition. */
-export function outcomeIdOf(disposition: Disposition): string {
-  return DISPOSITIONS.find((d) => d.value === disposition)!.outcomeId
-}
 
 export type EngagementState =
   | { status: 'none' }
@@ -74,7 +51,7 @@ export interface ActiveCall {
   digits: string
   transferredTo: string | null
   notes: string
-  disposition: Disposition | ''
+  disposition: CallOutcomeKey | ''
 }
 
 /** What the idle screen shows about the call that was just saved. */
@@ -134,7 +111,7 @@ export function isDtmfKey(key: string): boolean {
 }
 
 /** The status the widget suggests in wrap-up for how the call ended. */
-export function suggestedDisposition(status: EndStatus): Disposition | '' {
+export function suggestedDisposition(status: EndStatus): CallOutcomeKey | '' {
   switch (status) {
     case 'COMPLETED':
       return 'CONNECTED'
@@ -146,18 +123,6 @@ export function suggestedDisposition(status: EndStatus): Disposition | '' {
     default:
       return ''
   }
-}
-
-/**
- * hs_call_status has no REJECTED or MISSED value (its values are BUSY,
- * CALLING_CRM_USER, CANCELED, COMPLETED, CONNECTING, FAILED, IN_PROGRESS,
- * NO_ANSWER, QUEUED, RINGING): a declined call is CANCELED, a missed one
- * NO_ANSWER. callEnded still carries the precise callEndStatus.
- */
-export function callStatusProperty(status: EndStatus): string {
-  if (status === 'REJECTED') return 'CANCELED'
-  if (status === 'MISSED') return 'NO_ANSWER'
-  return status
 }
 
 export function durationMs(call: ActiveCall): number {
@@ -239,9 +204,9 @@ export function engagementProperties(call: ActiveCall): EngagementProperties {
   return {
     hs_timestamp: String(call.startedAt),
     hs_call_body: call.notes.trim(),
-    hs_call_status: callStatusProperty(status),
+    hs_call_status: callStatusOf(status),
     hs_call_duration: String(durationMs(call)),
-    ...(call.disposition ? { hs_call_disposition: outcomeIdOf(call.disposition) } : {}),
+    ...(call.disposition ? { hs_call_disposition: callOutcomeId(call.disposition) } : {}),
     hs_call_direction: call.direction,
     hs_call_from_number: call.fromNumber,
     hs_call_to_number: call.toNumber,

@@ -12,9 +12,9 @@ import {
   outgoingCallData,
   suggestedDisposition,
   type ActiveCall,
-  type Disposition,
   type LastCall,
 } from './call-record.ts'
+import type { CallOutcomeKey } from '../shared/crm/call-outcomes.ts'
 import { DEFAULT_LINE_SETTINGS, createSimulatedLine, type LineCommand, type LineEvent, type LineSettings } from './phone-line.ts'
 import type { DialNumberData, EndStatus, HostEvent, ReadyData, SdkCommand, SizeInfo } from './sdk-port.ts'
 
@@ -77,7 +77,7 @@ export type UiEvent =
   | { type: 'call.dtmf'; digit: string }
   | { type: 'call.transfer'; to: string }
   | { type: 'wrapUp.notes'; notes: string }
-  | { type: 'wrapUp.disposition'; disposition: Disposition | '' }
+  | { type: 'wrapUp.disposition'; disposition: CallOutcomeKey | '' }
   | { type: 'wrapUp.save' }
   | { type: 'call.dismiss' }
   | { type: 'notice.dismiss' }

@@ -1,4 +1,5 @@
 import type { CallerIdMatch, DialNumberData, HostEvent, ReadyData } from './sdk-port.ts'
+import { isRecord } from '../shared/crm/guards.ts'
 
 /**
  * Turns the payload of each host handler into a call-machine event, after
@@ -12,7 +13,6 @@ export type Parsed = { ok: true; event: HostEvent } | { ok: false; reason: strin
 
 type Obj = Record<string, unknown>
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined)
@@ -30,13 +30,13 @@ const bad = (reason: string): Parsed => ({ ok: false, reason })
 
 /** Text for the screen: the host's `error.message` (or `message`), trimmed. */
 function errorMessage(data: unknown, fallback: string): string {
-  const raw = isObj(data) ? (isObj(data.error) ? str(data.error.message) : undefined) ?? str(data.message) : undefined
+  const raw = isRecord(data) ? (isRecord(data.error) ? str(data.error.message) : undefined) ?? str(data.message) : undefined
   const text = raw?.trim()
   return text ? text.slice(0, 300) : fallback
 }
 
 export function parseReady(data: unknown): Parsed {
-  const d = isObj(data) ? data : {}
+  const d = isRecord(data) ? data : {}
   const ready: ReadyData = defined({
     engagementId: num(d.engagementId),
     portalId: num(d.portalId),
@@ -65,10 +65,10 @@ const KNOWN_DIAL_KEYS = new Set([
  * `objectType` (ticket calls), the legacy `phone_number` duplicate.
  */
 export function parseDialNumber(data: unknown): Parsed {
-  if (!isObj(data)) return bad('DIAL_NUMBER without a payload')
+  if (!isRecord(data)) return bad('DIAL_NUMBER without a payload')
   const phoneNumber = (str(data.phoneNumber) ?? str(data.phone_number))?.trim()
   if (!phoneNumber) return bad('DIAL_NUMBER without a phoneNumber')
-  const callee = isObj(data.calleeInfo) ? data.calleeInfo : undefined
+  const callee = isRecord(data.calleeInfo) ? data.calleeInfo : undefined
   const calleeId = idLike(callee?.calleeId)
   const calleeObjectTypeId = str(callee?.calleeObjectTypeId)
   const extra: Record<string, string | number | boolean> = {}
@@ -96,7 +96,7 @@ export function parseDialNumber(data: unknown): Parsed {
 }
 
 export function parseEngagementCreated(data: unknown): Parsed {
-  const engagementId = isObj(data) ? num(data.engagementId) : undefined
+  const engagementId = isRecord(data) ? num(data.engagementId) : undefined
   if (engagementId === undefined) return bad('CREATE_ENGAGEMENT_SUCCEEDED without a numeric engagementId')
   return ok({ type: 'host.engagementCreated', engagementId })
 }
@@ -106,7 +106,7 @@ export function parseEngagementCreateFailed(data: unknown): Parsed {
 }
 
 export function parseEngagementUpdated(data: unknown): Parsed {
-  const engagementId = isObj(data) ? num(data.engagementId) : undefined
+  const engagementId = isRecord(data) ? num(data.engagementId) : undefined
   return ok({ type: 'host.engagementUpdated', engagementId: engagementId ?? null })
 }
 
@@ -115,7 +115,7 @@ export function parseEngagementUpdateFailed(data: unknown): Parsed {
 }
 
 function parseMatch(m: unknown): CallerIdMatch | null {
-  if (!isObj(m)) return null
+  if (!isRecord(m)) return null
   if (m.callerIdType === 'CONTACT') {
     const firstName = str(m.firstName)?.trim() ?? ''
     const lastName = str(m.lastName)?.trim() ?? ''
@@ -130,7 +130,7 @@ function parseMatch(m: unknown): CallerIdMatch | null {
 }
 
 export function parseCallerIdMatched(data: unknown): Parsed {
-  const list = isObj(data) && Array.isArray(data.callerIdMatches) ? data.callerIdMatches : null
+  const list = isRecord(data) && Array.isArray(data.callerIdMatches) ? data.callerIdMatches : null
   if (!list) return bad('CALLER_ID_MATCH_SUCCEEDED without a callerIdMatches list')
   const matches = list.map(parseMatch).filter((m): m is CallerIdMatch => m !== null)
   return ok({ type: 'host.callerIdMatched', matches })
@@ -141,8 +141,8 @@ export function parseCallerIdMatchFailed(data: unknown): Parsed {
 }
 
 export function parseVisibilityChanged(data: unknown): Parsed {
-  const isMinimized = isObj(data) ? bool(data.isMinimized) : undefined
-  const isHidden = isObj(data) ? bool(data.isHidden) : undefined
+  const isMinimized = isRecord(data) ? bool(data.isMinimized) : undefined
+  const isHidden = isRecord(data) ? bool(data.isHidden) : undefined
   if (isMinimized === undefined && isHidden === undefined) return bad('VISIBILITY_CHANGED without isMinimized/isHidden')
   return ok({ type: 'host.visibilityChanged', isMinimized: isMinimized ?? false, isHidden: isHidden ?? false })
 }

@@ -8,6 +8,7 @@
  * check fails with that reason: the widget did not get there.
  */
 import { callEndStatus, judgeWidgetMessage } from '../../shared/protocol/index.ts'
+import { FINAL_CALL_STATUSES } from '../../shared/crm/call-status.ts'
 import type { JourneyResult, StageName } from './journey.ts'
 import { payloadOf, type RecordedMessage } from './message-log.ts'
 
@@ -32,8 +33,6 @@ export interface ConformanceCheck {
   warnings?(journey: JourneyResult): string[]
 }
 
-/** Final hs_call_status values: the call is over. */
-const FINAL_CALL_STATUSES: readonly string[] = ['COMPLETED', 'FAILED', 'CANCELED', 'BUSY', 'NO_ANSWER', 'MISSED']
 
 const END_STATUSES: readonly string[] = Object.values(callEndStatus)
 
@@ -148,7 +147,7 @@ export const CHECKS: readonly ConformanceCheck[] = [
       const problems: string[] = []
       if (p.hs_call_external_id !== j.externalCallId) problems.push(`the engagement's hs_call_external_id is ${show(p.hs_call_external_id)}, expected ${show(j.externalCallId)}`)
       const status = p.hs_call_status ?? null
-      if (status === null || !FINAL_CALL_STATUSES.includes(status)) {
+      if (status === null || !(FINAL_CALL_STATUSES as readonly string[]).includes(status)) {
         problems.push(`the engagement's hs_call_status is ${show(status)}: the timeline shows the call as not finished (expected one of ${FINAL_CALL_STATUSES.join(', ')})`)
       }
       const duration = p.hs_call_duration ?? null

@@ -23,6 +23,7 @@
  * A call event without externalCallId refers to the current call, as the host treats it.
  */
 import type { TrafficEntry } from '../../shared/protocol/index.ts'
+import { isRecord } from '../../shared/crm/guards.ts'
 
 /** The fields of a CallingHost traffic entry that the checks read. */
 export type ConformanceTraffic = Pick<TrafficEntry, 'seq' | 'direction' | 'type' | 'message' | 'valid' | 'reason' | 'deprecation' | 'beforeHandshake' | 'fault'> &
@@ -89,7 +90,6 @@ export function initialConformance(): ConformanceState {
   return { handshakeDone: false, calls: {}, findings: [], nextId: 1 }
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 function dataOf(message: unknown): Record<string, unknown> {
   return isRecord(message) && isRecord(message.data) ? message.data : {}

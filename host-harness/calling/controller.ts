@@ -16,57 +16,24 @@
 import type {
   AcceptedMessageOf as MessageOf,
   AcceptedPayload as Payload,
-  CallerIdMatch,
-  CallingHost,
   DialNumberPayload,
-  EndStatus,
+  HostEvents,
   IgnoredEvent,
 } from '../../shared/protocol/index.ts'
 import { FAILURE_REPLY } from '../../shared/protocol/index.ts'
-import { ApiRequestError, type RequestOptions } from '../api/client.ts'
-import { dialBlocker, type CallingStore, type EngagementView, type RecordRef } from './calling-store.ts'
+import { CALLING_APP_ID } from '../../shared/crm/account.ts'
+import { callStatusOf } from '../../shared/crm/call-status.ts'
+import { isRecord } from '../../shared/crm/guards.ts'
+import { ApiRequestError } from '../lib/api-client.ts'
+import { callAssociationTypeId, objectTypeInfo, recordTypeOf, type ObjectType } from '../lib/crm-types.ts'
+import { dialBlocker, type CallingStore, type EngagementView } from './calling-store.ts'
+import { matchCaller, type PhoneMatch } from './caller-id.ts'
+import { dialRequest, type StartCallInput } from './dial-payload.ts'
+import { HARNESS_ACCOUNT, positiveId, type ApiPort, type CallRecord, type HarnessAccount, type HostPort, type SimpleObject } from './ports.ts'
 import { clampSize, httpUrl } from './settings.ts'
 
-/** The CallingHost methods the controller uses (a fake implements just these). */
-export type HostPort = Pick<
-  CallingHost,
-  | 'on'
-  | 'dialNumber'
-  | 'createEngagementSucceeded'
-  | 'createEngagementFailed'
-  | 'updateEngagementSucceeded'
-  | 'updateEngagementFailed'
-  | 'callerIdMatchSucceeded'
-  | 'callerIdMatchFailed'
-  | 'navigateToRecordFailed'
-  | 'finalizeEngagementSucceeded'
-  | 'finalizeEngagementFailed'
-  | 'publishToChannelSucceeded'
-  | 'publishToChannelFailed'
-  | 'setWidgetUrlFailed'
-  | 'callerIdMatchFailed'
-  | 'visibilityChanged'
-  | 'resize'
-  | 'setSrc'
->
-
-/** The API client's shape (host-harness/api/client.ts `api`). */
-export interface ApiPort {
-  get<T = unknown>(path: string, options?: RequestOptions): Promise<T>
-  post<T = unknown>(path: string, body?: unknown): Promise<T>
-  put<T = unknown>(path: string, body?: unknown): Promise<T>
-  patch<T = unknown>(path: string, body?: unknown): Promise<T>
-}
-
-export interface HarnessAccount {
-  portalId: number
-  userId: number
-  ownerId: number | string
-}
-
-/** The emulator's account (shared/api/auth.ts ACCOUNT; the harness reaches it only over HTTP). */
-export const HARNESS_ACCOUNT: HarnessAccount = { portalId: 123456, userId: 1, ownerId: 1 }
-export const CALLING_APP_ID = 1001
+export { HARNESS_ACCOUNT, type ApiPort, type HarnessAccount, type HostPort } from './ports.ts'
+export type { StartCallInput } from './dial-payload.ts'
 
 export interface ControllerOptions {
   host: HostPort
@@ -87,88 +54,17 @@ export interface ControllerOptions {
 export interface LoggedCall {
   externalCallId: string
   engagementId?: number
-  record?: RecordRef
+  record?: CallRecord
   outcome: 'completed' | 'transferred'
 }
 
-export interface StartCallInput {
-  /** contacts / companies / deals / tickets, or CONTACT / COMPANY, or a type id (0-1). */
-  objectType: string
-  objectId: string | number
-  phoneNumber: string
-  /** Name of the phone property the number came from (toPhoneNumberSrc). */
-  phoneProperty: string
-  /** The record as the page holds it (used for the label and country). */
-  record?: { id?: string; properties?: Record<string, string | null | undefined> } | null
-}
-
 export type StartCallResult = { ok: true; messageId: string } | { ok: false; reason: string }
-
-interface PathType {
-  path: 'contacts' | 'companies' | 'deals' | 'tickets'
-  typeId: string
-  upper: string
-  callAssociation: number
-}
-
-const OBJECT_TYPES: readonly PathType[] = [
-  { path: 'contacts', typeId: '0-1', upper: 'CONTACT', callAssociation: 194 },
-  { path: 'companies', typeId: '0-2', upper: 'COMPANY', callAssociation: 182 },
-  { path: 'deals', typeId: '0-3', upper: 'DEAL', callAssociation: 206 },
-  { path: 'tickets', typeId: '0-5', upper: 'TICKET', callAssociation: 220 },
-]
-
-/** The object type named in any spelling (contacts, contact, CONTACT, 0-1), or undefined. */
-export function objectTypeOf(input: unknown): PathType | undefined {
-  if (typeof input !== 'string') return undefined
-  const key = input.trim().toLowerCase()
-  return OBJECT_TYPES.find((t) => t.path === key || t.typeId === key || t.upper.toLowerCase() === key || `${t.path.replace(/ies$/, 'y').replace(/s$/, '')}` === key)
-}
-
-/** callEndStatus → hs_call_status. REJECTED has no hs_call_status of its own: the call was declined, so CANCELED. */
-export const END_STATUS_TO_CALL_STATUS: Readonly<Record<EndStatus, string>> = {
-  COMPLETED: 'COMPLETED',
-  FAILED: 'FAILED',
-  CANCELED: 'CANCELED',
-  BUSY: 'BUSY',
-  NO_ANSWER: 'NO_ANSWER',
-  REJECTED: 'CANCELED',
-  MISSED: 'MISSED',
-}
-
-const COUNTRY_BY_PREFIX: ReadonlyArray<[string, string]> = [
-  ['353', 'IE'], ['44', 'GB'], ['33', 'FR'], ['49', 'DE'], ['61', 'AU'], ['91', 'IN'], ['81', 'JP'], ['34', 'ES'],
-  ['39', 'IT'], ['31', 'NL'], ['46', 'SE'], ['55', 'BR'], ['52', 'MX'], ['1', 'US'],
-]
-
-/** ISO country of an E.164-ish number (a short prefix table; US when unknown). */
-export function countryCodeOf(phone: string): string {
-  const digits = phone.trim().startsWith('+') ? phone.replace(/\D/g, '') : ''
-  for (const [prefix, country] of COUNTRY_BY_PREFIX) if (digits.startsWith(prefix)) return country
-  return 'US'
-}
-
-/** Digits only, for comparing phone numbers written differently. */
-export function phoneDigits(phone: string): string {
-  return phone.replace(/\D/g, '')
-}
-
-interface SimpleObject {
-  id: string
-  properties: Record<string, string | null | undefined>
-  associations?: Record<string, { results?: Array<{ id: string; type?: string }> }>
-}
-
-interface SearchResponse {
-  total?: number
-  results: SimpleObject[]
-}
 
 interface KnownCall {
   externalCallId: string
   direction: 'outbound' | 'inbound'
   engagementId?: number
-  record?: RecordRef & { type: PathType }
+  record?: CallRecord
   /** when the widget started it (OUTGOING_CALL_STARTED / INCOMING_CALL) and answered it (CALL_ANSWERED), host clock */
   startedAt: number
   answeredAt?: number
@@ -179,35 +75,40 @@ interface KnownCall {
 /** The engagement properties the dock, timeline and inspector show (read back from the API). */
 export const ENGAGEMENT_VIEW_PROPERTIES = ['hs_call_status', 'hs_call_duration', 'hs_call_body', 'hs_call_title', 'hs_call_external_id'] as const
 
-interface PhoneMatch {
-  match: CallerIdMatch
-  record: RecordRef & { type: PathType }
-}
-
 interface DialContext {
   payload: DialNumberPayload
-  record: RecordRef & { type: PathType }
+  record: CallRecord
 }
 
-const errorText = (error: unknown): string =>
-  error instanceof ApiRequestError
-    ? `${error.message} (HTTP ${error.status})`
-    : error instanceof Error
-      ? error.message
-      : String(error)
+/** The widget messages the controller acts on, each with its one action. */
+type HandledEvent =
+  | 'INITIALIZED'
+  | 'LOGGED_IN'
+  | 'LOGGED_OUT'
+  | 'USER_AVAILABLE'
+  | 'USER_UNAVAILABLE'
+  | 'RESIZE_WIDGET'
+  | 'ERROR'
+  | 'SET_WIDGET_URL'
+  | 'OUTGOING_CALL_STARTED'
+  | 'INCOMING_CALL'
+  | 'CALL_ANSWERED'
+  | 'CALL_ENDED'
+  | 'CALL_TRANSFERRED'
+  | 'CALL_COMPLETED'
+  | 'FINALIZE_ENGAGEMENT'
+  | 'PUBLISH_TO_CHANNEL'
+  | 'NAVIGATE_TO_RECORD'
+  /** a request the host ignored, as the real CRM would: it still gets its failure reply */
+  | 'ignored'
+type WidgetHandlers = { [E in HandledEvent]: HostEvents[E] }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+type FinalizeType = 'FINALIZE_ENGAGEMENT' | 'PUBLISH_TO_CHANNEL'
+type FinalizeReply = { engagementId?: number; externalCallId?: string }
 
-/** A positive integer id from a number or numeric string. */
-function engagementIdOf(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value
-  if (typeof value === 'string' && /^\d+$/.test(value) && Number(value) > 0) return Number(value)
-  return undefined
-}
-
-function contactLabel(p: SimpleObject['properties']): string | undefined {
-  const name = [p.firstname, p.lastname].filter((s) => typeof s === 'string' && s.trim() !== '').join(' ')
-  return name || (typeof p.email === 'string' ? p.email : undefined) || undefined
+function errorText(error: unknown): string {
+  if (error instanceof ApiRequestError) return `${error.message} (HTTP ${error.status})`
+  return error instanceof Error ? error.message : String(error)
 }
 
 export class CallingController {
@@ -262,32 +163,11 @@ export class CallingController {
   startCall(input: StartCallInput): StartCallResult {
     const reason = this.cannotDialReason()
     if (reason) return { ok: false, reason }
-    const type = objectTypeOf(input.objectType)
-    const objectId = engagementIdOf(input.objectId)
-    if (!type || objectId === undefined) {
-      return { ok: false, reason: `Cannot call from ${String(input.objectType)} ${String(input.objectId)}.` }
-    }
-    const phoneNumber = typeof input.phoneNumber === 'string' ? input.phoneNumber.trim() : ''
-    if (phoneNumber === '') return { ok: false, reason: 'This record has no phone number to call.' }
-    const properties = input.record?.properties ?? {}
-    const isPerson = type.path === 'contacts' || type.path === 'companies'
-    const payload: DialNumberPayload = {
-      phoneNumber,
-      ownerId: this.#account.ownerId,
-      // Calls from deals and tickets carry objectId 0 and no objectType, as the real host does (SDK #228).
-      subjectId: objectId,
-      objectId: isPerson ? objectId : 0,
-      ...(isPerson ? { objectType: type.upper } : {}),
-      portalId: this.#account.portalId,
-      countryCode: countryCodeOf(phoneNumber),
-      ...(isPerson ? { calleeInfo: { calleeId: objectId, calleeObjectTypeId: type.typeId } } : {}),
-      startTimestamp: this.#now(),
-      toPhoneNumberSrc: input.phoneProperty,
-    }
-    const label = type.path === 'contacts' ? contactLabel(properties) : (properties.name ?? properties.dealname ?? properties.subject ?? undefined)
-    this.#dial = { payload, record: { objectType: type.path, objectId: String(objectId), type, ...(label ? { label } : {}) } }
+    const dial = dialRequest(input, this.#account, this.#now())
+    if (!dial.ok) return dial
+    this.#dial = { payload: dial.payload, record: dial.record }
     this.show()
-    const messageId = this.#host.dialNumber(payload)
+    const messageId = this.#host.dialNumber(dial.payload)
     return { ok: true, messageId }
   }
 
@@ -312,27 +192,28 @@ export class CallingController {
   // --- wiring ----------------------------------------------------------------
 
   #subscribe(): void {
-    const h = this.#host
-    const on = this.#unsubscribe
     const store = () => this.#store.getState()
-    on.push(h.on('INITIALIZED', (data) => this.#onInitialized(data)))
-    on.push(h.on('LOGGED_IN', () => store().patch({ loggedIn: true })))
-    on.push(h.on('LOGGED_OUT', () => store().patch({ loggedIn: false })))
-    on.push(h.on('USER_AVAILABLE', () => store().patch({ available: true })))
-    on.push(h.on('USER_UNAVAILABLE', () => store().patch({ available: false })))
-    on.push(h.on('RESIZE_WIDGET', (data) => this.#resize(data.width, data.height)))
-    on.push(h.on('ERROR', (data) => this.#onError(data)))
-    on.push(h.on('SET_WIDGET_URL', (data, message) => this.#onSetWidgetUrl(data, message)))
-    on.push(h.on('OUTGOING_CALL_STARTED', (data, message) => this.#track(this.#onOutgoing(data, message))))
-    on.push(h.on('INCOMING_CALL', (data, message) => this.#track(this.#onIncoming(data, message))))
-    on.push(h.on('CALL_ANSWERED', (data) => this.#track(this.#onAnswered(data))))
-    on.push(h.on('CALL_ENDED', (data) => this.#track(this.#onEnded(data))))
-    on.push(h.on('CALL_TRANSFERRED', (data) => this.#track(this.#onTransferred(data))))
-    on.push(h.on('ignored', (event) => this.#onIgnored(event)))
-    on.push(h.on('CALL_COMPLETED', (data, message) => this.#track(this.#onCompleted(data, message))))
-    on.push(h.on('FINALIZE_ENGAGEMENT', (data, message) => this.#track(this.#onFinalize('FINALIZE_ENGAGEMENT', data, message))))
-    on.push(h.on('PUBLISH_TO_CHANNEL', (data, message) => this.#track(this.#onFinalize('PUBLISH_TO_CHANNEL', data, message))))
-    on.push(h.on('NAVIGATE_TO_RECORD', (data, message) => this.#track(this.#onNavigate(data, message))))
+    const handlers: WidgetHandlers = {
+      INITIALIZED: (data) => this.#onInitialized(data),
+      LOGGED_IN: () => store().patch({ loggedIn: true }),
+      LOGGED_OUT: () => store().patch({ loggedIn: false }),
+      USER_AVAILABLE: () => store().patch({ available: true }),
+      USER_UNAVAILABLE: () => store().patch({ available: false }),
+      RESIZE_WIDGET: (data) => this.#resize(data.width, data.height),
+      ERROR: (data) => this.#onError(data),
+      SET_WIDGET_URL: (data, message) => this.#onSetWidgetUrl(data, message),
+      OUTGOING_CALL_STARTED: (data, message) => this.#track(this.#onOutgoing(data, message)),
+      INCOMING_CALL: (data, message) => this.#track(this.#onIncoming(data, message)),
+      CALL_ANSWERED: (data) => this.#track(this.#onAnswered(data)),
+      CALL_ENDED: (data) => this.#track(this.#onEnded(data)),
+      CALL_TRANSFERRED: (data) => this.#track(this.#onTransferred(data)),
+      CALL_COMPLETED: (data, message) => this.#track(this.#onCompleted(data, message)),
+      FINALIZE_ENGAGEMENT: (data, message) => this.#track(this.#onFinalize('FINALIZE_ENGAGEMENT', data, message)),
+      PUBLISH_TO_CHANNEL: (data, message) => this.#track(this.#onFinalize('PUBLISH_TO_CHANNEL', data, message)),
+      NAVIGATE_TO_RECORD: (data, message) => this.#track(this.#onNavigate(data, message)),
+      ignored: (event) => this.#onIgnored(event),
+    }
+    for (const event of Object.keys(handlers) as Array<keyof WidgetHandlers>) this.#unsubscribe.push(this.#host.on(event, handlers[event]))
   }
 
   /** Keeps the promise for idle(); an unexpected throw becomes a harness alert, never an unhandled rejection. */
@@ -420,14 +301,14 @@ export class CallingController {
     const dial = this.#dial
     this.#dial = null
     const context = isRecord(data.dialingContext) ? data.dialingContext : undefined
-    const contextType = objectTypeOf(context?.objectType)
-    const contextId = engagementIdOf(context?.objectId)
+    const contextType = recordTypeOf(context?.objectType)
+    const contextId = positiveId(context?.objectId)
     if (contextType && contextId !== undefined) {
-      const same = dial && dial.record.type.path === contextType.path && dial.record.objectId === String(contextId)
-      return same ? dial.record : { objectType: contextType.path, objectId: String(contextId), type: contextType }
+      const same = dial && dial.record.objectType === contextType && dial.record.objectId === String(contextId)
+      return same ? dial.record : { objectType: contextType, objectId: String(contextId) }
     }
     if (dial) return dial.record
-    const matches = toNumber ? await this.#matchPhone(toNumber) : []
+    const matches = toNumber ? await matchCaller(this.#api, toNumber, this.#account.portalId) : []
     const first = matches[0]
     return first ? first.record : undefined
   }
@@ -445,7 +326,7 @@ export class CallingController {
     let matches: PhoneMatch[] = []
     let failure: string | null = null
     try {
-      matches = await this.#matchPhone(data.fromNumber)
+      matches = await matchCaller(this.#api, data.fromNumber, this.#account.portalId)
     } catch (error) {
       failure = errorText(error)
     }
@@ -474,48 +355,6 @@ export class CallingController {
     }
   }
 
-  /** Contacts (then companies) whose phone or mobile phone is this number, as caller-ID matches. */
-  async #matchPhone(number: string): Promise<PhoneMatch[]> {
-    if (phoneDigits(number).length < 3) return []
-    // The API compares phone numbers by digits (the last 10 when both have that many).
-    const search = async (path: 'contacts' | 'companies', properties: string[], phoneProps: string[]) => {
-      const body = await this.#api.post<SearchResponse>(`/crm/v3/objects/${path}/search`, {
-        filterGroups: phoneProps.map((propertyName) => ({ filters: [{ propertyName, operator: 'EQ', value: number }] })),
-        properties,
-        limit: 10,
-      })
-      return body.results ?? []
-    }
-    const contacts = await search('contacts', ['firstname', 'lastname', 'email', 'phone', 'mobilephone'], ['phone', 'mobilephone'])
-    const companies = await search('companies', ['name', 'phone'], ['phone'])
-    const portalId = this.#account.portalId
-    const contactType = OBJECT_TYPES[0]!
-    const companyType = OBJECT_TYPES[1]!
-    return [
-      ...contacts.map((c) => {
-        const label = contactLabel(c.properties)
-        return {
-          match: {
-            callerIdType: 'CONTACT' as const,
-            objectCoordinates: { portalId, objectId: Number(c.id), objectTypeId: '0-1' },
-            firstName: c.properties.firstname ?? null,
-            lastName: c.properties.lastname ?? null,
-            email: c.properties.email ?? null,
-          },
-          record: { objectType: 'contacts', objectId: c.id, type: contactType, ...(label ? { label } : {}) },
-        }
-      }),
-      ...companies.map((c) => ({
-        match: {
-          callerIdType: 'COMPANY' as const,
-          objectCoordinates: { portalId, objectId: Number(c.id), objectTypeId: '0-2' },
-          name: c.properties.name ?? null,
-        },
-        record: { objectType: 'companies', objectId: c.id, type: companyType, ...(c.properties.name ? { label: c.properties.name } : {}) },
-      })),
-    ]
-  }
-
   async #createEngagement(
     request: MessageOf<'OUTGOING_CALL_STARTED'> | MessageOf<'INCOMING_CALL'>,
     call: KnownCall,
@@ -534,16 +373,16 @@ export class CallingController {
     }
     for (const [key, value] of Object.entries(base)) if (typeof value === 'string' && value.trim() !== '') properties[key] = value
     const record = call.record
-    if (record && (record.type.path === 'contacts' || record.type.path === 'companies')) {
+    if (record && (record.objectType === 'contacts' || record.objectType === 'companies')) {
       properties.hs_call_callee_object_id = record.objectId
-      properties.hs_call_callee_object_type_id = record.type.typeId
+      properties.hs_call_callee_object_type_id = objectTypeInfo(record.objectType).typeId
     }
     const associations = record
-      ? [{ to: { id: record.objectId }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: record.type.callAssociation }] }]
+      ? [{ to: { id: record.objectId }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: callAssociationTypeId(record.objectType) }] }]
       : []
     try {
       const created = await this.#api.post<SimpleObject>('/crm/v3/objects/calls', { properties, associations })
-      const engagementId = engagementIdOf(created.id)
+      const engagementId = positiveId(created.id)
       if (engagementId === undefined) throw new Error(`the API returned an unusable call id ${JSON.stringify(created.id)}`)
       if (!this.#alive()) return
       call.engagementId = engagementId
@@ -567,7 +406,7 @@ export class CallingController {
 
   /** The engagement an event refers to: the id the message names, else the one the host created for the call. */
   #engagementFor(call: KnownCall | undefined, named: unknown): number | undefined {
-    return engagementIdOf(named) ?? call?.engagementId
+    return positiveId(named) ?? call?.engagementId
   }
 
   /** The externalCallId to show an event under (the named one, else the resolved call's). */
@@ -625,7 +464,7 @@ export class CallingController {
     if (store.incoming && store.incoming.externalCallId === id) store.patch({ incoming: null })
     // No (or an unknown) callEndStatus: COMPLETED once answered, else CANCELED (leniency rule unknown-end-status).
     const endStatus = data?.callEndStatus ?? (call?.answeredAt !== undefined ? 'COMPLETED' : 'CANCELED')
-    const status = END_STATUS_TO_CALL_STATUS[endStatus]
+    const status = callStatusOf(endStatus)
     if (id !== undefined) store.updateCall(id, { status })
     const engagementId = this.#engagementFor(call, data?.engagementId)
     await this.#patchCall(engagementId, { hs_call_status: status, hs_call_duration: this.#durationOf(call) }, `set the status ${status}`)
@@ -706,16 +545,16 @@ export class CallingController {
   }
 
   /** The record the call was made from, and for a contact its companies. */
-  async #associateDefaults(engagementId: number, record: RecordRef & { type: PathType }): Promise<void> {
-    const put = (type: PathType, id: string) =>
-      this.#api.put(`/crm/v3/objects/calls/${engagementId}/associations/${type.path}/${id}/${type.callAssociation}`)
+  async #associateDefaults(engagementId: number, record: CallRecord): Promise<void> {
+    const put = (type: ObjectType, id: string) =>
+      this.#api.put(`/crm/v3/objects/calls/${engagementId}/associations/${type}/${id}/${callAssociationTypeId(type)}`)
     try {
-      await put(record.type, record.objectId)
-      if (record.type.path === 'contacts') {
+      await put(record.objectType, record.objectId)
+      if (record.objectType === 'contacts') {
         const contact = await this.#api.get<SimpleObject>(`/crm/v3/objects/contacts/${record.objectId}`, { query: { associations: 'companies' } })
         const companies = contact.associations?.companies?.results ?? []
         const ids = [...new Set(companies.map((c) => c.id))]
-        for (const id of ids) await put(OBJECT_TYPES[1]!, id)
+        for (const id of ids) await put('companies', id)
       }
     } catch (error) {
       if (this.#alive()) this.#store.getState().alert(`Could not associate call ${engagementId}: ${errorText(error)}`, 'harness')
@@ -748,17 +587,15 @@ export class CallingController {
     this.#replyFinalize(type, message, reply, error)
   }
 
-  #replyFinalize(type: 'FINALIZE_ENGAGEMENT' | 'PUBLISH_TO_CHANNEL', request: { type: string; messageId: string | number }, reply: { engagementId?: number; externalCallId?: string }, error: string | null): void {
-    const h = this.#host
-    const id =
-      type === 'FINALIZE_ENGAGEMENT'
-        ? error === null
-          ? h.finalizeEngagementSucceeded(reply)
-          : h.finalizeEngagementFailed({ ...reply, error: { message: error } })
-        : error === null
-          ? h.publishToChannelSucceeded(reply)
-          : h.publishToChannelFailed({ ...reply, error: { message: error } })
-    this.#link(request, id)
+  /** FINALIZE_ENGAGEMENT and PUBLISH_TO_CHANNEL: the success and failure reply of each. */
+  readonly #finalizeReplies: Record<FinalizeType, { succeeded: (reply: FinalizeReply) => string; failed: (reply: FinalizeReply & { error: { message: string } }) => string }> = {
+    FINALIZE_ENGAGEMENT: { succeeded: (r) => this.#host.finalizeEngagementSucceeded(r), failed: (r) => this.#host.finalizeEngagementFailed(r) },
+    PUBLISH_TO_CHANNEL: { succeeded: (r) => this.#host.publishToChannelSucceeded(r), failed: (r) => this.#host.publishToChannelFailed(r) },
+  }
+
+  #replyFinalize(type: FinalizeType, request: { type: string; messageId: string | number }, reply: FinalizeReply, error: string | null): void {
+    const replies = this.#finalizeReplies[type]
+    this.#link(request, error === null ? replies.succeeded(reply) : replies.failed({ ...reply, error: { message: error } }))
   }
 
   /**
@@ -800,8 +637,8 @@ export class CallingController {
 
   async #onNavigate(data: Payload<'NAVIGATE_TO_RECORD'>, message: MessageOf<'NAVIGATE_TO_RECORD'>): Promise<void> {
     const coordinates = data.objectCoordinates
-    const type = objectTypeOf(coordinates.objectTypeId)
-    const id = engagementIdOf(coordinates.objectId)
+    const type = recordTypeOf(coordinates.objectTypeId)
+    const id = positiveId(coordinates.objectId)
     const fail = (why: string) => {
       const reply = this.#host.navigateToRecordFailed({
         ...(data.engagementId !== undefined ? { engagementId: data.engagementId } : {}),
@@ -812,13 +649,13 @@ export class CallingController {
     }
     if (!type || id === undefined) return fail(`unknown object ${coordinates.objectTypeId}/${String(coordinates.objectId)}.`)
     try {
-      await this.#api.get(`/crm/v3/objects/${type.path}/${id}`)
+      await this.#api.get(`/crm/v3/objects/${type}/${id}`)
     } catch (error) {
       if (!this.#alive()) return
-      return fail(error instanceof ApiRequestError && error.status === 404 ? `no ${type.path} record ${id}.` : errorText(error))
+      return fail(error instanceof ApiRequestError && error.status === 404 ? `no ${type} record ${id}.` : errorText(error))
     }
     if (!this.#alive()) return
-    const opened = data.openIn === 'NEW_TAB' ? this.#openInNewTab(type.path, String(id)) : this.#navigate(type.path, String(id))
-    if (!opened) fail(`the harness could not open ${type.path}/${id}.`)
+    const open = data.openIn === 'NEW_TAB' ? this.#openInNewTab : this.#navigate
+    if (!open(type, String(id))) fail(`the harness could not open ${type}/${id}.`)
   }
 }

@@ -15,6 +15,7 @@ export { FaultsPanel } from './faults-panel.tsx'
 export { ComposerPanel } from './composer-panel.tsx'
 export { CallingStatusBadge } from './status-badge.tsx'
 export type { StartCallInput, StartCallResult } from './controller.ts'
+export { defaultWidgetUrl } from './settings.ts'
 
 /**
  * A record page's Call button: shows the widget and sends DIAL_NUMBER.

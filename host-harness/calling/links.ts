@@ -9,6 +9,7 @@
  * matched by object identity first and by type + id only as a fallback.
  */
 import type { ConformanceTraffic } from './conformance.ts'
+import { isRecord } from '../../shared/crm/guards.ts'
 
 export interface ReplyLink {
   /** The request as received (same object as its traffic entry's message). */
@@ -18,7 +19,6 @@ export interface ReplyLink {
   replyMessageId: string
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 export function messageIdOf(message: unknown): string | number | null {
   if (!isRecord(message)) return null

@@ -3,11 +3,11 @@
  * widget page, so each test plays the iframe's `load` and the widget's
  * replies (as MessageEvents from the iframe's window and the widget origin).
  */
-import { api } from '../api/client.ts'
-import { installTestCrm } from '../store/test-crm.ts'
+import { api, CALLING_SETTINGS_PATH } from '../lib/api-client.ts'
+import { installTestCrm } from '../lib/test-crm.ts'
 import { createCallingStore, type CallingStore } from './calling-store.ts'
 import { CallingRuntime, WIDGET_ALLOW, WIDGET_SANDBOX, syncIntervalFromQuery, syncTimeoutFromQuery } from './runtime.ts'
-import { OVERRIDE_STORAGE_KEY, SETTINGS_PATH } from './settings.ts'
+import { OVERRIDE_STORAGE_KEY } from './settings.ts'
 
 const REGISTERED = 'http://127.0.0.1:4174/widget/'
 
@@ -110,7 +110,7 @@ test('setting the URL in the harness writes the override and stops ?widget= from
 test('a change of the calling settings through the API is applied at once', async () => {
   startRuntime()
   await mounted(REGISTERED)
-  await api.patch(SETTINGS_PATH, { isReady: false, name: 'Renamed app', url: 'https://new.example/widget' }, { developerKey: true })
+  await api.patch(CALLING_SETTINGS_PATH, { isReady: false, name: 'Renamed app', url: 'https://new.example/widget' }, { developerKey: true })
   await mounted('https://new.example/widget')
   expect(store.getState().effective).toMatchObject({ name: 'Renamed app', isReady: false, sources: { url: 'api' } })
 })

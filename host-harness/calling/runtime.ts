@@ -7,12 +7,11 @@
  */
 import { CallingHost, type HostStatus, type IframeLocation } from '../../shared/protocol/index.ts'
 import { FaultInjector, type HostFaults } from './fault-outbox.ts'
-import { api, onApiChange } from '../api/client.ts'
+import { api, CALLING_SETTINGS_PATH, onApiChange } from '../lib/api-client.ts'
 import { callingStore, type CallingStore, type EngagementFaults, type FaultMode } from './calling-store.ts'
 import { CallingController, HARNESS_ACCOUNT, type ApiPort, type LoggedCall, type StartCallInput, type StartCallResult } from './controller.ts'
 import {
   OVERRIDE_STORAGE_KEY,
-  SETTINGS_PATH,
   clampSize,
   defaultWidgetUrl,
   overrideWithUrl,
@@ -144,7 +143,7 @@ export class CallingRuntime {
       () => window.removeEventListener('focus', onFocus),
       () => document.removeEventListener('visibilitychange', onVisible),
       onApiChange((change) => {
-        if (change.path.startsWith(SETTINGS_PATH) || change.tables?.includes('calling_settings')) void this.loadSettings()
+        if (change.path.startsWith(CALLING_SETTINGS_PATH) || change.tables?.includes('calling_settings')) void this.loadSettings()
       }),
     )
     void this.loadSettings()
@@ -163,7 +162,7 @@ export class CallingRuntime {
     if (this.#disposed) return
     let apiErrors: string[] = []
     try {
-      const body = await this.#api.get(SETTINGS_PATH, { developerKey: true })
+      const body = await this.#api.get(CALLING_SETTINGS_PATH, { developerKey: true })
       const parsed = parseApiSettings(body)
       apiErrors = parsed.errors
       const first = this.store.getState().settingsLoad !== 'loaded'

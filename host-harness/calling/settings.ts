@@ -14,11 +14,10 @@
  * Every URL must be http(s). An invalid layer (or field) is reported as an
  * error and ignored; the layers below it still apply.
  */
-import { safeHttpUrl } from '../security/sanitize.ts'
+import { isRecord } from '../../shared/crm/guards.ts'
+import { safeHttpUrl } from '../lib/security/sanitize.ts'
 
 export const OVERRIDE_STORAGE_KEY = 'LocalSettings:Calling:CallingExtensions'
-export const CALLING_APP_ID = 1001
-export const SETTINGS_PATH = `/crm/v3/extensions/calling/${CALLING_APP_ID}/settings`
 
 /** The fields of the settings response the harness uses. */
 export interface ApiCallingSettings {
@@ -68,7 +67,6 @@ export function httpUrl(value: unknown): string | null {
   return safeHttpUrl(value) ?? null
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
  * Reads the API's settings body; unknown or ill-typed fields get safe defaults,

@@ -1,5 +1,5 @@
 /** The app's task queue (task-queue.ts), on the app's API client. */
-import { api } from '../api/client.ts'
+import { api } from '../lib/api-client.ts'
 import { TaskQueue } from './task-queue.ts'
 
 export const taskQueue = new TaskQueue(api, (objectType, objectId) => {

@@ -3,7 +3,7 @@
  * shown above every page while the queue is worked (which task, Skip, Stop).
  */
 import { useEffect, useState } from 'react'
-import { onApiChange } from '../api/client.ts'
+import { onApiChange } from '../lib/api-client.ts'
 import type { QueueTask } from './task-queue.ts'
 import { taskQueue } from './task-queue-instance.ts'
 import { useTaskQueue } from './task-queue.ts'

@@ -1,5 +1,5 @@
-import { api } from '../api/client.ts'
-import { installTestCrm } from '../store/test-crm.ts'
+import { api } from '../lib/api-client.ts'
+import { installTestCrm } from '../lib/test-crm.ts'
 import { TaskQueue } from './task-queue.ts'
 
 let queue: TaskQueue

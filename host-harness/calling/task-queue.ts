@@ -12,7 +12,7 @@
  * Plain TS with a vanilla Zustand store (the components read it with useTaskQueue).
  */
 import { createStore, useStore, type StoreApi } from 'zustand'
-import { ApiRequestError } from '../api/client.ts'
+import { ApiRequestError } from '../lib/api-client.ts'
 import type { ApiPort, LoggedCall } from './controller.ts'
 
 export interface QueueTask {

@@ -4,12 +4,14 @@
  * softphone) and a bottom drawer with the developer tools of the calling
  * integration (message inspector, faults, composer).
  */
+import { ACCOUNT } from '../../shared/crm/account.ts'
 import { useState, type ReactNode } from 'react'
 import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel, TaskQueueBar, useDockReserve } from './calling-seam.tsx'
-import { RateLimitsSwitch } from '../panels/rate-limits-switch.tsx'
-import { hrefs, OBJECT_TYPES, type Route } from './routes.ts'
-import { OBJECT_CONFIG } from '../records/object-config.ts'
-import { CrmModeBadge } from './crm-mode.tsx'
+import { RateLimitsSwitch } from './rate-limits-switch.tsx'
+import { hrefs, type Route } from '../lib/routes.ts'
+import { OBJECT_TYPES } from '../lib/crm-types.ts'
+import { objectTypeInfo } from '../lib/crm-types.ts'
+import { CrmModeBadge } from '../lib/crm-mode.tsx'
 
 const DRAWER_TABS = [
   { id: 'inspector', label: 'Message inspector' },
@@ -43,7 +45,7 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
           </span>
           Ringside
         </a>
-        <span className="top-bar-subtitle">emulated CRM · portal 123456</span>
+        <span className="top-bar-subtitle">emulated CRM · portal {ACCOUNT.hubId}</span>
         <div className="top-bar-status">
           <CrmModeBadge />
           <CallingStatusBadge />
@@ -54,7 +56,7 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
           {OBJECT_TYPES.map((type) => (
             <li key={type}>
               <a href={hrefs.list(type)} aria-current={isCurrentSection(route, type) ? 'page' : undefined}>
-                {OBJECT_CONFIG[type].plural}
+                {objectTypeInfo(type).pluralLabel}
               </a>
             </li>
           ))}

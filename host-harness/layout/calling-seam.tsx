@@ -8,6 +8,7 @@ export {
   CallingStatusBadge,
   ComposerPanel,
   configureCalling,
+  defaultWidgetUrl,
   FaultsPanel,
   InspectorPanel,
   startCall,

@@ -2,32 +2,24 @@
  * The fixed account, app and credentials of the emulator, for copying into
  * a calling app's configuration.
  */
-import { DEVELOPER_API_KEY, HARNESS_TOKEN } from '../api/client.ts'
-
-export const ACCOUNT_FACTS = {
-  hubId: 123456,
-  hubDomain: 'demo.local',
-  userId: 1,
-  appId: 1001,
-  clientId: 'local-client',
-  clientSecret: 'local-secret',
-} as const
+import { ACCOUNT } from '../../shared/crm/account.ts'
+import { DEVELOPER_API_KEY, HARNESS_TOKEN } from '../lib/api-client.ts'
 
 const ROWS: ReadonlyArray<{ group: string; rows: ReadonlyArray<[label: string, value: string | number]> }> = [
   {
     group: 'Customer account',
     rows: [
-      ['hub_id (portal id)', ACCOUNT_FACTS.hubId],
-      ['hub_domain', ACCOUNT_FACTS.hubDomain],
-      ['user_id', ACCOUNT_FACTS.userId],
+      ['hub_id (portal id)', ACCOUNT.hubId],
+      ['hub_domain', ACCOUNT.hubDomain],
+      ['user_id', ACCOUNT.userId],
     ],
   },
   {
     group: 'Developer app',
     rows: [
-      ['appId', ACCOUNT_FACTS.appId],
-      ['client_id', ACCOUNT_FACTS.clientId],
-      ['client_secret', ACCOUNT_FACTS.clientSecret],
+      ['appId', ACCOUNT.appId],
+      ['client_id', ACCOUNT.clientId],
+      ['client_secret', ACCOUNT.clientSecret],
     ],
   },
   {

@@ -4,10 +4,11 @@
  * endpoint, so the icon is kept in the harness store, persisted to
  * localStorage). The icon shows beside the app's timeline events.
  */
+import { CALLING_APP_ID } from '../../shared/crm/account.ts'
 import { useId, useState, type ChangeEvent } from 'react'
-import { checkIconFile, ICON_ASPECT_RANGE, ICON_MIN_SIDE } from '../security/icon-validation.ts'
-import { useHarnessStore } from '../store/harness-store.ts'
-import { AppBadge } from '../timeline/app-badge.tsx'
+import { checkIconFile, ICON_ASPECT_RANGE, ICON_MIN_SIDE } from '../lib/security/icon-validation.ts'
+import { useHarnessStore } from '../lib/harness-store.ts'
+import { AppBadge } from '../lib/app-badge.tsx'
 
 export function AppPanel({ measure }: { measure?: (blob: Blob) => Promise<{ width: number; height: number }> }) {
   const appName = useHarnessStore((s) => s.appName)
@@ -38,7 +39,7 @@ export function AppPanel({ measure }: { measure?: (blob: Blob) => Promise<{ widt
       <section className="card" aria-labelledby="app-name-heading">
         <h2 id="app-name-heading">Name</h2>
         <p>
-          <strong>{appName}</strong> <span className="muted">(appId 1001; set by the emulator)</span>
+          <strong>{appName}</strong> <span className="muted">(appId {CALLING_APP_ID}; set by the emulator)</span>
         </p>
       </section>
       <section className="card" aria-labelledby="app-icon-heading">
@@ -72,7 +73,7 @@ export function AppPanel({ measure }: { measure?: (blob: Blob) => Promise<{ widt
       </section>
       <section className="card" aria-labelledby="app-preview-heading">
         <h2 id="app-preview-heading">On the timeline</h2>
-        <AppBadge appId={1001} />
+        <AppBadge appId={CALLING_APP_ID} />
       </section>
     </section>
   )

@@ -4,12 +4,11 @@
  * delete (DELETE). The API's validation errors are shown verbatim.
  */
 import { useEffect, useState, type FormEvent } from 'react'
-import { api, ApiRequestError } from '../api/client.ts'
-import { useApiData } from '../store/use-api-data.ts'
-import { ApiErrorView } from './api-error-view.tsx'
-import { ACCOUNT_FACTS } from './account-card.tsx'
+import { api, ApiRequestError, CALLING_SETTINGS_PATH } from '../lib/api-client.ts'
+import { useApiData } from '../lib/use-api-data.ts'
+import { ApiErrorView } from '../lib/api-error-view.tsx'
+import { ACCOUNT } from '../../shared/crm/account.ts'
 
-export const CALLING_SETTINGS_PATH = `/crm/v3/extensions/calling/${ACCOUNT_FACTS.appId}/settings`
 
 export interface CallingSettings {
   name: string
@@ -127,7 +126,7 @@ export function CallingSettingsPanel() {
       <section className="card" aria-labelledby="stored-settings-heading">
         <h2 id="stored-settings-heading">Stored settings</h2>
         {state.status === 'loading' && current === undefined && <p className="muted">Loading…</p>}
-        {current === null && <p>No calling settings are defined for app {ACCOUNT_FACTS.appId} (GET returns 404).</p>}
+        {current === null && <p>No calling settings are defined for app {ACCOUNT.appId} (GET returns 404).</p>}
         {current && <pre className="json-view" aria-label="Stored settings JSON">{JSON.stringify(current, null, 2)}</pre>}
       </section>
       <form className="card form-grid" onSubmit={onCreate} aria-labelledby="edit-settings-heading">

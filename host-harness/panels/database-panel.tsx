@@ -5,11 +5,11 @@
  * API, whose error is shown as is. Nothing changes when an import fails.
  */
 import { useId, useState, type ChangeEvent } from 'react'
-import { api } from '../api/client.ts'
-import { useHarnessStore } from '../store/harness-store.ts'
-import { ApiErrorView } from './api-error-view.tsx'
-import { useAction } from './use-action.ts'
-import { crmModeDescription } from '../layout/crm-mode.tsx'
+import { api } from '../lib/api-client.ts'
+import { useHarnessStore } from '../lib/harness-store.ts'
+import { ApiErrorView } from '../lib/api-error-view.tsx'
+import { useAction } from '../lib/use-action.ts'
+import { crmModeDescription } from '../lib/crm-mode.tsx'
 
 export const DATABASE_PATHS = {
   reset: '/_ringside/v1/reset',

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react'
 import { OAuthCallback } from './oauth-callback.tsx'
-import { callApi, installTestCrm } from '../store/test-crm.ts'
-import { resetHarnessStore, useHarnessStore } from '../store/harness-store.ts'
+import { callApi, installTestCrm } from '../lib/test-crm.ts'
+import { resetHarnessStore, useHarnessStore } from '../lib/harness-store.ts'
 import { redirectUri } from './oauth-flow.ts'
 import type { CrmService } from '../../shared/api/service.ts'
 

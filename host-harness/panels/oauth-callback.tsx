@@ -4,9 +4,9 @@
  * query removed from the address (a code is single-use).
  */
 import { useEffect, useState } from 'react'
-import { hrefs, OAUTH_CALLBACK_MARKER, replaceLocation } from '../layout/routes.ts'
-import { useHarnessStore } from '../store/harness-store.ts'
-import { ApiErrorView } from './api-error-view.tsx'
+import { hrefs, OAUTH_CALLBACK_MARKER, replaceLocation } from '../lib/routes.ts'
+import { useHarnessStore } from '../lib/harness-store.ts'
+import { ApiErrorView } from '../lib/api-error-view.tsx'
 import { exchangeCode } from './oauth-flow.ts'
 
 /** Codes already sent to the token endpoint in this page (React may run effects twice). */

@@ -5,10 +5,10 @@
  * (form body, no Authorization header), refresh, and uninstall.
  */
 import { z } from 'zod'
-import { api } from '../api/client.ts'
-import { OAUTH_CALLBACK_MARKER } from '../layout/routes.ts'
-import { useHarnessStore, type OAuthConnection } from '../store/harness-store.ts'
-import { ACCOUNT_FACTS } from './account-card.tsx'
+import { api } from '../lib/api-client.ts'
+import { OAUTH_CALLBACK_MARKER } from '../lib/routes.ts'
+import { useHarnessStore, type OAuthConnection } from '../lib/harness-store.ts'
+import { ACCOUNT } from '../../shared/crm/account.ts'
 
 /** Scopes a calling app with timeline events asks for. */
 export const DEFAULT_SCOPES = [
@@ -31,7 +31,7 @@ export function redirectUri(origin: string = window.location.origin): string {
 
 export function authorizeUrl(state: string, scopes: readonly string[], origin: string = window.location.origin): string {
   const url = new URL('/oauth/authorize', origin)
-  url.searchParams.set('client_id', ACCOUNT_FACTS.clientId)
+  url.searchParams.set('client_id', ACCOUNT.clientId)
   url.searchParams.set('redirect_uri', redirectUri(origin))
   url.searchParams.set('scope', scopes.join(' '))
   url.searchParams.set('state', state)
@@ -83,8 +83,8 @@ export async function exchangeCode(code: string): Promise<OAuthConnection> {
     anonymous: true,
     form: {
       grant_type: 'authorization_code',
-      client_id: ACCOUNT_FACTS.clientId,
-      client_secret: ACCOUNT_FACTS.clientSecret,
+      client_id: ACCOUNT.clientId,
+      client_secret: ACCOUNT.clientSecret,
       redirect_uri: redirectUri(),
       code,
     },
@@ -100,8 +100,8 @@ export async function refreshConnection(refreshToken: string): Promise<OAuthConn
     anonymous: true,
     form: {
       grant_type: 'refresh_token',
-      client_id: ACCOUNT_FACTS.clientId,
-      client_secret: ACCOUNT_FACTS.clientSecret,
+      client_id: ACCOUNT.clientId,
+      client_secret: ACCOUNT.clientSecret,
       refresh_token: refreshToken,
     },
   })
@@ -112,7 +112,7 @@ export async function refreshConnection(refreshToken: string): Promise<OAuthConn
 
 /** Uninstall the app from the account (revokes its tokens) and forget them. */
 export async function disconnect(): Promise<void> {
-  await api.delete(`${INSTALLATIONS_PATH}/${ACCOUNT_FACTS.appId}`)
+  await api.delete(`${INSTALLATIONS_PATH}/${ACCOUNT.appId}`)
   useHarnessStore.getState().clearOAuthConnection()
 }
 
@@ -132,5 +132,5 @@ export interface Installation {
 
 export async function loadInstallation(): Promise<Installation | undefined> {
   const body = await api.get<{ results: Installation[] }>(INSTALLATIONS_PATH)
-  return body.results.find((r) => r.appId === ACCOUNT_FACTS.appId)
+  return body.results.find((r) => r.appId === ACCOUNT.appId)
 }

@@ -4,10 +4,10 @@
  * access token, and disconnect (uninstall, which revokes the tokens).
  */
 import { useState } from 'react'
-import { formatDateTime } from '../records/format.ts'
-import { useHarnessStore } from '../store/harness-store.ts'
-import { useApiData } from '../store/use-api-data.ts'
-import { ApiErrorView } from './api-error-view.tsx'
+import { formatDateTime } from '../lib/format.ts'
+import { useHarnessStore } from '../lib/harness-store.ts'
+import { useApiData } from '../lib/use-api-data.ts'
+import { ApiErrorView } from '../lib/api-error-view.tsx'
 import { beginConnect, DEFAULT_SCOPES, disconnect, loadInstallation, redirectUri, refreshConnection } from './oauth-flow.ts'
 
 const ALL_SCOPES = [...DEFAULT_SCOPES, 'crm.objects.companies.write', 'crm.objects.deals.write', 'crm.schemas.contacts.read']

@@ -2,10 +2,10 @@
  * Timeline event templates as the templates panel edits them, and the
  * conversions to and from the API's bodies.
  */
-import { api } from '../api/client.ts'
-import { ACCOUNT_FACTS } from './account-card.tsx'
+import { api } from '../lib/api-client.ts'
+import { ACCOUNT } from '../../shared/crm/account.ts'
 
-export const TEMPLATES_PATH = `/crm/v3/timeline/${ACCOUNT_FACTS.appId}/event-templates`
+export const TEMPLATES_PATH = `/crm/v3/timeline/${ACCOUNT.appId}/event-templates`
 /** The emulator's preview route: renders templates with sample data, nothing stored. */
 export const PREVIEW_PATH = '/_ringside/v1/timeline/preview'
 

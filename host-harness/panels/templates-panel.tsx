@@ -4,10 +4,10 @@
  * detail rendered by the emulator from sample tokens and extraData.
  */
 import { useEffect, useId, useState, type FormEvent } from 'react'
-import { useApiData } from '../store/use-api-data.ts'
-import { sanitizeHtml } from '../security/sanitize.ts'
-import { ApiErrorView } from './api-error-view.tsx'
-import { useAction } from './use-action.ts'
+import { useApiData } from '../lib/use-api-data.ts'
+import { sanitizeHtml } from '../lib/security/sanitize.ts'
+import { ApiErrorView } from '../lib/api-error-view.tsx'
+import { useAction } from '../lib/use-action.ts'
 import {
   deleteTemplate,
   emptyDraft,

@@ -4,14 +4,14 @@
  * delete (to the recycle bin), and restore from the recycle bin.
  */
 import { useEffect, useId, useState, type FormEvent } from 'react'
-import { api } from '../api/client.ts'
-import { hrefs } from '../layout/routes.ts'
-import { associatedIds, batchRead, objectsPath, type CrmObject, type ListResponse } from '../records/crm-api.ts'
-import { formatDateTime, humanizeEnum } from '../records/format.ts'
-import { listPipelines, type Pipeline } from '../records/record-view.ts'
-import { useApiData } from '../store/use-api-data.ts'
-import { CALL_PROPERTIES, callHeading, callTime } from '../timeline/call-entry.tsx'
-import { ApiErrorView } from './api-error-view.tsx'
+import { api } from '../lib/api-client.ts'
+import { hrefs } from '../lib/routes.ts'
+import { associatedIds, batchRead, objectsPath, type CrmObject, type ListResponse } from '../lib/crm-api.ts'
+import { formatDateTime, humanizeEnum } from '../lib/format.ts'
+import { listPipelines, type Pipeline } from '../lib/crm-api.ts'
+import { useApiData } from '../lib/use-api-data.ts'
+import { CALL_PROPERTIES, callHeading, callTime } from '../lib/call-summary.ts'
+import { ApiErrorView } from '../lib/api-error-view.tsx'
 
 export const PRIORITIES = ['LOW', 'MEDIUM', 'HIGH', 'URGENT'] as const
 const TICKET_PROPERTIES = ['subject', 'hs_pipeline', 'hs_pipeline_stage', 'hs_ticket_priority', 'hs_pinned_engagement_id', 'createdate']

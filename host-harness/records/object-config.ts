@@ -1,8 +1,8 @@
 /**
- * How each CRM object type is shown: names, list columns, the record title.
+ * How each record type is shown in lists and on record pages: its labels
+ * (shared/crm), list columns, and where its phone numbers are.
  */
-import type { ObjectType } from '../layout/routes.ts'
-import type { CrmObject } from './crm-api.ts'
+import { LABEL_PROPERTIES, objectTypeInfo, type ObjectType } from '../lib/crm-types.ts'
 
 export interface ObjectConfig {
   type: ObjectType
@@ -18,77 +18,50 @@ export interface ObjectConfig {
   phoneFallback: readonly string[]
 }
 
+function names(type: ObjectType): Pick<ObjectConfig, 'type' | 'singular' | 'plural' | 'titleProperties'> {
+  const info = objectTypeInfo(type)
+  return { type, singular: info.label, plural: info.pluralLabel, titleProperties: LABEL_PROPERTIES[type] }
+}
+
 export const OBJECT_CONFIG: Record<ObjectType, ObjectConfig> = {
   contacts: {
-    type: 'contacts',
-    singular: 'Contact',
-    plural: 'Contacts',
+    ...names('contacts'),
     titleLabel: 'Name',
     columns: [
       { name: 'email', label: 'Email' },
       { name: 'phone', label: 'Phone' },
       { name: 'jobtitle', label: 'Job title' },
     ],
-    titleProperties: ['firstname', 'lastname', 'email'],
     phoneFallback: ['phone', 'mobilephone'],
   },
   companies: {
-    type: 'companies',
-    singular: 'Company',
-    plural: 'Companies',
+    ...names('companies'),
     titleLabel: 'Company name',
     columns: [
       { name: 'domain', label: 'Domain' },
       { name: 'phone', label: 'Phone' },
       { name: 'city', label: 'City' },
     ],
-    titleProperties: ['name', 'domain'],
     phoneFallback: ['phone'],
   },
   deals: {
-    type: 'deals',
-    singular: 'Deal',
-    plural: 'Deals',
+    ...names('deals'),
     titleLabel: 'Deal name',
     columns: [
       { name: 'amount', label: 'Amount' },
       { name: 'dealstage', label: 'Stage' },
       { name: 'closedate', label: 'Close date' },
     ],
-    titleProperties: ['dealname'],
     phoneFallback: [],
   },
   tickets: {
-    type: 'tickets',
-    singular: 'Ticket',
-    plural: 'Tickets',
+    ...names('tickets'),
     titleLabel: 'Subject',
     columns: [
       { name: 'hs_pipeline_stage', label: 'Stage' },
       { name: 'hs_ticket_priority', label: 'Priority' },
       { name: 'createdate', label: 'Created' },
     ],
-    titleProperties: ['subject'],
     phoneFallback: [],
   },
-}
-
-function value(record: CrmObject, name: string): string {
-  const v = record.properties[name]
-  return typeof v === 'string' ? v.trim() : ''
-}
-
-/** The record's display title, e.g. "Ada Lovelace", "Acme Inc.", "Ticket 12". */
-export function recordTitle(type: ObjectType, record: CrmObject): string {
-  const config = OBJECT_CONFIG[type]
-  let title = ''
-  if (type === 'contacts') {
-    title = [value(record, 'firstname'), value(record, 'lastname')].filter(Boolean).join(' ') || value(record, 'email')
-  } else {
-    for (const name of config.titleProperties) {
-      title = value(record, name)
-      if (title) break
-    }
-  }
-  return title || `${config.singular} ${record.id}`
 }

@@ -3,12 +3,14 @@
  * `paging.next.after`) and a search box that uses the `/search` endpoint.
  */
 import { useState, type FormEvent } from 'react'
-import { hrefs, type ObjectType } from '../layout/routes.ts'
-import { ApiErrorView } from '../panels/api-error-view.tsx'
-import { useApiData } from '../store/use-api-data.ts'
-import { listObjects, searchObjects, type ListResponse, type SearchResponse } from './crm-api.ts'
-import { OBJECT_CONFIG, recordTitle } from './object-config.ts'
-import { formatPropertyValue } from './format.ts'
+import { hrefs } from '../lib/routes.ts'
+import type { ObjectType } from '../lib/crm-types.ts'
+import { ApiErrorView } from '../lib/api-error-view.tsx'
+import { useApiData } from '../lib/use-api-data.ts'
+import { listObjects, searchObjects, type ListResponse, type SearchResponse } from '../lib/crm-api.ts'
+import { OBJECT_CONFIG } from './object-config.ts'
+import { recordTitle } from '../lib/crm-types.ts'
+import { formatPropertyValue } from '../lib/format.ts'
 import { loadOptionLabels } from './record-view.ts'
 
 export const PAGE_SIZE = 20

@@ -1,22 +1,25 @@
 /**
  * A record page: phone numbers (with Call buttons), associated records and
- * properties on the left, the activity timeline on the right (the pinned
- * activity first, on tickets). Nothing sits at the far right, where the
+ * properties on the left, the record's activity on the right (the timeline
+ * feature's view, handed in by the app). Nothing sits at the far right, where the
  * docked calling widget floats.
  */
-import { useState } from 'react'
+import { useState, type ComponentType } from 'react'
 import { startCall, useCanDial } from '../layout/calling-seam.tsx'
-import { hrefs, type ObjectType } from '../layout/routes.ts'
-import { ApiErrorView } from '../panels/api-error-view.tsx'
-import { useApiData } from '../store/use-api-data.ts'
-import { Timeline } from '../timeline/timeline.tsx'
-import { PinnedActivity } from '../timeline/pinned-activity.tsx'
-import { ApiRequestError } from '../api/client.ts'
-import { formatPropertyValue } from './format.ts'
+import { hrefs } from '../lib/routes.ts'
+import type { ObjectType } from '../lib/crm-types.ts'
+import { ApiErrorView } from '../lib/api-error-view.tsx'
+import { useApiData } from '../lib/use-api-data.ts'
+import { ApiRequestError } from '../lib/api-client.ts'
+import { formatPropertyValue } from '../lib/format.ts'
 import { OBJECT_CONFIG } from './object-config.ts'
 import { loadRecordView, phoneNumbersOf, type RecordView } from './record-view.ts'
+import type { CrmObject } from '../lib/crm-api.ts'
 
-export function RecordPage({ objectType, id }: { objectType: ObjectType; id: string }) {
+/** What a record page shows in its centre column (the app passes the timeline feature's). */
+export type RecordActivityView = ComponentType<{ objectType: ObjectType; record: CrmObject; callIds: readonly string[] }>
+
+export function RecordPage({ objectType, id, activity: Activity }: { objectType: ObjectType; id: string; activity: RecordActivityView }) {
   const { state } = useApiData(() => loadRecordView(objectType, id), [objectType, id])
   const config = OBJECT_CONFIG[objectType]
 
@@ -52,8 +55,7 @@ export function RecordPage({ objectType, id }: { objectType: ObjectType; id: str
         <PropertiesCard view={view} />
       </aside>
       <div className="record-center">
-        {objectType === 'tickets' && <PinnedActivity ticket={view.record} />}
-        <Timeline objectType={objectType} objectId={view.record.id} callIds={view.callIds} />
+        <Activity objectType={objectType} record={view.record} callIds={view.callIds} />
       </div>
     </div>
   )

@@ -4,24 +4,10 @@
  * associations, pipeline labels (tickets, deals) and the titles of the
  * associated records.
  */
-import { api } from '../api/client.ts'
-import { OBJECT_TYPES, type ObjectType } from '../layout/routes.ts'
-import { associatedIds, batchRead, getObject, listProperties, type CrmObject, type PropertyDefinition } from './crm-api.ts'
-import { OBJECT_CONFIG, recordTitle } from './object-config.ts'
-
-export interface PipelineStage {
-  id: string
-  label: string
-  displayOrder: number
-  metadata?: Record<string, string>
-}
-
-export interface Pipeline {
-  id: string
-  label: string
-  displayOrder: number
-  stages: PipelineStage[]
-}
+import { OBJECT_TYPES, type ObjectType } from '../lib/crm-types.ts'
+import { associatedIds, batchRead, getObject, listPipelines, listProperties, type CrmObject, type PropertyDefinition } from '../lib/crm-api.ts'
+import { OBJECT_CONFIG } from './object-config.ts'
+import { recordTitle } from '../lib/crm-types.ts'
 
 export interface AssociatedRecord {
   objectType: ObjectType
@@ -43,11 +29,6 @@ export interface RecordView {
 const PIPELINE_PROPERTIES: Partial<Record<ObjectType, { pipeline: string; stage: string }>> = {
   tickets: { pipeline: 'hs_pipeline', stage: 'hs_pipeline_stage' },
   deals: { pipeline: 'pipeline', stage: 'dealstage' },
-}
-
-export async function listPipelines(objectType: 'tickets' | 'deals'): Promise<Pipeline[]> {
-  const response = await api.get<{ results: Pipeline[] }>(`/crm/v3/pipelines/${objectType}`)
-  return [...response.results].sort((a, b) => a.displayOrder - b.displayOrder)
 }
 
 /** Property option labels, with pipelines and stages filled in from the pipelines API. */

@@ -3,37 +3,10 @@
  * numbers, the notes (hs_call_body, HTML from the calling app: sanitized) and
  * the recording link (only if it is an http(s) URL).
  */
-import type { CrmObject } from '../records/crm-api.ts'
-import { formatDateTime, formatDuration, humanizeEnum } from '../records/format.ts'
-import { safeHttpUrl, sanitizeHtml } from '../security/sanitize.ts'
-
-export const CALL_PROPERTIES = [
-  'hs_timestamp',
-  'hs_call_title',
-  'hs_call_body',
-  'hs_call_status',
-  'hs_call_direction',
-  'hs_call_duration',
-  'hs_call_disposition',
-  'hs_call_from_number',
-  'hs_call_to_number',
-  'hs_call_recording_url',
-  'hs_call_external_id',
-  'hs_call_app_id',
-  'hs_createdate',
-] as const
-
-/** When the call happened: hs_timestamp, else the create date. */
-export function callTime(call: CrmObject): string {
-  return call.properties.hs_timestamp ?? call.createdAt
-}
-
-export function callHeading(call: CrmObject): string {
-  const direction = call.properties.hs_call_direction
-  const kind = direction === 'INBOUND' ? 'Inbound call' : direction === 'OUTBOUND' ? 'Outbound call' : 'Call'
-  const title = call.properties.hs_call_title?.trim()
-  return title ? `${kind}: ${title}` : kind
-}
+import type { CrmObject } from '../lib/crm-api.ts'
+import { callHeading, callTime } from '../lib/call-summary.ts'
+import { formatDateTime, formatDuration, humanizeEnum } from '../lib/format.ts'
+import { safeHttpUrl, sanitizeHtml } from '../lib/security/sanitize.ts'
 
 export function CallEntry({ call, dispositions, pinned = false }: { call: CrmObject; dispositions?: ReadonlyMap<string, string>; pinned?: boolean }) {
   const p = call.properties

@@ -4,9 +4,9 @@
  * that opens a sandboxed modal (http(s) URLs only).
  */
 import { useState } from 'react'
-import { formatDateTime } from '../records/format.ts'
-import { safeHttpUrl, sanitizeHtml } from '../security/sanitize.ts'
-import { AppBadge } from './app-badge.tsx'
+import { formatDateTime } from '../lib/format.ts'
+import { safeHttpUrl, sanitizeHtml } from '../lib/security/sanitize.ts'
+import { AppBadge } from '../lib/app-badge.tsx'
 import type { TimelineEventView } from './events-api.ts'
 import { IframeModal } from './iframe-modal.tsx'
 

@@ -7,8 +7,8 @@
  * harness cannot understand is skipped and counted, never rendered half-way.
  */
 import { z } from 'zod'
-import { api } from '../api/client.ts'
-import type { ObjectType } from '../layout/routes.ts'
+import { api } from '../lib/api-client.ts'
+import type { ObjectType } from '../lib/crm-types.ts'
 
 const iframeSchema = z.object({
   linkLabel: z.string().catch(''),

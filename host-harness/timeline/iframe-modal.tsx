@@ -5,7 +5,7 @@
  * harness's own origin cannot reach the harness, its storage or its API.
  */
 import { useEffect, useRef } from 'react'
-import { safeHttpUrl } from '../security/sanitize.ts'
+import { safeHttpUrl } from '../lib/security/sanitize.ts'
 
 export interface IframeModalProps {
   url: string

@@ -2,11 +2,12 @@
  * A ticket's pinned activity (hs_pinned_engagement_id), shown above its
  * timeline. The emulator's activities are calls.
  */
-import { getObject } from '../records/crm-api.ts'
-import type { CrmObject } from '../records/crm-api.ts'
-import { useApiData } from '../store/use-api-data.ts'
-import { ApiErrorView } from '../panels/api-error-view.tsx'
-import { CALL_PROPERTIES, CallEntry } from './call-entry.tsx'
+import { getObject } from '../lib/crm-api.ts'
+import type { CrmObject } from '../lib/crm-api.ts'
+import { useApiData } from '../lib/use-api-data.ts'
+import { ApiErrorView } from '../lib/api-error-view.tsx'
+import { CallEntry } from './call-entry.tsx'
+import { CALL_PROPERTIES } from '../lib/call-summary.ts'
 
 export function PinnedActivity({ ticket }: { ticket: CrmObject }) {
   const pinnedId = ticket.properties.hs_pinned_engagement_id?.trim() || undefined

@@ -4,12 +4,13 @@
  * write made through the API client.
  */
 import { useId, useMemo, useState } from 'react'
-import type { ObjectType } from '../layout/routes.ts'
-import { ApiErrorView } from '../panels/api-error-view.tsx'
-import { batchRead, listProperties, type CrmObject } from '../records/crm-api.ts'
-import { useApiData } from '../store/use-api-data.ts'
-import { useHarnessStore } from '../store/harness-store.ts'
-import { CALL_PROPERTIES, CallEntry, callTime } from './call-entry.tsx'
+import type { ObjectType } from '../lib/crm-types.ts'
+import { ApiErrorView } from '../lib/api-error-view.tsx'
+import { batchRead, listProperties, type CrmObject } from '../lib/crm-api.ts'
+import { useApiData } from '../lib/use-api-data.ts'
+import { useHarnessStore } from '../lib/harness-store.ts'
+import { CallEntry } from './call-entry.tsx'
+import { CALL_PROPERTIES, callTime } from '../lib/call-summary.ts'
 import { CustomEventEntry } from './custom-event-entry.tsx'
 import { listRecordEvents, type TimelineEventView } from './events-api.ts'
 

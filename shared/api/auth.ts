@@ -16,20 +16,10 @@ import { z } from 'zod'
 import type { Database, Table } from './db.ts'
 import { expiredAuthentication, invalidAuthentication, missingScopes } from './errors.ts'
 
-/** The customer account, developer app and keys of a fresh emulator. */
-export const ACCOUNT = {
-  hubId: 123456,
-  hubDomain: 'demo.local',
-  userId: 1,
-  userEmail: 'demo.user@demo.local',
-  appId: 1001,
-  clientId: 'local-client',
-  clientSecret: 'local-secret',
-  developerApiKey: 'dev-key-local',
-  privateAppToken: 'pat-local',
-  /** A private app of an integration: like pat-local, but counted by the rate limits. */
-  integrationPrivateAppToken: 'pat-app-local',
-} as const
+/** The customer account, developer app and keys of a fresh emulator (shared with the harness and the widget). */
+import { ACCOUNT } from '../crm/account.ts'
+
+export { ACCOUNT }
 
 /** Every scope the emulator knows; the private-app token holds all of them. */
 export const ALL_SCOPES = [

@@ -8,6 +8,8 @@
  * timestamp is a fixed offset before `now`.
  */
 import { ACCOUNT } from './auth.ts'
+import { defaultAssociationType } from '../crm/association-types.ts'
+import { callOutcomeId } from '../crm/call-outcomes.ts'
 import { putCallingSettings } from './calling-settings.ts'
 import type { Database } from './db.ts'
 import { DEFAULT_PIPELINES, pipelineTable } from './objects/pipelines.ts'
@@ -113,15 +115,15 @@ export function seed(db: Database, objects: ObjectStore, now: number, options: S
       hs_call_direction: 'INBOUND',
       hs_call_status: 'COMPLETED',
       hs_call_duration: String(7 * 60_000 + 12_000),
-      hs_call_disposition: 'f240bbac-87c9-4f6e-bf70-924b57d47db7',
+      hs_call_disposition: callOutcomeId('CONNECTED'),
       hs_call_from_number: maria.properties.phone ?? '',
       hs_call_to_number: '+1 617 555 0100',
-      hubspot_owner_id: String(ACCOUNT.userId),
+      hubspot_owner_id: String(ACCOUNT.ownerId),
     },
     at(2),
     source,
   )
-  objects.associate('calls', call.id, 'contacts', maria.id, 194)
+  objects.associate('calls', call.id, 'contacts', maria.id, defaultAssociationType('calls', 'contacts')!.typeId)
 
   objects.create(
     'tickets',
@@ -177,7 +179,7 @@ export function seed(db: Database, objects: ObjectStore, now: number, options: S
         hs_task_status: 'NOT_STARTED',
         hs_task_priority: priority,
         hs_timestamp: new Date(now + dueInHours * HOUR).toISOString(),
-        hubspot_owner_id: String(ACCOUNT.userId),
+        hubspot_owner_id: String(ACCOUNT.ownerId),
       },
       at(1),
       source,

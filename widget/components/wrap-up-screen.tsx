@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react'
 import { CallActor } from '../call-context.ts'
-import { DISPOSITIONS, durationMs, formatDuration, isDisposition } from '../call-record.ts'
+import { durationMs, formatDuration } from '../call-record.ts'
+import { CALL_OUTCOMES, isCallOutcomeKey } from '../../shared/crm/call-outcomes.ts'
 import { END_STATUS_LABELS } from '../call-status.ts'
 import { EngagementLine } from './engagement-line.tsx'
 import { PartyLine } from './party-line.tsx'
@@ -32,12 +33,12 @@ export function WrapUpScreen() {
           value={call.disposition}
           onChange={(e) => {
             const value = e.target.value
-            send({ type: 'wrapUp.disposition', disposition: isDisposition(value) ? value : '' })
+            send({ type: 'wrapUp.disposition', disposition: isCallOutcomeKey(value) ? value : '' })
           }}
         >
           <option value="">Choose an outcome…</option>
-          {DISPOSITIONS.map((d) => (
-            <option key={d.value} value={d.value}>
+          {CALL_OUTCOMES.map((d) => (
+            <option key={d.key} value={d.key}>
               {d.label}
             </option>
           ))}

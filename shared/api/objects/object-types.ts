@@ -1,78 +1,24 @@
 /**
- * The CRM object types the emulator stores, with every name the real API
- * uses for them: the plural path name (`tickets`), the type id (`0-5`), the
- * singular (`ticket`, used in association type names) and the upper-case
- * form (`TICKET`, used in messages and timeline templates).
+ * The object types as the API serves them: the CRM's facts (shared/crm) and
+ * the OAuth scopes that read and write each type.
  */
 import type { Scope } from '../auth.ts'
+import { OBJECT_TYPES as CRM_OBJECT_TYPES, type ObjectType, type ObjectTypeInfo } from '../../crm/object-types.ts'
 
-export const OBJECT_TYPE_NAMES = ['contacts', 'companies', 'deals', 'tickets', 'calls', 'tasks'] as const
-export type ObjectType = (typeof OBJECT_TYPE_NAMES)[number]
+export { OBJECT_TYPE_NAMES, parseObjectType, type ObjectType } from '../../crm/object-types.ts'
 
-export interface ObjectTypeInfo {
-  name: ObjectType
-  typeId: string
-  singular: string
-  upper: string
-  readScope: Scope
-  writeScope: Scope
+const SCOPES: Readonly<Record<ObjectType, { readScope: Scope; writeScope: Scope }>> = {
+  contacts: { readScope: 'crm.objects.contacts.read', writeScope: 'crm.objects.contacts.write' },
+  companies: { readScope: 'crm.objects.companies.read', writeScope: 'crm.objects.companies.write' },
+  deals: { readScope: 'crm.objects.deals.read', writeScope: 'crm.objects.deals.write' },
+  tickets: { readScope: 'tickets', writeScope: 'tickets' },
+  // Calls and tasks are engagements; a calling app reaches them with the contact scopes.
+  calls: { readScope: 'crm.objects.contacts.read', writeScope: 'crm.objects.contacts.write' },
+  tasks: { readScope: 'crm.objects.contacts.read', writeScope: 'crm.objects.contacts.write' },
 }
 
-export const OBJECT_TYPES: Readonly<Record<ObjectType, ObjectTypeInfo>> = {
-  contacts: {
-    name: 'contacts',
-    typeId: '0-1',
-    singular: 'contact',
-    upper: 'CONTACT',
-    readScope: 'crm.objects.contacts.read',
-    writeScope: 'crm.objects.contacts.write',
-  },
-  companies: {
-    name: 'companies',
-    typeId: '0-2',
-    singular: 'company',
-    upper: 'COMPANY',
-    readScope: 'crm.objects.companies.read',
-    writeScope: 'crm.objects.companies.write',
-  },
-  deals: {
-    name: 'deals',
-    typeId: '0-3',
-    singular: 'deal',
-    upper: 'DEAL',
-    readScope: 'crm.objects.deals.read',
-    writeScope: 'crm.objects.deals.write',
-  },
-  tickets: { name: 'tickets', typeId: '0-5', singular: 'ticket', upper: 'TICKET', readScope: 'tickets', writeScope: 'tickets' },
-  // Calls are engagements; a calling app reaches them with the contact scopes.
-  calls: {
-    name: 'calls',
-    typeId: '0-48',
-    singular: 'call',
-    upper: 'CALL',
-    readScope: 'crm.objects.contacts.read',
-    writeScope: 'crm.objects.contacts.write',
-  },
-  // Tasks are engagements too (a task queue of call tasks is worked from the calling widget).
-  tasks: {
-    name: 'tasks',
-    typeId: '0-27',
-    singular: 'task',
-    upper: 'TASK',
-    readScope: 'crm.objects.contacts.read',
-    writeScope: 'crm.objects.contacts.write',
-  },
-}
+export type ApiObjectTypeInfo = ObjectTypeInfo & { readScope: Scope; writeScope: Scope }
 
-const BY_ALIAS = new Map<string, ObjectType>()
-for (const info of Object.values(OBJECT_TYPES)) {
-  for (const alias of [info.name, info.typeId, info.singular]) BY_ALIAS.set(alias, info.name)
-}
-
-/**
- * The object type named by `input` in any of its spellings (`tickets`,
- * `ticket`, `TICKET`, `0-5`), or undefined.
- */
-export function parseObjectType(input: string): ObjectType | undefined {
-  return BY_ALIAS.get(input.trim().toLowerCase())
-}
+export const OBJECT_TYPES = Object.fromEntries(
+  Object.entries(CRM_OBJECT_TYPES).map(([name, info]) => [name, { ...info, ...SCOPES[name as ObjectType] }]),
+) as Readonly<Record<ObjectType, ApiObjectTypeInfo>>

@@ -10,6 +10,9 @@
 import { z } from 'zod'
 import type { Database, Table } from '../db.ts'
 import type { ObjectType } from './object-types.ts'
+import { CALL_OUTCOMES } from '../../crm/call-outcomes.ts'
+import { CALL_STATUSES } from '../../crm/call-status.ts'
+import { parseInstant } from '../../crm/time.ts'
 
 export const PROPERTY_TYPES = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool', 'phone_number'] as const
 export type PropertyType = (typeof PROPERTY_TYPES)[number]
@@ -119,15 +122,10 @@ const SYSTEM: Record<string, Spec> = {
 
 const OWNER: Spec = { label: 'Owner', type: 'enumeration', externalOptions: true, description: 'The user who owns the record.' }
 
-/** hs_call_disposition options: the account's default call outcomes. */
-export const CALL_DISPOSITIONS = [
-  ['9d9162e7-6cf3-4944-bf63-4dff82258764', 'Busy'],
-  ['f240bbac-87c9-4f6e-bf70-924b57d47db7', 'Connected'],
-  ['a4c4c377-d246-4b32-a13b-75a56a4cd0ff', 'Left live message'],
-  ['b2cf5968-551e-4856-9783-52b3da59a7d0', 'Left voicemail'],
-  ['73a0d17f-1163-4015-bdd5-ec830791da20', 'No answer'],
-  ['17b47fee-58de-441e-a44c-c6300d46f273', 'Wrong number'],
-] as const
+/** hs_call_disposition options: the account's default call outcomes, by label. */
+export const CALL_DISPOSITIONS: ReadonlyArray<readonly [id: string, label: string]> = [...CALL_OUTCOMES]
+  .sort((a, b) => a.label.localeCompare(b.label))
+  .map((o) => [o.id, o.label] as const)
 
 const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: ExtraRules }>> = {
   contacts: define('contactinformation', {
@@ -243,7 +241,7 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
     hs_call_status: {
       label: 'Call status',
       type: 'enumeration',
-      options: ['BUSY', 'CALLING_CRM_USER', 'CANCELED', 'COMPLETED', 'CONNECTING', 'FAILED', 'IN_PROGRESS', 'MISSED', 'NO_ANSWER', 'QUEUED', 'RINGING'],
+      options: CALL_STATUSES,
     },
     hs_call_duration: { label: 'Call duration', type: 'number', description: 'Milliseconds.' },
     hs_call_direction: { label: 'Call direction', type: 'enumeration', options: ['INBOUND', 'OUTBOUND'] },
@@ -471,48 +469,6 @@ export interface PropertyProblem {
 /** Longest string value the real API stores. */
 export const MAX_VALUE_LENGTH = 65_536
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
-const EPOCH_MS = /^-?\d{1,15}$/
-/** ±year 10000, the range of a JS Date. */
-const MAX_EPOCH = 8.64e15
-
-/** An instant given as epoch milliseconds or ISO 8601 (date, or datetime with a zone). */
-export function parseInstant(text: string): Date | undefined {
-  if (EPOCH_MS.test(text)) {
-    const ms = Number(text)
-    return Math.abs(ms) <= MAX_EPOCH ? new Date(ms) : undefined
-  }
-  if (ISO_DATETIME.test(text) || ISO_DATE.test(text)) {
-    if (!isRealCalendarTime(text)) return undefined
-    const date = new Date(text)
-    return Number.isNaN(date.getTime()) ? undefined : date
-  }
-  return undefined
-}
-
-/**
- * Whether the calendar fields of an ISO text name a real day and time:
- * `Date` rolls "2020-02-30" over to March 1st and "T24:00" to the next day,
- * where the real API refuses the value.
- */
-function isRealCalendarTime(text: string): boolean {
-  const year = Number(text.slice(0, 4))
-  const month = Number(text.slice(5, 7))
-  const day = Number(text.slice(8, 10))
-  if (month < 1 || month > 12 || day < 1) return false
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
-  const daysInMonth = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31
-  if (day > daysInMonth) return false
-  if (text.length > 10) {
-    const hour = Number(text.slice(11, 13))
-    const minute = Number(text.slice(14, 16))
-    const second = text[16] === ':' ? Number(text.slice(17, 19)) : 0
-    if (hour > 23 || minute > 59 || second > 59) return false
-  }
-  return true
-}
-
 function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text)
@@ -560,16 +516,16 @@ export function normalizeValue(
       return { ok: true, value: lower }
     }
     case 'datetime': {
-      const date = parseInstant(text.trim())
-      if (!date) {
+      const ms = parseInstant(text)
+      if (ms === undefined) {
         return fail('INVALID_DATE', `"${text}" is not a valid datetime for "${name}" (epoch milliseconds or ISO 8601 with a zone)`)
       }
-      return { ok: true, value: date.toISOString() }
+      return { ok: true, value: new Date(ms).toISOString() }
     }
     case 'date': {
-      const date = parseInstant(text.trim())
-      if (!date) return fail('INVALID_DATE', `"${text}" is not a valid date for "${name}" (YYYY-MM-DD or epoch milliseconds)`)
-      return { ok: true, value: date.toISOString().slice(0, 10) }
+      const ms = parseInstant(text)
+      if (ms === undefined) return fail('INVALID_DATE', `"${text}" is not a valid date for "${name}" (YYYY-MM-DD or epoch milliseconds)`)
+      return { ok: true, value: new Date(ms).toISOString().slice(0, 10) }
     }
     case 'enumeration': {
       if (def.externalOptions || def.options.length === 0) return { ok: true, value: text }

@@ -1,5 +1,5 @@
 import { createTestService, expectError, type TestService } from '../timeline/testing.ts'
-import { phoneKey, wildcardMatch } from './search.ts'
+import { wildcardMatch } from './search.ts'
 import { client, type Client } from './testing.ts'
 
 let api: TestService
@@ -26,10 +26,12 @@ test.each(['+1 617 555 0103', '+16175550103', '617-555-0103', '(617) 555.0103', 
   },
 )
 
-test('a different or partial number does not match', async () => {
+test('a different, partial or foreign number does not match', async () => {
   expect(ids(await search('contacts', where({ propertyName: 'phone', operator: 'EQ', value: '+1 617 555 0113' })))).toEqual([])
   expect(ids(await search('contacts', where({ propertyName: 'phone', operator: 'EQ', value: '0103' })))).toEqual([])
-  expect(ids(await search('contacts', where({ propertyName: 'phone', operator: 'EQ', value: '+44 617 555 0103' })))).toEqual(['3'])
+  // The same ten digits after another country code are another number.
+  expect(ids(await search('contacts', where({ propertyName: 'phone', operator: 'EQ', value: '+44 617 555 0103' })))).toEqual([])
+  expect(ids(await search('contacts', where({ propertyName: 'phone', operator: 'NEQ', value: '+1 617 555 0103' }))).length).toBe(8)
 })
 
 test('IN matches any number across phone and mobilephone groups (the host’s caller-id lookup)', async () => {
@@ -40,12 +42,6 @@ test('IN matches any number across phone and mobilephone groups (the host’s ca
     ],
   }
   expect(ids(await search('contacts', body))).toEqual(['1', '7'])
-})
-
-test('phoneKey keeps digits and the last ten of longer numbers', () => {
-  expect(phoneKey('+1 (617) 555-0101')).toBe('6175550101')
-  expect(phoneKey('555 0101')).toBe('5550101')
-  expect(phoneKey('no digits')).toBe('')
 })
 
 // --------------------------------------------------------------- operators

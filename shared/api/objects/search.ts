@@ -7,9 +7,9 @@
  *   datetimes as instants (a filter value may be epoch ms or ISO 8601).
  * - Phone numbers (every phone_number property: phone, mobilephone,
  *   hs_call_from_number, hs_call_to_number): EQ, NEQ, IN and NOT_IN compare
- *   digits only, and when both numbers have at least 10 digits only their
- *   last 10, so "+1 (617) 555-0101", "617.555.0101" and "16175550101" are
- *   one number. The host uses this to match a caller's number.
+ *   the numbers, not the text: "+1 (617) 555-0101", "617.555.0101" and
+ *   "16175550101" are one number, "+44 617 555 0101" another (shared/crm/phone.ts,
+ *   the same rule the host's caller-ID match uses).
  * - CONTAINS_TOKEN: every word of the value is a word of the property
  *   (words split at spaces and punctuation); `*` is a wildcard matched
  *   against the whole value or any word. Wildcards are matched by plain
@@ -23,7 +23,9 @@ import { z } from 'zod'
 import { validationError } from '../errors.ts'
 import { parseInput } from '../http.ts'
 import type { ObjectType } from './object-types.ts'
-import { parseInstant, propertyDefinition, type PropertyDefinition } from './properties.ts'
+import { propertyDefinition, type PropertyDefinition } from './properties.ts'
+import { phoneDigits, phoneMatcher } from '../../crm/phone.ts'
+import { parseInstant } from '../../crm/time.ts'
 import type { CrmRecord } from './store.ts'
 
 /**
@@ -178,17 +180,11 @@ function comparable(def: PropertyDefinition, raw: string | number | boolean, fil
     return n
   }
   if (def.type === 'datetime' || def.type === 'date') {
-    const instant = parseInstant(text.trim())
-    if (!instant && filter) throw validationError(`"${text}" is not a date; "${def.name}" takes epoch milliseconds or ISO 8601.`)
-    return instant ? instant.getTime() : Number.NaN
+    const instant = parseInstant(text)
+    if (instant === undefined && filter) throw validationError(`"${text}" is not a date; "${def.name}" takes epoch milliseconds or ISO 8601.`)
+    return instant ?? Number.NaN
   }
   return text.toLowerCase()
-}
-
-/** Digits of a phone number, reduced to the last 10 when longer (see the module comment). */
-export function phoneKey(value: string): string {
-  const digits = value.replace(/\D/g, '')
-  return digits.length > 10 ? digits.slice(-10) : digits
 }
 
 function words(text: string): string[] {
@@ -281,18 +277,20 @@ function compileFilter(filter: ResolvedFilter): RecordTest {
     const matches = tokenMatcher(String(filter.value))
     return withValue(op === 'CONTAINS_TOKEN' ? matches : (v) => !matches(v))
   }
-  const phone = def.type === 'phone_number'
-  const key = (raw: string | number | boolean) => (phone ? phoneKey(String(raw)) : comparable(def, raw))
-  const isEqual = (wanted: number | string, stored: string) =>
-    phone ? wanted !== '' && wanted === phoneKey(stored) : wanted === comparable(def, stored)
+  if (def.type === 'phone_number' && (op === 'EQ' || op === 'NEQ' || op === 'IN' || op === 'NOT_IN')) {
+    const matchers = (op === 'EQ' || op === 'NEQ' ? [filter.value] : (filter.values ?? [])).map((v) => phoneMatcher(String(v)))
+    const isAny = (stored: string) => matchers.some((same) => same(stored))
+    return withValue(op === 'EQ' || op === 'IN' ? isAny : (v) => !isAny(v))
+  }
   const cmp = (stored: string, wanted: number | string) => {
     const a = comparable(def, stored)
     return a < wanted ? -1 : a > wanted ? 1 : 0
   }
-  const value = filter.value === undefined ? undefined : key(filter.value)
-  const low = filter.value === undefined ? undefined : comparable(def, filter.value)
+  const isEqual = (wanted: number | string, stored: string) => wanted === comparable(def, stored)
+  const value = filter.value === undefined ? undefined : comparable(def, filter.value)
+  const low = value
   const high = filter.highValue === undefined ? undefined : comparable(def, filter.highValue)
-  const values = (filter.values ?? []).map(key)
+  const values = (filter.values ?? []).map((v) => comparable(def, v))
   switch (op) {
     case 'EQ':
       return withValue((v) => isEqual(value as string | number, v))
@@ -327,12 +325,12 @@ const QUERY_PROPERTIES: Record<ObjectType, readonly string[]> = {
 
 function matchesQuery(objectType: ObjectType, record: CrmRecord, query: string): boolean {
   const needle = query.toLowerCase()
-  const digits = /^[\d\s()+.-]+$/.test(query) ? query.replace(/\D/g, '') : ''
+  const digits = /^[\d\s()+.-]+$/.test(query) ? phoneDigits(query) : ''
   return QUERY_PROPERTIES[objectType].some((name) => {
     const value = record.properties[name]
     if (value === undefined) return false
     if (value.toLowerCase().includes(needle)) return true
-    return digits.length >= 3 && propertyDefinition(objectType, name)?.type === 'phone_number' && value.replace(/\D/g, '').includes(digits)
+    return digits.length >= 3 && propertyDefinition(objectType, name)?.type === 'phone_number' && phoneDigits(value).includes(digits)
   })
 }
 

@@ -4,7 +4,7 @@
  * StandardError, built from stored records in one place.
  */
 import type { ApiError } from '../errors.ts'
-import { ASSOCIATION_TYPES } from './association-types.ts'
+import { ASSOCIATION_TYPES } from '../../crm/association-types.ts'
 import type { ObjectType } from './object-types.ts'
 import { DEFAULT_PROPERTIES } from './properties.ts'
 import type { CrmRecord, ObjectStore, ValueWithTimestamp } from './store.ts'

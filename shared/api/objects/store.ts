@@ -16,10 +16,11 @@
 import { z } from 'zod'
 import type { Database, Table } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
-import { associationTypeFrom, type AssociationType } from './association-types.ts'
+import { associationTypeFrom, type AssociationType } from '../../crm/association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
-import { normalizeValue, parseInstant, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
+import { normalizeValue, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
+import { parseInstant } from '../../crm/time.ts'
 
 export type { ObjectType } from './object-types.ts'
 

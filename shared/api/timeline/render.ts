@@ -29,6 +29,7 @@
  */
 import Handlebars from 'handlebars'
 import { Marked, type Tokens } from 'marked'
+import { parseInstant } from '../../crm/time.ts'
 
 /** A template that cannot be parsed or uses something the interpreter does not support. */
 export class TemplateError extends Error {
@@ -302,15 +303,6 @@ function isEmpty(value: unknown, includeZero: boolean): boolean {
   return !value
 }
 
-/** Epoch ms from a number, a numeric string or an ISO date; undefined if none. */
-export function toEpochMs(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined
-  if (typeof value !== 'string' || value.trim() === '') return undefined
-  if (/^-?\d+$/.test(value.trim())) return Number(value)
-  const parsed = Date.parse(value)
-  return Number.isNaN(parsed) ? undefined : parsed
-}
-
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 const pad = (n: number) => String(n).padStart(2, '0')
 
@@ -460,7 +452,7 @@ class Interpreter {
 
   #formatDate(params: Expression[], hash: Hash | undefined, stack: Frame[]): string {
     if (this.#kind === 'header') return ''
-    const ms = toEpochMs(this.#value(params[0], stack))
+    const ms = parseInstant(this.#value(params[0], stack))
     if (ms === undefined) return ''
     const format = this.#hashValue(hash, 'format', stack)
     return formatDate(ms, typeof format === 'string' ? (format as DateFormat) : 'datetime')

@@ -14,7 +14,8 @@ import type { Database, Json, Table } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { OBJECT_TYPES, parseObjectType } from '../objects/object-types.ts'
 import type { ObjectStore } from '../objects/store.ts'
-import { compileTemplate, renderTemplate, TemplateError, toEpochMs } from './render.ts'
+import { compileTemplate, renderTemplate, TemplateError } from './render.ts'
+import { parseInstant } from '../../crm/time.ts'
 import {
   LIMITS,
   parseOr400,
@@ -248,18 +249,13 @@ function truncate(text: string, max = 80): string {
   return text.length > max ? `${text.slice(0, max)}…` : text
 }
 
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/
-
 function parseTimestamp(raw: string | number | undefined, now: number): number {
   if (raw === undefined) return now
-  if (typeof raw === 'number') {
-    if (!Number.isInteger(raw) || Math.abs(raw) > 8.64e15) throw validationError(`timestamp must be an ISO 8601 string or integer epoch milliseconds; got ${raw}.`)
-    return raw
+  const ms = parseInstant(raw)
+  if (ms === undefined) {
+    const shown = typeof raw === 'number' ? String(raw) : `'${truncate(raw)}'`
+    throw validationError(`timestamp must be an ISO 8601 string or integer epoch milliseconds; got ${shown}.`)
   }
-  const text = raw.trim()
-  if (/^-?\d+$/.test(text) && Math.abs(Number(text)) <= 8.64e15) return Number(text)
-  const ms = ISO_TIMESTAMP.test(text) ? Date.parse(text) : Number.NaN
-  if (Number.isNaN(ms)) throw validationError(`timestamp must be an ISO 8601 string or integer epoch milliseconds; got '${truncate(raw)}'.`)
   return ms
 }
 
@@ -647,6 +643,6 @@ export class TimelineStore {
 
   /** Epoch ms of a preview's timestamp (ISO, epoch ms, or now). */
   static previewTimestamp(raw: string | number | undefined, now: number): number {
-    return raw === undefined ? now : (toEpochMs(raw) ?? now)
+    return raw === undefined ? now : (parseInstant(raw) ?? now)
   }
 }

@@ -2,8 +2,8 @@
  * Typed reads of CRM records for the record pages, over the API client
  * (HubSpot v3 shapes: SimplePublicObject, list paging, search).
  */
-import { api } from '../api/client.ts'
-import type { ObjectType } from '../layout/routes.ts'
+import { api } from './api-client.ts'
+import type { ObjectType } from './crm-types.ts'
 
 export interface AssociatedId {
   id: string
@@ -113,4 +113,24 @@ export async function listProperties(type: AssociatedType): Promise<PropertyDefi
 export function associatedIds(record: CrmObject, type: AssociatedType): string[] {
   const ids = record.associations?.[type]?.results.map((a) => a.id) ?? []
   return [...new Set(ids)]
+}
+
+export interface PipelineStage {
+  id: string
+  label: string
+  displayOrder: number
+  metadata?: Record<string, string>
+}
+
+export interface Pipeline {
+  id: string
+  label: string
+  displayOrder: number
+  stages: PipelineStage[]
+}
+
+/** The pipelines of a type, in display order. */
+export async function listPipelines(objectType: 'tickets' | 'deals'): Promise<Pipeline[]> {
+  const response = await api.get<{ results: Pipeline[] }>(`/crm/v3/pipelines/${objectType}`)
+  return [...response.results].sort((a, b) => a.displayOrder - b.displayOrder)
 }

@@ -3,7 +3,7 @@
  * any detail items, as a developer needs them to debug their integration.
  * Errors that are not API errors (network, a bug) show their message.
  */
-import { ApiRequestError } from '../api/client.ts'
+import { ApiRequestError } from './api-client.ts'
 
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiRequestError) return error.body?.message ?? error.message

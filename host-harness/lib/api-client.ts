@@ -10,8 +10,10 @@
  */
 import type { CrmConnection, CrmMode, ServerInfo } from '../../shared/api/browser/connect.ts'
 import type { ErrorBody } from '../../shared/api/errors.ts'
+import { ACCOUNT } from '../../shared/crm/account.ts'
 
-export const HARNESS_TOKEN = 'pat-local'
+/** The private-app token the harness acts with, as the CRM's own UI. */
+export const HARNESS_TOKEN = ACCOUNT.privateAppToken
 
 /** A non-2xx response, with the API's error body when it sent one. */
 export class ApiRequestError extends Error {
@@ -102,7 +104,10 @@ export interface RequestOptions {
   form?: Record<string, string>
 }
 
-export const DEVELOPER_API_KEY = 'dev-key-local'
+export const DEVELOPER_API_KEY = ACCOUNT.developerApiKey
+
+/** The calling settings of the harness's calling app (developer API key). */
+export const CALLING_SETTINGS_PATH = `/crm/v3/extensions/calling/${ACCOUNT.appId}/settings`
 
 /** Call the API; resolves with the parsed JSON (or text, or undefined for 204). */
 export async function apiRequest<T = unknown>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {

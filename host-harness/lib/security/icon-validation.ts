@@ -8,7 +8,7 @@
  * harness likes; a raster image is inert in every context, so there is
  * nothing to get right later.
  */
-import type { AppIcon } from '../store/harness-store.ts'
+import type { AppIcon } from '../harness-store.ts'
 
 export const ICON_MAX_BYTES = 5 * 1024 * 1024
 export const ICON_MIN_SIDE = 30

@@ -1,5 +1,5 @@
 import { createCrmService } from '../../shared/api/service.ts'
-import { api, ApiRequestError, crmConnectionInfo, followCrmConnection, isDataChange, onApiChange, REMOTE_CHANGE_WINDOW_MS, type ApiChange } from './client.ts'
+import { api, ApiRequestError, crmConnectionInfo, followCrmConnection, isDataChange, onApiChange, REMOTE_CHANGE_WINDOW_MS, type ApiChange } from './api-client.ts'
 
 function routeFetchToService() {
   const service = createCrmService()

@@ -1,15 +1,15 @@
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { RecordPage } from './record-page.tsx'
-import { callApi, contactIdByName, installTestCrm, oauthAccessToken } from '../store/test-crm.ts'
-import type { CrmService } from '../../shared/api/service.ts'
+import { RecordRoute as RecordPage } from './app.tsx'
+import { callApi, contactIdByName, installTestCrm, oauthAccessToken } from './lib/test-crm.ts'
+import type { CrmService } from '../shared/api/service.ts'
 
 const dial = vi.hoisted(() => ({
   canDial: { ok: false, reason: 'The widget is not logged in.' } as { ok: boolean; reason?: string },
   startCall: vi.fn(),
 }))
 
-vi.mock('../layout/calling-seam.tsx', () => ({
+vi.mock('./layout/calling-seam.tsx', () => ({
   useCanDial: () => dial.canDial,
   startCall: dial.startCall,
 }))

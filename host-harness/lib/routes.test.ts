@@ -1,4 +1,5 @@
-import { navigateToRecord, normalizeObjectType, parseHash, parseLocation } from './routes.ts'
+import { navigateToRecord, parseHash, parseLocation } from './routes.ts'
+import { recordTypeOf } from './crm-types.ts'
 
 test.each([
   ['', { page: 'list', objectType: 'contacts' }],
@@ -21,11 +22,11 @@ test('the OAuth callback is recognised in the query, before the hash', () => {
 })
 
 test('object types are understood in the spellings the SDK uses', () => {
-  expect(normalizeObjectType('CONTACT')).toBe('contacts')
-  expect(normalizeObjectType('0-2')).toBe('companies')
-  expect(normalizeObjectType('deal')).toBe('deals')
-  expect(normalizeObjectType('__proto__')).toBeUndefined()
-  expect(normalizeObjectType('calls')).toBeUndefined()
+  expect(recordTypeOf('CONTACT')).toBe('contacts')
+  expect(recordTypeOf('0-2')).toBe('companies')
+  expect(recordTypeOf('deal')).toBe('deals')
+  expect(recordTypeOf('__proto__')).toBeUndefined()
+  expect(recordTypeOf('calls')).toBeUndefined()
 })
 
 test('navigating to a record opens its page; an unknown type or a bad id is refused', () => {

@@ -3,14 +3,13 @@
  */
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import '../harness.css'
-import { App } from '../app.tsx'
-import { configureCalling } from './calling-seam.tsx'
-import { navigateToRecord } from './routes.ts'
-import { StartupError, StartupScreen } from './startup-screens.tsx'
-import { defaultWidgetUrl } from '../calling/settings.ts'
-import { connectCrm } from '../../shared/api/browser/connect.ts'
-import { followCrmConnection } from '../api/client.ts'
+import './harness.css'
+import { App } from './app.tsx'
+import { configureCalling, defaultWidgetUrl } from './layout/calling-seam.tsx'
+import { navigateToRecord } from './lib/routes.ts'
+import { StartupError, StartupScreen } from './layout/startup-screens.tsx'
+import { connectCrm } from '../shared/api/browser/connect.ts'
+import { followCrmConnection } from './lib/api-client.ts'
 
 /**
  * Start-up order matters: the page must know where its CRM API is before

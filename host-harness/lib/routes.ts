@@ -11,8 +11,7 @@
  */
 import { useSyncExternalStore } from 'react'
 
-export const OBJECT_TYPES = ['contacts', 'companies', 'deals', 'tickets'] as const
-export type ObjectType = (typeof OBJECT_TYPES)[number]
+import { isObjectType, recordTypeOf, type ObjectType } from './crm-types.ts'
 
 export const DEVELOPER_PANELS = [
   { id: 'account', label: 'Account & credentials' },
@@ -32,10 +31,6 @@ export type Route =
   | { page: 'developer'; panel: DeveloperPanelId }
   | { page: 'oauth-callback'; params: URLSearchParams }
   | { page: 'not-found'; path: string }
-
-export function isObjectType(value: string): value is ObjectType {
-  return (OBJECT_TYPES as readonly string[]).includes(value)
-}
 
 function isPanel(value: string): value is DeveloperPanelId {
   return DEVELOPER_PANELS.some((p) => p.id === value)
@@ -120,34 +115,13 @@ export function useHashRoute(): Route {
   return parseLocation(window.location.search, window.location.hash)
 }
 
-const OBJECT_TYPE_ALIASES: Readonly<Record<string, ObjectType>> = {
-  contacts: 'contacts',
-  contact: 'contacts',
-  '0-1': 'contacts',
-  companies: 'companies',
-  company: 'companies',
-  '0-2': 'companies',
-  deals: 'deals',
-  deal: 'deals',
-  '0-3': 'deals',
-  tickets: 'tickets',
-  ticket: 'tickets',
-  '0-5': 'tickets',
-}
-
-/** The object type named in any spelling the SDK uses (`CONTACT`, `0-1`, `contacts`), or undefined. */
-export function normalizeObjectType(value: string): ObjectType | undefined {
-  const key = value.trim().toLowerCase()
-  return Object.prototype.hasOwnProperty.call(OBJECT_TYPE_ALIASES, key) ? OBJECT_TYPE_ALIASES[key] : undefined
-}
-
 /**
  * Open a record page (used by the calling integration for
  * NAVIGATE_TO_RECORD). Returns false, without navigating, for an unknown
  * object type or an id that is not a record id.
  */
 export function navigateToRecord(objectType: string, objectId: string): boolean {
-  const type = normalizeObjectType(objectType)
+  const type = recordTypeOf(objectType)
   const id = String(objectId).trim()
   if (type === undefined || !/^\d+$/.test(id)) return false
   navigateTo(hrefs.record(type, id))

@@ -2,7 +2,7 @@
  * Which mode the page's CRM runs in (see shared/api/browser/connect.ts): a
  * quiet badge for the top bar and a sentence for Developer → Database.
  */
-import { crmConnectionInfo } from '../api/client.ts'
+import { crmConnectionInfo } from './api-client.ts'
 
 export function CrmModeBadge() {
   const info = crmConnectionInfo()

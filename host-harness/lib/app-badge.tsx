@@ -6,7 +6,7 @@
  * PNG/JPEG data URL validated on upload and re-validated when read from
  * storage.
  */
-import { useHarnessStore } from '../store/harness-store.ts'
+import { useHarnessStore } from './harness-store.ts'
 
 export function AppBadge({ appId, appName: nameFromEvent }: { appId?: number; appName?: string }) {
   const storedName = useHarnessStore((s) => s.appName)

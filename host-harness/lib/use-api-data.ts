@@ -5,7 +5,7 @@
  * ignored, so a slow old request never overwrites a newer one.
  */
 import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react'
-import { onApiChange } from '../api/client.ts'
+import { onApiChange } from './api-client.ts'
 
 export type ApiData<T> =
   | { status: 'loading'; data?: T; error?: undefined }

@@ -6,10 +6,10 @@
  * limited, so the harness keeps working either way.
  */
 import { useEffect, useState } from 'react'
-import { api } from '../api/client.ts'
+import { api } from '../lib/api-client.ts'
 import type { RateLimitSettings } from '../../shared/api/rate-limits.ts'
-import { ApiErrorView } from './api-error-view.tsx'
-import { useAction } from './use-action.ts'
+import { ApiErrorView } from '../lib/api-error-view.tsx'
+import { useAction } from '../lib/use-action.ts'
 
 export const RATE_LIMITS_PATH = '/_ringside/v1/rate-limits'
 
