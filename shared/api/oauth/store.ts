@@ -259,7 +259,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
 function clientCredentials(authorization: string | null, form: Record<string, string>): { clientId: string | undefined; clientSecret: string | undefined } {
   const basic = authorization ? /^Basic\s+(\S+)$/i.exec(authorization) : null
   if (!basic) return { clientId: form.client_id, clientSecret: form.client_secret }
-  let decoded = ''
+  let decoded: string
   try {
     decoded = atob(basic[1] as string)
   } catch {
