@@ -1,12 +1,11 @@
 // ESLint (flat config): `npm run lint`, a step of `npm test`.
 //
 // - JavaScript's and typescript-eslint's recommended rules, without type information: the typed rule sets
-//   would make ESLint build a whole TypeScript program (the slow JavaScript compiler, beside the native `tsc`
-//   that `npm run typecheck` runs), several times slower for little more than `tsc --strict` already finds.
-// - The React hooks rules (eslint-plugin-react-hooks, recommended: the rules of hooks, exhaustive deps and the
-//   React Compiler's checks) on the two React apps.
-// - The folders' boundaries, each with a message that names the boundary and says why it is there (see the
-//   READMEs: README.md "Layout", host-harness/README.md, shared/README.md).
+//   make ESLint build a whole TypeScript program with the JavaScript compiler (beside the native `tsc` that
+//   `npm run typecheck` runs) and took 3.4x the CPU time (README.md, "Development tooling").
+// - The React hooks rules (the rules of hooks, exhaustive effect dependencies) on the React code.
+// - The folders' boundaries, each with a message that names the boundary and says why it is there (README.md
+//   "Boundaries", host-harness/README.md, widget/README.md, shared/api/README.md).
 import { readdirSync } from 'node:fs'
 import js from '@eslint/js'
 import { defineConfig, globalIgnores } from 'eslint/config'
@@ -58,9 +57,9 @@ const boundaryZones = [
   },
 ]
 
-// The harness's feature boundary. OFF until host-harness/lib/ exists (issue 13, branch issue-13a, moves the
-// pieces several features share there). To switch it on: set HARNESS_FEATURE_BOUNDARY to true and check the
-// two lists below against the merged tree.
+// The harness's feature boundary. OFF until host-harness/lib/ exists (the pieces several features share move
+// there; today features import one another 73 times). To switch it on: set HARNESS_FEATURE_BOUNDARY to true and
+// check HARNESS_SHARED_DIRS and CALLING_SEAM against the tree.
 const HARNESS_FEATURE_BOUNDARY = false
 /** Folders of host-harness/ that are not features: what features share, the calling integration, the shell. */
 const HARNESS_SHARED_DIRS = ['lib', 'calling', 'layout']
@@ -103,10 +102,10 @@ const sharedImports = (extraPaths = []) => ({
   ],
 })
 
-// Findings of the recommended rules in files that other work of issue 13 is rewriting at the same time
-// (shared/protocol/, host-harness/calling/ and panels/): fixed after those branches are merged, so that the
-// fixes do not collide with the rewrite. Delete an entry once its file is clean.
-const FIX_AFTER_ISSUE_13_MERGE = [
+// Findings of the recommended rules in files that were being rewritten on other branches when the linter came in
+// (shared/protocol/, host-harness/calling/ and panels/): to fix once those rewrites are merged, so that the fixes
+// do not collide with them. Delete an entry once its file is clean.
+const PENDING_FIXES = [
   { files: ['shared/protocol/catalogue.ts', 'shared/protocol/types.ts', 'shared/protocol/host.test.ts'], rules: { '@typescript-eslint/no-unused-vars': 'off' } },
   { files: ['shared/protocol/interop.test.ts'], rules: { 'prefer-const': 'off' } },
   { files: ['shared/protocol/testing/fuzz.ts', 'host-harness/panels/database-panel.tsx'], rules: { 'preserve-caught-error': 'off' } },
@@ -159,7 +158,7 @@ export default defineConfig([
 
   // The React hooks rules: the rules of hooks and exhaustive effect dependencies. The plugin's `recommended` set
   // adds the React Compiler's diagnostics, which compile every component with Babel: that doubled the lint's
-  // time (README, "Dependencies"), and this project does not build with the React Compiler.
+  // time (README.md, "Development tooling"), and this project does not build with the React Compiler.
   {
     files: ['widget/**/*.{ts,tsx}', 'host-harness/**/*.{ts,tsx}', 'oauth/**/*.{ts,tsx}', 'e2e/fixtures/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
@@ -183,5 +182,5 @@ export default defineConfig([
     rules: { 'no-empty-pattern': ['error', { allowObjectPatternsAsParameters: true }] },
   },
 
-  ...FIX_AFTER_ISSUE_13_MERGE,
+  ...PENDING_FIXES,
 ])
