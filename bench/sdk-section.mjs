@@ -108,7 +108,7 @@ export async function loadReady(page, origins, url) {
     return frame
   } catch (error) {
     const state = await page.evaluate(() => ({ loadAt: window.__loadAt, readyAt: window.__readyAt, status: window.__status })).catch(() => null)
-    throw new Error(`no handshake within ${READY_TIMEOUT_MS / 1000} s on ${url} (host state ${JSON.stringify(state)}): ${error.message}`)
+    throw new Error(`no handshake within ${READY_TIMEOUT_MS / 1000} s on ${url} (host state ${JSON.stringify(state)}): ${error.message}`, { cause: error })
   }
 }
 

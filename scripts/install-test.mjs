@@ -113,7 +113,7 @@ try {
   try {
     await waitFor(`${base}/_ringside/v1/server`)
   } catch (error) {
-    throw new Error(`${error.message}\n${serverOutput}`)
+    throw new Error(`${error.message}\n${serverOutput}`, { cause: error })
   }
   const page = await (await fetch(`${base}/`)).text()
   expect(page.includes('<div id="root">') || page.includes('<script'), 'the harness page is not served')

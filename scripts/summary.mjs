@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Prints test totals from the JSON reports of vitest, the package's install
-// test (scripts/test.sh writes reports/install.json) and Playwright.
+// Prints test totals from the JSON reports of vitest, Playwright and the
+// one-check steps of scripts/test.sh (typecheck, lint, the package's install
+// test: each writes reports/<step>.json, {"passed":1,"failed":0} or the
+// reverse, and counts as one test, so a failed step shows in the totals).
 // A missing or unreadable report counts as one failure, so a runner that
 // crashed can never look like "0 failed". The last line is the plain
 // "N passed, N failed" that CI reads. Tests that did not run (e.g. a check
@@ -36,10 +38,12 @@ rows.push(e2e
   ? { name: 'e2e', passed: e2e.stats.expected + e2e.stats.flaky, failed: e2e.stats.unexpected + (e2e.errors?.length ?? 0), skipped: e2e.stats.skipped ?? 0 }
   : { name: 'e2e', passed: 0, failed: 1, skipped: 0, note: 'reports/e2e.json missing' })
 
-const install = read('install.json')
-rows.push(install
-  ? { name: 'install', passed: install.passed, failed: install.failed, skipped: 0 }
-  : { name: 'install', passed: 0, failed: 1, skipped: 0, note: 'reports/install.json missing' })
+for (const name of ['typecheck', 'lint', 'install']) {
+  const step = read(`${name}.json`)
+  rows.push(step
+    ? { name, passed: step.passed, failed: step.failed, skipped: 0 }
+    : { name, passed: 0, failed: 1, skipped: 0, note: `reports/${name}.json missing` })
+}
 
 const sum = (key) => rows.reduce((n, r) => n + r[key], 0)
 if (!values.totals) {

@@ -15,13 +15,33 @@ const summary = (...args: string[]) => execFileSync(process.execPath, [script, '
 test('skipped tests of both runners are counted on their own line, before the plain totals line CI reads', () => {
   writeFileSync(join(dir, 'vitest.json'), JSON.stringify({ numPassedTests: 5, numFailedTests: 1, numPendingTests: 2, numTodoTests: 1 }))
   writeFileSync(join(dir, 'e2e.json'), JSON.stringify({ stats: { expected: 7, flaky: 1, unexpected: 0, skipped: 3 }, errors: [] }))
-  writeFileSync(join(dir, 'install.json'), JSON.stringify({ passed: 1, failed: 0 }))
-  expect(summary()).toEqual(['unit: 5 passed, 1 failed, 3 skipped', 'e2e: 8 passed, 0 failed, 3 skipped', 'install: 1 passed, 0 failed, 0 skipped', '6 skipped', '14 passed, 1 failed'])
-  expect(summary('--totals')).toEqual(['6 skipped', '14 passed, 1 failed'])
+  for (const step of ['typecheck', 'lint', 'install']) writeFileSync(join(dir, `${step}.json`), JSON.stringify({ passed: 1, failed: 0 }))
+  expect(summary()).toEqual([
+    'unit: 5 passed, 1 failed, 3 skipped',
+    'e2e: 8 passed, 0 failed, 3 skipped',
+    'typecheck: 1 passed, 0 failed, 0 skipped',
+    'lint: 1 passed, 0 failed, 0 skipped',
+    'install: 1 passed, 0 failed, 0 skipped',
+    '6 skipped',
+    '16 passed, 1 failed',
+  ])
+  expect(summary('--totals')).toEqual(['6 skipped', '16 passed, 1 failed'])
 })
 
 test('a missing report counts as a failure', () => {
   writeFileSync(join(dir, 'vitest.json'), JSON.stringify({ numPassedTests: 2, numFailedTests: 0 }))
+  writeFileSync(join(dir, 'typecheck.json'), JSON.stringify({ passed: 1, failed: 0 }))
   writeFileSync(join(dir, 'install.json'), JSON.stringify({ passed: 0, failed: 1 }))
-  expect(summary('--totals')).toEqual(['2 passed, 2 failed'])
+  // e2e.json and lint.json are missing: one failure each.
+  expect(summary('--totals')).toEqual(['3 passed, 3 failed'])
+})
+
+test('a failed lint fails the totals line even when every test passed', () => {
+  writeFileSync(join(dir, 'vitest.json'), JSON.stringify({ numPassedTests: 4, numFailedTests: 0 }))
+  writeFileSync(join(dir, 'e2e.json'), JSON.stringify({ stats: { expected: 2, flaky: 0, unexpected: 0 }, errors: [] }))
+  writeFileSync(join(dir, 'typecheck.json'), JSON.stringify({ passed: 1, failed: 0 }))
+  writeFileSync(join(dir, 'lint.json'), JSON.stringify({ passed: 0, failed: 1 }))
+  writeFileSync(join(dir, 'install.json'), JSON.stringify({ passed: 1, failed: 0 }))
+  expect(summary()).toContain('lint: 0 passed, 1 failed, 0 skipped')
+  expect(summary('--totals')).toEqual(['8 passed, 1 failed'])
 })

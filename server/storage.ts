@@ -186,7 +186,7 @@ export class DiskStorage {
       const complete = text.endsWith('\n') || text.length === 0
       // After the last '\n' split() leaves '' when the file ends with one.
       const last = lines.length - 1
-      let header: unknown = undefined
+      let header: unknown
       for (let i = 0; i <= last; i++) {
         const line = lines[i] as string
         if (i === last && line === '') break

@@ -85,7 +85,7 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
   const screenshotPath = join(dir, 'final.png')
   // Playwright's own `trace` option may already record every context (then we
   // save the journey as a chunk of that trace and let it go on); else we trace.
-  let ownTrace = false
+  let ownTrace: boolean
   try {
     await context.tracing.start({ screenshots: true, snapshots: true })
     ownTrace = true

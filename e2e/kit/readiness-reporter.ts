@@ -38,6 +38,7 @@ function problemsOf(result: TestResult, test: TestCase): string {
   const listed = annotation(result, test, 'problems')
   if (listed) return listed
   const message = result.errors[0]?.message ?? result.error?.message ?? 'failed'
+  // eslint-disable-next-line no-control-regex -- strips ANSI colour codes, which start with the ESC control character
   return message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((line) => line.trim() !== '').slice(0, 3).join('\n')
 }
 

@@ -18,8 +18,7 @@ import { SnapshotError } from './db.ts'
 import { validationError } from './errors.ts'
 import { json, MAX_JSON_DEPTH } from './http.ts'
 import { OBJECT_TYPE_NAMES } from './objects/object-types.ts'
-import type { Route } from './router.ts'
-import type { ServiceDeps } from './service.ts'
+import type { Route, ServiceDeps } from './route.ts'
 
 export function adminRoutes(deps: ServiceDeps): Route[] {
   const none = { kind: 'none' } as const

@@ -15,8 +15,7 @@ import { ACCOUNT } from './auth.ts'
 import type { Database, Table } from './db.ts'
 import { conflict, notFound } from './errors.ts'
 import { json, noContent, parseInput } from './http.ts'
-import type { Route, RouteContext } from './router.ts'
-import type { ServiceDeps } from './service.ts'
+import type { Route, RouteContext, ServiceDeps } from './route.ts'
 
 const settingsSchema = z.object({
   name: z.string(),

@@ -26,8 +26,8 @@ import { ASSOCIATION_TYPES } from '../crm/association-types.ts'
 import { OBJECT_TYPE_NAMES, parseObjectType, type ObjectType } from './objects/object-types.ts'
 import { propertyDefinitions, type PropertyDefinition } from './objects/properties.ts'
 import { DEFAULT_PIPELINES } from './objects/pipelines.ts'
-import type { Route } from './router.ts'
-import { createCrmService, type CrmService } from './service.ts'
+import type { Route } from './route.ts'
+import { createCrmService } from './service.ts'
 import { oauthCredential, UUID_V4, type Credential } from './timeline/testing.ts'
 
 const SEED = 20_261_123

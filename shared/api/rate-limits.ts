@@ -40,7 +40,7 @@ import { ACCOUNT, type Principal } from './auth.ts'
 const HARNESS_PRIVATE_APP_TOKEN = ACCOUNT.privateAppToken
 import { ApiError, Category } from './errors.ts'
 import { json, parseInput } from './http.ts'
-import type { Route } from './router.ts'
+import type { Route } from './route.ts'
 
 export interface RateLimitSettings {
   enabled: boolean

@@ -9,42 +9,12 @@
  * - every request runs in a transaction, so a failed request changes nothing;
  * - thrown errors become the error body with a fresh UUID correlationId.
  */
-import { authenticate, type AuthRequirement, type Principal } from './auth.ts'
+import { authenticate } from './auth.ts'
 import type { Database } from './db.ts'
 import type { RateLimiter } from './rate-limits.ts'
 import { ApiError, Category, methodNotAllowed, notFound, validationError } from './errors.ts'
-import { json, parseBody, safeDecodeURIComponent, type BodyKind, type ParsedBody } from './http.ts'
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-
-export interface RouteContext {
-  request: Request
-  url: URL
-  /** The matched path (after aliasing). */
-  path: string
-  params: Record<string, string>
-  query: URLSearchParams
-  principal: Principal
-  db: Database
-  /** Milliseconds since the epoch, from the API's clock. */
-  now: number
-  /** The parsed body (parsed once, before the handler runs). */
-  body: ParsedBody
-  /** The JSON body, or 400 if there is none. */
-  jsonBody(): unknown
-}
-
-export interface Route {
-  method: Method
-  /** e.g. `/crm/v3/objects/:objectType/:objectId` */
-  path: string
-  auth: AuthRequirement
-  /** Body content types taken; default `['json']`. */
-  accepts?: readonly BodyKind[]
-  /** Deepest JSON nesting taken; default MAX_JSON_DEPTH (an import of an export needs a few levels more). */
-  maxJsonDepth?: number
-  handler: (ctx: RouteContext) => Response | Promise<Response>
-}
+import { json, parseBody, safeDecodeURIComponent } from './http.ts'
+import type { Route, RouteContext } from './route.ts'
 
 interface CompiledRoute extends Route {
   segments: string[]

@@ -5,12 +5,13 @@
  * (see shared/api/browser/msw.ts).
  */
 import { Database } from './db.ts'
-import { createRouter, type Route } from './router.ts'
+import { createRouter } from './router.ts'
+import type { Route, ServiceDeps } from './route.ts'
 import { ObjectStore } from './objects/store.ts'
 import { objectRoutes } from './objects/routes.ts'
 import { callingSettingsRoutes } from './calling-settings.ts'
 import { adminRoutes } from './admin.ts'
-import { oauthRoutes } from './oauth.ts'
+import { oauthRoutes } from './oauth/routes.ts'
 import { timelineRoutes } from './timeline/routes.ts'
 import { seed, type SeedOptions } from './seed.ts'
 import { RateLimiter, rateLimitRoutes, type RateLimitInput } from './rate-limits.ts'
@@ -28,15 +29,6 @@ export interface CrmServiceOptions {
    * e.g. `{ burst: { max: 10, intervalMs: 10_000 } }`.
    */
   rateLimits?: RateLimitInput | false
-}
-
-/** What every resource module gets. */
-export interface ServiceDeps {
-  db: Database
-  objects: ObjectStore
-  now: () => number
-  /** Re-create the fresh account (used by the admin reset route). */
-  reseed: () => void
 }
 
 export interface CrmService {

@@ -58,7 +58,7 @@ export async function loadDriver(spec: string | undefined, widgetUrl: string, ki
     const hint = /Unexpected token 'export'|Cannot use import statement/.test(reason)
       ? ' (the file was loaded as CommonJS: name it .mts or .mjs, or put it in a package with "type": "module")'
       : ''
-    throw new Error(`Could not load the widget driver ${path}: ${reason}${hint}`)
+    throw new Error(`Could not load the widget driver ${path}: ${reason}${hint}`, { cause: error })
   }
   return assertDriver(module.default ?? module.driver, path)
 }

@@ -16,7 +16,7 @@ import { ASSOCIATION_TYPES, defaultAssociationType } from '../../crm/association
 import { OBJECT_TYPES, parseObjectType, type ObjectType } from '../objects/object-types.ts'
 import { DEFAULT_PIPELINES } from '../objects/pipelines.ts'
 import { propertyDefinitions, type PropertyDefinition } from '../objects/properties.ts'
-import type { Route } from '../router.ts'
+import type { Route } from '../route.ts'
 import type { CrmService } from '../service.ts'
 import { BASE_URL, toRequest, type RequestSpec } from './hostile.ts'
 

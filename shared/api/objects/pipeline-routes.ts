@@ -19,8 +19,7 @@
 import { z } from 'zod'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { json, noContent, parseInput } from '../http.ts'
-import type { Route, RouteContext } from '../router.ts'
-import type { ServiceDeps } from '../service.ts'
+import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { OBJECT_TYPES } from './object-types.ts'
 import {
   findPipeline,

@@ -20,8 +20,7 @@
 import { z } from 'zod'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { boolParam, json, noContent, parseInput } from '../http.ts'
-import type { Route, RouteContext } from '../router.ts'
-import type { ServiceDeps } from '../service.ts'
+import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
 import { FIELD_TYPES, PROPERTY_TYPES, type CustomPropertyRow, type FieldType, type PropertyOption, type PropertyType } from './properties.ts'
 

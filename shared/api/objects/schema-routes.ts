@@ -3,12 +3,11 @@
  * API (pipeline-routes.ts), and association type ids
  * (GET /crm/v4/associations/{from}/{to}/labels).
  */
-import { notFound, validationError } from '../errors.ts'
-import { boolParam, json } from '../http.ts'
-import type { Route } from '../router.ts'
-import type { ServiceDeps } from '../service.ts'
+import { validationError } from '../errors.ts'
+import { json } from '../http.ts'
+import type { Route, ServiceDeps } from '../route.ts'
 import { labelledTypesBetween } from './associations-v4.ts'
-import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
+import { parseObjectType, type ObjectType } from './object-types.ts'
 import { pipelinesRoutes } from './pipeline-routes.ts'
 import { propertiesRoutes } from './property-routes.ts'
 

@@ -23,10 +23,9 @@
 import { z } from 'zod'
 import { ApiError, notFound, validationError, type ErrorBody } from '../errors.ts'
 import { html, intParam, json, noContent, ownRecord } from '../http.ts'
-import { DEV_APP } from '../oauth.ts'
+import { DEV_APP } from '../oauth/store.ts'
 import { parseObjectType } from '../objects/object-types.ts'
-import type { Route, RouteContext } from '../router.ts'
-import type { ServiceDeps } from '../service.ts'
+import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { renderTemplate } from './render.ts'
 import {
   eventInputSchema,

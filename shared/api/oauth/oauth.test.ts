@@ -1,6 +1,6 @@
-import { ACCOUNT } from './auth.ts'
-import { tablesOf } from './objects/testing.ts'
-import { s256Challenge } from './oauth.ts'
+import { ACCOUNT } from '../auth.ts'
+import { tablesOf } from '../objects/testing.ts'
+import { s256Challenge } from './store.ts'
 import {
   authorize,
   body,
@@ -13,7 +13,7 @@ import {
   token,
   type TestService,
   UUID_V4,
-} from './timeline/testing.ts'
+} from '../timeline/testing.ts'
 
 const MINUTE = 60_000
 // RFC 7636 appendix B.

@@ -1,0 +1,125 @@
+/**
+ * OAuth routes, as the real API serves them
+ * (https://developers.hubspot.com/docs/api/oauth/tokens): the token endpoint
+ * and token metadata, plus the emulator's consent and installation routes.
+ * The rules are in `store.ts`; a handler here only reads the request and
+ * writes the response.
+ *
+ * Flow: the consent page (/oauth/authorize, a page of this repo) reads
+ * `GET /_ringside/v1/oauth/authorize` to show the request, then posts the
+ * user's decision to `POST /_ringside/v1/oauth/authorize`, which records the
+ * installation and returns where to send the browser: `redirect_uri?code=…&state=…`
+ * (or `?error=access_denied&state=…`). The app exchanges the code at
+ * `POST /oauth/v1/token` (form-urlencoded only).
+ *
+ * The token endpoint takes its fields in the form body or as query
+ * parameters (the v1 endpoint accepts both, and older client code sends
+ * `?grant_type=…&client_id=…`); a field in both places takes the body's value.
+ */
+import { validationError } from '../errors.ts'
+import { json, noContent } from '../http.ts'
+import type { Route, ServiceDeps } from '../route.ts'
+import { OAuthErrorCode, oauthError, OAuthStore, type Fields, type TokenForm } from './store.ts'
+
+/** Fields of a token request (RFC 6749 §4.1.3, §6, §2.3.1; RFC 7636). */
+const TOKEN_FIELDS = ['grant_type', 'client_id', 'client_secret', 'code', 'code_verifier', 'redirect_uri', 'refresh_token', 'scope'] as const
+
+/** On the v1 token-metadata answers: a deprecation notice that links the OAuth tokens docs. */
+const DEPRECATION_HEADERS = {
+  deprecation: 'true',
+  link: '<https://developers.hubspot.com/docs/api/oauth/tokens>; rel="deprecation"; type="text/html"',
+  warning: '299 - "Deprecated API"',
+}
+
+const none = { kind: 'none' } as const
+
+export function oauthRoutes(deps: ServiceDeps): Route[] {
+  const store = new OAuthStore(deps.db)
+
+  return [
+    {
+      method: 'GET',
+      path: '/_ringside/v1/oauth/authorize',
+      auth: none,
+      handler(ctx) {
+        return json(store.consent(Object.fromEntries(ctx.query)))
+      },
+    },
+    {
+      method: 'POST',
+      path: '/_ringside/v1/oauth/authorize',
+      auth: none,
+      handler(ctx) {
+        const body = ctx.jsonBody()
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw validationError('The body must be a JSON object.')
+        return json(store.decide(body as Fields, ctx.now))
+      },
+    },
+    {
+      method: 'POST',
+      path: '/oauth/v1/token',
+      auth: none,
+      accepts: ['form'],
+      async handler(ctx) {
+        // Fields may come as query parameters too; the body's value wins.
+        const form: TokenForm = Object.create(null)
+        for (const name of TOKEN_FIELDS) {
+          const value = ctx.query.get(name)
+          if (value !== null) form[name] = value
+        }
+        if (ctx.body.kind === 'form') Object.assign(form, ctx.body.value)
+        if (ctx.body.kind !== 'form' && form.grant_type === undefined) {
+          throw oauthError(
+            OAuthErrorCode.BAD_GRANT_TYPE,
+            'invalid_request',
+            'Send the token request as an application/x-www-form-urlencoded body (or its fields as query parameters).',
+          )
+        }
+        const grant = await store.token(form, ctx.request.headers.get('authorization'), ctx.now)
+        return json(grant, 200, { 'cache-control': 'no-store', pragma: 'no-cache' })
+      },
+    },
+    {
+      method: 'GET',
+      path: '/oauth/v1/refresh-tokens/:token',
+      auth: none,
+      handler(ctx) {
+        return json(store.refreshTokenInfo(ctx.params.token as string), 200, DEPRECATION_HEADERS)
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/oauth/v1/refresh-tokens/:token',
+      auth: none,
+      handler(ctx) {
+        store.revokeRefreshToken(ctx.params.token as string, ctx.now)
+        return noContent(DEPRECATION_HEADERS)
+      },
+    },
+    {
+      method: 'GET',
+      path: '/oauth/v1/access-tokens/:token',
+      auth: none,
+      handler(ctx) {
+        return json(store.accessTokenInfo(ctx.params.token as string, ctx.now), 200, DEPRECATION_HEADERS)
+      },
+    },
+    {
+      method: 'GET',
+      path: '/_ringside/v1/installations',
+      auth: none,
+      handler(ctx) {
+        return json(store.installations(ctx.now))
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/_ringside/v1/installations/:appId',
+      auth: none,
+      handler(ctx) {
+        store.uninstall(ctx.params.appId as string, ctx.now)
+        return noContent()
+      },
+    },
+  ]
+}

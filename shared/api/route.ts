@@ -1,0 +1,51 @@
+/**
+ * What a resource module is given and what it returns: `ServiceDeps` in,
+ * `Route[]` out, each route's handler taking a `RouteContext`. Every route
+ * module imports these types from here; `router.ts` runs the routes and
+ * `service.ts` builds the deps and assembles the modules, so no route module
+ * imports either of them (and no import cycle runs through the service).
+ */
+import type { AuthRequirement, Principal } from './auth.ts'
+import type { Database } from './db.ts'
+import type { BodyKind, ParsedBody } from './http.ts'
+import type { ObjectStore } from './objects/store.ts'
+
+/** What every resource module gets. */
+export interface ServiceDeps {
+  db: Database
+  objects: ObjectStore
+  now: () => number
+  /** Re-create the fresh account (used by the admin reset route). */
+  reseed: () => void
+}
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+export interface RouteContext {
+  request: Request
+  url: URL
+  /** The matched path (after aliasing). */
+  path: string
+  params: Record<string, string>
+  query: URLSearchParams
+  principal: Principal
+  db: Database
+  /** Milliseconds since the epoch, from the API's clock. */
+  now: number
+  /** The parsed body (parsed once, before the handler runs). */
+  body: ParsedBody
+  /** The JSON body, or 400 if there is none. */
+  jsonBody(): unknown
+}
+
+export interface Route {
+  method: Method
+  /** e.g. `/crm/v3/objects/:objectType/:objectId` */
+  path: string
+  auth: AuthRequirement
+  /** Body content types taken; default `['json']`. */
+  accepts?: readonly BodyKind[]
+  /** Deepest JSON nesting taken; default MAX_JSON_DEPTH (an import of an export needs a few levels more). */
+  maxJsonDepth?: number
+  handler: (ctx: RouteContext) => Response | Promise<Response>
+}
