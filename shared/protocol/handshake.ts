@@ -11,9 +11,10 @@
  * (and is listed in `hostOrigins` when given) is answered at once with a SYNC_ACK
  * that copies it, same messageId, plus debugMode, version and the widget's origin.
  */
-import { SDK_VERSION, validateMessage, type ReadyPayload, type SyncFields, type SyncMessage } from './catalogue.ts'
+import { SDK_VERSION, validateMessage, type ReadyPayload, type SyncAckMessage, type SyncFields, type SyncMessage } from './catalogue.ts'
+import type { SyncAckInfo } from './host-types.ts'
 import { httpOrigin } from './origin.ts'
-import type { WireMessage } from './transport.ts'
+import { typeOf, type WireMessage } from './transport.ts'
 
 export type SyncAckFailedCause = 'timeout' | 'iframe-error'
 
@@ -90,6 +91,25 @@ export function syncMessage(type: 'SYNC' | 'SYNC_ACK', messageId: string, hostUr
   return message
 }
 
+/**
+ * Host side: validates one SYNC_ACK-shaped message while the widget loads, so V8's lazy
+ * compilation of the validator is not paid between SYNC_ACK and `ready`.
+ */
+export function warmUpSyncAck(sync: SyncFields, widgetOrigin: string): void {
+  const ack = syncMessage('SYNC_ACK', 'warm-up', window.location.origin, sync)
+  Object.assign(ack, { debugMode: false, version: SDK_VERSION, iFrameUrl: widgetOrigin })
+  validateMessage(ack, 'from-widget')
+}
+
+/** Host side: what the widget told us in its SYNC_ACK (fields it left out stay out). */
+export function syncAckInfo(message: SyncAckMessage): SyncAckInfo {
+  const info: SyncAckInfo = { message }
+  if (message.version !== undefined) info.version = message.version
+  if (message.debugMode !== undefined) info.debugMode = message.debugMode
+  if (message.iFrameUrl !== undefined) info.iFrameUrl = message.iFrameUrl
+  return info
+}
+
 export type SyncVerdict =
   | { ok: true; origin: string; sync: SyncMessage; ack: WireMessage; ready: ReadyPayload }
   | { ok: false; reason: string }
@@ -129,10 +149,5 @@ export function answerSync(raw: unknown, eventOrigin: string, allowedHosts: Read
 
 /** Cheap pre-check before the handshake (validation follows); never throws. */
 export function isSync(raw: unknown): raw is { type: 'SYNC' } {
-  if (typeof raw !== 'object' || raw === null) return false
-  try {
-    return (raw as { type?: unknown }).type === 'SYNC'
-  } catch {
-    return false
-  }
+  return typeOf(raw) === 'SYNC'
 }

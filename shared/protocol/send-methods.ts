@@ -42,3 +42,13 @@ export function defineSendMethods<Self>(
     })
   }
 }
+
+/** `fn` run on the first call only. */
+export function once(fn: () => void): () => void {
+  let done = false
+  return () => {
+    if (done) return
+    done = true
+    fn()
+  }
+}
