@@ -147,6 +147,18 @@ export function answerSync(raw: unknown, eventOrigin: string, allowedHosts: Read
   return { ok: true, origin, sync, ack, ready }
 }
 
+/** Widget side: the `hostOrigins` option as a set of origins (null: any host); throws on a non-http(s) entry. */
+export function allowedHosts(hostOrigins: readonly string[] | undefined): ReadonlySet<string> | null {
+  if (hostOrigins === undefined) return null
+  const origins = new Set<string>()
+  for (const entry of hostOrigins) {
+    const origin = httpOrigin(entry)
+    if (!origin) throw new Error(`hostOrigins: ${JSON.stringify(entry)} is not an http(s) origin`)
+    origins.add(origin)
+  }
+  return origins
+}
+
 /** Cheap pre-check before the handshake (validation follows); never throws. */
 export function isSync(raw: unknown): raw is { type: 'SYNC' } {
   return typeOf(raw) === 'SYNC'

@@ -16,9 +16,9 @@
  * and reports every deviation from the SDK's types to the observer. A message the real
  * CRM would ignore is ignored, reported to the observer, `rejected` and `ignored`.
  */
-import { SDK_VERSION, deprecationOf, getEntry, validateMessage, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
+import { deprecationOf, getEntry, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
 import { Emitter } from './emitter.ts'
-import { WidgetFrame, checkPositive } from './frame.ts'
+import { WidgetFrame, checkHostOptions, checkPositive } from './frame.ts'
 import { SyncLoop, syncAckInfo, syncMessage, warmUpSyncAck, type SyncAckFailedCause } from './handshake.ts'
 import type { CallingHostOptions, HostEvents, HostOutbox, HostStatus, OutgoingNote, SyncAckInfo } from './host-types.ts'
 import { ObserverCalls, type InboundExtra } from './host-observer.ts'
@@ -27,7 +27,7 @@ import { createLogger, warnOnce, type Logger } from './log.ts'
 import { createMessageIdFactory } from './message-id.ts'
 import { parseHttpUrl } from './origin.ts'
 import { PendingQueue } from './pending-queue.ts'
-import { defineSendMethods, once, type DataArg, type HostSendMethods } from './send-methods.ts'
+import { defineSendMethods, envelope, once, type DataArg, type HostSendMethods } from './send-methods.ts'
 import { WindowTransport, typeOf, type ForeignMessage, type WireMessage } from './transport.ts'
 
 export type * from './host-types.ts'
@@ -66,10 +66,7 @@ export class CallingHost {
 
   constructor(options: CallingHostOptions) {
     defineHostSendMethods()
-    if (!options || typeof options !== 'object') throw new Error('CallingHost: options are required')
-    const { container } = options
-    if (!container || typeof container.appendChild !== 'function') throw new Error('CallingHost: options.container must be an HTMLElement')
-    if (!options.sync || typeof options.sync !== 'object') throw new Error('CallingHost: options.sync is required')
+    const { container } = checkHostOptions(options)
     this.#frame = new WidgetFrame(options, () => this.#startHandshake(), () => this.#fail('iframe-error'))
     this.#options = options
     this.#container = container
@@ -140,7 +137,7 @@ export class CallingHost {
   send<T extends HostSendableType>(type: T, ...args: DataArg<T>): string {
     const messageId = this.#nextId()
     const data: unknown = args[0]
-    const message: WireMessage = getEntry(type)?.hasData === false ? { type, messageId } : { type, data, messageId }
+    const message = envelope(type, data, messageId)
     // The npm widget (0.9.7) reads only a top-level iFrameUrl; ours reads either.
     if (type === 'SET_WIDGET_URL' && typeof data === 'object' && data !== null && 'iFrameUrl' in data) message.iFrameUrl = data.iFrameUrl
     this.#submit(message)
