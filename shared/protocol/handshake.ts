@@ -13,7 +13,8 @@
  */
 import { SDK_VERSION, validateMessage, type ReadyPayload, type SyncAckMessage, type SyncFields, type SyncMessage } from './catalogue.ts'
 import type { SyncAckInfo } from './host-types.ts'
-import { httpOrigin } from './origin.ts'
+import { judgeWidgetMessage } from './judgement.ts'
+import { httpOrigin, parseHttpUrl } from './origin.ts'
 import { typeOf, type WireMessage } from './transport.ts'
 
 export type SyncAckFailedCause = 'timeout' | 'iframe-error'
@@ -92,13 +93,26 @@ export function syncMessage(type: 'SYNC' | 'SYNC_ACK', messageId: string, hostUr
 }
 
 /**
- * Host side: validates one SYNC_ACK-shaped message while the widget loads, so V8's lazy
- * compilation of the validator is not paid between SYNC_ACK and `ready`.
+ * Host side: judges one SYNC_ACK-shaped message (thrown away) while the widget loads, so
+ * V8's lazy compilation of the judgement and the validator it runs is not paid between
+ * SYNC_ACK and `ready`.
  */
 export function warmUpSyncAck(sync: SyncFields, widgetOrigin: string): void {
   const ack = syncMessage('SYNC_ACK', 'warm-up', window.location.origin, sync)
   Object.assign(ack, { debugMode: false, version: SDK_VERSION, iFrameUrl: widgetOrigin })
-  validateMessage(ack, 'from-widget')
+  judgeWidgetMessage(ack)
+  parseHttpUrl(widgetOrigin)
+}
+
+const WARM_UP_HOST = 'https://warm-up.invalid'
+const WARM_UP_SYNC = { type: 'SYNC', messageId: 'warm-up', hostUrl: WARM_UP_HOST, portalId: 0, userId: 0, ownerId: 0, iframeLocation: 'widget', usesCallingWindow: false }
+
+/**
+ * Widget side: answers one SYNC (thrown away) when the SDK object is built, so V8 compiles
+ * the SYNC checks and the validator now, not between the host's first SYNC and our SYNC_ACK.
+ */
+export function warmUpSync(): void {
+  answerSync(WARM_UP_SYNC, WARM_UP_HOST, null, false)
 }
 
 /** Host side: what the widget told us in its SYNC_ACK (fields it left out stay out). */

@@ -64,18 +64,18 @@ describe('mount', () => {
     expect(posts).toHaveLength(0)
   })
 
-  it('warms the validator once on mount with a valid SYNC_ACK-shaped message, without any visible effect', () => {
+  it('warms the judgement once on mount with an acceptable SYNC_ACK-shaped message, without any visible effect', () => {
     const container = document.createElement('div')
     document.body.appendChild(container)
     const events = vi.fn()
     const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS, observer: { inbound: events, outbound: events } })
     for (const event of ['rejected', 'message', 'SYNC_ACK', 'ready', 'status'] as const) host.on(event, events)
-    const calls = vi.mocked(validateMessage).mock.calls
+    const calls = vi.mocked(judgeWidgetMessage).mock.calls
     const before = calls.length
     host.mount()
     const warmUp = calls.slice(before)
-    expect(warmUp.map((call) => call[1])).toEqual(['from-widget'])
-    expect(validateMessage(warmUp[0]?.[0], 'from-widget')).toMatchObject({ ok: true, message: { type: 'SYNC_ACK' } })
+    expect(warmUp).toHaveLength(1)
+    expect(judgeWidgetMessage(warmUp[0]?.[0])).toMatchObject({ act: true, type: 'SYNC_ACK', deviations: [] })
     expect(events).not.toHaveBeenCalled()
     expect(console.debug).not.toHaveBeenCalled()
     expect(host.status).toBe('idle')
@@ -631,6 +631,19 @@ describe('logging', () => {
     expect(env.traffic).toHaveLength(3)
     expect(console.debug).not.toHaveBeenCalled()
     expect(console.log).not.toHaveBeenCalled()
+  })
+
+  it('logs at most 20 rejected messages a second, then one line with how many more it rejected', () => {
+    vi.useFakeTimers()
+    const env = readyHost()
+    vi.mocked(console.debug).mockClear()
+    for (let i = 0; i < 500; i += 1) fromWidget(env, { type: 'NOPE', messageId: `w${i}` })
+    expect(env.rejected).toHaveLength(500)
+    expect(texts('debug').filter((t) => /rejected a message/.test(t))).toHaveLength(20)
+    vi.advanceTimersByTime(1000)
+    expect(texts('debug').filter((t) => /rejected 480 more message\(s\) in the last second/.test(t))).toHaveLength(1)
+    fromWidget(env, { type: 'NOPE', messageId: 'w-later' })
+    expect(texts('debug').filter((t) => /rejected a message/.test(t))).toHaveLength(21)
   })
 
   it('with debugMode off, the handshake, the queue flush and rejected messages go to console.debug (not console.log), without payload objects', () => {

@@ -23,7 +23,7 @@ import { SyncLoop, syncAckInfo, syncMessage, warmUpSyncAck, type SyncAckFailedCa
 import type { CallingHostOptions, HostEvents, HostOutbox, HostStatus, OutgoingNote, SyncAckInfo } from './host-types.ts'
 import { ObserverCalls, type InboundExtra } from './host-observer.ts'
 import { judgeWidgetMessage, type Deviation } from './judgement.ts'
-import { createLogger, warnOnce, type Logger } from './log.ts'
+import { FloodGate, createLogger, warnOnce, type Logger } from './log.ts'
 import { createMessageIdFactory } from './message-id.ts'
 import { parseHttpUrl } from './origin.ts'
 import { PendingQueue } from './pending-queue.ts'
@@ -59,6 +59,7 @@ export class CallingHost {
   readonly #observer: ObserverCalls
   readonly #frame: WidgetFrame
   readonly #queue: PendingQueue<{ message: WireMessage; note: OutgoingNote }>
+  readonly #rejectLog = new FloodGate((n) => this.#log.debug(`rejected ${n} more message(s) in the last second (not logged one by one: a flood)`))
   #sync: SyncFields
   #status: HostStatus = 'idle'
   #handshake: SyncAckInfo | null = null
@@ -242,7 +243,7 @@ export class CallingHost {
   #reject(reason: string, event: MessageEvent, inTraffic: boolean, type?: string, deviations?: Deviation[]): void {
     const data: unknown = event.data
     if (inTraffic) this.#observeIn(data, type ?? null, false, { reason, deviations })
-    this.#log.debug(`rejected a message from ${event.origin}: ${reason}`)
+    this.#rejectLog.pass(() => this.#log.debug(`rejected a message from ${event.origin}: ${reason}`))
     this.#events.emit('rejected', { reason, origin: event.origin, data, fromOtherWindow: !inTraffic })
   }
 
@@ -264,8 +265,7 @@ export class CallingHost {
     const { deprecation, deviations } = judgement
     this.#observeIn(event.data, message.type, true, { deprecation, deviations })
     this.#log.traffic('From widget', message)
-    const emit = this.#events.emit.bind(this.#events) as (event: string, ...args: unknown[]) => void
-    emit(message.type, 'data' in message ? message.data : undefined, message)
+    ;(this.#events as unknown as Emitter<Record<string, (...args: unknown[]) => void>>).emit(message.type, 'data' in message ? message.data : undefined, message)
     this.#events.emit('message', message, judgement.entry)
     if (this.#destroyed) return // a listener may have destroyed the host
     // Built-in reactions (each can be switched off).
@@ -315,6 +315,7 @@ export class CallingHost {
     if (this.#destroyed) return
     this.#handshakeLoop.stop()
     this.#queue.clear()
+    this.#rejectLog.close()
     this.#transport.stop()
     this.#frame.remove()
     this.#setStatus('idle')

@@ -13,7 +13,7 @@
  * - an ERROR is never answered with an ERROR.
  */
 import { SDK_VERSION, deprecationOf, errorType, validateMessage, type CatalogueEntry, type HostToWidgetMessage, type MessageOf, type ReadyPayload } from './catalogue.ts'
-import { allowedHosts, answerSync, isSync } from './handshake.ts'
+import { allowedHosts, answerSync, isSync, warmUpSync } from './handshake.ts'
 import { createLogger, warnOnce, type Logger } from './log.ts'
 import { createMessageIdFactory } from './message-id.ts'
 import { httpOrigin } from './origin.ts'
@@ -25,7 +25,6 @@ import type { CallingExtensionsOptions, OutgoingMessage } from './widget-types.t
 export type * from './widget-types.ts'
 
 const PREFIX = `[calling-extensions-sdk@${SDK_VERSION} ringside]`
-const WARM_UP_SYNC = { type: 'SYNC', messageId: 'warm-up', hostUrl: 'https://warm-up.invalid', portalId: 0, userId: 0, ownerId: 0, iframeLocation: 'widget', usesCallingWindow: false }
 
 type AnyHandler = (data: unknown, message: unknown) => void
 
@@ -54,8 +53,11 @@ export class CallingExtensions {
     this.#debugMode = options.debugMode === true
     this.#log = createLogger(PREFIX, () => this.#debugMode)
     this.#allowedHosts = allowedHosts(options.hostOrigins)
+    // A document's parent window never changes while it lives (moving an iframe reloads
+    // it), so it is read once: the getter costs a few µs on every message otherwise.
+    const parent = window.parent
     this.#transport = new WindowTransport({
-      peer: () => window.parent,
+      peer: () => parent,
       // null until the handshake: the first SYNC is checked against its own hostUrl
       origin: () => this.#hostOrigin,
       onMessage: (event) => this.#onMessage(event),
@@ -63,10 +65,11 @@ export class CallingExtensions {
       onPostError: (message, error) => this.#log.error(`postMessage of ${message.type} failed:`, error),
     })
     // Listening starts now: a SYNC is answered as soon as this object exists. The SYNC
-    // validator is compiled now too (zod builds it on first use), so nothing lazy sits
-    // between the host's first SYNC and our SYNC_ACK.
+    // checks and validator are compiled now too (V8 compiles a function on its first call,
+    // zod builds a schema's parser on first use), so nothing lazy sits between the host's
+    // first SYNC and our SYNC_ACK.
     this.#transport.start()
-    validateMessage(WARM_UP_SYNC, 'from-host')
+    warmUpSync()
   }
 
   /** True once the first valid SYNC has been acknowledged. */
