@@ -13,8 +13,7 @@
  */
 import { SDK_VERSION, validateMessage, type ReadyPayload, type SyncAckMessage, type SyncFields, type SyncMessage } from './catalogue.ts'
 import type { SyncAckInfo } from './host-types.ts'
-import { judgeWidgetMessage } from './judgement.ts'
-import { httpOrigin, parseHttpUrl } from './origin.ts'
+import { httpOrigin } from './origin.ts'
 import { typeOf, type WireMessage } from './transport.ts'
 
 export type SyncAckFailedCause = 'timeout' | 'iframe-error'
@@ -92,16 +91,11 @@ export function syncMessage(type: 'SYNC' | 'SYNC_ACK', messageId: string, hostUr
   return message
 }
 
-/**
- * Host side: judges one SYNC_ACK-shaped message (thrown away) while the widget loads, so
- * V8's lazy compilation of the judgement and the validator it runs is not paid between
- * SYNC_ACK and `ready`.
- */
-export function warmUpSyncAck(sync: SyncFields, widgetOrigin: string): void {
+/** Host side: an acceptable SYNC_ACK-shaped message, for warming up the judgement at mount. */
+export function warmUpAck(sync: SyncFields, widgetOrigin: string): WireMessage {
   const ack = syncMessage('SYNC_ACK', 'warm-up', window.location.origin, sync)
   Object.assign(ack, { debugMode: false, version: SDK_VERSION, iFrameUrl: widgetOrigin })
-  judgeWidgetMessage(ack)
-  parseHttpUrl(widgetOrigin)
+  return ack
 }
 
 const WARM_UP_HOST = 'https://warm-up.invalid'

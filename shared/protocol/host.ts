@@ -19,7 +19,7 @@
 import { deprecationOf, getEntry, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
 import { Emitter } from './emitter.ts'
 import { WidgetFrame, checkHostOptions, checkPositive } from './frame.ts'
-import { SyncLoop, syncAckInfo, syncMessage, warmUpSyncAck, type SyncAckFailedCause } from './handshake.ts'
+import { SyncLoop, syncAckInfo, syncMessage, warmUpAck, type SyncAckFailedCause } from './handshake.ts'
 import type { CallingHostOptions, HostEvents, HostOutbox, HostStatus, OutgoingNote, SyncAckInfo } from './host-types.ts'
 import { ObserverCalls, type InboundExtra } from './host-observer.ts'
 import { judgeWidgetMessage, type Deviation } from './judgement.ts'
@@ -27,7 +27,7 @@ import { FloodGate, createLogger, warnOnce, type Logger } from './log.ts'
 import { createMessageIdFactory } from './message-id.ts'
 import { parseHttpUrl } from './origin.ts'
 import { PendingQueue } from './pending-queue.ts'
-import { defineSendMethods, envelope, once, type DataArg, type HostSendMethods } from './send-methods.ts'
+import { defineSendMethods, envelope, type DataArg, type HostSendMethods } from './send-methods.ts'
 import { WindowTransport, typeOf, type ForeignMessage, type WireMessage } from './transport.ts'
 
 export type * from './host-types.ts'
@@ -37,15 +37,20 @@ const PREFIX = '[ringside calling host]'
 /** The send methods (dialNumber(), createEngagementSucceeded(), …) are generated from the catalogue. */
 export interface CallingHost extends HostSendMethods {}
 
+let sendMethodsDefined = false
+
 /**
  * The host's send methods (dialNumber(), endCall(), …), generated from the catalogue
  * onto CallingHost.prototype when the first host is constructed rather than when this
- * module loads: a module with no top-level side effects is dropped from the bundle of
- * a widget that imports only the widget side of the SDK.
+ * module loads: a module with no top-level side effects (no call at its top level, not
+ * even a helper's) is dropped from the bundle of a widget that imports only the widget
+ * side of the SDK.
  */
-const defineHostSendMethods = once(() =>
-  defineSendMethods<CallingHost>(CallingHost.prototype, 'hostMethod', (host, type, data) => host.send(type as HostSendableType, data as never)),
-)
+function defineHostSendMethods(): void {
+  if (sendMethodsDefined) return
+  sendMethodsDefined = true
+  defineSendMethods<CallingHost>(CallingHost.prototype, 'hostMethod', (host, type, data) => host.send(type as HostSendableType, data as never))
+}
 
 export class CallingHost {
   readonly #container: HTMLElement
@@ -110,7 +115,9 @@ export class CallingHost {
     if (this.#frame.iframe) return this.#frame.iframe
     this.#transport.start()
     const iframe = this.#frame.mount(this.#container)
-    warmUpSyncAck(this.#sync, this.#frame.origin) // while the widget loads
+    // Judge one SYNC_ACK-shaped message (thrown away) while the widget loads, so V8's lazy
+    // compilation of the judgement and its validator is not paid between SYNC_ACK and `ready`.
+    judgeWidgetMessage(warmUpAck(this.#sync, this.#frame.origin))
     return iframe
   }
 

@@ -44,16 +44,6 @@ export function defineSendMethods<Self>(
   }
 }
 
-/** `fn` run on the first call only. */
-export function once(fn: () => void): () => void {
-  let done = false
-  return () => {
-    if (done) return
-    done = true
-    fn()
-  }
-}
-
 /**
  * The envelope a send method posts, as the npm package builds it: `{type, messageId}` for
  * a type without data, else `{type, data, messageId}`.
