@@ -33,8 +33,9 @@ export function staleReason(root, requiredPages) {
 export function ensureBuild(root, requiredPages) {
   const reason = staleReason(root, requiredPages)
   if (!reason) return false
-  console.log(`building (${reason}): npx vite build`)
-  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' })
-  if (result.status !== 0) throw new Error(`vite build failed with exit code ${result.status}`)
+  // npm run build, not vite build alone: vite empties dist/, and the package section packs dist/sdk/ (build:package).
+  console.log(`building (${reason}): npm run build`)
+  const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' })
+  if (result.status !== 0) throw new Error(`npm run build failed with exit code ${result.status}`)
   return true
 }

@@ -2,8 +2,10 @@
 // round trip, measured in-page on the "pair" pages (sdk-host ↔ sdk-widget)
 // through the fixtures' __profile(n) functions (mean µs per call over n
 // calls, best of RUNS runs, as a busy machine only ever adds time), with
-// console.debug live and muted.
-import { loadReady } from './sdk-section.mjs'
+// console.debug live and muted; and where the handshake's time goes, by
+// phase, for every pair (handshake-phases.mjs).
+import { handshakePhases } from './handshake-phases.mjs'
+import { PAIRS, loadReady } from './sdk-section.mjs'
 
 const CALLS = 2_000
 const RUNS = 3
@@ -30,11 +32,22 @@ async function profilePage(page, origins, url) {
   return { host: best(host), widget: best(widget) }
 }
 
-export async function profileOurSdk(page, byKey, origins) {
+const PHASE_LOADS = 20
+
+export async function profileOurSdk(page, byKey, origins, { isolation = true } = {}) {
   const loud = await profilePage(page, origins, byKey['unmuted.pair'].url)
   const quiet = await profilePage(page, origins, byKey['muted.pair'].url)
+  const phases = await handshakePhases(page.context().browser(), origins, { isolation, loads: PHASE_LOADS })
   const row = (label, value) => [`  ${label}`, us(value), '', '', '']
+  const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(2)} ms` : '')
+  const phaseRow = (label, key) => [`  ${label}`, ...PAIRS.map(({ key: pair }) => ms(phases[pair][key])), '']
   return [
+    [`where the handshake goes (console.debug muted, median of ${PHASE_LOADS} loads per pair, pairs interleaved):`, '', '', '', '', '', ''],
+    phaseRow('whole handshake (iframe load → both ready)', 'total'),
+    phaseRow('iframe load → SYNC event in the widget', 'toSync'),
+    phaseRow("SYNC event → SYNC_ACK event in the host (the widget SDK's answer)", 'answer'),
+    phaseRow('SYNC_ACK event → both ready', 'ready'),
+    phaseRow('our CallingHost: SYNC_ACK event → status ready', 'toStatus'),
     [`where ours spends it (mean of ${CALLS.toLocaleString('en')} calls, best of ${RUNS} runs):`, '', '', '', ''],
     row('host: first validateMessage of a type (cold; zod runs jitless)', quiet.host.firstValidateUs),
     row('host: validateMessage(OUTGOING_CALL_STARTED)', quiet.host.validateUs),

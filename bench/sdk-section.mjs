@@ -162,7 +162,7 @@ export async function sdkSection({ browser, origins, isolation = true, profile }
   let profileRows = []
   try {
     for (const variant of list) r[variant.key] = await measureVariant(page, origins, variant)
-    if (profile) profileRows = await profile(page, byKey, origins)
+    if (profile) profileRows = await profile(page, byKey, origins, { isolation })
   } finally {
     await context.close()
   }

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import fc from 'fast-check'
 import type { ConsoleMessage, Page } from '@playwright/test'
 import { malformedMessage } from '../shared/protocol/testing/malformed.ts'
+import { formatProfile, startCpuProfile } from './support/cpu-profile.ts'
 import type { WidgetDriver, DriverContext } from './kit/drivers/types.ts'
 import { expect, test } from './kit/fixtures.ts'
 import type { Harness } from './kit/harness.ts'
@@ -241,6 +242,8 @@ test('a flood of malformed widget messages with the inspector open: the harness 
       }),
     { total, origin: new URL(frame.url()).origin },
   )
+  // FLOOD_PROFILE=1: a CPU profile of the harness page during the flood, in reports/flood-profile.txt.
+  const stopProfile = process.env.FLOOD_PROFILE === '1' ? await startCpuProfile(page) : null
   await frame.evaluate(
     ({ junk, times }) => {
       for (let i = 0; i < times; i += 1) for (const message of junk) window.parent.postMessage(message, '*')
@@ -248,10 +251,12 @@ test('a flood of malformed widget messages with the inspector open: the harness 
     { junk: distinct, times: FLOOD_REPEATS },
   )
   const floodMs = Math.round(await timing)
+  const profile = stopProfile ? formatProfile(await stopProfile()) : null
   test.info().annotations.push({ type: 'flood_10k_ms', description: String(floodMs) })
   console.log(`harness: ${total.toLocaleString('en')} malformed widget messages handled and painted in ${floodMs} ms`)
   mkdirSync('reports', { recursive: true })
   writeFileSync('reports/flood.json', `${JSON.stringify({ flood_ms: floodMs, messages: total })}\n`)
+  if (profile !== null) writeFileSync('reports/flood-profile.txt', `${total} messages, ${floodMs} ms\n${profile}\n`)
 
   // The inspector shows the newest entries (it keeps the last 3,000) and the page still answers.
   const shown = harness.inspector.region.getByText(/^\d+ messages/)

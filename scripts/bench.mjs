@@ -26,7 +26,7 @@ const BASE_PORT = Number(process.env.E2E_PORT ?? 4173)
 if (!Number.isInteger(BASE_PORT) || BASE_PORT < 1024 || BASE_PORT > 65533) throw new Error(`E2E_PORT must be a port number, got ${process.env.E2E_PORT}`)
 const PORTS = { harness: BASE_PORT, widget: BASE_PORT + 1, hostile: BASE_PORT + 2 }
 const ORIGINS = Object.fromEntries(Object.entries(PORTS).map(([name, port]) => [name, `http://127.0.0.1:${port}`]))
-const REQUIRED_PAGES = ['index.html', 'widget/index.html', ...['sdk-host', 'sdk-widget', 'plain-host', 'npm-widget'].map((f) => `e2e/fixtures/${f}/index.html`)]
+const REQUIRED_PAGES = ['index.html', 'widget/index.html', 'sdk/calling-extensions.js', ...['sdk-host', 'sdk-widget', 'plain-host', 'npm-widget'].map((f) => `e2e/fixtures/${f}/index.html`)]
 
 /** $CHROMIUM_PATH, else Debian's /usr/bin/chromium (same rule as e2e/origins.ts). */
 function chromiumPath() {

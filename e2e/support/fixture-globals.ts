@@ -88,7 +88,7 @@ export interface HostEventRecord {
   readonly message: unknown
 }
 
-/** A traffic entry of our CallingHost (the fields the tests read). */
+/** A traffic entry of the harness's TrafficRecorder on our CallingHost (the fields the tests read). */
 export interface TrafficRecord {
   readonly direction: 'in' | 'out'
   readonly type: string | null
@@ -112,7 +112,7 @@ export interface SdkHostFixtureWindow extends HostFixtureWindow {
   __statuses: string[]
   /** Every typed event (`on(type)`) for widget→host types, in order. */
   __events: HostEventRecord[]
-  /** Every traffic entry (`onTraffic`). */
+  /** Every traffic entry (the harness's TrafficRecorder as the host's observer). */
   __traffic: TrafficRecord[]
   /** Every rejection (`onRejected`). */
   __rejected: RejectionRecord[]

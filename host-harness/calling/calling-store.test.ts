@@ -1,4 +1,4 @@
-import type { TrafficEntry } from '../../shared/protocol/index.ts'
+import type { TrafficEntry } from './traffic-recorder.ts'
 import { MAX_TRAFFIC, createCallingStore } from './calling-store.ts'
 
 /** n traffic entries: a handshake, then widget messages of which every third is invalid. */
@@ -56,4 +56,20 @@ test('Clear drops entries not yet applied; seq numbers are never reused', () => 
   store.getState().flushTraffic()
   expect(store.getState().traffic).toEqual([])
   expect(store.getState().addTraffic(ack!).seq).toBe(2)
+})
+
+test('with batching, reply links wait for the frame too: a flood of replies makes one state update', () => {
+  const store = createCallingStore({}, { batchTraffic: true })
+  let updates = 0
+  store.subscribe(() => (updates += 1))
+  const entries = flood(200)
+  for (const entry of entries) {
+    store.getState().addTraffic(entry)
+    store.getState().addLink({ request: { type: 'CALL_COMPLETED', messageId: `w_${entry.seq}` }, requestType: 'CALL_COMPLETED', requestMessageId: `w_${entry.seq}`, replyMessageId: `h_${entry.seq}` })
+  }
+  expect(store.getState().links).toEqual([])
+  store.getState().flushTraffic()
+  expect(updates).toBe(1)
+  expect(store.getState().links).toHaveLength(200)
+  expect(store.getState().traffic).toHaveLength(200)
 })

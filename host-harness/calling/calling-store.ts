@@ -8,10 +8,11 @@
  * {@link callingStore}.
  */
 import { createStore, useStore, type StoreApi } from 'zustand'
-import type { HostStatus, IframeLocation, SyncAckFailedCause, TrafficEntry } from '../../shared/protocol/index.ts'
+import type { HostStatus, IframeLocation, SyncAckFailedCause } from '../../shared/protocol/index.ts'
 import type { HostFaults } from './fault-outbox.ts'
 import { applyConformance, initialConformance, type ConformanceEvent, type ConformanceState } from './conformance.ts'
 import type { ReplyLink } from './links.ts'
+import type { TrafficEntry } from './traffic-recorder.ts'
 import type { ApiCallingSettings, EffectiveSettings } from './settings.ts'
 
 /** How many traffic entries the inspector keeps (oldest dropped first). */
@@ -131,10 +132,11 @@ export interface CallingState {
   /**
    * Adds a traffic entry. With batching on (the app's store) entries are kept aside
    * and applied in one state update per animation frame (flushTraffic), so a flood
-   * of messages costs one render per frame, not one per message.
+   * of messages costs one render per frame, not one per message. Links (addLink) are
+   * batched with them.
    */
   addTraffic(entry: TrafficEntry, composed?: 'valid' | 'invalid'): InspectorEntry
-  /** Applies the traffic entries kept aside (no-op when none). */
+  /** Applies the traffic entries and links kept aside (no-op when none). */
   flushTraffic(): void
   addLink(link: ReplyLink): void
   conformanceEvent(event: ConformanceEvent): void
@@ -170,20 +172,39 @@ function scheduleFrame(flush: () => void): void {
 export function createCallingStore(initial: Partial<CallingState> = {}, options: CallingStoreOptions = {}): CallingStore {
   let alertSeq = 0
   let pending: InspectorEntry[] = []
+  let pendingLinks: ReplyLink[] = []
   let scheduled = false
   return createStore<CallingState>()((set, get) => {
-    /** One state update for every entry kept aside: traffic, trafficSeq and conformance, in order. */
+    /** One state update for every entry and link kept aside: traffic, trafficSeq, conformance and links, in order. */
     const flushTraffic = (): void => {
       scheduled = false
-      if (pending.length === 0) return
+      if (pending.length === 0 && pendingLinks.length === 0) return
       const batch = pending
+      const newLinks = pendingLinks
       pending = []
+      pendingLinks = []
       set((state) => {
-        let conformance = state.conformance
-        for (const entry of batch) conformance = applyConformance(conformance, { kind: 'traffic', entry })
-        const all = state.traffic.concat(batch)
-        return { traffic: all.length > MAX_TRAFFIC ? all.slice(-MAX_TRAFFIC) : all, trafficSeq: batch[batch.length - 1]!.seq, conformance }
+        const next: Partial<CallingState> = {}
+        if (batch.length > 0) {
+          let conformance = state.conformance
+          for (const entry of batch) conformance = applyConformance(conformance, { kind: 'traffic', entry })
+          const all = state.traffic.concat(batch)
+          Object.assign(next, { traffic: all.length > MAX_TRAFFIC ? all.slice(-MAX_TRAFFIC) : all, trafficSeq: batch[batch.length - 1]!.seq, conformance })
+        }
+        if (newLinks.length > 0) {
+          const links = state.links.concat(newLinks)
+          next.links = links.length > MAX_TRAFFIC ? links.slice(-MAX_TRAFFIC) : links
+        }
+        return next
       })
+    }
+    /** Applies the kept-aside entries and links now (batching off) or on the next frame. */
+    const scheduleFlush = (): void => {
+      if (options.batchTraffic !== true) flushTraffic()
+      else if (!scheduled) {
+        scheduled = true
+        scheduleFrame(flushTraffic)
+      }
     }
     return {
     settingsLoad: 'loading',
@@ -223,17 +244,16 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
       const kept: InspectorEntry = { ...entry, hostSeq: entry.seq, seq: last + 1 }
       if (composed) kept.composed = composed
       pending.push(kept)
-      if (options.batchTraffic !== true) flushTraffic()
-      else if (!scheduled) {
-        scheduled = true
-        scheduleFrame(flushTraffic)
-      }
+      scheduleFlush()
       return kept
     },
 
     flushTraffic,
 
-    addLink: (link) => set((state) => ({ links: [...state.links.slice(-MAX_TRAFFIC), link] })),
+    addLink: (link) => {
+      pendingLinks.push(link)
+      scheduleFlush()
+    },
 
     conformanceEvent: (event) => {
       flushTraffic() // conformance sees traffic and events in the order they happened
@@ -246,6 +266,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
     clearInspector: () => {
       const dropped = pending.at(-1)?.seq
       pending = []
+      pendingLinks = []
       set((state) => ({
         ...(dropped !== undefined ? { trafficSeq: dropped } : {}),
         traffic: [],

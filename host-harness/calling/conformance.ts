@@ -22,7 +22,7 @@
  *   (judgeWidgetMessage in shared/protocol/judgement.ts).
  * A call event without externalCallId refers to the current call, as the host treats it.
  */
-import type { TrafficEntry } from '../../shared/protocol/index.ts'
+import type { TrafficEntry } from './traffic-recorder.ts'
 import { isRecord } from '../../shared/crm/guards.ts'
 
 /** The fields of a CallingHost traffic entry that the checks read. */

@@ -1,6 +1,6 @@
 /**
  * The harness's wire faults, as a wrapper around a real CallingHost's outbox:
- * what the widget receives and what the traffic log shows for each fault.
+ * what the widget receives and what the host tells its observer for each fault.
  */
 import type { CallingHostOptions } from '../../shared/protocol/index.ts'
 import { postedTypes } from '../../shared/protocol/testing/jsdom-wire.ts'

@@ -1,6 +1,6 @@
 import { act, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import type { TrafficEntry } from '../../shared/protocol/index.ts'
+import type { TrafficEntry } from './traffic-recorder.ts'
 import { callingStore } from './calling-store.ts'
 import { InspectorPanel } from './inspector-panel.tsx'
 
@@ -36,6 +36,7 @@ async function seedCall() {
   await traffic('out', created)
   act(() => {
     callingStore.getState().addLink({ request: outgoing, requestType: 'OUTGOING_CALL_STARTED', requestMessageId: 'w_1', replyMessageId: 'host_2' })
+    callingStore.getState().flushTraffic()
   })
 }
 

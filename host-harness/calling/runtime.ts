@@ -7,6 +7,7 @@
  */
 import { CallingHost, type HostStatus, type IframeLocation } from '../../shared/protocol/index.ts'
 import { FaultInjector, type HostFaults } from './fault-outbox.ts'
+import { TrafficRecorder } from './traffic-recorder.ts'
 import { api, CALLING_SETTINGS_PATH, onApiChange } from '../lib/api-client.ts'
 import { callingStore, type CallingStore, type EngagementFaults, type FaultMode } from './calling-store.ts'
 import { CallingController, HARNESS_ACCOUNT, type ApiPort, type LoggedCall, type StartCallInput, type StartCallResult } from './controller.ts'
@@ -253,6 +254,13 @@ export class CallingRuntime {
     const state = this.store.getState()
     const effective = state.effective
     if (!this.#container || !effective) return
+    const store = () => this.store.getState()
+    // The inspector's traffic log, plugged into the host's observer seam.
+    const recorder = new TrafficRecorder((entry) => {
+      const id = typeof entry.message === 'object' && entry.message !== null ? (entry.message as { messageId?: unknown }).messageId : undefined
+      const composed = entry.direction === 'out' && typeof id === 'string' ? this.#composed.get(id) : undefined
+      store().addTraffic(entry, composed)
+    })
     const host = new CallingHost({
       container: this.#container,
       src: effective.url,
@@ -274,17 +282,12 @@ export class CallingRuntime {
       autoSetWidgetUrl: false,
       messageIdPrefix: 'ringside',
       wrapOutbox: this.#faults.wrap,
+      observer: recorder,
     })
     this.#faults.set(state.hostFaults)
     this.#host = host
     this.#mountedUrl = effective.url
-    const store = () => this.store.getState()
     this.#hostOffs.push(
-      host.on('traffic', (entry) => {
-        const id = typeof entry.message === 'object' && entry.message !== null ? (entry.message as { messageId?: unknown }).messageId : undefined
-        const composed = entry.direction === 'out' && typeof id === 'string' ? this.#composed.get(id) : undefined
-        store().addTraffic(entry, composed)
-      }),
       host.on('status', (status, previous) => this.#onStatus(status, previous)),
       host.on('ready', (info) => store().patch({ widgetVersion: info.version ?? null, failureCause: null })),
       host.on('syncAckFailed', ({ cause }) => store().patch({ failureCause: cause })),

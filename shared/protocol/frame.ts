@@ -26,6 +26,14 @@ export function checkPositive(value: number | undefined, fallback: number, name:
   return value
 }
 
+/** CallingHost's required options (the rest are checked where they are used); returns them. */
+export function checkHostOptions<T extends { container: HTMLElement; sync: object }>(options: T): T {
+  if (!options || typeof options !== 'object') throw new Error('CallingHost: options are required')
+  if (!options.container || typeof options.container.appendChild !== 'function') throw new Error('CallingHost: options.container must be an HTMLElement')
+  if (!options.sync || typeof options.sync !== 'object') throw new Error('CallingHost: options.sync is required')
+  return options
+}
+
 /** An absolute http(s) URL (relative ones resolve against the page), or throws. */
 export function requireHttpUrl(url: unknown, what: string): URL {
   const parsed = parseHttpUrl(url, typeof document === 'undefined' ? undefined : document.baseURI)

@@ -4,12 +4,13 @@
  * failure names the seed; replay it with FUZZ_SEED=<seed>.
  */
 import { CATALOGUE, validateMessage, type FromWidgetType, type HandlerName } from './catalogue.ts'
-import { CallingHost, type TrafficEntry } from './host.ts'
+import { CallingHost } from './host.ts'
 import { judgeWidgetMessage } from './judgement.ts'
 import { resetWarnOnce } from './log.ts'
 import { httpOrigin } from './origin.ts'
 import { fuzzCases, fuzzSeed, fuzzTargets, runFuzz, typesFrom } from './testing/fuzz.ts'
 import { HOST_ORIGIN, WIDGET_ORIGIN, WIDGET_SRC, capturePosts, deliver, postedOfType, stubParentWindow } from './testing/jsdom-wire.ts'
+import { observeHost } from './testing/observed.ts'
 import { CallingExtensions, type EventHandlers } from './widget.ts'
 
 const PER_SIDE = 10_000
@@ -41,9 +42,8 @@ test(`host: ${PER_SIDE.toLocaleString('en')} broken widget messages are judged, 
   const seed = fuzzSeed()
   const container = document.createElement('div')
   document.body.appendChild(container)
-  const host = new CallingHost({ container, src: WIDGET_SRC, sync: { ...SYNC_FIELDS }, autoResize: false, autoSetWidgetUrl: false })
-  const traffic: TrafficEntry[] = []
-  host.onTraffic((entry) => traffic.push(entry))
+  const { observer, records: traffic } = observeHost()
+  const host = new CallingHost({ container, src: WIDGET_SRC, sync: { ...SYNC_FIELDS }, autoResize: false, autoSetWidgetUrl: false, observer })
   const iframe = host.mount()
   const widget = iframe.contentWindow!
   const posts = capturePosts(widget)

@@ -11,9 +11,10 @@
  * (and is listed in `hostOrigins` when given) is answered at once with a SYNC_ACK
  * that copies it, same messageId, plus debugMode, version and the widget's origin.
  */
-import { SDK_VERSION, validateMessage, type ReadyPayload, type SyncFields, type SyncMessage } from './catalogue.ts'
+import { SDK_VERSION, validateMessage, type ReadyPayload, type SyncAckMessage, type SyncFields, type SyncMessage } from './catalogue.ts'
+import type { SyncAckInfo } from './host-types.ts'
 import { httpOrigin } from './origin.ts'
-import type { WireMessage } from './transport.ts'
+import { typeOf, type WireMessage } from './transport.ts'
 
 export type SyncAckFailedCause = 'timeout' | 'iframe-error'
 
@@ -90,6 +91,33 @@ export function syncMessage(type: 'SYNC' | 'SYNC_ACK', messageId: string, hostUr
   return message
 }
 
+/** Host side: an acceptable SYNC_ACK-shaped message, for warming up the judgement at mount. */
+export function warmUpAck(sync: SyncFields, widgetOrigin: string): WireMessage {
+  const ack = syncMessage('SYNC_ACK', 'warm-up', window.location.origin, sync)
+  Object.assign(ack, { debugMode: false, version: SDK_VERSION, iFrameUrl: widgetOrigin })
+  return ack
+}
+
+const WARM_UP_HOST = 'https://warm-up.invalid'
+const WARM_UP_SYNC = { type: 'SYNC', messageId: 'warm-up', hostUrl: WARM_UP_HOST, portalId: 0, userId: 0, ownerId: 0, iframeLocation: 'widget', usesCallingWindow: false }
+
+/**
+ * Widget side: answers one SYNC (thrown away) when the SDK object is built, so V8 compiles
+ * the SYNC checks and the validator now, not between the host's first SYNC and our SYNC_ACK.
+ */
+export function warmUpSync(): void {
+  answerSync(WARM_UP_SYNC, WARM_UP_HOST, null, false)
+}
+
+/** Host side: what the widget told us in its SYNC_ACK (fields it left out stay out). */
+export function syncAckInfo(message: SyncAckMessage): SyncAckInfo {
+  const info: SyncAckInfo = { message }
+  if (message.version !== undefined) info.version = message.version
+  if (message.debugMode !== undefined) info.debugMode = message.debugMode
+  if (message.iFrameUrl !== undefined) info.iFrameUrl = message.iFrameUrl
+  return info
+}
+
 export type SyncVerdict =
   | { ok: true; origin: string; sync: SyncMessage; ack: WireMessage; ready: ReadyPayload }
   | { ok: false; reason: string }
@@ -127,12 +155,19 @@ export function answerSync(raw: unknown, eventOrigin: string, allowedHosts: Read
   return { ok: true, origin, sync, ack, ready }
 }
 
+/** Widget side: the `hostOrigins` option as a set of origins (null: any host); throws on a non-http(s) entry. */
+export function allowedHosts(hostOrigins: readonly string[] | undefined): ReadonlySet<string> | null {
+  if (hostOrigins === undefined) return null
+  const origins = new Set<string>()
+  for (const entry of hostOrigins) {
+    const origin = httpOrigin(entry)
+    if (!origin) throw new Error(`hostOrigins: ${JSON.stringify(entry)} is not an http(s) origin`)
+    origins.add(origin)
+  }
+  return origins
+}
+
 /** Cheap pre-check before the handshake (validation follows); never throws. */
 export function isSync(raw: unknown): raw is { type: 'SYNC' } {
-  if (typeof raw !== 'object' || raw === null) return false
-  try {
-    return (raw as { type?: unknown }).type === 'SYNC'
-  } catch {
-    return false
-  }
+  return typeOf(raw) === 'SYNC'
 }

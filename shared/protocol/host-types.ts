@@ -1,4 +1,4 @@
-/** The public types of CallingHost: options, events, traffic entries and the outbox seam. */
+/** The public types of CallingHost: options, events, and the outbox and observer seams. */
 import type {
   AcceptedMessageOf,
   AcceptedPayload,
@@ -25,30 +25,38 @@ export interface SyncAckInfo {
 /** How an outgoing message was treated on its way out (set by an outbox wrapper). */
 export type OutgoingFault = 'dropped' | 'duplicate' | 'delayed'
 
-/** One message in or out, in wire order (for an inspector). */
-export interface TrafficEntry {
-  /** Increasing per host. */
-  seq: number
-  /** Date.now() when it was posted or received. */
-  time: number
-  direction: 'in' | 'out'
-  /** null when the message has no string `type`. */
+/** What the host made of one message from the widget's window (see HostObserver). */
+export interface InboundNote {
+  /** Its string `type` (at most 120 characters), null when it has none. */
   type: string | null
-  /** The object as posted or received (by reference). */
-  message: unknown
   /**
-   * out: passes validateMessage(…, 'from-host'). in: the host acted on it (judgeWidgetMessage);
-   * false when it was ignored (the real CRM would ignore it) or came from the wrong origin.
+   * The host acted on it (judgeWidgetMessage); false when it was ignored (the real CRM
+   * would ignore it), came from the wrong origin, or was a SYNC_ACK answering no SYNC.
    */
-  valid: boolean
+  accepted: boolean
+  /** Why it was not accepted. */
   reason?: string
-  /** in: every deviation from the SDK's types, with its severity (also on messages the host acted on). */
+  /** Every deviation from the SDK's types, with its severity (also on accepted messages). */
   deviations?: Deviation[]
   deprecation?: string
-  /** out: requested before SYNC_ACK and flushed after it; in: arrived while not ready. */
-  beforeHandshake?: boolean
-  /** set when an outbox wrapper (fault injection) changed this message */
-  fault?: OutgoingFault
+  /** It arrived while the host was not ready. */
+  beforeHandshake: boolean
+}
+
+/**
+ * The seam for a traffic recorder such as the harness's inspector: told of every message
+ * from the widget's window and every message for it, in wire order. Messages from other
+ * windows are not traffic (see the `rejected` event). The host builds nothing for it when
+ * no observer is given.
+ */
+export interface HostObserver {
+  /** A message from the widget's window, as received (by reference), and the host's verdict. */
+  inbound(data: unknown, note: InboundNote): void
+  /**
+   * A message for the widget: posted, or not (`problem` says why, e.g. no iframe window;
+   * note.fault is 'dropped' when an outbox wrapper dropped it).
+   */
+  outbound(message: WireMessage, note: OutgoingNote, problem?: string): void
 }
 
 /** A message from the widget that the host ignored because the real CRM would (judgeWidgetMessage). */
@@ -65,7 +73,7 @@ export interface RejectedEvent {
   reason: string
   origin: string
   data: unknown
-  /** Posted by a window other than the widget's iframe (so not in the traffic log). */
+  /** Posted by a window other than the widget's iframe (so not traffic: not shown to the observer). */
   fromOtherWindow: boolean
 }
 
@@ -78,15 +86,15 @@ export interface OutgoingNote {
 /**
  * The seam between CallingHost and the window: every outgoing message, SYNC included,
  * goes through `post`. A wrapper (the harness's fault injection) may drop, delay or
- * repeat messages; it reports a message it drops with `drop` so the traffic log shows it.
+ * repeat messages; it reports a message it drops with `drop` so the observer sees it.
  */
 export interface HostOutbox {
   /**
-   * Records the message in traffic and posts it to the widget. A non-SYNC message that
+   * Shows the message to the observer and posts it to the widget. A non-SYNC message that
    * arrives here while the handshake is not complete (a delayed one) is queued again.
    */
   post(message: WireMessage, note: OutgoingNote): void
-  /** Records a message that is never posted. */
+  /** Shows the observer a message that is never posted. */
   drop(message: WireMessage, note: OutgoingNote): void
 }
 
@@ -120,6 +128,8 @@ export interface CallingHostOptions {
   autoSetWidgetUrl?: boolean
   /** Wraps the outbox (fault injection, see HostOutbox); called once, at construction. */
   wrapOutbox?: (inner: HostOutbox) => HostOutbox
+  /** Told of every message in and out (a traffic recorder, see HostObserver). */
+  observer?: HostObserver
 }
 
 /** Listeners get the message as the host acts on it (the leniency rules of judgement.ts applied). */
@@ -130,7 +140,6 @@ export type HostEvents = { [K in FromWidgetType]: WireListener<K> } & {
   status: (status: HostStatus, previous: HostStatus) => void
   ready: (info: SyncAckInfo) => void
   syncAckFailed: (event: { cause: SyncAckFailedCause }) => void
-  traffic: (entry: TrafficEntry) => void
   rejected: (event: RejectedEvent) => void
   /** A message of the widget's that the host ignored, as the real CRM would (also in `rejected`). */
   ignored: (event: IgnoredEvent) => void

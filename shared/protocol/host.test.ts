@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { CATALOGUE, validateMessage, type FromWidgetType, type MessageType, type SyncFields } from './catalogue.ts'
-import { CallingHost, type CallingHostOptions, type RejectedEvent, type TrafficEntry } from './host.ts'
+import { CallingHost, type CallingHostOptions, type RejectedEvent } from './host.ts'
 import { judgeWidgetMessage } from './judgement.ts'
 import { resetWarnOnce } from './log.ts'
 import { malformedMessage } from './testing/malformed.ts'
@@ -64,18 +64,18 @@ describe('mount', () => {
     expect(posts).toHaveLength(0)
   })
 
-  it('warms the validator once on mount with a valid SYNC_ACK-shaped message, without any visible effect', () => {
+  it('warms the judgement once on mount with an acceptable SYNC_ACK-shaped message, without any visible effect', () => {
     const container = document.createElement('div')
     document.body.appendChild(container)
-    const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS })
     const events = vi.fn()
-    for (const event of ['traffic', 'rejected', 'message', 'SYNC_ACK', 'ready', 'status'] as const) host.on(event, events)
-    const calls = vi.mocked(validateMessage).mock.calls
+    const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS, observer: { inbound: events, outbound: events } })
+    for (const event of ['rejected', 'message', 'SYNC_ACK', 'ready', 'status'] as const) host.on(event, events)
+    const calls = vi.mocked(judgeWidgetMessage).mock.calls
     const before = calls.length
     host.mount()
     const warmUp = calls.slice(before)
-    expect(warmUp.map((call) => call[1])).toEqual(['from-widget'])
-    expect(validateMessage(warmUp[0]?.[0], 'from-widget')).toMatchObject({ ok: true, message: { type: 'SYNC_ACK' } })
+    expect(warmUp).toHaveLength(1)
+    expect(judgeWidgetMessage(warmUp[0]?.[0])).toMatchObject({ act: true, type: 'SYNC_ACK', deviations: [] })
     expect(events).not.toHaveBeenCalled()
     expect(console.debug).not.toHaveBeenCalled()
     expect(host.status).toBe('idle')
@@ -358,7 +358,8 @@ describe('sending', () => {
     const id = fn?.call(env.host, payload)
     expect(env.posts).toHaveLength(1)
     expect(env.posts[0]?.message).toMatchObject({ type, messageId: id })
-    expect(env.traffic[0]).toMatchObject({ direction: 'out', type, valid: true })
+    expect(validateMessage(env.posts[0]?.message, 'from-host')).toMatchObject({ ok: true })
+    expect(env.traffic).toEqual([{ direction: 'out', type, message: env.posts[0]?.message }])
   })
 
   it("send('SET_WIDGET_URL') puts iFrameUrl in data and at the top level, where the npm widget reads it", () => {
@@ -367,17 +368,18 @@ describe('sending', () => {
     expect(env.posts.map((p) => p.message)).toStrictEqual([
       { type: 'SET_WIDGET_URL', data: { iFrameUrl: 'https://app.crm.test/moved' }, messageId: id, iFrameUrl: 'https://app.crm.test/moved' },
     ])
-    expect(env.traffic[0]).toMatchObject({ direction: 'out', type: 'SET_WIDGET_URL', valid: true })
+    expect(validateMessage(env.posts[0]?.message, 'from-host')).toMatchObject({ ok: true })
   })
 
-  it('validates an outgoing message only when someone listens to traffic', () => {
+  it('never validates what it sends itself (a traffic recorder may), with or without an observer', () => {
     const env = readyHost()
+    expect(validationsDuring(() => env.host.dialNumber(samplePayloads.DIAL_NUMBER))).toEqual([])
     env.stopTraffic()
     expect(validationsDuring(() => env.host.dialNumber(samplePayloads.DIAL_NUMBER))).toEqual([])
-    expect(postedTypes(env.posts)).toEqual(['DIAL_NUMBER'])
+    expect(postedTypes(env.posts)).toEqual(['DIAL_NUMBER', 'DIAL_NUMBER'])
   })
 
-  it('validates a duplicated outgoing message once for its two traffic entries', () => {
+  it('tells the observer of each post of a message an outbox wrapper posts twice, with its fault', () => {
     // An outbox wrapper that posts every message twice, as the harness's duplicate fault does.
     const env = readyHost({
       wrapOutbox: (inner) => ({
@@ -388,8 +390,24 @@ describe('sending', () => {
         drop: (message, note) => inner.drop(message, note),
       }),
     })
-    expect(validationsDuring(() => env.host.dialNumber(samplePayloads.DIAL_NUMBER))).toEqual(['from-host'])
-    expect(env.traffic.map((t) => [t.valid, t.fault])).toEqual([[true, undefined], [true, 'duplicate']])
+    env.host.dialNumber(samplePayloads.DIAL_NUMBER)
+    expect(env.traffic.map((t) => [t.type, t.fault])).toEqual([['DIAL_NUMBER', undefined], ['DIAL_NUMBER', 'duplicate']])
+    expect(env.traffic[0]?.message).toBe(env.traffic[1]?.message)
+  })
+
+  it('keeps going when the observer throws, and logs it', () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const boom = () => {
+      throw new Error('boom')
+    }
+    const env = readyHost({ observer: { inbound: boom, outbound: boom } })
+    const onEnded = vi.fn()
+    env.host.on('CALL_ENDED', onEnded)
+    env.host.endCall()
+    fromWidget(env, sampleMessage('CALL_ENDED'))
+    expect(postedTypes(env.posts)).toEqual(['END_CALL'])
+    expect(onEnded).toHaveBeenCalledTimes(1)
+    expect(error).toHaveBeenCalledWith(expect.any(String), 'the observer threw:', expect.any(Error))
   })
 
   it('judges an incoming message once (and does not validate it apart)', () => {
@@ -406,20 +424,20 @@ describe('sending', () => {
     for (const id of ids) expect(id).toMatch(/^host_[a-z0-9]+_\d+$/)
   })
 
-  it('marks invalid outgoing payloads in traffic but still sends them (for robustness testing)', () => {
+  it('sends invalid outgoing payloads as they are (for robustness testing)', () => {
     const env = readyHost()
     env.host.sendRaw({ type: 'DIAL_NUMBER', data: { objectId: 0 } })
-    expect(env.posts).toHaveLength(1)
-    expect(env.traffic[0]).toMatchObject({ direction: 'out', valid: false, reason: expect.stringContaining('phoneNumber') })
+    expect(env.posts.map((p) => p.message)).toEqual([{ type: 'DIAL_NUMBER', data: { objectId: 0 }, messageId: expect.any(String) }])
+    expect(env.traffic).toMatchObject([{ direction: 'out', type: 'DIAL_NUMBER' }])
   })
 
-  it('warns once for the deprecated engagementCreated and notes it in traffic', () => {
+  it('warns once for the deprecated engagementCreated', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const env = readyHost()
     env.host.engagementCreated({ engagementId: 1 })
     env.host.engagementCreated({ engagementId: 2 })
     expect(warn).toHaveBeenCalledTimes(1)
-    expect(env.traffic[0]?.deprecation).toMatch(/CREATE_ENGAGEMENT_SUCCEEDED/)
+    expect(warn).toHaveBeenCalledWith(expect.any(String), expect.stringMatching(/CREATE_ENGAGEMENT_SUCCEEDED/))
   })
 })
 
@@ -434,7 +452,7 @@ describe('receiving', () => {
     fromWidget(env, message)
     expect(onEnded).toHaveBeenCalledWith(message.data, message)
     expect(onAny).toHaveBeenCalledWith(message, CATALOGUE.CALL_ENDED)
-    expect(env.traffic).toEqual([{ seq: expect.any(Number), time: expect.any(Number), direction: 'in', type: 'CALL_ENDED', message, valid: true }])
+    expect(env.traffic).toEqual([{ direction: 'in', type: 'CALL_ENDED', message, valid: true }])
   })
 
   it('on() returns an unsubscribe function', () => {
@@ -447,15 +465,15 @@ describe('receiving', () => {
     expect(listener).toHaveBeenCalledTimes(1)
   })
 
-  it('numbers traffic in order, in and out', () => {
+  it('tells the observer in wire order, in and out', () => {
     const env = readyHost()
     env.host.endCall()
     fromWidget(env, sampleMessage('CALL_ENDED'))
     env.host.endCall()
-    expect(env.traffic.map((t) => [t.seq, t.direction])).toEqual([
-      [env.traffic[0]?.seq, 'out'],
-      [(env.traffic[0]?.seq ?? 0) + 1, 'in'],
-      [(env.traffic[0]?.seq ?? 0) + 2, 'out'],
+    expect(env.traffic.map((t) => [t.direction, t.type])).toEqual([
+      ['out', 'END_CALL'],
+      ['in', 'CALL_ENDED'],
+      ['out', 'END_CALL'],
     ])
   })
 
@@ -613,6 +631,19 @@ describe('logging', () => {
     expect(env.traffic).toHaveLength(3)
     expect(console.debug).not.toHaveBeenCalled()
     expect(console.log).not.toHaveBeenCalled()
+  })
+
+  it('logs at most 20 rejected messages a second, then one line with how many more it rejected', () => {
+    vi.useFakeTimers()
+    const env = readyHost()
+    vi.mocked(console.debug).mockClear()
+    for (let i = 0; i < 500; i += 1) fromWidget(env, { type: 'NOPE', messageId: `w${i}` })
+    expect(env.rejected).toHaveLength(500)
+    expect(texts('debug').filter((t) => /rejected a message/.test(t))).toHaveLength(20)
+    vi.advanceTimersByTime(1000)
+    expect(texts('debug').filter((t) => /rejected 480 more message\(s\) in the last second/.test(t))).toHaveLength(1)
+    fromWidget(env, { type: 'NOPE', messageId: 'w-later' })
+    expect(texts('debug').filter((t) => /rejected a message/.test(t))).toHaveLength(21)
   })
 
   it('with debugMode off, the handshake, the queue flush and rejected messages go to console.debug (not console.log), without payload objects', () => {

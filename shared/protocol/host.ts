@@ -1,10 +1,11 @@
 /**
  * Host side of the calling SDK: an emulated CRM host that embeds a calling widget in
  * an iframe and speaks the npm package's wire protocol to it. The work is split:
- * transport.ts (source/origin filter, posting), handshake.ts (SYNC loop), this class
- * (the pre-handshake queue, judging and dispatching messages), frame.ts (the iframe),
- * traffic.ts (the traffic log) and
- * send-methods.ts (one send method per catalogue entry).
+ * transport.ts (source/origin filter, posting), handshake.ts (SYNC loop),
+ * pending-queue.ts (sends before the handshake), frame.ts (the iframe), send-methods.ts
+ * (one send method per catalogue entry) and this class (judging and dispatching
+ * messages). Traffic recording and fault injection are not here: the harness plugs
+ * them in through the observer and outbox seams (host-types.ts).
  *
  * Origins: the only accepted (and the only target) origin is the origin of the current
  * `src`. A SYNC_ACK claiming another `iFrameUrl` origin is accepted (it came from the
@@ -12,27 +13,26 @@
  *
  * Messages: each widget message is judged twice (judgement.ts): the host acts on
  * what the real CRM accepts (listeners get the message after the leniency rules)
- * and reports every deviation from the SDK's types on its traffic entry. A message
- * the real CRM would ignore is ignored, reported in traffic, `rejected` and `ignored`.
+ * and reports every deviation from the SDK's types to the observer. A message the real
+ * CRM would ignore is ignored, reported to the observer, `rejected` and `ignored`.
  */
-import { SDK_VERSION, deprecationOf, getEntry, validateMessage, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
+import { deprecationOf, getEntry, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
 import { Emitter } from './emitter.ts'
-import { WidgetFrame, checkPositive } from './frame.ts'
-import { SyncLoop, syncMessage, type SyncAckFailedCause } from './handshake.ts'
+import { WidgetFrame, checkHostOptions, checkPositive } from './frame.ts'
+import { SyncLoop, syncAckInfo, syncMessage, warmUpAck, type SyncAckFailedCause } from './handshake.ts'
 import type { CallingHostOptions, HostEvents, HostOutbox, HostStatus, OutgoingNote, SyncAckInfo } from './host-types.ts'
+import { ObserverCalls, type InboundExtra } from './host-observer.ts'
 import { judgeWidgetMessage, type Deviation } from './judgement.ts'
-import { createLogger, warnOnce, type Logger } from './log.ts'
+import { FloodGate, createLogger, warnOnce, type Logger } from './log.ts'
 import { createMessageIdFactory } from './message-id.ts'
 import { parseHttpUrl } from './origin.ts'
-import { defineSendMethods, type DataArg, type HostSendMethods } from './send-methods.ts'
-import { TrafficLog, typeOf } from './traffic.ts'
-import { WindowTransport, type ForeignMessage, type WireMessage } from './transport.ts'
+import { PendingQueue } from './pending-queue.ts'
+import { defineSendMethods, envelope, type DataArg, type HostSendMethods } from './send-methods.ts'
+import { WindowTransport, typeOf, type ForeignMessage, type WireMessage } from './transport.ts'
 
 export type * from './host-types.ts'
 
 const PREFIX = '[ringside calling host]'
-/** Upper bound of the pre-handshake queue; the oldest entries go first. */
-export const MAX_QUEUE = 500
 
 /** The send methods (dialNumber(), createEngagementSucceeded(), …) are generated from the catalogue. */
 export interface CallingHost extends HostSendMethods {}
@@ -42,8 +42,9 @@ let sendMethodsDefined = false
 /**
  * The host's send methods (dialNumber(), endCall(), …), generated from the catalogue
  * onto CallingHost.prototype when the first host is constructed rather than when this
- * module loads: a module with no top-level side effects is dropped from the bundle of
- * a widget that imports only the widget side of the SDK.
+ * module loads: a module with no top-level side effects (no call at its top level, not
+ * even a helper's) is dropped from the bundle of a widget that imports only the widget
+ * side of the SDK.
  */
 function defineHostSendMethods(): void {
   if (sendMethodsDefined) return
@@ -60,20 +61,18 @@ export class CallingHost {
   readonly #transport: WindowTransport
   readonly #handshakeLoop: SyncLoop
   readonly #outbox: HostOutbox
-  readonly #traffic: TrafficLog
+  readonly #observer: ObserverCalls
   readonly #frame: WidgetFrame
+  readonly #queue: PendingQueue<{ message: WireMessage; note: OutgoingNote }>
+  readonly #rejectLog = new FloodGate((n) => this.#log.debug(`rejected ${n} more message(s) in the last second (not logged one by one: a flood)`))
   #sync: SyncFields
   #status: HostStatus = 'idle'
   #handshake: SyncAckInfo | null = null
-  #queue: Array<{ message: WireMessage; note: OutgoingNote }> = []
   #destroyed = false
 
   constructor(options: CallingHostOptions) {
     defineHostSendMethods()
-    if (!options || typeof options !== 'object') throw new Error('CallingHost: options are required')
-    const { container } = options
-    if (!container || typeof container.appendChild !== 'function') throw new Error('CallingHost: options.container must be an HTMLElement')
-    if (!options.sync || typeof options.sync !== 'object') throw new Error('CallingHost: options.sync is required')
+    const { container } = checkHostOptions(options)
     this.#frame = new WidgetFrame(options, () => this.#startHandshake(), () => this.#fail('iframe-error'))
     this.#options = options
     this.#container = container
@@ -81,7 +80,8 @@ export class CallingHost {
     this.#nextId = createMessageIdFactory(options.messageIdPrefix ?? 'host', '_')
     this.#log = createLogger(PREFIX, () => options.debugMode === true)
     this.#events = new Emitter<HostEvents>((event, error) => this.#log.error(`a '${event}' listener threw:`, error))
-    this.#traffic = new TrafficLog(() => this.#events.has('traffic'), (entry) => this.#events.emit('traffic', entry))
+    this.#observer = new ObserverCalls(options.observer, (error) => this.#log.error('the observer threw:', error))
+    this.#queue = new PendingQueue((dropped) => this.#log.warn('pre-handshake queue full, dropped', dropped.message.type))
     this.#transport = new WindowTransport({
       peer: () => this.#frame.iframe?.contentWindow,
       origin: () => this.#frame.origin,
@@ -96,7 +96,7 @@ export class CallingHost {
       sendSync: (id) => this.#outbox.post(syncMessage('SYNC', id, window.location.origin, this.#sync), {}),
       onTimeout: () => this.#fail('timeout'),
     })
-    const inner: HostOutbox = { post: (m, note) => this.#post(m, note), drop: (m, note) => this.#traffic.out(m, note) }
+    const inner: HostOutbox = { post: (m, note) => this.#post(m, note), drop: (m, note) => this.#observer.outbound(m, note) }
     this.#outbox = options.wrapOutbox ? options.wrapOutbox(inner) : inner
   }
 
@@ -115,11 +115,9 @@ export class CallingHost {
     if (this.#frame.iframe) return this.#frame.iframe
     this.#transport.start()
     const iframe = this.#frame.mount(this.#container)
-    // Validate one SYNC_ACK-shaped message while the widget loads, so V8's lazy
-    // compilation of the validator is not paid between SYNC_ACK and `ready`.
-    const ack = syncMessage('SYNC_ACK', 'warm-up', window.location.origin, this.#sync)
-    Object.assign(ack, { debugMode: false, version: SDK_VERSION, iFrameUrl: this.#frame.origin })
-    validateMessage(ack, 'from-widget')
+    // Judge one SYNC_ACK-shaped message (thrown away) while the widget loads, so V8's lazy
+    // compilation of the judgement and its validator is not paid between SYNC_ACK and `ready`.
+    judgeWidgetMessage(warmUpAck(this.#sync, this.#frame.origin))
     return iframe
   }
 
@@ -130,7 +128,6 @@ export class CallingHost {
   onStatus(listener: HostEvents['status']): () => void { return this.on('status', listener) }
   onReady(listener: HostEvents['ready']): () => void { return this.on('ready', listener) }
   onSyncAckFailed(listener: HostEvents['syncAckFailed']): () => void { return this.on('syncAckFailed', listener) }
-  onTraffic(listener: HostEvents['traffic']): () => void { return this.on('traffic', listener) }
   onRejected(listener: HostEvents['rejected']): () => void { return this.on('rejected', listener) }
   onIgnored(listener: HostEvents['ignored']): () => void { return this.on('ignored', listener) }
   onMessage(listener: HostEvents['message']): () => void { return this.on('message', listener) }
@@ -148,7 +145,7 @@ export class CallingHost {
   send<T extends HostSendableType>(type: T, ...args: DataArg<T>): string {
     const messageId = this.#nextId()
     const data: unknown = args[0]
-    const message: WireMessage = getEntry(type)?.hasData === false ? { type, messageId } : { type, data, messageId }
+    const message = envelope(type, data, messageId)
     // The npm widget (0.9.7) reads only a top-level iFrameUrl; ours reads either.
     if (type === 'SET_WIDGET_URL' && typeof data === 'object' && data !== null && 'iFrameUrl' in data) message.iFrameUrl = data.iFrameUrl
     this.#submit(message)
@@ -176,12 +173,11 @@ export class CallingHost {
   }
 
   #enqueue(message: WireMessage, note: OutgoingNote): void {
-    if (this.#queue.length >= MAX_QUEUE) this.#log.warn('pre-handshake queue full, dropped', this.#queue.shift()?.message.type)
     this.#queue.push({ message, note })
     this.#log.traffic('Queued until SYNC_ACK', message)
   }
 
-  /** The innermost outbox: records the message in traffic, then posts it at the widget origin. */
+  /** The innermost outbox: shows the message to the observer, then posts it at the widget origin. */
   #post(message: WireMessage, note: OutgoingNote): void {
     if (this.#destroyed) return
     if (message.type !== 'SYNC' && this.#status !== 'ready') {
@@ -190,10 +186,10 @@ export class CallingHost {
     }
     if (!this.#frame.iframe?.contentWindow) {
       this.#log.warn(`cannot post ${message.type}: the iframe has no window`)
-      this.#traffic.out(message, { beforeHandshake: note.beforeHandshake }, 'no iframe window')
+      this.#observer.outbound(message, { beforeHandshake: note.beforeHandshake }, 'no iframe window')
       return
     }
-    this.#traffic.out(message, note)
+    this.#observer.outbound(message, note)
     this.#log.traffic('To widget', message)
     this.#transport.post(message)
   }
@@ -222,20 +218,16 @@ export class CallingHost {
       return
     }
     this.#handshakeLoop.stop()
-    this.#traffic.add('in', 'SYNC_ACK', message, true, { beforeHandshake: true })
+    this.#observeIn(message, 'SYNC_ACK', true)
     this.#log.traffic('From widget', message)
     if (message.iFrameUrl !== undefined && parseHttpUrl(message.iFrameUrl)?.origin !== this.#frame.origin) {
       this.#log.warn(`SYNC_ACK iFrameUrl does not match the src origin ${this.#frame.origin}; keeping the src origin`)
     }
-    const info: SyncAckInfo = { message }
-    if (message.version !== undefined) info.version = message.version
-    if (message.debugMode !== undefined) info.debugMode = message.debugMode
-    if (message.iFrameUrl !== undefined) info.iFrameUrl = message.iFrameUrl
+    const info = syncAckInfo(message)
     this.#handshake = info
     this.#log.debug(`handshake complete: SYNC_ACK from ${this.#frame.origin}`)
     // Ready first (queued messages now post), flushed before anyone hears about it so they keep their order.
-    const queued = this.#queue
-    this.#queue = []
+    const queued = this.#queue.take()
     this.#status = 'ready'
     if (queued.length > 0) this.#log.debug(`flushing ${queued.length} message(s) queued before the handshake`)
     for (const pending of queued) this.#outbox.post(pending.message, pending.note)
@@ -247,14 +239,18 @@ export class CallingHost {
 
   // --- receiving -------------------------------------------------------------
 
+  #observeIn(data: unknown, type: string | null, accepted: boolean, extra?: InboundExtra): void {
+    this.#observer.inbound(data, type, accepted, this.#status !== 'ready', extra)
+  }
+
   #onForeign({ event, reason, fromPeer }: ForeignMessage): void {
     this.#reject(reason, event, fromPeer, fromPeer ? typeOf(event.data) : undefined)
   }
 
   #reject(reason: string, event: MessageEvent, inTraffic: boolean, type?: string, deviations?: Deviation[]): void {
     const data: unknown = event.data
-    if (inTraffic) this.#traffic.add('in', type ?? null, data, false, { reason, deviations, beforeHandshake: this.#status !== 'ready' })
-    this.#log.debug(`rejected a message from ${event.origin}: ${reason}`)
+    if (inTraffic) this.#observeIn(data, type ?? null, false, { reason, deviations })
+    this.#rejectLog.pass(() => this.#log.debug(`rejected a message from ${event.origin}: ${reason}`))
     this.#events.emit('rejected', { reason, origin: event.origin, data, fromOtherWindow: !inTraffic })
   }
 
@@ -272,12 +268,11 @@ export class CallingHost {
       return
     }
     if (judgement.deprecation !== undefined) warnOnce(judgement.deprecation, PREFIX, judgement.deprecation)
-    // The inspector shows the message as it came over the wire, with the deviations.
+    // The observer gets the message as it came over the wire, with the deviations.
     const { deprecation, deviations } = judgement
-    this.#traffic.add('in', message.type, event.data, true, { deprecation, deviations, beforeHandshake: this.#status !== 'ready' })
+    this.#observeIn(event.data, message.type, true, { deprecation, deviations })
     this.#log.traffic('From widget', message)
-    const emit = this.#events.emit.bind(this.#events) as (event: string, ...args: unknown[]) => void
-    emit(message.type, 'data' in message ? message.data : undefined, message)
+    ;(this.#events as unknown as Emitter<Record<string, (...args: unknown[]) => void>>).emit(message.type, 'data' in message ? message.data : undefined, message)
     this.#events.emit('message', message, judgement.entry)
     if (this.#destroyed) return // a listener may have destroyed the host
     // Built-in reactions (each can be switched off).
@@ -326,7 +321,8 @@ export class CallingHost {
   destroy(): void {
     if (this.#destroyed) return
     this.#handshakeLoop.stop()
-    this.#queue = []
+    this.#queue.clear()
+    this.#rejectLog.close()
     this.#transport.stop()
     this.#frame.remove()
     this.#setStatus('idle')

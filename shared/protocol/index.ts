@@ -10,15 +10,16 @@ export type {
   CallingHostOptions,
   HostEventName,
   HostEvents,
+  HostObserver,
   HostOutbox,
   HostStatus,
   IgnoredEvent,
+  InboundNote,
   OutgoingFault,
   OutgoingNote,
   RejectedEvent,
   SyncAckFailedCause,
   SyncAckInfo,
-  TrafficEntry,
 } from './host.ts'
 export {
   CATALOGUE,

@@ -4,18 +4,15 @@
  * - ACT: what the real CRM does with it. It accepts more than the SDK's TypeScript
  *   types promise (the vendor's own demos send CALL_ENDED without engagementId,
  *   CALL_COMPLETED with `hs_call_recording_url: null`, …), so the host normalises
- *   the message by the leniency rules below and acts on the result. Only a message
+ *   the message by the leniency rules (leniency.ts) and acts on the result. Only a message
  *   the real CRM would ignore is ignored.
  * - REPORT: every deviation from the SDK's documented types, with a severity:
  *   `error` (the real CRM ignores or refuses it, or the field) or `warning` (the
  *   real CRM copes, but the type says otherwise).
  *
- * Each rule names its evidence in LENIENCY_RULES; shared/protocol/README.md has the
- * table. Where the evidence is thin, the rule keeps a working widget working and
- * says so.
+ * The rules, their evidence and their normalisers are in leniency.ts.
  */
 import {
-  callEndStatus,
   checkEnvelope,
   deprecationOf,
   describeError,
@@ -26,92 +23,10 @@ import {
 } from './catalogue.ts'
 import { SCHEMAS } from './envelopes.ts'
 import type { ZodType } from './zod-config.ts'
+import { CLEAN_WHEN_VALID, NORMALIZE, isRecord, show, type Data, type LeniencyRule, type Note, type Severity } from './leniency.ts'
 
-export type Severity = 'error' | 'warning'
-
-export type LeniencyRule =
-  | 'engagement-by-call-id'
-  | 'current-call'
-  | 'numeric-string'
-  | 'property-null-or-empty'
-  | 'property-not-string'
-  | 'timestamp-missing'
-  | 'unknown-end-status'
-
-export interface LeniencyRuleInfo {
-  /** Which messages and fields it covers. */
-  readonly applies: string
-  /** What the host does (as the real CRM does). */
-  readonly host: string
-  /** Why we believe the real CRM does so. */
-  readonly evidence: string
-  /** Severity of the finding it raises. */
-  readonly severity: Severity
-}
-
-const DEMO_REPO = 'https://github.com/HubSpot/calling-extensions-sdk'
-
-export const LENIENCY_RULES: Readonly<Record<LeniencyRule, LeniencyRuleInfo>> = {
-  'engagement-by-call-id': {
-    applies: 'CALL_ENDED, CALL_COMPLETED, FINALIZE_ENGAGEMENT, PUBLISH_TO_CHANNEL without a usable engagementId (missing, null, 0 or "")',
-    host: "Finds the call's engagement by externalCallId (the engagement the host created for that call).",
-    evidence:
-      `Both vendor demos call callEnded({ callEndStatus }) without engagementId (${DEMO_REPO}: demos/demo-minimal-js/index.js endCall, ` +
-      'demos/demo-react-ts CallingScreen/DialingScreen/IncomingScreen); demo-react-ts keeps engagementId null until CREATE_ENGAGEMENT_SUCCEEDED and ' +
-      'demo-minimal-js starts it at 0, and both send it as is. The SDK posts the payload unchanged (src/CallingExtensions.ts sendMessage), ' +
-      'and the CRM logs the demos\' calls.',
-    severity: 'warning',
-  },
-  'current-call': {
-    applies: 'CALL_ANSWERED, CALL_ENDED, CALL_TRANSFERRED, CALL_COMPLETED without externalCallId, or without any data',
-    host: 'Applies the event to the current call (the last one the widget started and has not completed).',
-    evidence:
-      `demo-minimal-js answers END_CALL with cti.callEnded() and no payload at all (${DEMO_REPO}: demos/demo-minimal-js/index.js onEndCall). ` +
-      'Thin evidence beyond that: the widget has one call at a time, so the current call is the one it means.',
-    severity: 'warning',
-  },
-  'numeric-string': {
-    applies: 'engagementId, callStartTime, objectCoordinates.objectId/portalId sent as a string of digits where the type says number',
-    host: 'Reads the digits as the number.',
-    evidence:
-      "The SDK's own type for CALL_COMPLETED is engagementId?: number | string (src/types.ts OnCallCompleted), so the host parses ids " +
-      'from strings; the CRM API takes every id as a string. Thin for the other fields: coercing keeps a widget working that stringified an id.',
-    severity: 'warning',
-  },
-  'property-null-or-empty': {
-    applies: 'CALL_COMPLETED engagementProperties values null or ""',
-    host: 'Passes them to the engagements API, which clears the property (an unrecorded call simply has no recording URL).',
-    evidence:
-      `demo-react-ts sends hs_call_recording_url: isCallRecorded ? RECORDING_URL : null (${DEMO_REPO}: demos/demo-react-ts/src/components/screens/CallEndedScreen.tsx); ` +
-      'the CRM objects API clears a property whose new value is "" (https://developers.hubspot.com/docs/api/crm/understanding-the-crm); ' +
-      "Ringside's API treats null the same. Thin for null: refusing the whole update would lose the notes the user typed.",
-    severity: 'warning',
-  },
-  'property-not-string': {
-    applies: 'CALL_COMPLETED engagementProperties values that are numbers or booleans (other than hs_timestamp)',
-    host: 'Passes them to the engagements API, which stores their text (e.g. hs_call_duration 5000 → "5000").',
-    evidence:
-      'RawEngagementProperties types every property but hs_timestamp as string (src/types.ts); the CRM objects API accepts numbers and booleans ' +
-      'for property values and returns them as strings.',
-    severity: 'warning',
-  },
-  'timestamp-missing': {
-    applies: 'CALL_COMPLETED engagementProperties without hs_timestamp',
-    host: "Keeps the engagement's own hs_timestamp (set when the call started).",
-    evidence:
-      'RawEngagementProperties marks hs_timestamp required (src/types.ts), yet demo-react-ts and demo-minimal-js send engagementProperties ' +
-      'without it (CallEndedScreen.tsx onSaveCall; index.js completeCall).',
-    severity: 'warning',
-  },
-  'unknown-end-status': {
-    applies: 'CALL_ENDED callEndStatus that is not one of the EndStatus values',
-    host: 'Ignores the field and ends the call as if none were sent (COMPLETED once answered, else CANCELED).',
-    evidence:
-      'The CRM only records the hs_call_status values it knows (the calls API refuses others). Thin evidence on what the CRM does with the ' +
-      'rest of the message; ending the call keeps the timeline from showing it in progress forever.',
-    severity: 'error',
-  },
-}
+export { LENIENCY_RULES } from './leniency.ts'
+export type { LeniencyRule, LeniencyRuleInfo, Severity } from './leniency.ts'
 
 export interface Deviation {
   severity: Severity
@@ -136,148 +51,6 @@ export type Judgement =
       deprecation?: string
     }
   | { act: false; type?: string; entry?: CatalogueEntry; reason: string; deviations: Deviation[] }
-
-type Data = Record<string, unknown>
-/** Records a deviation; `note.changed()` marks a normalisation that needs no finding (the type allows it). */
-type Note = ((severity: Severity, path: string, message: string, rule?: LeniencyRule) => void) & { changed(): void }
-
-const isRecord = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v)
-const show = (v: unknown): string => (v === undefined ? 'undefined' : JSON.stringify(v) ?? String(v))
-const DIGITS = /^\d{1,15}$/
-const END_STATUSES: readonly unknown[] = Object.values(callEndStatus)
-
-/**
- * Normalises `data[key]` as a positive id (`typed`: what the SDK's type allows). Removes it
- * when it names nothing, so the host falls back to externalCallId.
- */
-function normalizeEngagementId(data: Data, note: Note, typed: 'number' | 'number|string', required: boolean): void {
-  const path = 'data.engagementId'
-  if (!Object.prototype.hasOwnProperty.call(data, 'engagementId') || data.engagementId === undefined) {
-    if (required) note('warning', path, "no engagementId: the host finds the call's engagement by externalCallId", 'engagement-by-call-id')
-    return
-  }
-  const value = data.engagementId
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return
-  if (typeof value === 'string' && DIGITS.test(value) && Number(value) > 0) {
-    data.engagementId = Number(value)
-    note.changed()
-    if (typed === 'number') note('warning', path, `engagementId ${show(value)} is a string; the type says number (the host reads ${value})`, 'numeric-string')
-    return
-  }
-  delete data.engagementId
-  if (value === null || value === 0 || value === '') {
-    note('warning', path, `engagementId ${show(value)} names no engagement: the host finds the call's engagement by externalCallId`, 'engagement-by-call-id')
-  } else {
-    note('error', path, `engagementId ${show(value)} is not an engagement id: the host ignores it and finds the call's engagement by externalCallId`, 'engagement-by-call-id')
-  }
-}
-
-function normalizeCallRef(data: Data, note: Note): void {
-  const id = data.externalCallId
-  if (typeof id === 'string' && id !== '') return
-  delete data.externalCallId
-  note('warning', 'data.externalCallId', `externalCallId is ${show(id)}: the host applies this to the current call`, 'current-call')
-}
-
-function normalizeNumber(data: Data, key: string, path: string, note: Note): void {
-  const value = data[key]
-  if (typeof value === 'string' && /^\d{1,16}$/.test(value)) {
-    data[key] = Number(value)
-    note('warning', path, `${key} ${show(value)} is a string; the type says number (the host reads ${value})`, 'numeric-string')
-  }
-}
-
-function normalizeProperties(data: Data, note: Note): void {
-  const props = data.engagementProperties
-  if (props === undefined) return
-  if (!isRecord(props)) {
-    delete data.engagementProperties
-    note(props === null ? 'warning' : 'error', 'data.engagementProperties', `engagementProperties is ${show(props)}, not an object: the host updates no property`)
-    return
-  }
-  for (const [key, value] of Object.entries(props)) {
-    const path = `data.engagementProperties.${key}`
-    if (value === null) {
-      note('warning', path, `${key} is null; the type says string (the engagements API clears the property)`, 'property-null-or-empty')
-    } else if ((typeof value === 'number' || typeof value === 'boolean') && key !== 'hs_timestamp') {
-      note('warning', path, `${key} is the ${typeof value} ${show(value)}; the type says string (the engagements API stores "${String(value)}")`, 'property-not-string')
-    } else if (typeof value === 'object') {
-      note('error', path, `${key} is ${Array.isArray(value) ? 'an array' : 'an object'}: the engagements API refuses it, so the update fails`)
-    }
-  }
-  if (!Object.prototype.hasOwnProperty.call(props, 'hs_timestamp')) {
-    note('warning', 'data.engagementProperties.hs_timestamp', "no hs_timestamp; the type requires it (the engagement keeps its own timestamp)", 'timestamp-missing')
-  }
-}
-
-/**
- * Per type: turns the (cloned) data into what the host acts on, noting each change.
- * Returns the data to act on.
- */
-const NORMALIZE: Partial<Record<FromWidgetType, (data: Data | undefined, note: Note) => Data | undefined>> = {
-  INITIALIZED(data, note) {
-    if (data) normalizeEngagementId(data, note, 'number', false)
-    return data
-  },
-  OUTGOING_CALL_STARTED(data, note) {
-    if (data) normalizeNumber(data, 'callStartTime', 'data.callStartTime', note)
-    return data
-  },
-  INCOMING_CALL(data, note) {
-    if (data) normalizeNumber(data, 'callStartTime', 'data.callStartTime', note)
-    return data
-  },
-  CALL_ANSWERED: callRefOnly,
-  CALL_TRANSFERRED: callRefOnly,
-  CALL_ENDED(data, note) {
-    const d = callRefOnly(data, note)
-    normalizeEngagementId(d, note, 'number', true)
-    const status = d.callEndStatus
-    if (status !== undefined && !END_STATUSES.includes(status)) {
-      delete d.callEndStatus
-      note('error', 'data.callEndStatus', `callEndStatus ${show(status)} is not one of ${END_STATUSES.join(', ')}: the host ignores it`, 'unknown-end-status')
-    }
-    return d
-  },
-  CALL_COMPLETED(data, note) {
-    const d = callRefOnly(data, note)
-    normalizeEngagementId(d, note, 'number|string', false)
-    normalizeProperties(d, note)
-    return d
-  },
-  FINALIZE_ENGAGEMENT: finalize,
-  PUBLISH_TO_CHANNEL: finalize,
-  NAVIGATE_TO_RECORD(data, note) {
-    if (data && isRecord(data.objectCoordinates)) {
-      normalizeNumber(data.objectCoordinates, 'objectId', 'data.objectCoordinates.objectId', note)
-      normalizeNumber(data.objectCoordinates, 'portalId', 'data.objectCoordinates.portalId', note)
-    }
-    if (data) normalizeEngagementId(data, note, 'number', false)
-    return data
-  },
-}
-
-/**
- * Types whose rules only repair what the SDK's types forbid: a message that passes the
- * strict schema needs no normalising (and no copy; OUTGOING_CALL_STARTED is the hot path).
- */
-const CLEAN_WHEN_VALID: ReadonlySet<FromWidgetType> = new Set(['OUTGOING_CALL_STARTED', 'INCOMING_CALL'])
-
-function callRefOnly(data: Data | undefined, note: Note): Data {
-  if (data === undefined || data === null) {
-    note('warning', 'data', 'no data: the host applies this to the current call', 'current-call')
-    return {}
-  }
-  normalizeCallRef(data, note)
-  return data
-}
-
-function finalize(data: Data | undefined, note: Note): Data | undefined {
-  if (!data) return data
-  normalizeCallRef(data, note)
-  normalizeEngagementId(data, note, 'number', true)
-  return data
-}
 
 /** `a` is `b` or inside it, or the other way round (data.x covers data.x.y). */
 function overlaps(a: string, b: string): boolean {

@@ -56,3 +56,55 @@ export function warnOnce(key: string, ...args: unknown[]): boolean {
 export function resetWarnOnce(): void {
   warned.clear()
 }
+
+/** How many lines a FloodGate lets through per second. */
+export const FLOOD_LINES_PER_SECOND = 20
+
+/**
+ * Lets at most FLOOD_LINES_PER_SECOND calls of `log` through per second; the rest are
+ * counted and summed up in one `summary(count)` line when that second is over. A flood
+ * of rejected messages then costs a counter per message, not a console call (each costs
+ * ~0.2 ms while DevTools or Playwright listen).
+ */
+export class FloodGate {
+  readonly #summary: (suppressed: number) => void
+  #windowStart = -Infinity
+  #passed = 0
+  #suppressed = 0
+  #timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(summary: (suppressed: number) => void) {
+    this.#summary = summary
+  }
+
+  /** Runs `log` unless this second's lines are used up. */
+  pass(log: () => void): void {
+    const now = Date.now()
+    if (now - this.#windowStart >= 1000) {
+      this.#flush()
+      this.#windowStart = now
+      this.#passed = 0
+    }
+    if (this.#passed < FLOOD_LINES_PER_SECOND) {
+      this.#passed += 1
+      log()
+      return
+    }
+    this.#suppressed += 1
+    this.#timer ??= setTimeout(() => this.#flush(), Math.max(0, 1000 - (now - this.#windowStart)))
+  }
+
+  /** Writes the pending summary now and stops the timer. */
+  close(): void {
+    this.#flush()
+  }
+
+  #flush(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer)
+    this.#timer = undefined
+    if (this.#suppressed === 0) return
+    const suppressed = this.#suppressed
+    this.#suppressed = 0
+    this.#summary(suppressed)
+  }
+}

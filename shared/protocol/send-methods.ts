@@ -3,7 +3,8 @@
  * entry's `method` (CallingExtensions) or `hostMethod` (CallingHost) becomes a method
  * that sends that entry's type. Adding a type to the catalogue adds its method.
  */
-import { CATALOGUE, type HostSendableType, type MessageType, type Payload } from './catalogue.ts'
+import { CATALOGUE, getEntry, type HostSendableType, type MessageType, type Payload } from './catalogue.ts'
+import type { WireMessage } from './transport.ts'
 
 type Catalogue = typeof CATALOGUE
 
@@ -41,4 +42,12 @@ export function defineSendMethods<Self>(
       },
     })
   }
+}
+
+/**
+ * The envelope a send method posts, as the npm package builds it: `{type, messageId}` for
+ * a type without data, else `{type, data, messageId}`.
+ */
+export function envelope(type: string, data: unknown, messageId: string): WireMessage {
+  return getEntry(type)?.hasData === false ? { type, messageId } : { type, data, messageId }
 }

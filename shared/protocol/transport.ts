@@ -86,3 +86,14 @@ export class WindowTransport {
     this.#options.onMessage(event)
   }
 }
+
+/** The `type` of a message when it is a string (at most 120 characters), else undefined; never throws. */
+export function typeOf(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined
+  try {
+    const type: unknown = (data as { type?: unknown }).type
+    return typeof type === 'string' ? type.slice(0, 120) : undefined
+  } catch {
+    return undefined
+  }
+}

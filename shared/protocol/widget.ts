@@ -12,64 +12,19 @@
  *   unknown ones never reach a handler (unknown ones still get UNKNOWN_MESSAGE_TYPE);
  * - an ERROR is never answered with an ERROR.
  */
-import {
-  SDK_VERSION,
-  deprecationOf,
-  errorType,
-  getEntry,
-  validateMessage,
-  type CatalogueEntry,
-  type HandledType,
-  type HandlerNameOf,
-  type HostToWidgetMessage,
-  type MessageOf,
-  type Payload,
-  type ReadyPayload,
-} from './catalogue.ts'
-import { answerSync, isSync } from './handshake.ts'
+import { SDK_VERSION, deprecationOf, errorType, validateMessage, type CatalogueEntry, type HostToWidgetMessage, type MessageOf, type ReadyPayload } from './catalogue.ts'
+import { allowedHosts, answerSync, isSync, warmUpSync } from './handshake.ts'
 import { createLogger, warnOnce, type Logger } from './log.ts'
 import { createMessageIdFactory } from './message-id.ts'
 import { httpOrigin } from './origin.ts'
-import { defineSendMethods, type WidgetSendMethods } from './send-methods.ts'
+import { PendingQueue } from './pending-queue.ts'
+import { defineSendMethods, envelope, type WidgetSendMethods } from './send-methods.ts'
 import { WindowTransport, type ForeignMessage, type WireMessage } from './transport.ts'
+import type { CallingExtensionsOptions, OutgoingMessage } from './widget-types.ts'
+
+export type * from './widget-types.ts'
 
 const PREFIX = `[calling-extensions-sdk@${SDK_VERSION} ringside]`
-/** Upper bound of the pre-handshake queue; the oldest entries go first. */
-const MAX_QUEUE = 500
-const WARM_UP_SYNC = { type: 'SYNC', messageId: 'warm-up', hostUrl: 'https://warm-up.invalid', portalId: 0, userId: 0, ownerId: 0, iframeLocation: 'widget', usesCallingWindow: false }
-
-type Handler<T extends HandledType> = (data: Payload<T>, message: MessageOf<T>) => void
-
-/** eventHandlers, typed from the catalogue; every handler is called as (data, rawMessage). */
-export type EventHandlers = {
-  [K in HandledType as HandlerNameOf<K>]?: Handler<K>
-} & {
-  /** Literal `FAILED` key: called for every valid `*_FAILED` message before its own handler. */
-  FAILED?: (data: unknown, message: HostToWidgetMessage) => void
-  /** Valid known messages whose own handler is missing. */
-  defaultEventHandler?: (data: unknown, message: HostToWidgetMessage) => void
-}
-
-export interface CallingExtensionsOptions {
-  /**
-   * true: every message sent and received is logged with console.log, and so are the
-   * noteworthy events. false (default): no per-message logs; noteworthy events (the
-   * handshake, the queue flush, dropped or invalid messages) go to console.debug.
-   * Echoed in SYNC_ACK.
-   */
-  debugMode?: boolean
-  eventHandlers: EventHandlers
-  /** When given, SYNC (and SET_WIDGET_URL retargeting) is accepted only for these origins. */
-  hostOrigins?: string[]
-}
-
-/** What sendMessage() accepts: any typed envelope, passed through unchanged. */
-export interface OutgoingMessage {
-  type: string
-  data?: unknown
-  messageId?: string | number
-  [key: string]: unknown
-}
 
 type AnyHandler = (data: unknown, message: unknown) => void
 
@@ -87,7 +42,7 @@ export class CallingExtensions {
   #hostOrigin: string | null = null
   #ready = false
   #destroyed = false
-  #queue: WireMessage[] = []
+  readonly #queue = new PendingQueue<WireMessage>((dropped) => this.#log.warn('pre-handshake queue full, dropped', dropped.type))
 
   constructor(options: CallingExtensionsOptions) {
     if (!options || typeof options !== 'object' || !options.eventHandlers || typeof options.eventHandlers !== 'object') {
@@ -97,19 +52,12 @@ export class CallingExtensions {
     this.#handlers = options.eventHandlers
     this.#debugMode = options.debugMode === true
     this.#log = createLogger(PREFIX, () => this.#debugMode)
-    if (options.hostOrigins !== undefined) {
-      const origins = new Set<string>()
-      for (const entry of options.hostOrigins) {
-        const origin = httpOrigin(entry)
-        if (!origin) throw new Error(`hostOrigins: ${JSON.stringify(entry)} is not an http(s) origin`)
-        origins.add(origin)
-      }
-      this.#allowedHosts = origins
-    } else {
-      this.#allowedHosts = null
-    }
+    this.#allowedHosts = allowedHosts(options.hostOrigins)
+    // A document's parent window never changes while it lives (moving an iframe reloads
+    // it), so it is read once: the getter costs a few µs on every message otherwise.
+    const parent = window.parent
     this.#transport = new WindowTransport({
-      peer: () => window.parent,
+      peer: () => parent,
       // null until the handshake: the first SYNC is checked against its own hostUrl
       origin: () => this.#hostOrigin,
       onMessage: (event) => this.#onMessage(event),
@@ -117,10 +65,11 @@ export class CallingExtensions {
       onPostError: (message, error) => this.#log.error(`postMessage of ${message.type} failed:`, error),
     })
     // Listening starts now: a SYNC is answered as soon as this object exists. The SYNC
-    // validator is compiled now too (zod builds it on first use), so nothing lazy sits
-    // between the host's first SYNC and our SYNC_ACK.
+    // checks and the validator run once now on a throw-away SYNC (nothing is posted; V8
+    // compiles a function on its first call), so nothing lazy sits between the host's
+    // first SYNC and our SYNC_ACK.
     this.#transport.start()
-    validateMessage(WARM_UP_SYNC, 'from-host')
+    warmUpSync()
   }
 
   /** True once the first valid SYNC has been acknowledged. */
@@ -159,7 +108,7 @@ export class CallingExtensions {
   destroy(): void {
     if (this.#destroyed) return
     this.#destroyed = true
-    this.#queue = []
+    this.#queue.clear()
     this.#transport.stop()
   }
 
@@ -168,7 +117,7 @@ export class CallingExtensions {
   static {
     // The generated send methods post `{type, messageId}` or `{type, data, messageId}`, as the npm package.
     defineSendMethods<CallingExtensions>(CallingExtensions.prototype, 'method', (sdk, type, data) =>
-      sdk.#send(getEntry(type)?.hasData === false ? { type, messageId: sdk.#nextId() } : { type, data, messageId: sdk.#nextId() }),
+      sdk.#send(envelope(type, data, sdk.#nextId())),
     )
   }
 
@@ -184,10 +133,6 @@ export class CallingExtensions {
       if (!check.ok) this.#log.warn(`sending ${message.type} that a host would reject: ${check.reason}`)
     }
     if (!this.#ready) {
-      if (this.#queue.length >= MAX_QUEUE) {
-        const dropped = this.#queue.shift()
-        this.#log.warn('pre-handshake queue full, dropped', dropped?.type)
-      }
       this.#queue.push(message)
       this.#log.traffic('Queued until the handshake', message)
       return
@@ -258,8 +203,7 @@ export class CallingExtensions {
     this.#log.traffic('From host', verdict.sync)
     this.#post(verdict.ack)
     this.#log.debug(`handshake complete: SYNC from ${verdict.origin} acknowledged`)
-    const queued = this.#queue
-    this.#queue = []
+    const queued = this.#queue.take()
     if (queued.length > 0) this.#log.debug(`flushing ${queued.length} message(s) queued before the handshake`)
     for (const message of queued) this.#post(message)
     this.#dispatchReady(verdict.ready)

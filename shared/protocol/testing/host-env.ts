@@ -3,7 +3,8 @@
  * tests and for tests of wrappers around its outbox (the harness's faults).
  */
 import type { SyncFields } from '../catalogue.ts'
-import { CallingHost, type CallingHostOptions, type RejectedEvent, type TrafficEntry } from '../host.ts'
+import { CallingHost, type CallingHostOptions, type RejectedEvent } from '../host.ts'
+import { observeHost, type Observed } from './observed.ts'
 import { WIDGET_ORIGIN, WIDGET_SRC, capturePosts, deliver, postedOfType, type Post } from './jsdom-wire.ts'
 
 export const SYNC_FIELDS: SyncFields = { portalId: 123, userId: 7, ownerId: 9, iframeLocation: 'widget', usesCallingWindow: false }
@@ -13,9 +14,10 @@ export interface HostEnv {
   iframe: HTMLIFrameElement
   widget: Window
   posts: Post[]
-  traffic: TrafficEntry[]
+  /** What the host told its observer (options.observer, unless the test passes its own). */
+  traffic: Observed[]
   rejected: RejectedEvent[]
-  /** Unsubscribes the traffic listener that fills `traffic`. */
+  /** Stops filling `traffic`. */
   stopTraffic: () => void
 }
 
@@ -25,11 +27,10 @@ const hosts: CallingHost[] = []
 export function mountHost(options: Partial<CallingHostOptions> = {}): HostEnv {
   const container = document.createElement('div')
   document.body.appendChild(container)
-  const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS, ...options })
+  const { observer, records: traffic, stop: stopTraffic } = observeHost()
+  const host = new CallingHost({ container, src: WIDGET_SRC, sync: SYNC_FIELDS, observer, ...options })
   hosts.push(host)
-  const traffic: TrafficEntry[] = []
   const rejected: RejectedEvent[] = []
-  const stopTraffic = host.onTraffic((e) => traffic.push(e))
   host.onRejected((e) => rejected.push(e))
   const iframe = host.mount()
   const widget = iframe.contentWindow
