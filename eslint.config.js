@@ -106,15 +106,6 @@ const sharedImports = (extraPaths = []) => ({
   ],
 })
 
-// Findings of the recommended rules in files that were being rewritten on other branches when the linter came in
-// (shared/protocol/, host-harness/calling/ and panels/): to fix once those rewrites are merged, so that the fixes
-// do not collide with them. Delete an entry once its file is clean.
-const PENDING_FIXES = [
-  { files: ['shared/protocol/catalogue.ts', 'shared/protocol/types.ts', 'shared/protocol/host.test.ts'], rules: { '@typescript-eslint/no-unused-vars': 'off' } },
-  { files: ['shared/protocol/interop.test.ts'], rules: { 'prefer-const': 'off' } },
-  { files: ['shared/protocol/testing/fuzz.ts', 'host-harness/panels/database-panel.tsx'], rules: { 'preserve-caught-error': 'off' } },
-  { files: ['host-harness/calling/runtime.ts'], rules: { 'no-useless-assignment': 'off' } },
-]
 
 export default defineConfig([
   globalIgnores(['dist/', 'lib/', 'reports/', 'test-results/', 'playwright-report/', 'blob-report/', '.ringside/', 'public/mockServiceWorker.js']),
@@ -186,5 +177,4 @@ export default defineConfig([
     rules: { 'no-empty-pattern': ['error', { allowObjectPatternsAsParameters: true }] },
   },
 
-  ...PENDING_FIXES,
 ])

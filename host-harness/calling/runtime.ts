@@ -161,7 +161,7 @@ export class CallingRuntime {
   /** GET the calling settings of app 1001 and apply them. */
   async loadSettings(): Promise<void> {
     if (this.#disposed) return
-    let apiErrors: string[] = []
+    let apiErrors: string[]
     try {
       const body = await this.#api.get(CALLING_SETTINGS_PATH, { developerKey: true })
       const parsed = parseApiSettings(body)

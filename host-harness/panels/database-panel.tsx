@@ -77,7 +77,7 @@ export function DatabasePanel({ save = download }: { save?: (fileName: string, t
       try {
         snapshot = JSON.parse(text)
       } catch (e) {
-        throw new Error(`${file.name} is not a JSON file (${e instanceof Error ? e.message : String(e)}). Nothing was imported.`)
+        throw new Error(`${file.name} is not a JSON file (${e instanceof Error ? e.message : String(e)}). Nothing was imported.`, { cause: e })
       }
       await api.post(DATABASE_PATHS.import, snapshot)
       return `Imported ${file.name}.`

@@ -8,7 +8,6 @@
  * Plain data, no validator library: both SDK sides import it, and a widget bundle
  * must stay small. Validation lives in validate.ts.
  */
-import type { IframeLocation } from './enums.ts'
 
 export { callEndStatus, callStatus, callRingingStatus, callInProgressStatus, callEndingStatus, callerIdTypes, errorType, iframeLocation } from './enums.ts'
 export type { EndStatus, CallStatus, CallerIdType, IframeLocation } from './enums.ts'

@@ -1,21 +1,19 @@
 import fc from 'fast-check'
-import { CATALOGUE, validateMessage, type FromWidgetType, type MessageType, type SyncFields } from './catalogue.ts'
-import { CallingHost, type CallingHostOptions, type RejectedEvent } from './host.ts'
+import { CATALOGUE, validateMessage, type FromWidgetType, type MessageType } from './catalogue.ts'
+import { CallingHost } from './host.ts'
 import { judgeWidgetMessage } from './judgement.ts'
 import { resetWarnOnce } from './log.ts'
 import { malformedMessage } from './testing/malformed.ts'
 import {
   WIDGET_ORIGIN,
   WIDGET_SRC,
-  capturePosts,
   createFrameWindow,
   deliver,
   postedOfType,
   postedTypes,
-  type Post,
 } from './testing/jsdom-wire.ts'
 import { sampleMessage, samplePayloads } from './testing/samples.ts'
-import { SYNC_FIELDS, ackFor, destroyHostEnvs, fromWidget, load, mountHost, readyHost, syncs, type HostEnv as Env } from './testing/host-env.ts'
+import { SYNC_FIELDS, ackFor, destroyHostEnvs, fromWidget, load, mountHost, readyHost, syncs } from './testing/host-env.ts'
 
 // validateMessage, still the real one, but counted (the host must not validate twice)
 vi.mock('./catalogue.ts', async (importOriginal) => {

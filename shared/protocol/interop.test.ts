@@ -45,7 +45,7 @@ const widgetKinds: Array<[string, (handlers: Handlers) => { api: WidgetApi; dest
   ],
 ]
 
-let cleanup: Array<() => void> = []
+const cleanup: Array<() => void> = []
 afterEach(() => {
   for (const fn of cleanup.splice(0)) fn()
   document.body.replaceChildren()
@@ -94,7 +94,6 @@ describe.each(widgetKinds)('CallingHost with %s', (_name, createWidget) => {
   it('handshakes and runs an outbound call with engagement creation, all traffic valid', async () => {
     const received: string[] = []
     const ready = vi.fn()
-    let api: WidgetApi | undefined
     const connected = connect(createWidget, {
       onReady: (data) => {
         ready(data)
@@ -108,8 +107,7 @@ describe.each(widgetKinds)('CallingHost with %s', (_name, createWidget) => {
         api?.callCompleted({ externalCallId: 'ext-9', engagementId, hideWidget: false })
       },
     })
-    const { host, iframe, traffic } = connected
-    api = connected.api
+    const { host, iframe, traffic, api } = connected
 
     host.onMessage((m) => received.push(m.type))
     host.on('OUTGOING_CALL_STARTED', (data) => {
@@ -136,14 +134,12 @@ describe.each(widgetKinds)('CallingHost with %s', (_name, createWidget) => {
 
   it("send('SET_WIDGET_URL') reaches the widget's onReady as {iFrameUrl}, and the widget keeps talking to the host", async () => {
     const readies: unknown[] = []
-    let api: WidgetApi | undefined
     const connected = connect(createWidget, {
       onReady: (data) => readies.push(data),
       onDialNumber: () => undefined,
       onCreateEngagementSucceeded: () => undefined,
     })
-    const { host, iframe, traffic } = connected
-    api = connected.api
+    const { host, iframe, traffic, api } = connected
     iframe.dispatchEvent(new Event('load'))
     await vi.waitFor(() => expect(readies).toHaveLength(1))
 

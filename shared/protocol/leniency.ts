@@ -5,6 +5,7 @@
  * judgeWidgetMessage in judgement.ts). Where the evidence is thin, the rule keeps a
  * working widget working and says so.
  */
+import { isRecord } from '../crm/guards.ts'
 import { callEndStatus, type FromWidgetType } from './catalogue.ts'
 
 export type Severity = 'error' | 'warning'
@@ -97,7 +98,7 @@ export type Data = Record<string, unknown>
 /** Records a deviation; `note.changed()` marks a normalisation that needs no finding (the type allows it). */
 export type Note = ((severity: Severity, path: string, message: string, rule?: LeniencyRule) => void) & { changed(): void }
 
-export const isRecord = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v)
+export { isRecord }
 export const show = (v: unknown): string => (v === undefined ? 'undefined' : JSON.stringify(v) ?? String(v))
 const DIGITS = /^\d{1,15}$/
 const END_STATUSES: readonly unknown[] = Object.values(callEndStatus)

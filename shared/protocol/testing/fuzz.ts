@@ -129,7 +129,7 @@ export function runFuzz(cases: Iterable<FuzzCase>, seed: number, check: (c: Fuzz
       check(c)
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error)
-      throw new Error(`fuzz failed (seed ${seed}; replay with FUZZ_SEED=${seed}) at case ${n}: ${c.type} with ${c.field} broken: ${detail}`)
+      throw new Error(`fuzz failed (seed ${seed}; replay with FUZZ_SEED=${seed}) at case ${n}: ${c.type} with ${c.field} broken: ${detail}`, { cause: error })
     }
     n += 1
   }
