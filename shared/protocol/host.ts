@@ -17,17 +17,17 @@
  * CRM would ignore is ignored, reported to the observer, `rejected` and `ignored`.
  */
 import { deprecationOf, getEntry, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
-import { Emitter } from './emitter.ts'
 import { WidgetFrame, checkHostOptions, checkPositive } from './frame.ts'
 import { SyncLoop, syncAckInfo, syncMessage, warmUpAck, type SyncAckFailedCause } from './handshake.ts'
-import type { CallingHostOptions, HostEvents, HostOutbox, HostStatus, OutgoingNote, SyncAckInfo } from './host-types.ts'
+import { HostEventSource } from './host-events.ts'
+import type { CallingHostOptions, HostOutbox, HostStatus, OutgoingNote, SyncAckInfo } from './host-types.ts'
 import { ObserverCalls, type InboundExtra } from './host-observer.ts'
 import { judgeWidgetMessage, type Deviation } from './judgement.ts'
 import { FloodGate, createLogger, warnOnce, type Logger } from './log.ts'
 import { createMessageIdFactory } from './message-id.ts'
 import { parseHttpUrl } from './origin.ts'
 import { PendingQueue } from './pending-queue.ts'
-import { defineSendMethods, envelope, type DataArg, type HostSendMethods } from './send-methods.ts'
+import { defineSendMethods, hostEnvelope, type DataArg, type HostSendMethods } from './send-methods.ts'
 import { WindowTransport, typeOf, type ForeignMessage, type WireMessage } from './transport.ts'
 
 export type * from './host-types.ts'
@@ -37,27 +37,11 @@ const PREFIX = '[ringside calling host]'
 /** The send methods (dialNumber(), createEngagementSucceeded(), …) are generated from the catalogue. */
 export interface CallingHost extends HostSendMethods {}
 
-let sendMethodsDefined = false
-
-/**
- * The host's send methods (dialNumber(), endCall(), …), generated from the catalogue
- * onto CallingHost.prototype when the first host is constructed rather than when this
- * module loads: a module with no top-level side effects (no call at its top level, not
- * even a helper's) is dropped from the bundle of a widget that imports only the widget
- * side of the SDK.
- */
-function defineHostSendMethods(): void {
-  if (sendMethodsDefined) return
-  sendMethodsDefined = true
-  defineSendMethods<CallingHost>(CallingHost.prototype, 'hostMethod', (host, type, data) => host.send(type as HostSendableType, data as never))
-}
-
-export class CallingHost {
+export class CallingHost extends HostEventSource {
   readonly #container: HTMLElement
   readonly #options: CallingHostOptions
   readonly #log: Logger
   readonly #nextId: () => string
-  readonly #events: Emitter<HostEvents>
   readonly #transport: WindowTransport
   readonly #handshakeLoop: SyncLoop
   readonly #outbox: HostOutbox
@@ -71,7 +55,10 @@ export class CallingHost {
   #destroyed = false
 
   constructor(options: CallingHostOptions) {
-    defineHostSendMethods()
+    super((event, error) => this.#log.error(`a '${event}' listener threw:`, error))
+    // The send methods (dialNumber(), endCall(), …) are defined on the first construction, not at
+    // module load, so that a widget-only bundle drops the host side.
+    defineSendMethods<CallingHost>(CallingHost.prototype, 'hostMethod', (host, type, data) => host.send(type as HostSendableType, data as never))
     const { container } = checkHostOptions(options)
     this.#frame = new WidgetFrame(options, () => this.#startHandshake(), () => this.#fail('iframe-error'))
     this.#options = options
@@ -79,7 +66,6 @@ export class CallingHost {
     this.#sync = { ...options.sync }
     this.#nextId = createMessageIdFactory(options.messageIdPrefix ?? 'host', '_')
     this.#log = createLogger(PREFIX, () => options.debugMode === true)
-    this.#events = new Emitter<HostEvents>((event, error) => this.#log.error(`a '${event}' listener threw:`, error))
     this.#observer = new ObserverCalls(options.observer, (error) => this.#log.error('the observer threw:', error))
     this.#queue = new PendingQueue((dropped) => this.#log.warn('pre-handshake queue full, dropped', dropped.message.type))
     this.#transport = new WindowTransport({
@@ -121,22 +107,13 @@ export class CallingHost {
     return iframe
   }
 
-  // --- events ----------------------------------------------------------------
-
-  /** Subscribes to a wire type (e.g. 'CALL_ENDED') or a lifecycle event; returns unsubscribe. */
-  on<E extends keyof HostEvents>(event: E, listener: HostEvents[E]): () => void { return this.#events.on(event, listener) }
-  onStatus(listener: HostEvents['status']): () => void { return this.on('status', listener) }
-  onReady(listener: HostEvents['ready']): () => void { return this.on('ready', listener) }
-  onSyncAckFailed(listener: HostEvents['syncAckFailed']): () => void { return this.on('syncAckFailed', listener) }
-  onRejected(listener: HostEvents['rejected']): () => void { return this.on('rejected', listener) }
-  onIgnored(listener: HostEvents['ignored']): () => void { return this.on('ignored', listener) }
-  onMessage(listener: HostEvents['message']): () => void { return this.on('message', listener) }
+  // --- events (subscribing: host-events.ts) ------------------------------------
 
   #setStatus(next: HostStatus): void {
     const previous = this.#status
     if (previous === next) return
     this.#status = next
-    this.#events.emit('status', next, previous)
+    this.emit('status', next, previous)
   }
 
   // --- sending ---------------------------------------------------------------
@@ -145,10 +122,7 @@ export class CallingHost {
   send<T extends HostSendableType>(type: T, ...args: DataArg<T>): string {
     const messageId = this.#nextId()
     const data: unknown = args[0]
-    const message = envelope(type, data, messageId)
-    // The npm widget (0.9.7) reads only a top-level iFrameUrl; ours reads either.
-    if (type === 'SET_WIDGET_URL' && typeof data === 'object' && data !== null && 'iFrameUrl' in data) message.iFrameUrl = data.iFrameUrl
-    this.#submit(message)
+    this.#submit(hostEnvelope(type, data, messageId))
     return messageId
   }
 
@@ -209,7 +183,7 @@ export class CallingHost {
     this.#handshake = null
     this.#log.warn(`SYNC_ACK_FAILED (${cause}): the widget at ${this.#frame.origin} did not complete the handshake`)
     this.#setStatus('failed')
-    this.#events.emit('syncAckFailed', { cause })
+    this.emit('syncAckFailed', { cause })
   }
 
   #onSyncAck(message: MessageOf<'SYNC_ACK'>, event: MessageEvent): void {
@@ -231,10 +205,10 @@ export class CallingHost {
     this.#status = 'ready'
     if (queued.length > 0) this.#log.debug(`flushing ${queued.length} message(s) queued before the handshake`)
     for (const pending of queued) this.#outbox.post(pending.message, pending.note)
-    this.#events.emit('status', 'ready', 'syncing')
-    this.#events.emit('SYNC_ACK', undefined, message)
-    this.#events.emit('message', message, getEntry('SYNC_ACK')!)
-    this.#events.emit('ready', info)
+    this.emit('status', 'ready', 'syncing')
+    this.emit('SYNC_ACK', undefined, message)
+    this.emit('message', message, getEntry('SYNC_ACK')!)
+    this.emit('ready', info)
   }
 
   // --- receiving -------------------------------------------------------------
@@ -251,7 +225,7 @@ export class CallingHost {
     const data: unknown = event.data
     if (inTraffic) this.#observeIn(data, type ?? null, false, { reason, deviations })
     this.#rejectLog.pass(() => this.#log.debug(`rejected a message from ${event.origin}: ${reason}`))
-    this.#events.emit('rejected', { reason, origin: event.origin, data, fromOtherWindow: !inTraffic })
+    this.emit('rejected', { reason, origin: event.origin, data, fromOtherWindow: !inTraffic })
   }
 
   /** From the widget's window at its origin. Nothing here throws: judgeWidgetMessage never does, listeners are guarded. */
@@ -259,7 +233,7 @@ export class CallingHost {
     const judgement = judgeWidgetMessage(event.data)
     if (!judgement.act) {
       this.#reject(judgement.reason, event, true, judgement.type, judgement.deviations)
-      this.#events.emit('ignored', { ...(judgement.type !== undefined ? { type: judgement.type } : {}), reason: judgement.reason, data: event.data, deviations: judgement.deviations })
+      this.emit('ignored', { ...(judgement.type !== undefined ? { type: judgement.type } : {}), reason: judgement.reason, data: event.data, deviations: judgement.deviations })
       return
     }
     const message = judgement.message
@@ -272,8 +246,8 @@ export class CallingHost {
     const { deprecation, deviations } = judgement
     this.#observeIn(event.data, message.type, true, { deprecation, deviations })
     this.#log.traffic('From widget', message)
-    ;(this.#events as unknown as Emitter<Record<string, (...args: unknown[]) => void>>).emit(message.type, 'data' in message ? message.data : undefined, message)
-    this.#events.emit('message', message, judgement.entry)
+    this.emitWire(message.type, 'data' in message ? message.data : undefined, message)
+    this.emit('message', message, judgement.entry)
     if (this.#destroyed) return // a listener may have destroyed the host
     // Built-in reactions (each can be switched off).
     if (message.type === 'RESIZE_WIDGET' && this.#options.autoResize !== false) {
@@ -327,7 +301,7 @@ export class CallingHost {
     this.#frame.remove()
     this.#setStatus('idle')
     this.#destroyed = true
-    this.#events.clear()
+    this.clearListeners()
   }
 }
 

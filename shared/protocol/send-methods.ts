@@ -20,15 +20,22 @@ export type WidgetSendMethods = { [K in WidgetSentType as MethodOf<K>]: (...args
 /** CallingHost's send methods (dialNumber, createEngagementSucceeded, …); each returns the messageId. */
 export type HostSendMethods = { [K in HostSendableType as HostMethodOf<K>]: (...args: DataArg<K>) => string }
 
+const defined = new WeakSet<object>()
+
 /**
  * Defines one method per catalogue entry that names one (`key`) on `proto`, calling
- * `send(this, type, data)`. Methods are non-enumerable, like class methods.
+ * `send(this, type, data)`, once per prototype. Methods are non-enumerable, like class
+ * methods. A caller may define them on first construction rather than at module load: a
+ * module with no top-level call is dropped from a bundle that never uses it (the host
+ * side from a widget-only bundle).
  */
 export function defineSendMethods<Self>(
   proto: object,
   key: 'method' | 'hostMethod',
   send: (self: Self, type: string, data: unknown) => unknown,
 ): void {
+  if (defined.has(proto)) return
+  defined.add(proto)
   for (const entry of Object.values(CATALOGUE)) {
     const name = (entry as { method?: string; hostMethod?: string })[key]
     if (name === undefined) continue
@@ -50,4 +57,14 @@ export function defineSendMethods<Self>(
  */
 export function envelope(type: string, data: unknown, messageId: string): WireMessage {
   return getEntry(type)?.hasData === false ? { type, messageId } : { type, data, messageId }
+}
+
+/**
+ * The envelope of CallingHost.send: as envelope(), plus a top-level `iFrameUrl` on
+ * SET_WIDGET_URL, the only place the npm widget (0.9.7) reads it (ours reads either).
+ */
+export function hostEnvelope(type: string, data: unknown, messageId: string): WireMessage {
+  const message = envelope(type, data, messageId)
+  if (type === 'SET_WIDGET_URL' && typeof data === 'object' && data !== null && 'iFrameUrl' in data) message.iFrameUrl = data.iFrameUrl
+  return message
 }

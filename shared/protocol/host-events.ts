@@ -1,0 +1,38 @@
+/**
+ * The subscription half of CallingHost's API: `on(event, listener)` for a wire type
+ * (e.g. 'CALL_ENDED') or a lifecycle event, and its named shorthands. Listeners that
+ * throw are logged, never propagated (emitter.ts).
+ */
+import { Emitter } from './emitter.ts'
+import type { HostEvents } from './host-types.ts'
+
+export class HostEventSource {
+  readonly #events: Emitter<HostEvents>
+
+  constructor(onListenerError: (event: string, error: unknown) => void) {
+    this.#events = new Emitter<HostEvents>(onListenerError)
+  }
+
+  /** Subscribes to a wire type or a lifecycle event; returns unsubscribe. */
+  on<E extends keyof HostEvents>(event: E, listener: HostEvents[E]): () => void { return this.#events.on(event, listener) }
+  onStatus(listener: HostEvents['status']): () => void { return this.on('status', listener) }
+  onReady(listener: HostEvents['ready']): () => void { return this.on('ready', listener) }
+  onSyncAckFailed(listener: HostEvents['syncAckFailed']): () => void { return this.on('syncAckFailed', listener) }
+  onRejected(listener: HostEvents['rejected']): () => void { return this.on('rejected', listener) }
+  onIgnored(listener: HostEvents['ignored']): () => void { return this.on('ignored', listener) }
+  onMessage(listener: HostEvents['message']): () => void { return this.on('message', listener) }
+
+  /** For the host itself: tells the listeners of `event`. */
+  protected emit<E extends keyof HostEvents>(event: E, ...args: Parameters<HostEvents[E]>): void {
+    this.#events.emit(event, ...args)
+  }
+
+  /** For the host itself: a wire type's listeners, typed by the message they get. */
+  protected emitWire(type: string, data: unknown, message: unknown): void {
+    ;(this.#events as unknown as Emitter<Record<string, (...args: unknown[]) => void>>).emit(type, data, message)
+  }
+
+  protected clearListeners(): void {
+    this.#events.clear()
+  }
+}
