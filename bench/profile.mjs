@@ -49,7 +49,7 @@ export async function profileOurSdk(page, byKey, origins, { isolation = true } =
     phaseRow('SYNC_ACK event → both ready', 'ready'),
     phaseRow('our CallingHost: SYNC_ACK event → status ready', 'toStatus'),
     [`where ours spends it (mean of ${CALLS.toLocaleString('en')} calls, best of ${RUNS} runs):`, '', '', '', ''],
-    row('host: first validateMessage of a type (cold; zod runs jitless)', quiet.host.firstValidateUs),
+    row('host: first validateMessage of a type (cold: V8 compiles the validator on its first call)', quiet.host.firstValidateUs),
     row('host: validateMessage(OUTGOING_CALL_STARTED)', quiet.host.validateUs),
     row('host: dialNumber(), whole send path (no traffic listener)', loud.host.sendUs),
     row('host: dialNumber(), console.debug muted', quiet.host.sendUs),

@@ -23,6 +23,8 @@ import {
 } from './catalogue.ts'
 import { SCHEMAS } from './envelopes.ts'
 import type { ZodType } from './zod-config.ts'
+import type { Issue } from './validator-runtime.ts'
+import { VALIDATORS } from './validators.generated.ts'
 import { CLEAN_WHEN_VALID, NORMALIZE, isRecord, show, type Data, type LeniencyRule, type Note, type Severity } from './leniency.ts'
 
 export { LENIENCY_RULES } from './leniency.ts'
@@ -58,6 +60,7 @@ function overlaps(a: string, b: string): boolean {
 }
 
 const MAX_DEVIATIONS = 12
+const STRICT_OK = { success: true } as const
 
 /**
  * Judges a message a widget posted to the host. Never throws.
@@ -89,7 +92,12 @@ export function judgeWidgetMessage(raw: unknown): Judgement {
       { changed: () => void (changed = true) },
     )
     const schemas: { schema: ZodType; accept?: ZodType } = SCHEMAS[widgetType]
-    const strict = schemas.schema.safeParse(envelope.raw)
+    // The strict check: the generated validator (the same rules as the schema, without zod's
+    // cost) answers for a valid message, the common case; only an invalid one is parsed with
+    // zod for its issues, which become the deviations.
+    const issues: Issue[] = []
+    VALIDATORS[widgetType](envelope.raw, issues)
+    const strict = issues.length === 0 ? STRICT_OK : schemas.schema.safeParse(envelope.raw)
     const normalize = strict.success && CLEAN_WHEN_VALID.has(widgetType) ? undefined : NORMALIZE[widgetType]
     let message: Data = envelope.raw
     const rawData = envelope.raw.data
