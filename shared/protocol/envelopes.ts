@@ -7,7 +7,7 @@
  * generated from these schemas by `npm run gen:validators`; a test keeps the two in step.
  */
 import { z } from './zod-config.ts'
-import type { MessageType } from './catalogue.ts'
+import type { MessageType } from './entries.ts'
 import { hasIFrameUrl } from './refinements.ts'
 import {
   acceptCallCompleted, acceptCallEnded, acceptCallRef, acceptFinalize, callCompletedData, callEndedData, callerIdMatchData,

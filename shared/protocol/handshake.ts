@@ -16,7 +16,7 @@ import type { SyncAckInfo } from './host-types.ts'
 import { httpOrigin } from './origin.ts'
 import { typeOf, type WireMessage } from './transport.ts'
 
-export type SyncAckFailedCause = 'timeout' | 'iframe-error'
+export type { SyncAckFailedCause } from './host-types.ts'
 
 export interface SyncLoopOptions {
   intervalMs: number

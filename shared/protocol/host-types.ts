@@ -7,12 +7,12 @@ import type {
   SyncAckMessage,
   SyncFields,
 } from './catalogue.ts'
-import type { SyncAckFailedCause } from './handshake.ts'
 import type { AcceptedWidgetMessage, Deviation } from './judgement.ts'
 import type { WireMessage } from './transport.ts'
 
 export type HostStatus = 'idle' | 'syncing' | 'ready' | 'failed'
-export type { SyncAckFailedCause }
+/** Why a handshake failed: no SYNC_ACK before the timeout, or the iframe fired `error`. */
+export type SyncAckFailedCause = 'timeout' | 'iframe-error'
 
 /** What the widget told us in its SYNC_ACK. */
 export interface SyncAckInfo {

@@ -1,6 +1,6 @@
 /** Types derived from the catalogue and its schemas (envelopes.ts): envelopes, payloads and the npm package's type names. */
 import type { z } from './zod-config.ts'
-import type { CATALOGUE, MessageType, Side } from './catalogue.ts'
+import type { CATALOGUE, MessageType, Side } from './entries.ts'
 import type { Schemas, syncSchema, syncAckSchema } from './envelopes.ts'
 import type { IframeLocation } from './enums.ts'
 import type {

@@ -4,7 +4,7 @@
  * its generated validator (validators.generated.ts, from the catalogue's zod schemas),
  * so the widget side ships without zod and reports the same reasons zod would.
  */
-import { deprecationOf, entryFrom, type CatalogueEntry } from './catalogue.ts'
+import { deprecationOf, entryFrom, type CatalogueEntry } from './entries.ts'
 import type { AnyMessage } from './types.ts'
 import type { Issue } from './validator-runtime.ts'
 import { VALIDATORS } from './validators.generated.ts'
