@@ -1,21 +1,7 @@
 import { expect, test } from '@playwright/test'
+import { pageFetch } from './support/page-fetch.ts'
 
 const FIXTURE = '/e2e/fixtures/api-msw/'
-
-/** fetch from the page (through MSW) and return status + JSON body. */
-async function pageFetch(page: import('@playwright/test').Page, path: string, init: { method?: string; body?: unknown } = {}) {
-  return page.evaluate(
-    async ({ path, init }) => {
-      const response = await fetch(path, {
-        method: init.method ?? 'GET',
-        headers: { authorization: 'Bearer pat-local', 'content-type': 'application/json' },
-        ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
-      })
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-    },
-    { path, init },
-  )
-}
 
 test('a ticket created through MSW is served by the in-page CRM and survives a reload', async ({ page }) => {
   await page.goto(FIXTURE)

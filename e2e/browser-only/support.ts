@@ -6,6 +6,8 @@
 import { expect, type Page } from '@playwright/test'
 import { ORIGINS } from '../origins.ts'
 
+export { pageFetch } from '../support/page-fetch.ts'
+
 export const STATIC = ORIGINS.staticHarness
 export const LIVE_LIST = '/e2e/fixtures/browser-crm/'
 
@@ -14,22 +16,6 @@ export async function openLiveList(page: Page): Promise<void> {
   await page.goto(LIVE_LIST)
   await page.waitForFunction(() => window.__crm !== undefined)
   expect(await page.evaluate(() => window.__crm?.host)).toBe('shared-worker')
-}
-
-/** fetch from the page with the private-app token; status and parsed body. */
-export function pageFetch(page: Page, path: string, init: { method?: string; body?: unknown } = {}) {
-  return page.evaluate(
-    async ({ path, init }) => {
-      const response = await fetch(path, {
-        method: init.method ?? 'GET',
-        headers: { authorization: 'Bearer pat-local', 'content-type': 'application/json' },
-        ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
-      })
-      const text = await response.text()
-      return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, any> }
-    },
-    { path, init },
-  )
 }
 
 /** Every ticket's id → subject, read through the API from `page`. */
