@@ -3,7 +3,11 @@
  * any detail items, as a developer needs them to debug their integration.
  * Errors that are not API errors (network, a bug) show their message.
  */
+import { Fragment } from 'react'
 import { ApiRequestError } from './api-client.ts'
+
+/** The error body's fields shown under the message, in the API's order. */
+const ERROR_FIELDS = ['category', 'subCategory', 'correlationId'] as const
 
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiRequestError) return error.body?.message ?? error.message
@@ -29,29 +33,15 @@ export function ApiErrorView({ error, title = 'The API refused the request' }: {
       </strong>
       <p className="api-error-message">{body?.message ?? error.message}</p>
       <dl className="api-error-fields">
-        {body?.category !== undefined && (
-          <>
-            <dt>category</dt>
-            <dd>
-              <code>{body.category}</code>
-            </dd>
-          </>
-        )}
-        {body?.subCategory !== undefined && (
-          <>
-            <dt>subCategory</dt>
-            <dd>
-              <code>{body.subCategory}</code>
-            </dd>
-          </>
-        )}
-        {body?.correlationId !== undefined && (
-          <>
-            <dt>correlationId</dt>
-            <dd>
-              <code>{body.correlationId}</code>
-            </dd>
-          </>
+        {ERROR_FIELDS.map((field) =>
+          body?.[field] !== undefined ? (
+            <Fragment key={field}>
+              <dt>{field}</dt>
+              <dd>
+                <code>{body[field]}</code>
+              </dd>
+            </Fragment>
+          ) : null,
         )}
       </dl>
       {body?.errors !== undefined && body.errors.length > 0 && (
