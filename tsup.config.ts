@@ -6,7 +6,12 @@ import { defineConfig } from 'tsup'
  *   Node 20 (dependencies stay external; types come from tsc,
  *   tsconfig.package.json);
  * - dist/sdk/: the browser build of the calling SDK that `ringside start`
- *   serves at /sdk/<version>/: an ES module and a UMD script.
+ *   serves at /sdk/<version>/: an ES module and a UMD script;
+ * - dist/sdk/cdn/: the same SDK as the npm package's dist/main.js (a classic
+ *   script that defines that release's globals) and dist/main.esm.js, which the
+ *   server serves at /sdk/npm/@hubspot/calling-extensions-sdk@<version>/ with the
+ *   release written in (server/sdk-cdn.ts). No source maps: the release is
+ *   written into the file after the build.
  */
 const UMD_GLOBAL = 'CallingExtensionsSdk'
 
@@ -43,6 +48,26 @@ export default defineConfig([
     target: 'es2022',
     minify: true,
     sourcemap: true,
+    noExternal: [/.*/],
+    outExtension: () => ({ js: '.js' }),
+  },
+  {
+    entry: { main: 'package/sdk-cdn-script.ts' },
+    outDir: 'dist/sdk/cdn',
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    noExternal: [/.*/],
+    outExtension: () => ({ js: '.js' }),
+  },
+  {
+    entry: { 'main.esm': 'package/sdk-cdn-module.ts' },
+    outDir: 'dist/sdk/cdn',
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
     noExternal: [/.*/],
     outExtension: () => ({ js: '.js' }),
   },
