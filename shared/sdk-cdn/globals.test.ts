@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { JSDOM } from 'jsdom'
+import { runInNewContext } from 'node:vm'
 import * as npm from '@hubspot/calling-extensions-sdk'
 import { releaseExports } from './globals.ts'
 import { LATEST_RELEASE, releaseOf, SDK_RELEASES } from './releases.ts'
@@ -81,10 +81,10 @@ describe('every other release, from $CALLING_SDK_RELEASES', () => {
   for (const { version } of SDK_RELEASES) {
     it(`${version}: Constants and send methods`, ({ skip }) => {
       if (!unpacked.includes(version)) skip(`${version} is not in $CALLING_SDK_RELEASES`)
-      // Loaded as CommonJS (every release's main.js supports that), in a fresh window.
-      const { window } = new JSDOM('', { runScripts: 'outside-only', url: 'https://widget.example/' })
-      window.eval(`var module = { exports: {} }, exports = module.exports; ${readFileSync(join(releasesDir!, version, 'package', 'dist', 'main.js'), 'utf8')}; window.__release = module.exports`)
-      const theirs = (window as unknown as { __release: { Constants: unknown; default: { prototype: object } } }).__release
+      // Loaded as CommonJS (every release's main.js supports that) in a realm of its own; nothing runs at load but the module's body.
+      const module = { exports: {} as { Constants: unknown; default: { prototype: object } } }
+      runInNewContext(readFileSync(join(releasesDir!, version, 'package', 'dist', 'main.js'), 'utf8'), { module, exports: module.exports, self: {} })
+      const theirs = module.exports
       const ours = releaseExports(releaseOf(version)!)
       expect(JSON.parse(JSON.stringify(ours.Constants))).toEqual(JSON.parse(JSON.stringify(theirs.Constants)))
       expectSameMethods(ours.default, theirs.default)
