@@ -17,12 +17,20 @@ export interface SdkCdnRoutes {
 
 const MAX_PROBLEMS = 10
 
+export interface SdkCdnListeners {
+  /** An SDK URL was answered with `release`. */
+  onServed?: (url: string, release: string) => void
+  /** An SDK URL could not be answered (the sentence problems() lists). */
+  onProblem?: (text: string) => void
+}
+
 /** Answers the SDK's CDN URLs in `context` from the Ringside server at `harnessOrigin`. */
-export async function routeSdkCdn(context: BrowserContext, harnessOrigin: string): Promise<SdkCdnRoutes> {
+export async function routeSdkCdn(context: BrowserContext, harnessOrigin: string, listeners: SdkCdnListeners = {}): Promise<SdkCdnRoutes> {
   const problems: string[] = []
   let served = 0
   const note = (text: string) => {
     if (problems.length < MAX_PROBLEMS && !problems.includes(text)) problems.push(text)
+    listeners.onProblem?.(text)
   }
   const fail = (route: Route, url: string, reason: string) => {
     note(`The widget loads the calling SDK from ${url}, but ${reason}`)
@@ -42,6 +50,7 @@ export async function routeSdkCdn(context: BrowserContext, harnessOrigin: string
     }
     if (response.status() !== 200) return fail(route, url, (await response.text()).trim() || `Ringside's server answered ${response.status()}.`)
     served += 1
+    listeners.onServed?.(url, resolution.release.version)
     return route.fulfill({ response })
   })
   return { problems: () => [...problems], served: () => served }
