@@ -10,9 +10,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, test } from './kit/fixtures.ts'
-import { CDN_SDK_URL } from '../shared/sdk-cdn/cdn-urls.ts'
 import { fixtureUrl } from './kit/origins.ts'
 import { ORIGINS } from './origins.ts'
+import { blockInternet } from './support/offline.ts'
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 const widgetUrl = `${ORIGINS.widget}/cdn-widget/`
@@ -78,7 +78,7 @@ const jsdelivr = (version: string) => `https://cdn.jsdelivr.net/npm/${SDK}@${ver
 
 test('a widget loading the SDK from jsDelivr by a plain script tag uses window.default and window.Constants and logs a call, offline', async ({ page, harness, origins, sdkCdn }) => {
   // Nothing leaves the machine: any request to the internet fails the test.
-  await page.context().route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => (CDN_SDK_URL.test(route.request().url()) ? route.fallback() : route.abort('internetdisconnected')))
+  await blockInternet(page.context())
   await harness.open({ widgetUrl: fixtureUrl(origins, 'cdn-script-widget'), route: '/contacts/1', waitFor: 'handshake' })
   await harness.pressCall('+1 617 555 0101')
   const widget = harness.widget
