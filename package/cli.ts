@@ -124,7 +124,7 @@ export function buildPackageCommand(): Command {
   program
     .command('open')
     .description("Open the harness of a running `ringside start` in Chromium, with the calling SDK's CDN URLs (jsDelivr, unpkg) answered offline by it.")
-    .argument('[path]', 'the harness page to open', '/')
+    .argument('[page]', 'a path of the harness, or any http(s) URL', '/')
     .option('--url <url>', 'the running emulator', baseUrl, baseUrl(DEFAULT_URL))
     .option('--profile <dir>', 'keep the browser profile in this folder (default: a temporary one)')
     .option('--headless', 'no window (scripts and CI)')

@@ -53,7 +53,8 @@ export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2
   if (executablePath === null) return problem(NO_CHROMIUM)
 
   const profile = options.profile ? resolve(options.profile) : mkdtempSync(join(tmpdir(), 'ringside-open-'))
-  const target = new URL(path.startsWith('/') ? path : `/${path}`, origin).href
+  // A path of the harness, or any http(s) URL (a widget page on its own, say).
+  const target = /^https?:\/\//i.test(path) ? path : new URL(path.startsWith('/') ? path : `/${path}`, origin).href
   let context: Awaited<ReturnType<typeof playwright.chromium.launchPersistentContext>>
   try {
     context = await playwright.chromium.launchPersistentContext(profile, {
