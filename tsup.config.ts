@@ -1,4 +1,4 @@
-import { defineConfig } from 'tsup'
+import { defineConfig, type Options } from 'tsup'
 
 /**
  * The npm package's code (`npm run build`, after the Vite build of the pages):
@@ -14,6 +14,11 @@ import { defineConfig } from 'tsup'
  *   written into the file after the build.
  */
 const UMD_GLOBAL = 'CallingExtensionsSdk'
+
+/** One file of dist/sdk/cdn/, minified for the browser with everything bundled. */
+function cdnBuild(name: string, entry: string, format: 'iife' | 'esm'): Options {
+  return { entry: { [name]: entry }, outDir: 'dist/sdk/cdn', format, platform: 'browser', target: 'es2022', minify: true, noExternal: [/.*/], outExtension: () => ({ js: '.js' }) }
+}
 
 export default defineConfig([
   {
@@ -51,26 +56,8 @@ export default defineConfig([
     noExternal: [/.*/],
     outExtension: () => ({ js: '.js' }),
   },
-  {
-    entry: { main: 'package/sdk-cdn-script.ts' },
-    outDir: 'dist/sdk/cdn',
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    noExternal: [/.*/],
-    outExtension: () => ({ js: '.js' }),
-  },
-  {
-    entry: { 'main.esm': 'package/sdk-cdn-module.ts' },
-    outDir: 'dist/sdk/cdn',
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    noExternal: [/.*/],
-    outExtension: () => ({ js: '.js' }),
-  },
+  cdnBuild('main', 'package/sdk-cdn-script.ts', 'iife'),
+  cdnBuild('main.esm', 'package/sdk-cdn-module.ts', 'esm'),
   {
     entry: { 'calling-extensions.umd': 'package/sdk-browser.ts' },
     outDir: 'dist/sdk',

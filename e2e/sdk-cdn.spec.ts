@@ -6,11 +6,11 @@
  * browser on the widget origin by the test; the SDK is fetched from the
  * server for real.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { expect, test } from './kit/fixtures.ts'
 import { fixtureUrl } from './kit/origins.ts'
+import { UNPACKED_RELEASES_HINT, unpackedReleases } from '../shared/sdk-cdn/unpacked-releases.ts'
 import { ORIGINS } from './origins.ts'
 import { blockInternet } from './support/offline.ts'
 
@@ -176,12 +176,11 @@ test('the served dist/main.js adds exactly the globals npm’s dist/main.js adds
   expect(ours.esModule).toBe(false)
 })
 
-const releasesDir = process.env.CALLING_SDK_RELEASES
-const unpacked = releasesDir && existsSync(releasesDir) ? readdirSync(releasesDir).filter((v) => existsSync(join(releasesDir, v, 'package', 'dist', 'main.js'))) : []
+const unpacked = unpackedReleases()
 
 test('every release in $CALLING_SDK_RELEASES (unpacked npm tarballs) against the served file of the same version', async ({ page }) => {
-  test.skip(unpacked.length === 0, 'set CALLING_SDK_RELEASES to a folder of unpacked npm tarballs (<version>/package/dist/main.js) to compare them')
-  for (const version of unpacked) await expectSameGlobals(page, readFileSync(join(releasesDir!, version, 'package', 'dist', 'main.js'), 'utf8'), version)
+  test.skip(unpacked.versions.length === 0, UNPACKED_RELEASES_HINT)
+  for (const version of unpacked.versions) await expectSameGlobals(page, unpacked.mainScript(version), version)
 })
 
 test('each release behaves as its own dist/main.js: 0.9.0 to 0.9.2 are CommonJS (a script tag throws), 0.9.3 on defines the globals', async ({ page }) => {

@@ -2,16 +2,14 @@
  * The CDN build's exports against the npm package's: the Constants object equal
  * key for key, the same send methods, per release. The npm package in
  * node_modules is the latest release; other releases are compared when
- * $CALLING_SDK_RELEASES names a folder of unpacked npm tarballs
- * (<folder>/<version>/package/dist/main.js, e.g. from `npm pack @hubspot/calling-extensions-sdk@0.9.3`).
+ * $CALLING_SDK_RELEASES names a folder of unpacked npm tarballs (unpacked-releases.ts).
  * The served file itself is compared in Chromium by e2e/sdk-cdn.spec.ts.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { runInNewContext } from 'node:vm'
 import * as npm from '@hubspot/calling-extensions-sdk'
 import { releaseExports } from './globals.ts'
 import { LATEST_RELEASE, releaseOf, SDK_RELEASES } from './releases.ts'
+import { UNPACKED_RELEASES_HINT, unpackedReleases } from './unpacked-releases.ts'
 
 /** Public methods of a class, through its prototype chain (accessors left out). */
 function methodsOf(cls: { prototype: object }): string[] {
@@ -69,21 +67,20 @@ describe(`the CDN build's exports match the npm package (${LATEST_RELEASE.versio
   })
 })
 
-const releasesDir = process.env.CALLING_SDK_RELEASES
-const unpacked = releasesDir && existsSync(releasesDir) ? readdirSync(releasesDir).filter((v) => existsSync(join(releasesDir, v, 'package', 'dist', 'main.js'))) : []
+const unpacked = unpackedReleases()
 
 describe('every other release, from $CALLING_SDK_RELEASES', () => {
   it('names a folder of unpacked tarballs', ({ skip }) => {
-    if (unpacked.length === 0) skip('set CALLING_SDK_RELEASES to a folder of unpacked npm tarballs (<version>/package/dist/main.js) to compare other releases')
-    expect(unpacked.every((v) => releaseOf(v) !== undefined), `releases Ringside does not list: ${unpacked.join(', ')}`).toBe(true)
+    if (unpacked.versions.length === 0) skip(UNPACKED_RELEASES_HINT)
+    expect(unpacked.versions.filter((v) => releaseOf(v) === undefined), 'releases Ringside does not list').toEqual([])
   })
 
   for (const { version } of SDK_RELEASES) {
     it(`${version}: Constants and send methods`, ({ skip }) => {
-      if (!unpacked.includes(version)) skip(`${version} is not in $CALLING_SDK_RELEASES`)
+      if (!unpacked.versions.includes(version)) skip(`${version} is not in $CALLING_SDK_RELEASES`)
       // Loaded as CommonJS (every release's main.js supports that) in a realm of its own; nothing runs at load but the module's body.
       const module = { exports: {} as { Constants: unknown; default: { prototype: object } } }
-      runInNewContext(readFileSync(join(releasesDir!, version, 'package', 'dist', 'main.js'), 'utf8'), { module, exports: module.exports, self: {} })
+      runInNewContext(unpacked.mainScript(version), { module, exports: module.exports, self: {} })
       const theirs = module.exports
       const ours = releaseExports(releaseOf(version)!)
       expect(JSON.parse(JSON.stringify(ours.Constants))).toEqual(JSON.parse(JSON.stringify(theirs.Constants)))
