@@ -187,3 +187,45 @@ export function parseInput<T>(schema: ZodType<T>, value: unknown, what = 'reques
     errors: issues.map((i) => ({ message: i.message, in: where(i.path), code: i.code })),
   })
 }
+
+/** UTF-8 size of a string. */
+export function utf8Bytes(text: string): number {
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) bytes += 1
+    else if (code < 0x800) bytes += 2
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4
+        i++
+      } else bytes += 3
+    } else bytes += 3
+  }
+  return bytes
+}
+
+/**
+ * An array of at most `max` items of `item`: the length is checked first, so
+ * an over-long array is refused at once rather than after every item has been
+ * validated (a batch of millions of items once took seconds to refuse).
+ */
+export function boundedArray<T extends ZodType>(item: T, max: number, min?: { count: number; message: string }) {
+  const array = min ? z.array(item).min(min.count, min.message) : z.array(item)
+  return z
+    .custom<unknown[]>((value) => !Array.isArray(value) || value.length <= max, {
+      error: (issue) => `must hold at most ${max} items; got ${(issue.input as unknown[]).length}`,
+      abort: true,
+    })
+    .pipe(array)
+}
+
+/**
+ * The value stored under a user-chosen name, own properties only: a property
+ * named `constructor`, `toString` or `__proto__` that was never set is
+ * undefined, never a function inherited from Object.prototype.
+ */
+export function own<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(map, key) ? map[key] : undefined
+}
