@@ -101,17 +101,47 @@ export type ParsedBody =
   | { kind: 'json'; value: unknown; bytes: number }
   | { kind: 'form'; value: Record<string, string>; bytes: number }
 
+const tooLarge = (bytes: number | string, limit: number) =>
+  new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${bytes} bytes; the limit is ${limit}.`)
+
+/**
+ * The body as text, refused with 413 once it passes `limit` bytes: at once
+ * when Content-Length says so, else counted chunk by chunk as it streams in
+ * (a chunked upload is never held whole beyond the limit).
+ */
+export async function readBodyText(request: Request, limit: number): Promise<{ text: string; bytes: number }> {
+  const declared = Number(request.headers.get('content-length') ?? 0)
+  if (declared > limit) throw tooLarge(declared, limit)
+  if (request.body === null) return { text: '', bytes: 0 }
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let bytes = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    bytes += value.byteLength
+    if (bytes > limit) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge(`over ${limit}`, limit)
+    }
+    chunks.push(value)
+  }
+  const whole = new Uint8Array(bytes)
+  let offset = 0
+  for (const chunk of chunks) {
+    whole.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return { text: new TextDecoder().decode(whole), bytes }
+}
+
 /**
  * Read the body once. An empty body is `none`; a body in a content type
  * other than `accepts` is 415; malformed JSON is 400.
  */
 export async function parseBody(request: Request, accepts: readonly BodyKind[], maxDepth = MAX_JSON_DEPTH): Promise<ParsedBody> {
-  const text = await request.text()
+  const { text, bytes } = await readBodyText(request, MAX_BODY_BYTES)
   if (text.length === 0) return { kind: 'none' }
-  const bytes = new TextEncoder().encode(text).byteLength
-  if (bytes > MAX_BODY_BYTES) {
-    throw new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${bytes} bytes; the limit is ${MAX_BODY_BYTES}.`)
-  }
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
   const isJson = type === 'application/json' || type.endsWith('+json')
   const isForm = type === 'application/x-www-form-urlencoded'
