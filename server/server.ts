@@ -173,6 +173,15 @@ function track(server: Server): Set<Duplex> {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
+  // Requests Node's parser refuses (headers over its 16 KB limit, malformed lines) get the error body too.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) return socket.destroy()
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
+    const status = tooLarge ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+    const message = tooLarge ? 'The request line and headers are larger than 16 KB; send long lists in a request body (a search or batch read).' : `Malformed HTTP request (${error.code ?? 'unknown'}).`
+    const body = JSON.stringify(new ApiError(status, Category.VALIDATION_ERROR, message).toBody(crypto.randomUUID()))
+    socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nconnection: close\r\ncontent-type: application/json;charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+  })
   return sockets
 }
 

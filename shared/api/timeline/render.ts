@@ -87,10 +87,12 @@ export const MAX_STEPS = 100_000
 export const MAX_OUTPUT_BYTES = 1024 * 1024
 /**
  * The most text (UTF-8 bytes) given to Markdown; a longer rendered text is
- * shown as plain text. markdown-it is linear, but at some microseconds a
- * character on its worst inputs, so this keeps one render well under 1 s.
+ * shown as plain text. markdown-it's block and emphasis parsing is linear,
+ * but runs of `[` or `![` cost it some 20 µs a character (measured: 60 KB of
+ * `![` took 0.3 s), so this keeps the worst render of an event in tens of
+ * milliseconds, far more text than a timeline card shows.
  */
-export const MAX_MARKDOWN_BYTES = 64 * 1024
+export const MAX_MARKDOWN_BYTES = 16 * 1024
 /** UTF-8 bytes of a template's source. */
 export const MAX_TEMPLATE_BYTES = 64 * 1024
 /** Deepest nesting of blocks (`{{#each}}` inside `{{#if}}` …) a template may have; checked before parsing. */
