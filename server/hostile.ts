@@ -209,6 +209,8 @@ export function problemWith(answer: Answer): string | undefined {
 
 export interface RunReport {
   requests: number
+  /** Requests answered after more than a second. */
+  overOneSecond: number
   byKind: Record<string, { count: number; maxMs: number; statuses: Record<string, number> }>
   slowest: Array<{ kind: string; method: string; path: string; ms: number; status: number }>
   problems: Array<{ kind: string; method: string; path: string; problem: string }>
@@ -222,7 +224,7 @@ export interface RunReport {
  * database's commits so far (a refusal must not add one).
  */
 export async function runHostile(port: number, requests: readonly HostileRequest[], commits: () => number, onProgress?: (done: number) => void): Promise<RunReport> {
-  const report: RunReport = { requests: 0, byKind: {}, slowest: [], problems: [], changedOnRefusal: [], totalMs: 0 }
+  const report: RunReport = { requests: 0, overOneSecond: 0, byKind: {}, slowest: [], problems: [], changedOnRefusal: [], totalMs: 0 }
   const started = performance.now()
   for (const req of requests) {
     const before = commits()
@@ -231,6 +233,7 @@ export async function runHostile(port: number, requests: readonly HostileRequest
     const kind = (report.byKind[req.kind] ??= { count: 0, maxMs: 0, statuses: {} })
     kind.count++
     kind.maxMs = Math.max(kind.maxMs, answer.ms)
+    if (answer.ms > 1000) report.overOneSecond++
     kind.statuses[answer.status] = (kind.statuses[answer.status] ?? 0) + 1
     const problem = problemWith(answer)
     if (problem && report.problems.length < 50) report.problems.push({ kind: req.kind, method: req.method, path: req.path.slice(0, 120), problem })
