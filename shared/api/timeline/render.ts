@@ -681,12 +681,15 @@ rules.image = (tokens, idx, options, env, self) => {
 
 /**
  * How deep the Markdown blocks of a text nest (block quotes, lists and their
- * items, each a level), from markdown-it's own parse: linear in the text, and
- * capped by its `maxNesting`, so a text of 2,000 nested quotes reads as 100.
+ * items, each a level), from markdown-it's block parser alone (line by line,
+ * no inline parsing): linear in the text, and capped by its `maxNesting`, so
+ * a text of 2,000 nested quotes reads as 100.
  */
 function markdownNesting(source: string): number {
   let deepest = 0
-  for (const token of markdown.parse(source, {})) {
+  const tokens: ReturnType<typeof markdown.parse> = []
+  markdown.block.parse(source, markdown, {}, tokens)
+  for (const token of tokens) {
     if (token.nesting === 1 && token.level + 1 > deepest) deepest = token.level + 1
   }
   return deepest
