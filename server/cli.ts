@@ -41,6 +41,11 @@ export function addStartOptions(command: Command, mode: { defaultData: string; p
   command
     .addOption(new Option('--port <port>', 'port of the harness and the API; the widget origin uses the next one').default(DEFAULT_PORT).argParser(portNumber))
     .option('--host <host>', 'address to listen on (anything but loopback prints a warning: there is no real authentication)', '127.0.0.1')
+    .addOption(
+      new Option('--allowed-host <names...>', 'also serve requests for these host names (localhost, IP addresses and --host always are; .example.test allows its subdomains)').argParser(
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((name) => name.trim()).filter(Boolean)],
+      ),
+    )
     .option('--data <file or dir>', 'where the data lives: a folder, or a snapshot file (*.json)', mode.defaultData)
     .option('--fresh', 'start from the seed data; the data the location held is kept beside it as *.previous')
     .addOption(new Option('--widget <url>', "register this calling widget at startup (a fresh account registers the widget origin's /widget/)").argParser(httpUrl))
@@ -73,6 +78,7 @@ export function buildCommand(): Command {
 export interface CliOptions {
   port: number
   host: string
+  allowedHost?: string[]
   data: string
   fresh?: boolean
   widget?: string
@@ -126,6 +132,9 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   await runStart(command.opts<CliOptions>())
 }
 
+/** How long SIGINT/SIGTERM may take before the process exits regardless. */
+const STOP_DEADLINE_MS = 1500
+
 /** Start the server with parsed options, print where everything is, stop on SIGINT/SIGTERM. Exits 1 when it cannot start. */
 export async function runStart(options: CliOptions, onStarted?: (server: RingsideServer) => void): Promise<void> {
   const port = options.port
@@ -139,6 +148,7 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
     server = await startRingside({
       port,
       host: options.host,
+      ...(options.allowedHost && { allowedHosts: options.allowedHost }),
       data: options.data,
       fresh: options.fresh ?? false,
       ...(widgetUrl && { widgetUrl }),
@@ -164,6 +174,12 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
     if (stopping) return
     stopping = true
     let code = 0
+    // Whatever holds the close up, the process ends within STOP_DEADLINE_MS with the lock released.
+    setTimeout(() => {
+      server.storage?.releaseLockSync()
+      console.error(`ringside: stopping took longer than ${STOP_DEADLINE_MS} ms; exiting anyway (${signal}).`)
+      process.exit(code || 1)
+    }, STOP_DEADLINE_MS).unref()
     try {
       if (options.exportOnExit) {
         server.exportTo(options.exportOnExit)
