@@ -58,7 +58,9 @@ for (const target of conformanceTargets()) {
             { type: 'driver', description: result.driverName },
           )
           if (result.widgetErrors.length > 0) testInfo.annotations.push({ type: 'widget-errors', description: result.widgetErrors.join('\n') })
-          const outcome = strictOutcome(evaluateCheck(check, result), strict)
+          // A journey the driver cannot run at all (every stage skipped with the reason): so is each of its checks.
+          const notRun = Object.values(result.stages).every((stage) => stage.status === 'skipped') ? result.stages.handshake : null
+          const outcome = notRun?.status === 'skipped' ? { status: 'skipped' as const, reason: notRun.reason } : strictOutcome(evaluateCheck(check, result), strict)
           if (outcome.status !== 'skipped' && outcome.warnings?.length) testInfo.annotations.push({ type: 'warnings', description: outcome.warnings.join('\n') })
           // A step only a driver can do, and the widget did not do it by itself.
           testInfo.skip(outcome.status === 'skipped', outcome.status === 'skipped' ? `skipped: ${outcome.reason}` : '')

@@ -80,6 +80,8 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
       return problem(`the widget is not reachable from this machine at ${widgetUrl.href} (${code || reason}); start it first (e.g. your dev server) and pass the URL it prints.`)
     }
   }
+  // Our own fixture origin is not up before the harness server starts: its name comes from its URL.
+  name ??= widgetName(widgetUrl.href, null)
   const playwright = await findPlaywright()
   if (playwright === null) return problem(`check-widget runs the checks with Playwright, and @playwright/test is not installed here; install it with: ${INSTALL_PLAYWRIGHT}`)
   if (process.env.CHROMIUM_PATH && !existsSync(process.env.CHROMIUM_PATH)) return problem(`CHROMIUM_PATH is ${process.env.CHROMIUM_PATH}, which does not exist.`)

@@ -188,7 +188,14 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
       // The host decides: "Widget ready" (SYNC_ACK accepted) or "Widget failed (timeout)".
       await expect(harness.statusBadge).toContainText(/Widget (ready|failed)/, { timeout: options.syncTimeoutMs + 10_000 })
       const text = (await harness.statusBadge.textContent()) ?? ''
-      if (text.includes('Widget ready')) return { status: 'passed' }
+      if (text.includes('Widget ready')) {
+        // The placement asked for, for real: the calling window exists, and SYNC tells the widget where it is.
+        await harness.widgetPage()
+        const sync = messages.ofType('SYNC', 'to-widget')[0]?.data as { iframeLocation?: unknown; data?: { iframeLocation?: unknown } } | undefined
+        const told = sync?.iframeLocation ?? sync?.data?.iframeLocation
+        if (told !== harness.placement) return { status: 'failed', error: `The harness did not place the widget in the ${harness.placement} placement: its SYNC says iframeLocation ${JSON.stringify(told)}` }
+        return { status: 'passed' }
+      }
       const acks = messages.ofType('SYNC_ACK', 'from-widget').length
       const thrown = widgetErrors()
       const failed = failedLoads()
