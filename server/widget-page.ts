@@ -60,7 +60,7 @@ export function fetchWidgetPage(url: URL, options: { ignoreHttpsErrors?: boolean
   return new Promise((resolve, reject) => {
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       url,
-      { method: 'GET', timeout: timeoutMs, rejectUnauthorized: !options.ignoreHttpsErrors, headers: { accept: 'text/html' } },
+      { method: 'GET', agent: false, timeout: timeoutMs, rejectUnauthorized: !options.ignoreHttpsErrors, headers: { accept: 'text/html' } },
       (response: IncomingMessage) => {
         let body = ''
         const done = () => resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', title: titleOf(body) })

@@ -8,12 +8,15 @@
  * browser context (the harness page, a calling window), plus one per widget
  * frame that runs in a process of its own (a widget on another site).
  *
- * Also the widget frame's failed loads (a script answering 404 with its
- * reason, a connection refused), which say why a widget never started.
+ * Also the widget frame's failed loads of code and data (a script answering
+ * 404 with its reason, a connection refused), which say why a widget never
+ * started; a missing stylesheet or font does not stop a widget, so it is not listed.
  */
 import type { BrowserContext, CDPSession, Frame, Page } from '@playwright/test'
 
 const MAX_ERRORS = 20
+/** The loads whose failure can stop a widget (Playwright's resource types). */
+const VITAL = new Set(['document', 'script', 'fetch', 'xhr'])
 const clip = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text)
 
 interface RemoteObject {
@@ -82,8 +85,14 @@ export async function collectWidgetErrors(context: BrowserContext, widgetOrigin:
       if (inWidgetFrame(frame)) void watch(frame)
     })
     page.on('response', (response) => {
-      const frame = response.frame()
-      if (response.status() < 400 || !inWidgetFrame(frame)) return
+      if (response.status() < 400 || !VITAL.has(response.request().resourceType())) return
+      let frame: Frame
+      try {
+        frame = response.frame()
+      } catch {
+        return // a service worker's request
+      }
+      if (!inWidgetFrame(frame)) return
       void response
         .text()
         .catch(() => '')
@@ -93,7 +102,13 @@ export async function collectWidgetErrors(context: BrowserContext, widgetOrigin:
         })
     })
     page.on('requestfailed', (request) => {
-      if (inWidgetFrame(request.frame())) add(failedLoads, `${request.url()} failed: ${request.failure()?.errorText ?? 'no answer'}`)
+      if (!VITAL.has(request.resourceType())) return
+      try {
+        if (!inWidgetFrame(request.frame())) return
+      } catch {
+        return // a service worker's request
+      }
+      add(failedLoads, `${request.url()} failed: ${request.failure()?.errorText ?? 'no answer'}`)
     })
   }
 
