@@ -14,40 +14,10 @@ import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { PORTS } from './origins.ts'
+import { checkWidget, portBlock } from './support/check-widget-run.ts'
 
 const root = resolve(import.meta.dirname, '..')
-
-interface Run {
-  code: number | null
-  output: string
-}
-
-let runs = 0
-
-function checkWidget(args: string[], timeoutMs = 100_000): Promise<Run> {
-  runs += 1
-  // Reports and test output of its own, so runs in parallel workers do not share them.
-  const dir = join(test.info().outputDir, `check-widget-${runs}`)
-  return new Promise((done, failed) => {
-    // CI would refuse to reuse a server; each run has its own ports anyway.
-    const child = spawn(process.execPath, ['scripts/check-widget.mjs', ...args], { cwd: root, env: { ...process.env, CI: '', FORCE_COLOR: '0', WIDGET_CHECK_DIR: dir } })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      failed(new Error(`check-widget did not finish within ${timeoutMs} ms:\n${output}`))
-    }, timeoutMs)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      done({ code, output })
-    })
-  })
-}
-
-/** A port block for one run: the harness at `base`, its widget origin at base + 1. */
-const block = (n: number) => PORTS.checkWidgetRuns + n * 3
+const block = portBlock
 const fixture = (base: number, params: Record<string, string>, name = 'demo-shaped-widget') =>
   `http://127.0.0.1:${base + 1}/e2e/fixtures/${name}/?${new URLSearchParams(params).toString()}`
 
@@ -74,7 +44,7 @@ test.describe('check-widget', () => {
     // The generic driver cannot ring a widget: the inbound journey is skipped with the reason, and the totals count both.
     expect(run.output).toContain('cannot ring the widget: a driver that provides `ring` runs the inbound journey')
     expect(run.output).toContain('Overall: 8 passed, 0 failed, 8 skipped — INCOMPLETE')
-    const junit = readFileSync(join(test.info().outputDir, `check-widget-${runs}`, 'widget-check.junit.xml'), 'utf8')
+    const junit = readFileSync(join(run.dir, 'widget-check.junit.xml'), 'utf8')
     expect(junit).toMatch(/testcase name="\[widget placement\] Conformance: [^"]* › outbound journey › the CRM accepts the call log/)
     expect(junit).toMatch(/testcase name="\[widget placement\] Conformance: [^"]* › inbound journey › /)
   })

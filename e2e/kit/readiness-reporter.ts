@@ -127,6 +127,14 @@ export default class ReadinessReporter implements Reporter {
       if (group.widget) lines.push(`  URL:    ${group.widget}`)
       if (group.driver) lines.push(`  Driver: ${group.driver}`)
       let warnings = 0
+      // A journey that did not run at all: one line with its reason, not one per check.
+      const wholeSkip = group.rows.length > 1 && group.rows.every((r) => r.status === 'skipped' && r.detail === group.rows[0]!.detail) ? group.rows[0]!.detail : null
+      if (wholeSkip !== null) {
+        lines.push(`  ○ all ${group.rows.length} checks skipped: ${wholeSkip}`, `  Verdict: INCOMPLETE: 0 passed, ${group.rows.length} skipped`, '')
+        skipped += group.rows.length
+        total += group.rows.length
+        continue
+      }
       for (const row of group.rows) {
         lines.push(`  ${MARK[row.status]} ${row.title}${row.status === 'skipped' ? ` — skipped: ${row.detail}` : ''}`)
         if (row.status === 'failed' && row.detail) for (const detail of row.detail.split('\n')) lines.push(`      ${detail}`)
