@@ -8,11 +8,13 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { fetchWidgetPage, TLS_ERROR_CODE, widgetName } from '../server/widget-page.ts'
 import { parsePlacementOption } from '../e2e/kit/placements.ts'
+import { NOTHING_RAN } from '../e2e/kit/readiness-reporter.ts'
 import { findChromium, NO_CHROMIUM } from './chromium.ts'
 
 export interface CheckWidgetOptions {
@@ -110,5 +112,8 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
     child.on('close', (status) => done(status))
   })
   process.stdout.write(`JUnit XML: ${options.junit}\n`)
+  // Not one check ran (e.g. the harness could not start on --port): the check could not run.
+  const report = await readFile(resolve(dir, 'widget-check.txt'), 'utf8').catch(() => '')
+  if (report.includes(NOTHING_RAN)) return 2
   return code === 0 ? 0 : code === 1 ? 1 : 2
 }

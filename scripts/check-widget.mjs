@@ -14,7 +14,7 @@
 // failed (findings of severity error; warnings too with --strict), 2 the check
 // could not run (bad arguments, widget not reachable, no Chromium, build failed).
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { resolve } from 'node:path'
@@ -183,5 +183,9 @@ process.stdout.write(`check-widget: checking ${widgetUrl.href} in the harness at
 const run = spawnSync('npx', ['playwright', 'test', '-c', 'e2e/kit/playwright.kit.config.ts'], { cwd: root, stdio: 'inherit', env })
 const reportDir = process.env.WIDGET_CHECK_DIR ?? 'reports'
 process.stdout.write(`JUnit XML: ${reportDir}/widget-check.junit.xml · report with traces: npx playwright show-report ${reportDir}/widget-check-html\n`)
-// Playwright exits 1 when a check failed; anything else it could not run.
+// Playwright exits 1 when a check failed; anything else it could not run. Not one check ran (the
+// harness server could not start; the reporter's line, e2e/kit/readiness-reporter.ts): could not run.
+const reportFile = resolve(root, reportDir, 'widget-check.txt')
+const report = existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : ''
+if (report.includes('Widget readiness check: no conformance checks ran.')) process.exit(2)
 process.exit(run.status === 0 ? 0 : run.status === 1 ? 1 : 2)

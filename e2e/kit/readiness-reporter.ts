@@ -32,6 +32,9 @@ interface Group {
   widgetErrors: string[]
 }
 
+/** The report's line when not one check ran (the harness could not start): check-widget then exits 2, "could not run". */
+export const NOTHING_RAN = 'Widget readiness check: no conformance checks ran.'
+
 const MARK: Record<Row['status'], string> = { passed: '✔', failed: '✖', skipped: '○' }
 
 function annotation(result: TestResult, test: TestCase, type: string): string | undefined {
@@ -111,6 +114,11 @@ export default class ReadinessReporter implements Reporter {
     this.#groups.set(name, group)
   }
 
+  /** Output of no test (the harness server's, e.g. why it could not start) goes through as it comes. */
+  onStdErr(chunk: string | Buffer, test?: TestCase): void {
+    if (test === undefined) process.stderr.write(chunk)
+  }
+
   onError(error: TestError): void {
     this.#errors.push((error.message ?? String(error.value ?? 'unknown error')).split('\n').slice(0, 3).join('\n'))
   }
@@ -165,7 +173,7 @@ export default class ReadinessReporter implements Reporter {
       skipped += s
       total += group.rows.length
     }
-    if (this.#groups.size === 0) lines.push('Widget readiness check: no conformance checks ran.', '')
+    if (this.#groups.size === 0) lines.push(NOTHING_RAN, '')
     const others = this.#others
     if (others.passed + others.failed + others.skipped > 0) lines.push(`Other tests: ${others.passed} passed, ${others.failed} failed, ${others.skipped} skipped`, '')
     const ready = result.status === 'passed' && failed === 0
