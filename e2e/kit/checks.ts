@@ -209,6 +209,7 @@ export function strictOutcome(outcome: CheckOutcome, strict: boolean): CheckOutc
 
 /** Judges one check on a journey. */
 export function evaluateCheck(check: ConformanceCheck, journey: JourneyResult): CheckOutcome {
+  if (check.journey !== undefined && check.journey !== journey.kind) return { status: 'skipped', reason: `a check of the ${check.journey} journey (this was ${journey.kind})` }
   if (journey.fatal !== null) return { status: 'failed', problems: [`the journey stopped: ${journey.fatal}`] }
   for (const name of check.needs) {
     const stage = journey.stages[name]
