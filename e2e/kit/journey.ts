@@ -236,8 +236,16 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
     })
 
     let dial: RecordedMessage | undefined
-    let outgoing: RecordedMessage | undefined
+    let startedCall: RecordedMessage | undefined
     const nothingToDo = (what: string): StageOutcome => ({ status: 'passed', note: `${kind}: ${what}` })
+    /** The driver's step that starts the call; the message that says so is the journey's call (its externalCallId). */
+    const callStarts = async (step: 'placeCall' | 'ring', started: () => RecordedMessage | undefined, type: string): Promise<StageOutcome> => {
+      const outcome = await drive(step, started, type)
+      startedCall = started()
+      const id = payloadOf(startedCall).externalCallId
+      result.externalCallId = typeof id === 'string' ? id : null
+      return outcome
+    }
     if (kind === 'outbound') {
       stages.ring = nothingToDo('nothing rings')
       await stage('dial', async () => {
@@ -246,32 +254,20 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
         return { status: 'passed' }
       })
       const outgoingAfterDial = () => (dial ? messages.fromWidget().find((r) => r.type === 'OUTGOING_CALL_STARTED' && r.time >= dial!.time) : undefined)
-      await stage('placeCall', async () => {
-        const outcome = await drive('placeCall', outgoingAfterDial, 'OUTGOING_CALL_STARTED')
-        outgoing = outgoingAfterDial()
-        const id = payloadOf(outgoing).externalCallId
-        result.externalCallId = typeof id === 'string' ? id : null
-        return outcome
-      })
+      await stage('placeCall', () => callStarts('placeCall', outgoingAfterDial, 'OUTGOING_CALL_STARTED'))
     } else {
       stages.dial = nothingToDo('the host dials nothing')
       const ringing = () => messages.fromWidget().find((r) => r.type === 'INCOMING_CALL')
-      await stage('ring', async () => {
-        const outcome = await drive('ring', ringing, 'INCOMING_CALL')
-        outgoing = ringing()
-        const id = payloadOf(outgoing).externalCallId
-        result.externalCallId = typeof id === 'string' ? id : null
-        return outcome
-      })
+      await stage('ring', () => callStarts('ring', ringing, 'INCOMING_CALL'))
       stages.placeCall = stages.ring.status === 'passed' ? nothingToDo('the call rings in (see ring)') : stages.ring
     }
 
     const ofCall = (type: string, direction: 'from-widget' | 'to-widget') => () =>
-      messages.ofType(type, direction).find((r) => (direction === 'to-widget' ? r.time >= (outgoing?.time ?? 0) : payloadOf(r).externalCallId === result.externalCallId))
+      messages.ofType(type, direction).find((r) => (direction === 'to-widget' ? r.time >= (startedCall?.time ?? 0) : payloadOf(r).externalCallId === result.externalCallId))
 
     await stage('engagement', async () => {
-      if (payloadOf(outgoing).createEngagement !== true) {
-        return { status: 'skipped', reason: `the widget did not ask the host to create the engagement (${outgoing?.type ?? 'the call'} without createEngagement: true)` }
+      if (payloadOf(startedCall).createEngagement !== true) {
+        return { status: 'skipped', reason: `the widget did not ask the host to create the engagement (${startedCall?.type ?? 'the call'} without createEngagement: true)` }
       }
       const reply = await messages.waitFor(() => ofCall('CREATE_ENGAGEMENT_SUCCEEDED', 'to-widget')() ?? ofCall('CREATE_ENGAGEMENT_FAILED', 'to-widget')(), {
         timeout: wait,
