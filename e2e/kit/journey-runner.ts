@@ -19,6 +19,7 @@ import { DEFAULT_JOURNEY, messageOf, newJourneyResult, runJourney, type JourneyK
 import { installMessageRecorder } from './message-recorder.ts'
 import { kitOrigins, originOf } from './origins.ts'
 import { placementOf, type Placement } from './placements.ts'
+import { routeSdkCdn } from './sdk-cdn.ts'
 import type { ConformanceTarget } from './targets.ts'
 import { collectWidgetErrors } from './widget-errors.ts'
 
@@ -83,8 +84,10 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
     }
     const harness = new Harness(page, { placement })
     const collected = await collectWidgetErrors(context, originOf(widgetUrl))
+    // The SDK's CDN URLs are answered offline; one it cannot answer comes first among the widget's errors.
+    const sdkCdn = await routeSdkCdn(context, origins.harness)
     const result = await runJourney(
-      { harness, messages, driver, widgetErrors: collected.errors, failedLoads: collected.failedLoads },
+      { harness, messages, driver, widgetErrors: () => [...sdkCdn.problems(), ...collected.errors()], failedLoads: collected.failedLoads },
       { ...DEFAULT_JOURNEY, kind, widgetUrl, syncTimeoutMs },
     )
     // The final screenshot shows the harness's own findings next to the page.
