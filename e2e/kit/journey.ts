@@ -199,7 +199,8 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
       const acks = messages.ofType('SYNC_ACK', 'from-widget').length
       const thrown = widgetErrors()
       const failed = failedLoads()
-      const why = `${failed.length > 0 ? `; in the widget's frame, ${failed.join(' | ')}` : ''}${thrown.length > 0 ? `; the widget threw: ${thrown.join(' | ')}` : ''}`
+      // What the widget said first (an SDK version Ringside does not serve is named there), then its failed loads.
+      const why = `${thrown.length > 0 ? `; the widget threw: ${thrown.join(' | ')}` : ''}${failed.length > 0 ? `; in the widget's frame, ${failed.join(' | ')}` : ''}`
       return {
         status: 'failed',
         error: `The host gave up after ${options.syncTimeoutMs} ms (${(await harness.handshakeStatus.textContent()) ?? text}); ${acks === 0 ? 'the widget never sent SYNC_ACK' : `${acks} SYNC_ACK message(s) arrived but none was accepted (see the inspector)`}${why}`,
