@@ -9,6 +9,7 @@ import { SERVER_PATHS } from '../shared/api/api-paths.ts'
 import { SERVED_PREFIX } from '../shared/sdk-cdn/cdn-urls.ts'
 import { DEFAULT_PORT, PACKAGE_VERSION, StartupError, REPO_ROOT, startRingside, type RingsideServer } from './server.ts'
 import { DataInUseError, StorageError } from './storage.ts'
+import { nameOfWidget } from './widget-page.ts'
 
 function portNumber(value: string): number {
   const port = Number(value)
@@ -49,6 +50,7 @@ export function addStartOptions(command: Command, mode: { defaultData: string; p
     .option('--data <file or dir>', 'where the data lives: a folder, or a snapshot file (*.json)', mode.defaultData)
     .option('--fresh', 'start from the seed data; the data the location held is kept beside it as *.previous')
     .addOption(new Option('--widget <url>', "register this calling widget at startup (a fresh account registers the widget origin's /widget/)").argParser(httpUrl))
+    .option('--widget-name <text>', "the --widget's name in the dock (default: its page's <title>, else \"Widget at host/path\")")
     .option('--import <file>', 'load this export (Developer → Database → Export, or GET /_ringside/v1/export) at startup, replacing the data')
     .option('--export-on-exit <file>', 'write an export of the data to this file when the server stops')
     .addOption(
@@ -82,6 +84,7 @@ export interface CliOptions {
   data: string
   fresh?: boolean
   widget?: string
+  widgetName?: string
   import?: string
   exportOnExit?: string
   cors?: string[] | true
@@ -151,7 +154,7 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
       ...(options.allowedHost && { allowedHosts: options.allowedHost }),
       data: options.data,
       fresh: options.fresh ?? false,
-      ...(widgetUrl && { widgetUrl }),
+      ...(widgetUrl && { widgetUrl, widgetName: options.widgetName?.trim() || (await nameOfWidget(widgetUrl)) }),
       ...(options.import && { importFile: options.import }),
       corsOrigins,
       pages: !options.pages ? 'none' : options.dist ? 'dist' : 'vite',

@@ -86,6 +86,8 @@ export interface RingsideServerOptions {
   fresh?: boolean
   /** The registered calling widget of the seed (default: the widget origin's /widget/). */
   widgetUrl?: string
+  /** The registered widget's name in the dock (default: the seed's, for the reference widget). */
+  widgetName?: string
   /** A snapshot file (an export) to load at startup, replacing the data. */
   importFile?: string
   /** Origins allowed to call the API from a browser (CORS); empty = none, as the real API. */
@@ -216,11 +218,11 @@ function refuseUpgrade(socket: Duplex, status: number, message: string): void {
 }
 
 /** Point the calling settings of the app at `url` (PATCH, or POST when the app has none). */
-async function registerWidget(service: CrmService, url: string): Promise<void> {
+async function registerWidget(service: CrmService, url: string, name: string): Promise<void> {
   const endpoint = `http://ringside.local/crm/v3/extensions/calling/${ACCOUNT.appId}/settings?hapikey=${ACCOUNT.developerApiKey}`
   const send = (method: string, body: unknown) => service.handle(new Request(endpoint, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))
-  let response = await send('PATCH', { url })
-  if (response.status === 404) response = await send('POST', { name: WIDGET_NAME, url })
+  let response = await send('PATCH', { name, url })
+  if (response.status === 404) response = await send('POST', { name, url })
   if (!response.ok) throw new StartupError(`--widget ${url}: the API refused it (${response.status}): ${await response.text()}`)
 }
 
@@ -243,7 +245,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     warnings.push(`Listening on ${host}: the emulated CRM has no real authentication (its tokens are public), so anyone who can reach this machine can read and change its data.`)
   }
 
-  const serviceOptions: CrmServiceOptions = { seedOptions: { widgetUrl }, ...(options.now && { now: options.now }) }
+  const serviceOptions: CrmServiceOptions = { seedOptions: { widgetUrl, ...(options.widgetName && { widgetName: options.widgetName }) }, ...(options.now && { now: options.now }) }
 
   // The main CRM: seeded only when there is nothing to load (or --fresh).
   const storage = options.data === null ? null : new DiskStorage(options.data ?? resolve(REPO_ROOT, '.ringside'), { compactEvery: options.compactEvery })
@@ -281,12 +283,12 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   if (options.widgetUrl) {
     // Saved or imported data has its own registration; --widget changes it, through the API like any client.
     try {
-      await registerWidget(service, options.widgetUrl)
+      await registerWidget(service, options.widgetUrl, options.widgetName ?? WIDGET_NAME)
     } catch (error) {
       storage?.releaseLockSync()
       throw error
     }
-    notes.push(`--widget: registered ${options.widgetUrl} as the calling widget of app ${ACCOUNT.appId}.`)
+    notes.push(`--widget: registered ${options.widgetUrl} as the calling widget of app ${ACCOUNT.appId}, named ${JSON.stringify(options.widgetName ?? WIDGET_NAME)}.`)
   }
   if (storage) {
     // Compaction at startup: whatever was loaded (or seeded, or imported) becomes the new snapshot.
