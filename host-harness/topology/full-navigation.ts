@@ -17,6 +17,7 @@
  * Ringside keeps a note of the dropped call in sessionStorage (this tab only)
  * and shows it after the load, so the drop is visible.
  */
+import { isRecord } from '../../shared/crm/guards.ts'
 import { NAVIGATION_STORAGE_KEY, navigationMode, type NavigationMode } from './placement.ts'
 
 export const DROPPED_CALL_KEY = 'ringside:dropped-call'
@@ -100,14 +101,13 @@ function parseDroppedCall(raw: string): DroppedCall | null {
   } catch {
     return null
   }
-  if (typeof value !== 'object' || value === null) return null
-  const v = value as Record<string, unknown>
+  if (!isRecord(value)) return null
+  const v = value
   if (typeof v.externalCallId !== 'string' || typeof v.status !== 'string') return null
   const call: DroppedCall = { externalCallId: v.externalCallId, status: v.status }
   if (typeof v.engagementId === 'number' && Number.isSafeInteger(v.engagementId)) call.engagementId = v.engagementId
-  const r = v.record
-  if (typeof r === 'object' && r !== null) {
-    const rec = r as Record<string, unknown>
+  const rec = v.record
+  if (isRecord(rec)) {
     if (typeof rec.objectType === 'string' && typeof rec.objectId === 'string') {
       call.record = { objectType: rec.objectType, objectId: rec.objectId, ...(typeof rec.label === 'string' ? { label: rec.label } : {}) }
     }

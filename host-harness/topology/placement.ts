@@ -35,6 +35,7 @@
  * the window that holds the call.
  */
 import type { IframeLocation } from '../../shared/protocol/index.ts'
+import { hrefs } from '../lib/routes.ts'
 
 export type Placement = IframeLocation
 
@@ -43,8 +44,6 @@ export const PLACEMENTS: readonly Placement[] = ['widget', 'remote', 'window']
 /** The window name the record pages open the calling window under (one per browser). */
 export const CALLING_WINDOW_NAME = 'ringside-calling-window'
 
-/** Hash route of the calling window (the real CRM's is the path /calling-integration-popup-ui/<portalId>). */
-export const CALLING_WINDOW_ROUTE = '/calling-window'
 
 /** Size the calling window opens with when the settings give none (the SDK demos' sizeInfo is 400 × 650). */
 export const CALLING_WINDOW_FEATURES = 'popup=yes,width=440,height=760'
@@ -104,5 +103,5 @@ export function navigationMode(search: string, stored: string | null): Navigatio
 export function callingWindowUrl(location: Pick<Location, 'pathname' | 'search'>): string {
   const query = new URLSearchParams(location.search)
   query.set('placement', 'window')
-  return `${location.pathname}?${query.toString()}#${CALLING_WINDOW_ROUTE}`
+  return `${location.pathname}?${query.toString()}${hrefs.callingWindow()}`
 }
