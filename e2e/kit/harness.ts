@@ -29,7 +29,21 @@ export interface OpenOptions {
   route?: string
   /** What to wait for: the harness shell (default), the finished handshake, or nothing. */
   waitFor?: 'shell' | 'handshake' | 'none'
+  /**
+   * Where the widget runs for this page load (`?placement=`): docked on the page (`widget`), under the nav bar
+   * (`remote`), or in the detached calling window (`window`, opened by the first Call press). Default: the
+   * calling settings' choice.
+   */
+  placement?: Placement
+  /** `full`: every record navigation is a full page load (`?navigation=full`), as in parts of the real CRM. */
+  navigation?: 'in-page' | 'full'
 }
+
+/** The widget placements of the harness (the SYNC message's iframeLocation). */
+export type Placement = 'widget' | 'remote' | 'window'
+
+/** The hash route of the harness's calling window. */
+const CALLING_WINDOW_HASH = '#/calling-window'
 
 /** A call engagement as the CRM API returns it. */
 export interface CallEngagement {
@@ -172,6 +186,30 @@ export class Harness {
     return frame
   }
 
+  /**
+   * The harness's calling window (a popup of this page's context), once open: it holds the widget when the
+   * placement is `window`. Waits up to `timeout` for it.
+   */
+  async callingWindow(timeout = 15_000): Promise<Page> {
+    const context = this.page.context()
+    const find = () => context.pages().find((p) => p !== this.page && p.url().endsWith(CALLING_WINDOW_HASH))
+    const open = find()
+    if (open) return open
+    return context.waitForEvent('page', { predicate: (p) => p.url().endsWith(CALLING_WINDOW_HASH) || p.opener() !== null, timeout }).then(async (p) => {
+      await p.waitForURL((url) => url.hash === CALLING_WINDOW_HASH, { timeout })
+      return p
+    })
+  }
+
+  /**
+   * The widget iframe wherever the placement puts it: in the calling window for `window`, else in this page.
+   * The one lookup of the widget frame for placement-aware code.
+   */
+  async widgetFrameLocator(placement: Placement | undefined): Promise<FrameLocator> {
+    if (placement !== 'window') return this.widget
+    return (await this.callingWindow()).frameLocator('#hubspot-calling-extension-iframe')
+  }
+
   /** Loads the harness with the widget under test. */
   async open(options: OpenOptions = {}): Promise<void> {
     const widgetUrl = options.widgetUrl ?? this.#options.defaultWidgetUrl
@@ -179,6 +217,8 @@ export class Harness {
     const query = new URLSearchParams()
     if (widgetUrl !== undefined) query.set('widget', widgetUrl)
     if (options.syncTimeoutMs !== undefined) query.set('syncTimeoutMs', String(options.syncTimeoutMs))
+    if (options.placement !== undefined) query.set('placement', options.placement)
+    if (options.navigation !== undefined) query.set('navigation', options.navigation)
     const search = query.toString()
     const route = options.route ?? '/contacts'
     await this.page.goto(`/${search ? `?${search}` : ''}#${route.startsWith('/') ? route : `/${route}`}`)
