@@ -115,9 +115,17 @@ function parseDroppedCall(raw: string): DroppedCall | null {
   return call
 }
 
-/** One sentence for the dock: what happened to the dropped call. */
+/** Calls in these phases are live: leaving the page drops them. */
+const LIVE_STATUSES: ReadonlySet<string> = new Set(['CONNECTING', 'RINGING', 'IN_PROGRESS'])
+
+/** Whether a call in this phase is still live (the page would drop it). */
+export function isLiveCall(status: string | undefined): boolean {
+  return status !== undefined && LIVE_STATUSES.has(status)
+}
+
+/** One sentence for the dock (short: alerts are cut at a few hundred characters). */
 export function droppedCallText(call: DroppedCall): string {
   const where = call.record ? ` on ${call.record.label ?? `${call.record.objectType} ${call.record.objectId}`}` : ''
-  const engagement = call.engagementId === undefined ? 'No engagement was created for it' : `Its engagement ${call.engagementId} stays as the API holds it`
-  return `The call ${call.externalCallId}${where} (${call.status}) was dropped by a full page load: the widget's frame went with the page. ${engagement}; the real CRM cannot write after its page is gone. A calling window holds a call across page loads.`
+  const engagement = call.engagementId === undefined ? 'no engagement was created for it' : `engagement ${call.engagementId} stays as the API holds it`
+  return `The call ${call.externalCallId}${where} (${call.status}) was dropped by a full page load: ${engagement}.`
 }

@@ -1,0 +1,172 @@
+/**
+ * The topology in the browser: where this page's widget runs, the link between
+ * record pages and the calling window, full-page-load navigation, and what a
+ * page does about a live call when it goes away.
+ *
+ * - A record page whose placement is `window` mounts no widget: its Call
+ *   button goes to the calling window (PageLink), opened on the first press.
+ * - The calling window (route #/calling-window) mounts the widget with
+ *   `iframeLocation: 'window'` and dials for the record pages (WindowLink).
+ * - While a call is live in this page, leaving it asks the browser to confirm,
+ *   as the real CRM alerts users "of Navigating when a call is active to avoid
+ *   dropping calls" (https://github.com/HubSpot/calling-extensions-sdk/issues/21);
+ *   if the user leaves, the next load of this tab says which call was dropped.
+ */
+import type { CallingRuntime } from '../calling/runtime.ts'
+import { dialBlocker, type CallingState, type CallingStore } from '../calling/calling-store.ts'
+import type { StartCallInput, StartCallResult } from '../calling/controller.ts'
+import { installFullNavigation, isLiveCall, rememberDroppedCall, takeDroppedCall, droppedCallText, type DroppedCall } from './full-navigation.ts'
+import { CALLING_WINDOW_FEATURES, CALLING_WINDOW_NAME, callingWindowUrl, placementFromQuery } from './placement.ts'
+import { PageLink, WindowLink } from './window-link.ts'
+import { WINDOW_CHANNEL_NAME, type ChannelPort, type WindowSummary } from './window-protocol.ts'
+
+/** Longest text a summary carries (the channel's limit). */
+const CLIP = 512
+const clip = (text: string) => (text.length > CLIP ? text.slice(0, CLIP) : text)
+
+/** What the calling window reports of its integration. */
+export function windowSummaryOf(s: CallingState): WindowSummary {
+  const call = s.call
+  return {
+    widgetName: clip(s.effective?.name ?? 'Calling widget'),
+    handshake: s.status,
+    cannotDial: dialBlocker(s),
+    call: call
+      ? {
+          externalCallId: clip(call.externalCallId),
+          status: clip(call.status),
+          number: clip(call.number),
+          ...(call.engagementId === undefined ? {} : { engagementId: call.engagementId }),
+          engagementStatus: call.engagement?.properties.hs_call_status ?? null,
+          ...(call.record ? { record: { objectType: clip(call.record.objectType), objectId: clip(call.record.objectId), ...(call.record.label ? { label: clip(call.record.label) } : {}) } } : {}),
+        }
+      : null,
+  }
+}
+
+/** The live call of this page's widget, as the drop note keeps it. */
+function liveCall(s: CallingState): DroppedCall | null {
+  const call = s.call
+  if (!call || !isLiveCall(call.status)) return null
+  return {
+    externalCallId: call.externalCallId,
+    status: call.status,
+    ...(call.engagementId === undefined ? {} : { engagementId: call.engagementId }),
+    ...(call.record ? { record: call.record } : {}),
+  }
+}
+
+/**
+ * Opens the calling window, or finds the one this browser already has under
+ * its name without reloading it (a window.open with a URL would reload it and
+ * drop its call). Must run in the user's click.
+ */
+export function openCallingWindow(win: Window = window): boolean {
+  const existing = win.open('', CALLING_WINDOW_NAME, CALLING_WINDOW_FEATURES)
+  if (!existing) return false
+  let blank = true
+  try {
+    blank = existing.location.href === 'about:blank'
+  } catch {
+    blank = true
+  }
+  if (blank) existing.location.replace(callingWindowUrl(win.location))
+  existing.focus()
+  return true
+}
+
+function openChannel(): ChannelPort | null {
+  return typeof BroadcastChannel === 'function' ? (new BroadcastChannel(WINDOW_CHANNEL_NAME) as ChannelPort) : null
+}
+
+export interface TopologyOptions {
+  runtime: CallingRuntime
+  store: CallingStore
+  /** This page is the calling window (#/calling-window). */
+  inCallingWindow: boolean
+  win?: Window
+}
+
+export class Topology {
+  #page: PageLink | null = null
+  #inCallingWindow = false
+  #store: CallingStore | null = null
+  #offs: Array<() => void> = []
+
+  /** The record page's link to the calling window (null in the calling window itself). */
+  get pageLink(): PageLink | null {
+    return this.#page
+  }
+
+  get inCallingWindow(): boolean {
+    return this.#inCallingWindow
+  }
+
+  start(options: TopologyOptions): void {
+    if (this.#store) return
+    const win = options.win ?? window
+    const { runtime, store } = options
+    this.#store = store
+    this.#inCallingWindow = options.inCallingWindow
+    const asked = placementFromQuery(win.location.search)
+    if (asked.error) store.getState().alert(asked.error, 'harness')
+    if (options.inCallingWindow) runtime.setIframeLocation('window')
+    else if (asked.placement) runtime.setIframeLocation(asked.placement)
+
+    this.#offs.push(installFullNavigation(win), rememberDroppedCall(() => liveCall(store.getState()), win))
+    const dropped = takeDroppedCall(win)
+    if (dropped) store.getState().alert(droppedCallText(dropped), 'harness')
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (!liveCall(store.getState())) return
+      event.preventDefault()
+      event.returnValue = '' // older browsers' way of asking
+    }
+    win.addEventListener('beforeunload', onBeforeUnload)
+    this.#offs.push(() => win.removeEventListener('beforeunload', onBeforeUnload))
+
+    const channel = openChannel()
+    if (!channel) return
+    const log = (message: string) => console.warn(`Ringside: ${message}`)
+    if (options.inCallingWindow) {
+      const link = new WindowLink({
+        channel,
+        log,
+        host: {
+          summary: () => windowSummaryOf(store.getState()),
+          subscribe: (listener) => store.subscribe(listener),
+          startCall: (input) => runtime.startCall(input),
+        },
+      })
+      link.start()
+      const onPageHide = () => link.stop()
+      win.addEventListener('pagehide', onPageHide)
+      this.#offs.push(() => win.removeEventListener('pagehide', onPageHide))
+    } else {
+      this.#page = new PageLink({ channel, log, openWindow: () => openCallingWindow(win) })
+      this.#page.start()
+    }
+  }
+
+  /** The widget runs in the calling window, not in this page. */
+  #callsGoToWindow(): boolean {
+    return !this.#inCallingWindow && this.#store?.getState().iframeLocation === 'window'
+  }
+
+  /**
+   * A record page's Call press: to the calling window when the placement is
+   * `window`, else null (the page's own widget dials).
+   */
+  routeCall(input: StartCallInput): StartCallResult | null {
+    if (!this.#callsGoToWindow() || !this.#page) return null
+    const result = this.#page.dial(input)
+    return result.ok ? { ok: true, messageId: 'calling-window' } : result
+  }
+
+  /** Whether a record page can dial: the calling window opens on demand. */
+  canDialHere(): boolean {
+    return this.#callsGoToWindow()
+  }
+}
+
+/** The app's topology. */
+export const topology = new Topology()
