@@ -100,7 +100,14 @@ test('a call held in the page drops on a full page load; its engagement stays as
   await expect(widgetStatus(harness.widget)).toContainText('answered')
   const open = await callOf(harness, (c) => c.properties.hs_call_status === 'IN_PROGRESS', 'demo-minimal-')
 
+  // The real CRM alerts the user before a page load drops an active call; the user leaves anyway.
+  const asked: string[] = []
+  page.on('dialog', (dialog) => {
+    asked.push(dialog.type())
+    void dialog.accept()
+  })
   await moveTo(harness, 'contacts', '2')
+  expect(asked).toEqual(['beforeunload'])
   await harness.waitForHandshake()
   // A new widget document: the call is gone from it…
   await expect(widgetStatus(harness.widget)).toContainText('minimal · idle')
@@ -109,4 +116,20 @@ test('a call held in the page drops on a full page load; its engagement stays as
   // …and nothing wrote to the engagement after the page went away.
   const after = await harness.readCall(open.id)
   expect(after?.properties.hs_call_status).toBe('IN_PROGRESS')
+})
+
+test('the kit opens the calling window for a handshake in the window placement, and the record page reports it', async ({ page, baseURL }) => {
+  const harness = new Harness(page)
+  await harness.open({ widgetUrl: fixtureUrl(kitOrigins(baseURL), 'window-only-widget'), route: `/${FIRST.type}/${FIRST.id}`, placement: 'window', waitFor: 'handshake' })
+  await expect(harness.statusBadge).toHaveText('Widget ready in the calling window')
+  const widget = await harness.widgetFrameLocator('window')
+  await expect(widgetStatus(widget)).toContainText('window · idle')
+  // A tab opened afresh on another record finds the same window: its Call goes there, no second window opens.
+  const other = await page.context().newPage()
+  const second = new Harness(other)
+  await second.open({ route: '/contacts/2', placement: 'window' })
+  await expect(second.statusBadge).toHaveText('Widget ready in the calling window')
+  await second.pressCall()
+  await expect(widget.getByLabel('Dialed number')).not.toHaveText('none')
+  expect(page.context().pages().filter((p) => p.url().endsWith('#/calling-window'))).toHaveLength(1)
 })

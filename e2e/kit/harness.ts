@@ -202,6 +202,20 @@ export class Harness {
   }
 
   /**
+   * Opens the calling window from the record page's calling-window card (placement `window`), as a user does
+   * before any call, and returns it.
+   */
+  async openCallingWindow(): Promise<Page> {
+    const open = this.page.context().pages().find((p) => p !== this.page && p.url().endsWith(CALLING_WINDOW_HASH))
+    if (open) return open
+    const popup = this.page.waitForEvent('popup')
+    await this.page.getByRole('region', { name: 'Calling window' }).getByRole('button', { name: 'Open calling window' }).click()
+    const page = await popup
+    await page.waitForURL((url) => url.hash === CALLING_WINDOW_HASH)
+    return page
+  }
+
+  /**
    * The widget iframe wherever the placement puts it: in the calling window for `window`, else in this page.
    * The one lookup of the widget frame for placement-aware code.
    */
@@ -225,6 +239,8 @@ export class Harness {
     const waitFor = options.waitFor ?? 'shell'
     if (waitFor === 'none') return
     await expect(this.statusBadge).toBeVisible({ timeout: 15_000 })
+    // In the calling window placement no widget loads until the calling window opens.
+    if (waitFor === 'handshake' && options.placement === 'window') await this.openCallingWindow()
     if (waitFor === 'handshake') await this.waitForHandshake()
   }
 

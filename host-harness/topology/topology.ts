@@ -13,6 +13,7 @@
  *   if the user leaves, the next load of this tab says which call was dropped.
  */
 import type { CallingRuntime } from '../calling/runtime.ts'
+import { dockTitle } from '../calling/calling-dock.tsx'
 import { dialBlocker, type CallingState, type CallingStore } from '../calling/calling-store.ts'
 import type { StartCallInput, StartCallResult } from '../calling/controller.ts'
 import { installFullNavigation, isLiveCall, rememberDroppedCall, takeDroppedCall, droppedCallText, type DroppedCall } from './full-navigation.ts'
@@ -28,7 +29,7 @@ const clip = (text: string) => (text.length > CLIP ? text.slice(0, CLIP) : text)
 export function windowSummaryOf(s: CallingState): WindowSummary {
   const call = s.call
   return {
-    widgetName: clip(s.effective?.name ?? 'Calling widget'),
+    widgetName: clip(dockTitle(s.effective, s.currentSrc).title),
     handshake: s.status,
     cannotDial: dialBlocker(s),
     call: call

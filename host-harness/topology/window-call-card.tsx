@@ -10,7 +10,8 @@ import type { PageLinkState } from './window-link.ts'
 const NO_LINK: PageLinkState = { window: null, pending: false, lastResult: null }
 const noSubscribe = () => () => {}
 
-function usePageLink(): PageLinkState {
+/** The record page's view of the calling window (re-renders when it reports). */
+export function usePageLink(): PageLinkState {
   const link = topology.pageLink
   return useSyncExternalStore(link ? (l) => link.subscribe(l) : noSubscribe, () => link?.state ?? NO_LINK)
 }
