@@ -31,7 +31,7 @@ export interface DroppedCall {
 
 /** The navigation mode of this page load. */
 export function currentNavigationMode(win: Pick<Window, 'location' | 'localStorage'> = window): NavigationMode {
-  let stored: string | null = null
+  let stored: string | null
   try {
     stored = win.localStorage.getItem(NAVIGATION_STORAGE_KEY)
   } catch {
@@ -83,7 +83,7 @@ export function rememberDroppedCall(current: () => DroppedCall | null, win: Wind
 
 /** The call the previous page of this tab dropped, once (it is cleared on read). */
 export function takeDroppedCall(win: Pick<Window, 'sessionStorage'> = window): DroppedCall | null {
-  let raw: string | null = null
+  let raw: string | null
   try {
     raw = win.sessionStorage.getItem(DROPPED_CALL_KEY)
     win.sessionStorage.removeItem(DROPPED_CALL_KEY)

@@ -65,10 +65,11 @@ function liveCall(s: CallingState): DroppedCall | null {
 export function openCallingWindow(win: Window = window): boolean {
   const existing = win.open('', CALLING_WINDOW_NAME, CALLING_WINDOW_FEATURES)
   if (!existing) return false
-  let blank = true
+  let blank: boolean
   try {
     blank = existing.location.href === 'about:blank'
   } catch {
+    // another origin's page under that name (cannot happen for a window the harness opened): replace it
     blank = true
   }
   if (blank) existing.location.replace(callingWindowUrl(win.location))
