@@ -187,32 +187,27 @@ export class Harness {
   }
 
   /**
-   * The harness's calling window (a popup of this page's context), once open: it holds the widget when the
-   * placement is `window`. Waits up to `timeout` for it.
+   * The harness's calling window (a page of this page's context at `#/calling-window`), once open: it holds the
+   * widget when the placement is `window`. Waits up to `timeout` for it.
    */
   async callingWindow(timeout = 15_000): Promise<Page> {
     const context = this.page.context()
     const find = () => context.pages().find((p) => p !== this.page && p.url().endsWith(CALLING_WINDOW_HASH))
-    const open = find()
-    if (open) return open
-    return context.waitForEvent('page', { predicate: (p) => p.url().endsWith(CALLING_WINDOW_HASH) || p.opener() !== null, timeout }).then(async (p) => {
-      await p.waitForURL((url) => url.hash === CALLING_WINDOW_HASH, { timeout })
-      return p
-    })
+    await expect.poll(() => find() !== undefined, { timeout, message: 'the calling window is open' }).toBe(true)
+    return find()!
   }
 
   /**
-   * Opens the calling window from the record page's calling-window card (placement `window`), as a user does
-   * before any call, and returns it.
+   * The calling window in the window placement: the one the page opened by itself, else the one the record
+   * page's calling-window card opens (as a user does when the browser blocked the pop-up).
    */
   async openCallingWindow(): Promise<Page> {
-    const open = this.page.context().pages().find((p) => p !== this.page && p.url().endsWith(CALLING_WINDOW_HASH))
-    if (open) return open
-    const popup = this.page.waitForEvent('popup')
-    await this.page.getByRole('region', { name: 'Calling window' }).getByRole('button', { name: 'Open calling window' }).click()
-    const page = await popup
-    await page.waitForURL((url) => url.hash === CALLING_WINDOW_HASH)
-    return page
+    try {
+      return await this.callingWindow(3_000)
+    } catch {
+      await this.page.getByRole('region', { name: 'Calling window' }).getByRole('button', { name: /calling window$/ }).click()
+      return this.callingWindow()
+    }
   }
 
   /**

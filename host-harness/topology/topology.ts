@@ -144,8 +144,19 @@ export class Topology {
       win.addEventListener('pagehide', onPageHide)
       this.#offs.push(() => win.removeEventListener('pagehide', onPageHide))
     } else {
-      this.#page = new PageLink({ channel, log, openWindow: () => openCallingWindow(win) })
-      this.#page.start()
+      const page = new PageLink({
+        channel,
+        log,
+        openWindow: () => openCallingWindow(win),
+        // A page of the window placement makes sure a calling window exists (the real CRM's remote
+        // and window come with the page); a browser may block this pop-up without a click, and
+        // the card's button then opens it.
+        onNoWindow: () => {
+          if (this.#callsGoToWindow()) page.open()
+        },
+      })
+      this.#page = page
+      page.start()
     }
   }
 

@@ -4,7 +4,7 @@
  * it), and a button that opens or focuses it.
  */
 import { useId, useSyncExternalStore } from 'react'
-import { topology, openCallingWindow } from './topology.ts'
+import { topology } from './topology.ts'
 import type { PageLinkState } from './window-link.ts'
 
 const NO_LINK: PageLinkState = { window: null, pending: false, lastResult: null }
@@ -46,8 +46,8 @@ export function WindowCallCard() {
         <p className="calling-window-card__line">Not open. A Call button opens it; it holds the call while pages load.</p>
       )}
       {state.pending ? <p className="calling-window-card__line" role="status">Asking the calling window to dial…</p> : null}
-      {state.lastResult && !state.lastResult.ok ? <p role="alert">The calling window could not dial: {state.lastResult.reason}</p> : null}
-      <button type="button" onClick={() => openCallingWindow()}>
+      {state.lastResult && !state.lastResult.ok ? <p role="alert">{state.lastResult.reason}</p> : null}
+      <button type="button" onClick={() => topology.pageLink?.open()}>
         {win ? 'Show calling window' : 'Open calling window'}
       </button>
     </section>

@@ -110,6 +110,7 @@ test('a blocked pop-up is a clear failure, not a silent one', () => {
   page.start()
   const result = page.dial(INPUT)
   expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/blocked the calling window/) })
+  expect(page.open()).toMatchObject({ ok: false })
   expect(page.state.lastResult?.ok).toBe(false)
 })
 
@@ -126,7 +127,7 @@ test('the window answers with the reason when its widget never becomes able to d
   expect(page.state.pending).toBe(true)
   fire!()
   await settle()
-  expect(page.state.lastResult).toEqual({ ok: false, reason: 'The calling widget is still connecting.' })
+  expect(page.state.lastResult).toEqual({ ok: false, reason: 'The calling window could not dial: The calling widget is still connecting.' })
 })
 
 test('messages that are not the harness protocol are dropped and logged', async () => {
@@ -149,4 +150,22 @@ test('a dial-result for another page\'s request leaves this page pending', async
   channel().postMessage({ kind: 'dial-result', requestId: 'theirs', ok: true })
   await settle()
   expect(page.state.pending).toBe(true)
+})
+
+test('a page that finds no calling window opens one by itself; one that finds it does not', async () => {
+  let fire: (() => void) | null = null
+  let opened = 0
+  const lonely = new PageLink({ channel: channel(), openWindow: () => true, onNoWindow: () => (opened += 1), setTimer: (fn) => ((fire = fn), 1) })
+  lonely.start()
+  await settle()
+  fire!()
+  expect(opened).toBe(1)
+
+  const { host } = fakeHost()
+  new WindowLink({ channel: channel(), host }).start()
+  const found = new PageLink({ channel: channel(), openWindow: () => true, onNoWindow: () => (opened += 1), setTimer: (fn) => ((fire = fn), 1) })
+  found.start()
+  await settle()
+  fire!()
+  expect(opened).toBe(1)
 })

@@ -35,13 +35,24 @@ export interface PageLinkState {
   lastResult: { ok: boolean; reason?: string } | null
 }
 
+/** How long a page that just loaded waits for a calling window to answer `who` before it opens one. */
+export const WHO_WAIT_MS = 500
+
 export interface PageLinkOptions {
   channel: ChannelPort
   /** Opens (or finds) the calling window; false when the browser refused (pop-up blocked). */
   openWindow(): boolean
+  /**
+   * Called once when no calling window answered within WHO_WAIT_MS of start():
+   * the page opens one (a browser without a user gesture may block it).
+   */
+  onNoWindow?(): void
+  setTimer?(fn: () => void, ms: number): unknown
   newRequestId?(): string
   log?(message: string): void
 }
+
+const BLOCKED = 'The browser blocked the calling window: allow pop-ups for the harness, or press Open calling window.'
 
 let requestSeq = 0
 const defaultRequestId = () => `dial-${Date.now().toString(36)}-${(requestSeq += 1)}`
@@ -63,10 +74,28 @@ export class PageLink {
   start(): void {
     this.#options.channel.addEventListener('message', this.#onMessage)
     this.#options.channel.postMessage({ kind: 'who' } satisfies ChannelMessage)
+    const onNoWindow = this.#options.onNoWindow
+    if (onNoWindow) {
+      const setTimer = this.#options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
+      setTimer(() => {
+        if (this.#state.window === null && this.#queued === null && !this.#stopped) onNoWindow()
+      }, WHO_WAIT_MS)
+    }
   }
 
+  #stopped = false
+
   stop(): void {
+    this.#stopped = true
     this.#options.channel.removeEventListener('message', this.#onMessage)
+  }
+
+  /** Opens (or shows) the calling window; the reason when the browser refused. */
+  open(): { ok: true } | { ok: false; reason: string } {
+    if (this.#options.openWindow()) return { ok: true }
+    const reason = BLOCKED
+    this.#set({ lastResult: { ok: false, reason } })
+    return { ok: false, reason }
   }
 
   get state(): PageLinkState {
@@ -84,11 +113,8 @@ export class PageLink {
   dial(input: DialInput): { ok: true } | { ok: false; reason: string } {
     const requestId = (this.#options.newRequestId ?? defaultRequestId)()
     if (this.#state.window === null) {
-      if (!this.#options.openWindow()) {
-        const reason = 'The browser blocked the calling window: allow pop-ups for the harness, then press Call again.'
-        this.#set({ lastResult: { ok: false, reason } })
-        return { ok: false, reason }
-      }
+      const opened = this.open()
+      if (!opened.ok) return opened
       this.#queued = { requestId, input }
     } else {
       this.#options.channel.postMessage({ kind: 'dial', requestId, input } satisfies ChannelMessage)
@@ -117,7 +143,7 @@ export class PageLink {
       case 'dial-result':
         if (message.requestId !== this.#pendingId) return // another page's request
         this.#pendingId = null
-        this.#set({ pending: false, lastResult: { ok: message.ok, ...(message.reason === undefined ? {} : { reason: message.reason }) } })
+        this.#set({ pending: false, lastResult: message.ok ? { ok: true } : { ok: false, reason: `The calling window could not dial: ${message.reason ?? 'no reason given'}` } })
         return
       case 'gone':
         this.#set({ window: null })
