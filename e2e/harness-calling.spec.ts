@@ -304,13 +304,30 @@ test('changing the placement re-mounts the widget and sends the new iframeLocati
   await openHarness(page, '/contacts', { widget: fixtureWidget(baseURL) })
   await expect(statusBadge(page)).toContainText('Widget ready')
   await page.getByRole('button', { name: 'Widget setup' }).click()
-  await page.getByLabel('Placement (iframeLocation)').selectOption('window')
-  await expect(page.getByRole('heading', { name: /^Call window — / })).toBeVisible()
-  await expect(statusBadge(page)).toContainText('Widget ready')
-  const frame = await fixtureFrame(page)
+  await page.getByLabel('Placement (iframeLocation)').selectOption('remote')
   await expect
-    .poll(async () => (await received(frame)).find((r) => r.handler === 'onReady')?.data)
-    .toMatchObject({ iframeLocation: 'window', portalId: 123456 })
+    .poll(async () => (await received(await fixtureFrame(page))).find((r) => r.handler === 'onReady')?.data)
+    .toMatchObject({ iframeLocation: 'remote', usesCallingWindow: false, portalId: 123456 })
+
+  // The calling window: the page's widget goes away; the detached window holds it and says so in SYNC.
+  await page.getByLabel('Placement (iframeLocation)').selectOption('window')
+  const card = page.getByRole('region', { name: 'Calling window' })
+  await expect(card).toContainText('Not open')
+  await expect(page.locator('#hubspot-calling-extension-iframe')).toHaveCount(0)
+  const popup = page.waitForEvent('popup')
+  await card.getByRole('button', { name: 'Open calling window' }).click()
+  const callingWindow = await popup
+  await expect(callingWindow.getByRole('heading', { name: /^Call window — / })).toBeVisible()
+  await expect(statusBadge(page)).toHaveText('Widget ready in the calling window')
+  await expect
+    .poll(async () => (await received(await fixtureFrame(callingWindow))).find((r) => r.handler === 'onReady')?.data)
+    .toMatchObject({ iframeLocation: 'window', usesCallingWindow: true, portalId: 123456 })
+
+  // And back: the card's own placement choice docks the widget in the page again.
+  await card.getByLabel('Placement (iframeLocation)').selectOption('widget')
+  await expect
+    .poll(async () => (await received(await fixtureFrame(page))).find((r) => r.handler === 'onReady')?.data)
+    .toMatchObject({ iframeLocation: 'widget', usesCallingWindow: false })
 })
 
 test('with SYNC withheld the handshake fails after the configured timeout and dialing is refused', async ({ page, baseURL }) => {

@@ -41,6 +41,13 @@ export type Placement = IframeLocation
 
 export const PLACEMENTS: readonly Placement[] = ['widget', 'remote', 'window']
 
+/** The placements as the harness offers them (the dock's Setup and the calling window's card). */
+export const PLACEMENT_CHOICES: ReadonlyArray<{ value: Placement; label: string }> = [
+  { value: 'widget', label: 'Docked widget (widget)' },
+  { value: 'remote', label: 'Nav-bar remote (remote)' },
+  { value: 'window', label: 'Calling window (window)' },
+]
+
 /** The window name the record pages open the calling window under (one per browser). */
 export const CALLING_WINDOW_NAME = 'ringside-calling-window'
 

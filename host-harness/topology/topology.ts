@@ -17,7 +17,7 @@ import { dockTitle } from '../calling/calling-dock.tsx'
 import { dialBlocker, type CallingState, type CallingStore } from '../calling/calling-store.ts'
 import type { StartCallInput, StartCallResult } from '../calling/controller.ts'
 import { installFullNavigation, isLiveCall, rememberDroppedCall, takeDroppedCall, droppedCallText, type DroppedCall } from './full-navigation.ts'
-import { CALLING_WINDOW_FEATURES, CALLING_WINDOW_NAME, callingWindowUrl, placementFromQuery } from './placement.ts'
+import { CALLING_WINDOW_FEATURES, CALLING_WINDOW_NAME, callingWindowUrl, placementFromQuery, type Placement } from './placement.ts'
 import { PageLink, WindowLink } from './window-link.ts'
 import { WINDOW_CHANNEL_NAME, type ChannelPort, type WindowSummary } from './window-protocol.ts'
 
@@ -90,6 +90,7 @@ export interface TopologyOptions {
 }
 
 export class Topology {
+  #runtime: CallingRuntime | null = null
   #page: PageLink | null = null
   #inCallingWindow = false
   #store: CallingStore | null = null
@@ -109,6 +110,7 @@ export class Topology {
     const win = options.win ?? window
     const { runtime, store } = options
     this.#store = store
+    this.#runtime = runtime
     this.#inCallingWindow = options.inCallingWindow
     const asked = placementFromQuery(win.location.search)
     if (asked.error) store.getState().alert(asked.error, 'harness')
@@ -158,6 +160,11 @@ export class Topology {
       this.#page = page
       page.start()
     }
+  }
+
+  /** The user picked a placement (the calling window's card; the dock has its own choice). */
+  setPlacement(placement: Placement): void {
+    this.#runtime?.setIframeLocation(placement)
   }
 
   /** The widget runs in the calling window, not in this page. */

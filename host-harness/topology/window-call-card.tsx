@@ -6,6 +6,7 @@
 import { useId, useSyncExternalStore } from 'react'
 import { topology } from './topology.ts'
 import type { PageLinkState } from './window-link.ts'
+import { PLACEMENT_CHOICES, type Placement } from './placement.ts'
 
 const NO_LINK: PageLinkState = { window: null, pending: false, lastResult: null }
 const noSubscribe = () => () => {}
@@ -47,9 +48,21 @@ export function WindowCallCard() {
       )}
       {state.pending ? <p className="calling-window-card__line" role="status">Asking the calling window to dial…</p> : null}
       {state.lastResult && !state.lastResult.ok ? <p role="alert">{state.lastResult.reason}</p> : null}
-      <button type="button" onClick={() => topology.pageLink?.open()}>
-        {win ? 'Show calling window' : 'Open calling window'}
-      </button>
+      <div className="calling-window-card__actions">
+        <button type="button" onClick={() => topology.pageLink?.open()}>
+          {win ? 'Show calling window' : 'Open calling window'}
+        </button>
+        <label>
+          Placement (iframeLocation)
+          <select value="window" onChange={(event) => topology.setPlacement(event.target.value as Placement)}>
+            {PLACEMENT_CHOICES.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
     </section>
   )
 }
