@@ -169,3 +169,16 @@ test('a page that finds no calling window opens one by itself; one that finds it
   fire!()
   expect(opened).toBe(1)
 })
+
+test('a dial request carries only the record properties its label needs', async () => {
+  const { host, calls, set } = fakeHost()
+  set(null)
+  new WindowLink({ channel: channel(), host }).start()
+  const page = new PageLink({ channel: channel(), openWindow: () => true })
+  page.start()
+  await settle()
+  page.dial({ ...INPUT, record: { id: '1', properties: { firstname: 'Ada', lastname: 'Lovelace', notes: 'private', ['__proto__']: 'x' } as Record<string, string> } })
+  await settle()
+  expect(calls[0]?.record).toEqual({ id: '1', properties: { firstname: 'Ada', lastname: 'Lovelace' } })
+  expect(Object.getPrototypeOf(calls[0]?.record?.properties)).toBe(Object.prototype)
+})

@@ -6,6 +6,7 @@
  * else is dropped.
  */
 import { z } from 'zod'
+import { LABEL_PROPERTIES } from '../lib/crm-types.ts'
 
 export const WINDOW_CHANNEL_NAME = 'ringside:calling-window'
 
@@ -14,15 +15,20 @@ const MAX_TEXT = 512
 
 const text = z.string().max(MAX_TEXT)
 
+/**
+ * The record's properties the calling window needs: those its label is made of.
+ * A fixed shape, so no property name from the page becomes a key of a new object.
+ */
+const labelProperties = z.object(
+  Object.fromEntries([...new Set(Object.values(LABEL_PROPERTIES).flat())].map((name) => [name, text.nullable().optional()])),
+)
+
 const dialInput = z.object({
   objectType: text,
   objectId: z.union([text, z.number()]),
   phoneNumber: text,
   phoneProperty: text,
-  record: z
-    .object({ id: text.optional(), properties: z.record(text, text.nullable().optional()).optional() })
-    .nullable()
-    .optional(),
+  record: z.object({ id: text.optional(), properties: labelProperties.optional() }).nullable().optional(),
 })
 
 const callSummary = z.object({
