@@ -12,12 +12,11 @@
  *   dropping calls" (https://github.com/HubSpot/calling-extensions-sdk/issues/21);
  *   if the user leaves, the next load of this tab says which call was dropped.
  */
-import type { CallingRuntime } from '../calling/runtime.ts'
-import { dockTitle } from '../calling/calling-dock.tsx'
-import { dialBlocker, type CallingState, type CallingStore } from '../calling/calling-store.ts'
-import type { StartCallInput, StartCallResult } from '../calling/controller.ts'
+import type { CallingRuntime } from '../core/runtime.ts'
+import { dialBlocker, type CallingState, type CallingStore } from '../core/calling-store.ts'
+import type { StartCallInput, StartCallResult } from '../core/controller/controller.ts'
 import { installFullNavigation, isLiveCall, rememberDroppedCall, takeDroppedCall, droppedCallText, type DroppedCall } from './full-navigation.ts'
-import { CALLING_WINDOW_FEATURES, CALLING_WINDOW_NAME, callingWindowUrl, placementFromQuery, type Placement } from './placement.ts'
+import { CALLING_WINDOW_FEATURES, CALLING_WINDOW_NAME, callingWindowUrl, placementFromQuery, type Placement } from '../core/placement.ts'
 import { PageLink, WindowLink } from './window-link.ts'
 import { WINDOW_CHANNEL_NAME, type ChannelPort, type WindowSummary } from './window-protocol.ts'
 
@@ -25,11 +24,11 @@ import { WINDOW_CHANNEL_NAME, type ChannelPort, type WindowSummary } from './win
 const CLIP = 512
 const clip = (text: string) => (text.length > CLIP ? text.slice(0, CLIP) : text)
 
-/** What the calling window reports of its integration. */
-export function windowSummaryOf(s: CallingState): WindowSummary {
+/** What the calling window reports of its integration; `widgetName` as the dock titles it. */
+export function windowSummaryOf(s: CallingState, widgetName: string): WindowSummary {
   const call = s.call
   return {
-    widgetName: clip(dockTitle(s.effective, s.currentSrc).title),
+    widgetName: clip(widgetName),
     handshake: s.status,
     cannotDial: dialBlocker(s),
     call: call
@@ -86,6 +85,8 @@ export interface TopologyOptions {
   store: CallingStore
   /** This page is the calling window (#/calling-window). */
   inCallingWindow: boolean
+  /** The widget's name as the dock shows it (the window reports it to the pages). */
+  widgetName(state: CallingState): string
   win?: Window
 }
 
@@ -136,7 +137,7 @@ export class Topology {
         channel,
         log,
         host: {
-          summary: () => windowSummaryOf(store.getState()),
+          summary: () => windowSummaryOf(store.getState(), options.widgetName(store.getState())),
           subscribe: (listener) => store.subscribe(listener),
           startCall: (input) => runtime.startCall(input),
         },

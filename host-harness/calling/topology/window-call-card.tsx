@@ -6,7 +6,8 @@
 import { useId, useSyncExternalStore } from 'react'
 import { topology } from './topology.ts'
 import type { PageLinkState } from './window-link.ts'
-import { PLACEMENT_CHOICES, type Placement } from './placement.ts'
+import { PlacementSelect } from '../core/placement-select.tsx'
+import './topology.css'
 
 const NO_LINK: PageLinkState = { window: null, pending: false, lastResult: null }
 const noSubscribe = () => () => {}
@@ -16,6 +17,9 @@ export function usePageLink(): PageLinkState {
   const link = topology.pageLink
   return useSyncExternalStore(link ? (l) => link.subscribe(l) : noSubscribe, () => link?.state ?? NO_LINK)
 }
+
+/** Width the record page keeps free for the card. */
+export const WINDOW_CARD_RESERVE = 300 + 2 + 16 + 16
 
 export function WindowCallCard() {
   const state = usePageLink()
@@ -52,16 +56,9 @@ export function WindowCallCard() {
         <button type="button" onClick={() => topology.pageLink?.open()}>
           {win ? 'Show calling window' : 'Open calling window'}
         </button>
-        <label>
-          Placement (iframeLocation)
-          <select value="window" onChange={(event) => topology.setPlacement(event.target.value as Placement)}>
-            {PLACEMENT_CHOICES.map((p) => (
-              <option key={p.value} value={p.value}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className="calling-window-card__placement">
+          <PlacementSelect value="window" onChange={(placement) => topology.setPlacement(placement)} />
+        </div>
       </div>
     </section>
   )

@@ -17,8 +17,8 @@
  * Ringside keeps a note of the dropped call in sessionStorage (this tab only)
  * and shows it after the load, so the drop is visible.
  */
-import { isRecord } from '../../shared/crm/guards.ts'
-import { NAVIGATION_STORAGE_KEY, navigationMode, type NavigationMode } from './placement.ts'
+import { isRecord } from '../../../shared/crm/guards.ts'
+import { NAVIGATION_STORAGE_KEY, navigationMode, type NavigationMode } from '../core/placement.ts'
 
 export const DROPPED_CALL_KEY = 'ringside:dropped-call'
 

@@ -34,8 +34,8 @@
  * own origin (window-link.ts), so a reloaded or newly opened record page finds
  * the window that holds the call.
  */
-import type { IframeLocation } from '../../shared/protocol/index.ts'
-import { hrefs } from '../lib/routes.ts'
+import type { IframeLocation } from '../../../shared/protocol/index.ts'
+import { hrefs } from '../../lib/routes.ts'
 
 export type Placement = IframeLocation
 

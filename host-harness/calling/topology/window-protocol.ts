@@ -6,7 +6,7 @@
  * else is dropped.
  */
 import { z } from 'zod'
-import { LABEL_PROPERTIES } from '../lib/crm-types.ts'
+import { LABEL_PROPERTIES } from '../../lib/crm-types.ts'
 
 export const WINDOW_CHANNEL_NAME = 'ringside:calling-window'
 

@@ -1,5 +1,5 @@
-import { createCallingStore } from '../calling/calling-store.ts'
-import type { CallingRuntime } from '../calling/runtime.ts'
+import { createCallingStore } from '../core/calling-store.ts'
+import type { CallingRuntime } from '../core/runtime.ts'
 import { DROPPED_CALL_KEY } from './full-navigation.ts'
 import { Topology, windowSummaryOf } from './topology.ts'
 
@@ -35,7 +35,7 @@ test('in the window placement a record page sends its Call to the calling window
   const { runtime, dialed } = fakeRuntime(store)
   const { win, opened } = fakeWindow('?placement=window&widget=http%3A%2F%2Fw%2F')
   const topology = new Topology()
-  topology.start({ runtime, store, inCallingWindow: false, win })
+  topology.start({ runtime, store, inCallingWindow: false, widgetName: () => 'W', win })
   expect(store.getState().iframeLocation).toBe('window')
   expect(topology.canDialHere()).toBe(true)
   expect(topology.routeCall(INPUT)).toEqual({ ok: true, messageId: 'calling-window' })
@@ -48,14 +48,14 @@ test('in the page placements the page dials itself; the calling window always do
   const store = createCallingStore({})
   const { runtime } = fakeRuntime(store)
   const page = new Topology()
-  page.start({ runtime, store, inCallingWindow: false, win: fakeWindow('?placement=remote').win })
+  page.start({ runtime, store, inCallingWindow: false, widgetName: () => 'W', win: fakeWindow('?placement=remote').win })
   expect(store.getState().iframeLocation).toBe('remote')
   expect(page.routeCall(INPUT)).toBeNull()
   page.pageLink?.stop()
 
   const windowStore = createCallingStore({})
   const inWindow = new Topology()
-  inWindow.start({ runtime: fakeRuntime(windowStore).runtime, store: windowStore, inCallingWindow: true, win: fakeWindow('?placement=widget').win })
+  inWindow.start({ runtime: fakeRuntime(windowStore).runtime, store: windowStore, inCallingWindow: true, widgetName: () => 'W', win: fakeWindow('?placement=widget').win })
   expect(windowStore.getState().iframeLocation).toBe('window')
   expect(inWindow.routeCall(INPUT)).toBeNull()
 })
@@ -63,7 +63,7 @@ test('in the page placements the page dials itself; the calling window always do
 test('a bad ?placement= is reported; a dropped call of the previous page is announced once', () => {
   window.sessionStorage.setItem(DROPPED_CALL_KEY, JSON.stringify({ externalCallId: 'c9', status: 'RINGING', engagementId: 7 }))
   const store = createCallingStore({})
-  new Topology().start({ runtime: fakeRuntime(store).runtime, store, inCallingWindow: false, win: fakeWindow('?placement=floating').win })
+  new Topology().start({ runtime: fakeRuntime(store).runtime, store, inCallingWindow: false, widgetName: () => 'W', win: fakeWindow('?placement=floating').win })
   expect(store.getState().alerts.map((a) => a.message)).toEqual([
     '?placement=floating is not one of widget, remote, window; it is ignored.',
     'The call c9 (RINGING) was dropped by a full page load: engagement 7 stays as the API holds it.',
@@ -80,7 +80,7 @@ test('the window reports its widget, whether it can dial and the call as the API
     loggedIn: true,
     call: { externalCallId: 'x'.repeat(600), direction: 'outbound', number: '+1 617 555 0101', status: 'IN_PROGRESS', engagementId: 5, engagement: { id: '5', properties: { hs_call_status: 'IN_PROGRESS' } }, record: { objectType: 'contacts', objectId: '1', label: 'Maria Garcia' } },
   })
-  const summary = windowSummaryOf(store.getState())
-  expect(summary).toMatchObject({ handshake: 'ready', cannotDial: null, call: { status: 'IN_PROGRESS', engagementId: 5, engagementStatus: 'IN_PROGRESS', record: { label: 'Maria Garcia' } } })
+  const summary = windowSummaryOf(store.getState(), 'Widget at w/')
+  expect(summary).toMatchObject({ widgetName: 'Widget at w/', handshake: 'ready', cannotDial: null, call: { status: 'IN_PROGRESS', engagementId: 5, engagementStatus: 'IN_PROGRESS', record: { label: 'Maria Garcia' } } })
   expect(summary.call?.externalCallId).toHaveLength(512)
 })
