@@ -40,13 +40,10 @@ export function useCanDial(): { ok: boolean; reason?: string } {
  * (NAVIGATE_TO_RECORD); it returns false when it cannot.
  */
 export function configureCalling(config: CallingConfig): void {
-  callingRuntime.configure(config)
-  topology.start({
-    runtime: callingRuntime,
-    store: callingStore,
-    inCallingWindow: parseLocation(window.location.search, window.location.hash).page === 'calling-window',
-    widgetName: (s) => dockTitle(s.effective, s.currentSrc).title,
-  })
+  const inCallingWindow = parseLocation(window.location.search, window.location.hash).page === 'calling-window'
+  // The calling window never leaves its route: the widget's NAVIGATE_TO_RECORD moves the CRM page instead.
+  callingRuntime.configure(inCallingWindow ? { ...config, navigate: (type, id) => topology.navigateFromWindow(type, id) } : config)
+  topology.start({ runtime: callingRuntime, store: callingStore, inCallingWindow, widgetName: (s) => dockTitle(s.effective, s.currentSrc).title })
   taskQueue.setNavigate((type, id) => config.navigate(type, id))
   callingRuntime.setCallHooks({ keepVisible: () => taskQueue.keepVisible(), onCallLogged: (call) => void taskQueue.onCallLogged(call) })
   callingRuntime.start()

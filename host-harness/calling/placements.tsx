@@ -4,7 +4,7 @@
  * window, the calling window's card and badge; the calling window's own page
  * is the dock and the message inspector of its traffic.
  */
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useCalling } from './core/calling-store.ts'
 import { CallingDock } from './dock/calling-dock.tsx'
 import { CallingStatusBadge, handshakeLabel } from './dock/status-badge.tsx'
@@ -46,6 +46,9 @@ export function PlacedStatusBadge() {
  */
 export function CallingWindowPage() {
   const [tools, setTools] = useState(false)
+  useEffect(() => {
+    document.title = 'Calling window — Ringside'
+  }, [])
   return (
     <div className="calling-window-page">
       <CallingDock />

@@ -126,9 +126,16 @@ export function useHashRoute(): Route {
  * object type or an id that is not a record id.
  */
 export function navigateToRecord(objectType: string, objectId: string): boolean {
+  const href = recordHref(objectType, objectId)
+  if (href === null) return false
+  navigateTo(href)
+  return true
+}
+
+/** The hash route of a record (`#/contacts/1`), or null for an unknown object type or an id that is not a record id. */
+export function recordHref(objectType: string, objectId: string): string | null {
   const type = recordTypeOf(objectType)
   const id = String(objectId).trim()
-  if (type === undefined || !/^\d+$/.test(id)) return false
-  navigateTo(hrefs.record(type, id))
-  return true
+  if (type === undefined || !/^\d+$/.test(id)) return null
+  return hrefs.record(type, id)
 }

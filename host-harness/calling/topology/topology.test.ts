@@ -84,3 +84,19 @@ test('the window reports its widget, whether it can dial and the call as the API
   expect(summary).toMatchObject({ widgetName: 'Widget at w/', handshake: 'ready', cannotDial: null, call: { status: 'IN_PROGRESS', engagementId: 5, engagementStatus: 'IN_PROGRESS', record: { label: 'Maria Garcia' } } })
   expect(summary.call?.externalCallId).toHaveLength(512)
 })
+
+test("the widget's NAVIGATE_TO_RECORD in the calling window moves the page that opened it, never the window", () => {
+  const focus = vi.fn()
+  const opener = { closed: false, location: { origin: 'http://h', hash: '#/contacts' }, focus }
+  const opened: string[] = []
+  const win = { opener, location: { origin: 'http://h', pathname: '/', search: '?placement=window' }, open: (url: string) => opened.push(url) } as unknown as Window
+  const topology = new Topology()
+  expect(topology.navigateFromWindow('COMPANY', '3', win)).toBe(true)
+  expect(opener.location.hash).toBe('#/companies/3')
+  expect(focus).toHaveBeenCalled()
+  expect(topology.navigateFromWindow('contacts', 'x', win)).toBe(false)
+
+  const orphan = { opener: null, location: win.location, open: (url: string) => opened.push(url) } as unknown as Window
+  expect(topology.navigateFromWindow('contacts', '2', orphan)).toBe(true)
+  expect(opened).toEqual(['/?placement=window#/contacts/2'])
+})

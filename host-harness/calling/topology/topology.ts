@@ -17,6 +17,7 @@ import { dialBlocker, type CallingState, type CallingStore } from '../core/calli
 import type { StartCallInput, StartCallResult } from '../core/controller/controller.ts'
 import { installFullNavigation, isLiveCall, rememberDroppedCall, takeDroppedCall, droppedCallText, type DroppedCall } from './full-navigation.ts'
 import { CALLING_WINDOW_FEATURES, CALLING_WINDOW_NAME, callingWindowUrl, placementFromQuery, type Placement } from '../core/placement.ts'
+import { recordHref } from '../../lib/routes.ts'
 import { PageLink, WindowLink } from './window-link.ts'
 import { WINDOW_CHANNEL_NAME, type ChannelPort, type WindowSummary } from './window-protocol.ts'
 
@@ -161,6 +162,29 @@ export class Topology {
       this.#page = page
       page.start()
     }
+  }
+
+  /**
+   * NAVIGATE_TO_RECORD from the widget in the calling window: the CRM page
+   * that opened the window goes to the record (the window itself keeps the
+   * widget and its call); with no such page, a new tab opens on it.
+   */
+  navigateFromWindow(objectType: string, objectId: string, win: Window = window): boolean {
+    const href = recordHref(objectType, objectId)
+    if (href === null) return false
+    const opener = win.opener as Window | null
+    try {
+      if (opener && !opener.closed && opener.location.origin === win.location.origin) {
+        opener.location.hash = href
+        opener.focus()
+        return true
+      }
+    } catch {
+      // the opener went to another origin: open a tab instead
+    }
+    // With noopener, window.open returns null even when the tab opened.
+    win.open(`${win.location.pathname}${win.location.search}${href}`, '_blank', 'noopener')
+    return true
   }
 
   /** The user picked a placement (the calling window's card; the dock has its own choice). */
