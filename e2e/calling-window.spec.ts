@@ -65,6 +65,15 @@ test('a call in the calling window survives three full page loads and is logged 
     await expect(page.getByRole('region', { name: 'Calling window' })).toContainText('IN_PROGRESS')
     await expect(widgetStatus(widget)).toContainText('answered')
   }
+  // The widget asks the CRM to open a record: the CRM page moves (a full load here), the calling window stays.
+  await harness.page.evaluate(() => {
+    ;(window as unknown as { __sameDocument?: boolean }).__sameDocument = true
+  })
+  await widget.getByRole('button', { name: 'Open company 1' }).click()
+  await expect(page).toHaveURL(/#\/companies\/1$/)
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible()
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument ?? false)).toBe(false)
+  await expect(widgetStatus(widget)).toContainText('answered')
   await page.waitForTimeout(Math.max(0, 400 - (Date.now() - startedAt)))
 
   await widget.getByRole('button', { name: 'Hang up' }).click()
