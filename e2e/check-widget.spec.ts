@@ -109,4 +109,17 @@ test.describe('check-widget', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  test('a widget that loads the SDK from jsDelivr by a script tag is checked offline (exit 0); an unknown SDK version is named in one sentence (exit 1)', async () => {
+    const base = block(12)
+    const cdnFixture = (name: string, params = '') => `http://127.0.0.1:${base + 1}/e2e/fixtures/${name}/${params}`
+    const ready = await checkWidget([cdnFixture('cdn-script-widget', '?auto=1'), '--port', String(base), '--driver', 'none'])
+    expect(ready.code, ready.output).toBe(0)
+    expect(ready.output).toMatch(/Verdict: READY: all \d+ checks passed/)
+    const unknown = await checkWidget([cdnFixture('cdn-unknown-sdk-widget'), '--port', String(base), '--driver', 'none', '--sync-timeout', '1500'])
+    expect(unknown.code, unknown.output).toBe(1)
+    expect(unknown.output).toContain(
+      'The widget loads the calling SDK from https://cdn.jsdelivr.net/npm/@hubspot/calling-extensions-sdk@9.9.9/dist/main.js, but Ringside serves @hubspot/calling-extensions-sdk 0.9.0,',
+    )
+  })
 })

@@ -3,6 +3,7 @@
  *
  *   ringside start          the emulated CRM (server mode) with the prebuilt harness
  *   ringside check-widget   the conformance checks against any widget, by URL
+ *   ringside open           Chromium at the harness, the SDK's CDN URLs answered offline
  *   ringside export|import|reset   the data, of a running emulator or a data location
  *
  * Exit codes: 0 success; 1 a check failed (check-widget) or the command
@@ -119,6 +120,20 @@ export function buildPackageCommand(): Command {
     .option('--name <text>', "the widget's name in the report")
     .addHelpText('after', '\nExit codes: 0 ready (or only skipped checks), 1 a check failed, 2 the check could not run.')
     .action(async (url: string, options) => process.exit(await runCheckWidget(url, options)))
+
+  program
+    .command('open')
+    .description("Open the harness of a running `ringside start` in Chromium, with the calling SDK's CDN URLs (jsDelivr, unpkg) answered offline by it.")
+    .argument('[page]', 'a path of the harness, or any http(s) URL', '/')
+    .option('--url <url>', 'the running emulator', baseUrl, baseUrl(DEFAULT_URL))
+    .option('--profile <dir>', 'keep the browser profile in this folder (default: a temporary one)')
+    .option('--headless', 'no window (scripts and CI)')
+    .option('--ignore-https-errors', "accept a widget's self-signed https certificate")
+    .action(async (path: string, options) => {
+      // Loaded here, not at startup: it needs @playwright/test, an optional peer.
+      const { runOpen } = await import('./open.ts')
+      process.exit(await runOpen(path, options))
+    })
 
   dataOptions(program.command('export').description('Write the data as an export (the format `ringside import` and Developer → Database take).'))
     .argument('[file]', 'where to write it (default: stdout)')

@@ -6,6 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { relative } from 'node:path'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { SERVER_PATHS } from '../shared/api/api-paths.ts'
+import { SERVED_PREFIX } from '../shared/sdk-cdn/cdn-urls.ts'
 import { DEFAULT_PORT, PACKAGE_VERSION, StartupError, REPO_ROOT, startRingside, type RingsideServer } from './server.ts'
 import { DataInUseError, StorageError } from './storage.ts'
 
@@ -92,6 +93,7 @@ function printStartup(server: RingsideServer, options: CliOptions): void {
   row('Harness + CRM API', server.url)
   row('Widget origin', `${server.widgetOrigin}/   (registered widget: ${server.widgetUrl})`)
   row('Calling SDK (CDN URL)', `${server.url}sdk/${PACKAGE_VERSION}/calling-extensions.js   (.umd.js for a <script> tag; latest/ too)`)
+  row('npm SDK (jsDelivr URL)', `${server.url.slice(0, -1)}${SERVED_PREFIX}@latest/dist/main.js   (0.9.x; \`ringside open\` answers the CDN URLs with it)`)
   row('Change stream (SSE)', `${server.url.slice(0, -1)}${SERVER_PATHS.changes}`)
   const storage = server.storage
   if (storage) {

@@ -32,6 +32,7 @@ import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/seed.ts'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
 import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
+import { serveCdnSdk } from './sdk-cdn.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..')
@@ -334,7 +335,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   }
 
   const servePage = (req: IncomingMessage, res: ServerResponse) => {
-    if (serveSdk(pathOf(req), res, distRoot)) return
+    if (serveSdk(pathOf(req), res, distRoot) || serveCdnSdk(pathOf(req), res, distRoot)) return
     if (registry.sandboxesEnabled && !(req.headers.cookie ?? '').includes(`${SANDBOX_COOKIE}=`)) {
       res.setHeader('set-cookie', `${SANDBOX_COOKIE}=${registry.newSandboxName()}; Path=/; HttpOnly; SameSite=Lax`)
     }

@@ -16,6 +16,9 @@
  * - `widget`: a FrameLocator for the widget iframe; `widgetFrame()` its Frame.
  * - `driver`: the widget driver; `driverContext(dialedNumber)` builds the
  *   context its steps take.
+ * - `sdkCdn` (automatic): the SDK's public CDN URLs (jsDelivr, unpkg) answered
+ *   by the Ringside server, as sdk-cdn.ts says; an SDK URL it cannot answer is
+ *   named in the annotation `sdk-cdn`. Turn it off with the option `mapSdkCdn: false`.
  */
 import { test as base, expect, type Frame, type FrameLocator } from '@playwright/test'
 import { loadDriver } from './drivers/load-driver.ts'
@@ -24,12 +27,15 @@ import { Harness } from './harness.ts'
 import type { MessageLog } from './message-log.ts'
 import { installMessageRecorder } from './message-recorder.ts'
 import { kitOrigins, originOf, ourWidgetUrl, type KitOrigins } from './origins.ts'
+import { routeSdkCdn, type SdkCdnRoutes } from './sdk-cdn.ts'
 
 export interface KitOptions {
   /** The widget under test (absolute http(s) URL). */
   widgetUrl: string
   /** `auto`, a built-in driver (`ringside`, `npm-fixture`, `none`) or a path to a driver module. */
   widgetDriver: string
+  /** Answer the SDK's CDN URLs from Ringside (default true). */
+  mapSdkCdn: boolean
 }
 
 export interface KitFixtures {
@@ -41,13 +47,26 @@ export interface KitFixtures {
   widgetFrame: () => Promise<Frame>
   driver: WidgetDriver
   driverContext: (dialedNumber: string) => Promise<DriverContext>
+  /** The SDK's CDN routes of this test's context (null with mapSdkCdn: false). */
+  sdkCdn: SdkCdnRoutes | null
 }
 
 export const test = base.extend<KitOptions & KitFixtures>({
   widgetUrl: [async ({ baseURL }, use) => use(process.env.WIDGET_URL ?? ourWidgetUrl(baseURL)), { option: true }],
   widgetDriver: [async ({}, use) => use(process.env.WIDGET_DRIVER ?? 'auto'), { option: true }],
+  mapSdkCdn: [true, { option: true }],
 
   origins: async ({ baseURL }, use) => use(kitOrigins(baseURL)),
+
+  sdkCdn: [
+    async ({ context, origins, mapSdkCdn }, use, testInfo) => {
+      const routes = mapSdkCdn ? await routeSdkCdn(context, origins.harness) : null
+      await use(routes)
+      const problems = routes?.problems() ?? []
+      if (problems.length > 0) testInfo.annotations.push({ type: 'sdk-cdn', description: problems.join('\n') })
+    },
+    { auto: true },
+  ],
 
   messages: async ({ page, origins, widgetUrl }, use, testInfo) => {
     const log = await installMessageRecorder(page, { harness: origins.harness, widget: originOf(widgetUrl) })

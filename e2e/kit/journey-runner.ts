@@ -18,6 +18,7 @@ import { Harness } from './harness.ts'
 import { DEFAULT_JOURNEY, messageOf, newJourneyResult, runJourney, type JourneyResult } from './journey.ts'
 import { installMessageRecorder } from './message-recorder.ts'
 import { kitOrigins, originOf } from './origins.ts'
+import { routeSdkCdn } from './sdk-cdn.ts'
 import type { ConformanceTarget } from './targets.ts'
 
 export interface StoredJourney {
@@ -98,7 +99,9 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
     const driver = await loadDriver(target.driver, widgetUrl, origins.widget)
     const harness = new Harness(page)
     const widgetErrors = collectWidgetErrors(page, originOf(widgetUrl))
-    const result = await runJourney({ harness, messages, driver, widgetErrors }, { ...DEFAULT_JOURNEY, widgetUrl, syncTimeoutMs })
+    // The SDK's CDN URLs are answered offline; one it cannot answer comes first among the widget's errors.
+    const sdkCdn = await routeSdkCdn(context, origins.harness)
+    const result = await runJourney({ harness, messages, driver, widgetErrors: () => [...sdkCdn.problems(), ...widgetErrors()] }, { ...DEFAULT_JOURNEY, widgetUrl, syncTimeoutMs })
     // The final screenshot shows the harness's own findings next to the page.
     const findings = await harness.inspector.findings().catch((error: unknown) => [`(could not read the inspector: ${messageOf(error)})`])
     const screenshot = await page.screenshot({ path: screenshotPath }).then(
