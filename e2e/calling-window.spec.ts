@@ -49,7 +49,8 @@ test('a call in the calling window survives three full page loads and is logged 
   await expect(harness.widgetIframe).toHaveCount(0)
 
   await harness.pressCall(FIRST.phone)
-  const widget = await harness.widgetFrameLocator('window')
+  await harness.widgetPage() // the calling window, which the page opened
+  const widget = harness.widget
   // The window-only widget accepted the SYNC it got there (iframeLocation window, usesCallingWindow true).
   await expect(widgetStatus(widget)).toContainText('window · idle', { timeout: 15_000 })
   await expect(widget.getByLabel('Dialed number')).toContainText('617')
@@ -131,7 +132,8 @@ test('the kit opens the calling window for a handshake in the window placement, 
   const harness = new Harness(page)
   await harness.open({ widgetUrl: fixtureUrl(kitOrigins(baseURL), 'window-only-widget'), route: `/${FIRST.type}/${FIRST.id}`, placement: 'window', waitFor: 'handshake' })
   await expect(harness.statusBadge).toHaveText('Widget ready in the calling window')
-  const widget = await harness.widgetFrameLocator('window')
+  await harness.widgetPage()
+  const widget = harness.widget
   await expect(widgetStatus(widget)).toContainText('window · idle')
   // A tab opened afresh on another record finds the same window: its Call goes there, no second window opens.
   const other = await page.context().newPage()
@@ -141,4 +143,5 @@ test('the kit opens the calling window for a handshake in the window placement, 
   await second.pressCall()
   await expect(widget.getByLabel('Dialed number')).not.toHaveText('none')
   expect(page.context().pages().filter((p) => p.url().endsWith('#/calling-window'))).toHaveLength(1)
+  await other.close()
 })

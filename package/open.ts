@@ -49,7 +49,7 @@ export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2
     return problem('it drives Chromium through @playwright/test, which is not installed: run `npm i -D @playwright/test`.')
   }
   const { findChromium, NO_CHROMIUM } = await import('./chromium.ts')
-  const executablePath = findChromium()
+  const executablePath = findChromium(process.env, () => playwright.chromium.executablePath())
   if (executablePath === null) return problem(NO_CHROMIUM)
 
   const profile = options.profile ? resolve(options.profile) : mkdtempSync(join(tmpdir(), 'ringside-open-'))

@@ -9,7 +9,7 @@
  */
 import { callEndStatus, judgeWidgetMessage } from '../../shared/protocol/index.ts'
 import { FINAL_CALL_STATUSES } from '../../shared/crm/call-status.ts'
-import type { JourneyResult, StageName } from './journey.ts'
+import type { JourneyKind, JourneyResult, StageName } from './journey.ts'
 import { payloadOf, type RecordedMessage } from './message-log.ts'
 
 /**
@@ -27,6 +27,8 @@ export interface ConformanceCheck {
   title(journey: Pick<JourneyResult, 'syncTimeoutMs'>): string
   /** Stages the check needs to have happened. */
   readonly needs: readonly StageName[]
+  /** The one journey it belongs to; default: both. */
+  readonly journey?: JourneyKind
   /** Problems found (empty: passed). Runs only when every needed stage passed. */
   problems(journey: JourneyResult): string[]
   /** Deviations the real CRM copes with: listed, failing only with --strict. */
@@ -88,9 +90,27 @@ export const CHECKS: readonly ConformanceCheck[] = [
     },
   },
   {
+    id: 'incoming-call',
+    title: () => 'reports the ringing call: INCOMING_CALL carries externalCallId, fromNumber (the caller) and toNumber',
+    needs: ['ring'],
+    journey: 'inbound',
+    problems(j) {
+      const ringing = fromWidget(j).find((r) => r.type === 'INCOMING_CALL')
+      if (!ringing) return ['no INCOMING_CALL was recorded']
+      const data = payloadOf(ringing)
+      const problems: string[] = []
+      if (typeof data.externalCallId !== 'string' || data.externalCallId === '') problems.push(`externalCallId is ${show(data.externalCallId)}, expected a non-empty string`)
+      for (const field of ['fromNumber', 'toNumber'] as const) {
+        if (typeof data[field] !== 'string' || (data[field] as string).trim() === '') problems.push(`${field} is ${show(data[field])}, expected a phone number`)
+      }
+      return problems
+    },
+  },
+  {
     id: 'outgoing-call',
     title: () => 'places the dialed call: OUTGOING_CALL_STARTED after DIAL_NUMBER carries toNumber and externalCallId',
     needs: ['dial', 'placeCall'],
+    journey: 'outbound',
     problems(j) {
       const dial = toWidget(j).find((r) => r.type === 'DIAL_NUMBER')
       const started = fromWidget(j).find((r) => r.type === 'OUTGOING_CALL_STARTED' && r.time >= (dial?.time ?? Infinity))
@@ -170,6 +190,11 @@ export const CHECKS: readonly ConformanceCheck[] = [
   },
 ]
 
+/** The checks of one journey. */
+export function checksFor(kind: JourneyKind): readonly ConformanceCheck[] {
+  return CHECKS.filter((check) => check.journey === undefined || check.journey === kind)
+}
+
 /** The host's judgement (judgeWidgetMessage) of each message the widget sent. */
 function judgements(j: JourneyResult) {
   return fromWidget(j).map((r) => ({ type: r.type ?? '(no type)', deviations: judgeWidgetMessage(r.data).deviations }))
@@ -184,6 +209,7 @@ export function strictOutcome(outcome: CheckOutcome, strict: boolean): CheckOutc
 
 /** Judges one check on a journey. */
 export function evaluateCheck(check: ConformanceCheck, journey: JourneyResult): CheckOutcome {
+  if (check.journey !== undefined && check.journey !== journey.kind) return { status: 'skipped', reason: `a check of the ${check.journey} journey (this was ${journey.kind})` }
   if (journey.fatal !== null) return { status: 'failed', problems: [`the journey stopped: ${journey.fatal}`] }
   for (const name of check.needs) {
     const stage = journey.stages[name]

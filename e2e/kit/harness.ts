@@ -5,6 +5,7 @@
  * MSW). It never reaches into the harness's modules.
  */
 import { expect, type Frame, type FrameLocator, type Locator, type Page } from '@playwright/test'
+import { WIDGET_IFRAME, widgetHostPage, type Placement } from './placements.ts'
 
 /** Engagement fault modes of the Faults panel. */
 export type FaultMode = 'off' | 'next' | 'always'
@@ -29,21 +30,11 @@ export interface OpenOptions {
   route?: string
   /** What to wait for: the harness shell (default), the finished handshake, or nothing. */
   waitFor?: 'shell' | 'handshake' | 'none'
-  /**
-   * Where the widget runs for this page load (`?placement=`): docked on the page (`widget`), under the nav bar
-   * (`remote`), or in the detached calling window (`window`, opened by the first Call press). Default: the
-   * calling settings' choice.
-   */
+  /** Where the harness places the widget (`?placement=`); default: the Harness's own placement. */
   placement?: Placement
   /** `full`: every record navigation is a full page load (`?navigation=full`), as in parts of the real CRM. */
   navigation?: 'in-page' | 'full'
 }
-
-/** The widget placements of the harness (the SYNC message's iframeLocation). */
-export type Placement = 'widget' | 'remote' | 'window'
-
-/** The hash route of the harness's calling window. */
-const CALLING_WINDOW_HASH = '#/calling-window'
 
 /** A call engagement as the CRM API returns it. */
 export interface CallEngagement {
@@ -146,17 +137,38 @@ export interface HarnessOptions {
   defaultWidgetUrl?: string
   /** Called by open() with the widget URL it loads (the kit's message log follows it). */
   onOpen?(widgetUrl: string | undefined): void
+  /** Where open() asks the harness to place the widget (`?placement=`, default `widget`). */
+  placement?: Placement
 }
 
 export class Harness {
   readonly page: Page
   readonly inspector: HarnessInspector
   readonly #options: HarnessOptions
+  /** Undefined: open() leaves the placement to the harness (its settings), which is `widget` unless changed. */
+  #placement: Placement | undefined
+  /** The calling window, once the harness opened it (window placement). */
+  #popup: Promise<Page> | null = null
+  /** The page that holds the widget's iframe (see placements.ts). */
+  #host: Page
 
   constructor(page: Page, options: HarnessOptions = {}) {
     this.page = page
     this.inspector = new HarnessInspector(this)
     this.#options = options
+    this.#placement = options.placement
+    this.#host = page
+  }
+
+  /** Where the widget is placed. */
+  get placement(): Placement {
+    return this.#placement ?? 'widget'
+  }
+
+  /** The page that holds the widget: the harness page, or the calling window (waits for it). */
+  async widgetPage(timeout = 15_000): Promise<Page> {
+    this.#host = await widgetHostPage(this.page, this.placement, this.#popup, timeout)
+    return this.#host
   }
 
   /** The header's calling status ("Widget ready", "Logged in", …). */
@@ -171,52 +183,21 @@ export class Harness {
 
   /** The widget iframe (the CRM's id for it). */
   get widgetIframe(): Locator {
-    return this.page.locator('#hubspot-calling-extension-iframe')
+    return this.#host.locator(WIDGET_IFRAME)
   }
 
+  /** The widget's frame, for locators (in the calling window once widgetPage() or widgetFrame() found it). */
   get widget(): FrameLocator {
-    return this.page.frameLocator('#hubspot-calling-extension-iframe')
+    return this.#host.frameLocator(WIDGET_IFRAME)
   }
 
-  /** The widget iframe's Frame, for evaluate() (waits for the iframe to exist). */
+  /** The widget iframe's Frame, for evaluate() (waits for the iframe to exist, in its placement). */
   async widgetFrame(timeout = 10_000): Promise<Frame> {
+    await this.widgetPage(timeout + 5_000)
     const handle = await this.widgetIframe.elementHandle({ timeout })
     const frame = await handle?.contentFrame()
     if (!frame) throw new Error('The widget iframe has no frame (is the widget loaded?)')
     return frame
-  }
-
-  /**
-   * The harness's calling window (a page of this page's context at `#/calling-window`), once open: it holds the
-   * widget when the placement is `window`. Waits up to `timeout` for it.
-   */
-  async callingWindow(timeout = 15_000): Promise<Page> {
-    const context = this.page.context()
-    const find = () => context.pages().find((p) => p !== this.page && p.url().endsWith(CALLING_WINDOW_HASH))
-    await expect.poll(() => find() !== undefined, { timeout, message: 'the calling window is open' }).toBe(true)
-    return find()!
-  }
-
-  /**
-   * The calling window in the window placement: the one the page opened by itself, else the one the record
-   * page's calling-window card opens (as a user does when the browser blocked the pop-up).
-   */
-  async openCallingWindow(): Promise<Page> {
-    try {
-      return await this.callingWindow(3_000)
-    } catch {
-      await this.page.getByRole('region', { name: 'Calling window' }).getByRole('button', { name: /calling window$/ }).click()
-      return this.callingWindow()
-    }
-  }
-
-  /**
-   * The widget iframe wherever the placement puts it: in the calling window for `window`, else in this page.
-   * The one lookup of the widget frame for placement-aware code.
-   */
-  async widgetFrameLocator(placement: Placement | undefined): Promise<FrameLocator> {
-    if (placement !== 'window') return this.widget
-    return (await this.callingWindow()).frameLocator('#hubspot-calling-extension-iframe')
   }
 
   /** Loads the harness with the widget under test. */
@@ -226,16 +207,22 @@ export class Harness {
     const query = new URLSearchParams()
     if (widgetUrl !== undefined) query.set('widget', widgetUrl)
     if (options.syncTimeoutMs !== undefined) query.set('syncTimeoutMs', String(options.syncTimeoutMs))
-    if (options.placement !== undefined) query.set('placement', options.placement)
+    this.#placement = options.placement ?? this.#placement
+    if (this.#placement !== undefined) query.set('placement', this.#placement)
     if (options.navigation !== undefined) query.set('navigation', options.navigation)
     const search = query.toString()
     const route = options.route ?? '/contacts'
+    this.#host = this.page
+    this.#popup = null
+    if (this.#placement === 'window') {
+      const popup = this.page.waitForEvent('popup', { timeout: 60_000 })
+      popup.catch(() => undefined)
+      this.#popup = popup
+    }
     await this.page.goto(`/${search ? `?${search}` : ''}#${route.startsWith('/') ? route : `/${route}`}`)
     const waitFor = options.waitFor ?? 'shell'
     if (waitFor === 'none') return
     await expect(this.statusBadge).toBeVisible({ timeout: 15_000 })
-    // In the calling window placement no widget loads until the calling window opens.
-    if (waitFor === 'handshake' && options.placement === 'window') await this.openCallingWindow()
     if (waitFor === 'handshake') await this.waitForHandshake()
   }
 
