@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react'
 import { useCalling } from './core/calling-store.ts'
 import { CallingDock } from './dock/calling-dock.tsx'
-import { CallingStatusBadge, handshakeLabel } from './dock/status-badge.tsx'
+import { CallingStatusBadge, StatusBadgeView } from './dock/status-badge.tsx'
 import { InspectorPanel } from './inspector/inspector-panel.tsx'
 import { topology } from './topology/topology.ts'
 import { usePageLink, WindowCallCard } from './topology/window-call-card.tsx'
@@ -23,15 +23,17 @@ export function PlacedDock() {
 
 function WindowStatusBadge() {
   const { window: win } = usePageLink()
-  const tone = win?.handshake === 'ready' ? 'ok' : win?.handshake === 'failed' ? 'bad' : 'wait'
-  return (
-    <span className="calling-badge" role="group" aria-label="Calling status">
-      <span className={`calling-badge__item calling-badge__item--${tone}`}>
-        <span className="calling-badge__dot" aria-hidden="true" />
-        {win ? `Widget ${handshakeLabel(win.handshake, null)} in the calling window` : 'Calling window not open'}
+  if (!win) {
+    return (
+      <span className="calling-badge" role="group" aria-label="Calling status">
+        <span className="calling-badge__item calling-badge__item--wait">
+          <span className="calling-badge__dot" aria-hidden="true" />
+          Calling window not open
+        </span>
       </span>
-    </span>
-  )
+    )
+  }
+  return <StatusBadgeView status={win.handshake} cause={null} loggedIn={win.loggedIn} available={win.available} isReady={win.isReady} where=" in the calling window" />
 }
 
 export function PlacedStatusBadge() {

@@ -32,6 +32,9 @@ export function windowSummaryOf(s: CallingState, widgetName: string): WindowSumm
     widgetName: clip(widgetName),
     handshake: s.status,
     cannotDial: dialBlocker(s),
+    loggedIn: s.loggedIn,
+    available: s.available,
+    isReady: s.effective?.isReady ?? true,
     call: call
       ? {
           externalCallId: clip(call.externalCallId),

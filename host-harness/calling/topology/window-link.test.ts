@@ -23,7 +23,7 @@ function fakeHost() {
   let cannotDial: string | null = 'The calling widget is still connecting.'
   let call: WindowSummary['call'] = null
   const host: WindowHostPort = {
-    summary: () => ({ widgetName: 'Fixture', handshake: cannotDial ? 'syncing' : 'ready', cannotDial, call }),
+    summary: () => ({ widgetName: 'Fixture', handshake: cannotDial ? 'syncing' : 'ready', cannotDial, loggedIn: cannotDial ? null : true, available: null, isReady: true, call }),
     subscribe: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -135,7 +135,7 @@ test('messages that are not the harness protocol are dropped and logged', async 
   const page = new PageLink({ channel: channel(), openWindow: () => true, log: (m) => logs.push(m) })
   page.start()
   const other = channel()
-  other.postMessage({ kind: 'present', summary: { widgetName: 'x'.repeat(10_000), handshake: 'ready', cannotDial: null, call: null } })
+  other.postMessage({ kind: 'present', summary: { widgetName: 'x'.repeat(10_000), handshake: 'ready', cannotDial: null, loggedIn: true, available: null, isReady: true, call: null } })
   other.postMessage({ kind: '__proto__' })
   other.postMessage('hello')
   await settle()

@@ -46,6 +46,10 @@ export const windowSummary = z.object({
   handshake: text,
   /** null: the widget can dial; else why not */
   cannotDial: text.nullable(),
+  /** as the widget said (INITIALIZED, LOGGED_IN/OUT, USER_(UN)AVAILABLE); null: not yet */
+  loggedIn: z.boolean().nullable(),
+  available: z.boolean().nullable(),
+  isReady: z.boolean(),
   call: callSummary.nullable(),
 })
 export type WindowSummary = z.infer<typeof windowSummary>
