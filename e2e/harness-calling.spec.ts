@@ -300,17 +300,43 @@ test('callCompleted with hideWidget false keeps the widget open; the default hid
     ])
 })
 
+/** The SYNC data the fixture widget's onReady got, or undefined while its frame or script is still loading. */
+async function onReadyData(page: Page): Promise<unknown> {
+  try {
+    return (await received(await fixtureFrame(page))).find((r) => r.handler === 'onReady')?.data
+  } catch {
+    return undefined // a new frame whose script has not run yet
+  }
+}
+
 test('changing the placement re-mounts the widget and sends the new iframeLocation in SYNC', async ({ page, baseURL }) => {
   await openHarness(page, '/contacts', { widget: fixtureWidget(baseURL) })
   await expect(statusBadge(page)).toContainText('Widget ready')
   await page.getByRole('button', { name: 'Widget setup' }).click()
-  await page.getByLabel('Placement (iframeLocation)').selectOption('window')
-  await expect(page.getByRole('heading', { name: /^Call window — / })).toBeVisible()
-  await expect(statusBadge(page)).toContainText('Widget ready')
-  const frame = await fixtureFrame(page)
+  await page.getByLabel('Placement (iframeLocation)').selectOption('remote')
   await expect
-    .poll(async () => (await received(frame)).find((r) => r.handler === 'onReady')?.data)
-    .toMatchObject({ iframeLocation: 'window', portalId: 123456 })
+    .poll(async () => await onReadyData(page))
+    .toMatchObject({ iframeLocation: 'remote', usesCallingWindow: false, portalId: 123456 })
+
+  // The calling window: the page's widget goes away; the detached window holds it and says so in SYNC.
+  await page.getByLabel('Placement (iframeLocation)').selectOption('window')
+  const card = page.getByRole('region', { name: 'Calling window' })
+  await expect(card).toContainText('Not open')
+  await expect(page.locator('#hubspot-calling-extension-iframe')).toHaveCount(0)
+  const popup = page.waitForEvent('popup')
+  await card.getByRole('button', { name: 'Open calling window' }).click()
+  const callingWindow = await popup
+  await expect(callingWindow.getByRole('heading', { name: /^Call window — / })).toBeVisible()
+  await expect(statusBadge(page)).toContainText('Widget ready in the calling window')
+  await expect
+    .poll(async () => await onReadyData(callingWindow))
+    .toMatchObject({ iframeLocation: 'window', usesCallingWindow: true, portalId: 123456 })
+
+  // And back: the card's own placement choice docks the widget in the page again.
+  await card.getByLabel('Placement (iframeLocation)').selectOption('widget')
+  await expect
+    .poll(async () => await onReadyData(page))
+    .toMatchObject({ iframeLocation: 'widget', usesCallingWindow: false })
 })
 
 test('with SYNC withheld the handshake fails after the configured timeout and dialing is refused', async ({ page, baseURL }) => {

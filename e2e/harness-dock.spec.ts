@@ -30,12 +30,16 @@ for (const [width, height] of [
     const timeline = page.getByRole('main').getByRole('heading', { name: 'Activity' }).locator('xpath=ancestor::section[1]')
     const toolsBar = page.getByRole('button', { name: 'Show integration tools' })
     await dock.getByRole('button', { name: 'Widget setup' }).click()
-    for (const placement of ['Nav-bar remote (remote)', 'Call window (window)', 'Docked widget (widget)']) {
-      await dock.getByLabel('Placement (iframeLocation)').selectOption({ label: placement })
-      await expect(dock.getByRole('status')).toHaveText('Handshake ready')
+    // In the window placement the widget runs in the detached calling window; the record page shows its card.
+    const card = page.getByRole('region', { name: 'Calling window' })
+    for (const placement of ['Nav-bar remote (remote)', 'Calling window (window)', 'Docked widget (widget)']) {
+      await page.getByLabel('Placement (iframeLocation)').selectOption({ label: placement })
+      const shown = placement.endsWith('(window)') ? card : dock
+      if (shown === card) await expect(card).toContainText('Not open')
+      else await expect(dock.getByRole('status')).toHaveText('Handshake ready')
       // the page reflows beside the dock (re-measured until the layout settles)
       await expect(async () => {
-        const d = await box(dock)
+        const d = await box(shown)
         const t = await box(timeline)
         expect(t.x + t.width, `${placement}: the timeline ends left of the dock`).toBeLessThanOrEqual(d.x)
         // the page's own content stops before the dock: nothing of it is under the dock

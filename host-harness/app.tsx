@@ -2,7 +2,7 @@
  * The harness UI: the app shell around the page the hash route names.
  */
 import { AppShell } from './layout/app-shell.tsx'
-import { TaskQueuePage } from './layout/calling-seam.tsx'
+import { CallingWindowPage, TaskQueuePage } from './layout/calling-seam.tsx'
 import { useHashRoute, hrefs, type Route } from './lib/routes.ts'
 import type { ObjectType } from './lib/crm-types.ts'
 import { RecordList } from './records/record-list.tsx'
@@ -27,6 +27,8 @@ function Page({ route }: { route: Route }) {
       return <RecordRoute key={`${route.objectType}/${route.id}`} objectType={route.objectType} id={route.id} />
     case 'tasks':
       return <TaskQueuePage />
+    case 'calling-window':
+      return null // rendered without the shell (App)
     case 'developer':
       return <DeveloperArea panel={route.panel} />
     case 'oauth-callback':
@@ -58,6 +60,8 @@ function useAppNameFromApi(): void {
 export function App() {
   useAppNameFromApi()
   const route = useHashRoute()
+  // The detached calling window is a page of its own: the widget, no CRM shell around it.
+  if (route.page === 'calling-window') return <CallingWindowPage />
   return (
     <AppShell route={route}>
       <Page route={route} />

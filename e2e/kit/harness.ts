@@ -32,6 +32,8 @@ export interface OpenOptions {
   waitFor?: 'shell' | 'handshake' | 'none'
   /** Where the harness places the widget (`?placement=`); default: the Harness's own placement. */
   placement?: Placement
+  /** `full`: every record navigation is a full page load (`?navigation=full`), as in parts of the real CRM. */
+  navigation?: 'in-page' | 'full'
 }
 
 /** A call engagement as the CRM API returns it. */
@@ -207,6 +209,7 @@ export class Harness {
     if (options.syncTimeoutMs !== undefined) query.set('syncTimeoutMs', String(options.syncTimeoutMs))
     this.#placement = options.placement ?? this.#placement
     if (this.#placement !== undefined) query.set('placement', this.#placement)
+    if (options.navigation !== undefined) query.set('navigation', options.navigation)
     const search = query.toString()
     const route = options.route ?? '/contacts'
     this.#host = this.page

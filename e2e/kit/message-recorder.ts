@@ -1,11 +1,13 @@
 /**
  * Black-box wire recording: works with any widget, whatever SDK it uses.
  *
- * `page.addInitScript` runs in every frame of the page (the harness, the
- * widget's cross-origin frame, any other frame) before the page's own
- * scripts, so the capturing `message` listener it adds sees each message
- * first. Each event is forwarded through a binding (`page.exposeBinding`
- * installs it in every frame) to a MessageLog in the test process.
+ * The init script runs in every frame of every page of the browser context
+ * (the harness, the widget's cross-origin frame, any other frame, and the
+ * harness's calling window, a popup that holds the widget in the `window`
+ * placement) before the page's own scripts, so the capturing `message`
+ * listener it adds sees each message first. Each event is forwarded through a
+ * binding (`exposeBinding` on the context installs it in every frame) to a
+ * MessageLog in the test process.
  *
  * In the harness frame, messages from the widget origin are widget → host;
  * in the widget frame, messages from its parent on the harness origin are
@@ -75,15 +77,17 @@ function recorderScript(binding: string): void {
 }
 
 /**
- * Starts recording every frame's `message` events on `page` (call before the
- * first navigation). Returns the log; it keeps filling until the page closes.
+ * Starts recording every frame's `message` events in `page`'s browser context
+ * (call before the first navigation): the page and the pages it opens, such as
+ * the calling window. Returns the log; it keeps filling until the context closes.
  */
 export async function installMessageRecorder(page: Page, origins: LogOrigins): Promise<MessageLog> {
   const log = new MessageLog(origins)
-  await page.exposeBinding(BINDING, ({ frame }, records: PageRecord[]) => {
-    const topFrame = frame === page.mainFrame()
+  const context = page.context()
+  await context.exposeBinding(BINDING, ({ page: source, frame }, records: PageRecord[]) => {
+    const topFrame = frame === source.mainFrame()
     log.addAll(records.map((r): RawRecord => ({ time: r.time, frameUrl: r.frameUrl, topFrame, origin: r.origin, fromParent: r.fromParent, data: r.data })))
   })
-  await page.addInitScript(recorderScript, BINDING)
+  await context.addInitScript(recorderScript, BINDING)
   return log
 }

@@ -2,18 +2,21 @@
  * The calling integration of the harness (see README.md in this folder).
  * The app shell places the components; record pages use startCall/useCanDial.
  */
-import { useCalling, dialBlocker } from './core/calling-store.ts'
+import { useCalling, dialBlocker, callingStore } from './core/calling-store.ts'
+import { parseLocation } from '../lib/routes.ts'
+import { topology } from './topology/topology.ts'
+import { WINDOW_CARD_RESERVE } from './topology/window-call-card.tsx'
 import type { StartCallInput, StartCallResult } from './core/controller/controller.ts'
 import { callingRuntime, type CallingConfig } from './core/runtime.ts'
 
-import { dockReserve } from './dock/calling-dock.tsx'
+import { dockReserve, dockTitle } from './dock/calling-dock.tsx'
 import { taskQueue } from './task-queue/task-queue-instance.ts'
-export { CallingDock } from './dock/calling-dock.tsx'
+export { PlacedDock as CallingDock, PlacedStatusBadge as CallingStatusBadge, CallingWindowPage } from './placements.tsx'
+export { NavigationSwitch } from './topology/navigation-switch.tsx'
 export { TaskQueueBar, TaskQueuePage } from './task-queue/task-queue-panel.tsx'
 export { InspectorPanel } from './inspector/inspector-panel.tsx'
 export { FaultsPanel } from './faults/faults-panel.tsx'
 export { ComposerPanel } from './faults/composer-panel.tsx'
-export { CallingStatusBadge } from './dock/status-badge.tsx'
 export type { StartCallInput, StartCallResult } from './core/controller/controller.ts'
 export { defaultWidgetUrl } from './core/settings.ts'
 
@@ -22,12 +25,13 @@ export { defaultWidgetUrl } from './core/settings.ts'
  * `{ ok: false, reason }` when the widget cannot dial (same reason as useCanDial).
  */
 export function startCall(input: StartCallInput): StartCallResult {
-  return callingRuntime.startCall(input)
+  return topology.routeCall(input) ?? callingRuntime.startCall(input)
 }
 
 /** Whether a Call button may dial now, and if not, why (for its disabled state and hint). */
 export function useCanDial(): { ok: boolean; reason?: string } {
-  const reason = useCalling(dialBlocker)
+  // In the window placement a record page's Call opens (or reaches) the calling window, which answers for its widget.
+  const reason = useCalling((s) => (s.iframeLocation === 'window' && !topology.inCallingWindow ? null : dialBlocker(s)))
   return reason === null ? { ok: true } : { ok: false, reason }
 }
 
@@ -36,7 +40,10 @@ export function useCanDial(): { ok: boolean; reason?: string } {
  * (NAVIGATE_TO_RECORD); it returns false when it cannot.
  */
 export function configureCalling(config: CallingConfig): void {
-  callingRuntime.configure(config)
+  const inCallingWindow = parseLocation(window.location.search, window.location.hash).page === 'calling-window'
+  // The calling window never leaves its route: the widget's NAVIGATE_TO_RECORD moves the CRM page instead.
+  callingRuntime.configure(inCallingWindow ? { ...config, navigate: (type, id) => topology.navigateFromWindow(type, id) } : config)
+  topology.start({ runtime: callingRuntime, store: callingStore, inCallingWindow, widgetName: (s) => dockTitle(s.effective, s.currentSrc).title })
   taskQueue.setNavigate((type, id) => config.navigate(type, id))
   callingRuntime.setCallHooks({ keepVisible: () => taskQueue.keepVisible(), onCallLogged: (call) => void taskQueue.onCallLogged(call) })
   callingRuntime.start()
@@ -44,5 +51,5 @@ export function configureCalling(config: CallingConfig): void {
 
 /** Pixels the page keeps free on its right for the docked widget, so the dock never covers the record or its timeline. */
 export function useDockReserve(): number {
-  return useCalling(dockReserve)
+  return useCalling((s) => (s.iframeLocation === 'window' && !topology.inCallingWindow ? WINDOW_CARD_RESERVE : dockReserve(s)))
 }

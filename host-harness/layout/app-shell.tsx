@@ -6,7 +6,7 @@
  */
 import { ACCOUNT } from '../../shared/crm/account.ts'
 import { useState, type ReactNode } from 'react'
-import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel, TaskQueueBar, useDockReserve } from './calling-seam.tsx'
+import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel, NavigationSwitch, TaskQueueBar, useDockReserve } from './calling-seam.tsx'
 import { RateLimitsSwitch } from './rate-limits-switch.tsx'
 import { hrefs, type Route } from '../lib/routes.ts'
 import { OBJECT_TYPES } from '../lib/crm-types.ts'
@@ -48,6 +48,7 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
         <span className="top-bar-subtitle">emulated CRM · portal {ACCOUNT.hubId}</span>
         <div className="top-bar-status">
           <CrmModeBadge />
+          <NavigationSwitch />
           <CallingStatusBadge />
         </div>
       </header>

@@ -6,6 +6,8 @@
 export {
   CallingDock,
   CallingStatusBadge,
+  CallingWindowPage,
+  NavigationSwitch,
   ComposerPanel,
   configureCalling,
   defaultWidgetUrl,

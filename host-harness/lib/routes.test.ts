@@ -11,6 +11,8 @@ test.each([
   ['#/contacts/abc', { page: 'not-found', path: '/contacts/abc' }],
   ['#/developer/nope', { page: 'not-found', path: '/developer/nope' }],
   ['#/calls/1', { page: 'not-found', path: '/calls/1' }],
+  ['#/calling-window', { page: 'calling-window' }],
+  ['#/calling-window/2', { page: 'not-found', path: '/calling-window/2' }],
 ])('%s routes to %j', (hash, route) => {
   expect(parseHash(hash)).toEqual(route)
 })

@@ -5,6 +5,8 @@
  *   #/contacts, #/companies, #/deals, #/tickets          record lists
  *   #/contacts/:id, #/companies/:id, …                   record pages
  *   #/tasks                                              task queue (open call tasks)
+ *   #/calling-window                                     the detached calling window (the real
+ *                                                        CRM's /calling-integration-popup-ui/<portalId>)
  *   #/developer/:panel                                   API panels
  *   #/developer/oauth-callback?code=…&state=…            OAuth redirect target (also
  *                                                        /?oauth_callback=1&code=…, see below)
@@ -28,6 +30,7 @@ export type Route =
   | { page: 'list'; objectType: ObjectType }
   | { page: 'record'; objectType: ObjectType; id: string }
   | { page: 'tasks' }
+  | { page: 'calling-window' }
   | { page: 'developer'; panel: DeveloperPanelId }
   | { page: 'oauth-callback'; params: URLSearchParams }
   | { page: 'not-found'; path: string }
@@ -54,6 +57,7 @@ export function parseHash(hash: string): Route {
     if (third === undefined && /^\d+$/.test(second)) return { page: 'record', objectType: first, id: second }
   }
   if (first === 'tasks' && second === undefined) return { page: 'tasks' }
+  if (first === 'calling-window' && second === undefined) return { page: 'calling-window' }
   if (first === 'developer' && third === undefined) {
     if (second === undefined) return { page: 'developer', panel: 'account' }
     if (second === 'oauth-callback') return { page: 'oauth-callback', params: new URLSearchParams(queryPart) }
@@ -67,6 +71,7 @@ export const hrefs = {
   record: (objectType: ObjectType, id: string) => `#/${objectType}/${encodeURIComponent(id)}`,
   developer: (panel: DeveloperPanelId) => `#/developer/${panel}`,
   tasks: () => '#/tasks',
+  callingWindow: () => '#/calling-window',
 }
 
 /** Go to a hash route (`#/…`). */
@@ -121,9 +126,16 @@ export function useHashRoute(): Route {
  * object type or an id that is not a record id.
  */
 export function navigateToRecord(objectType: string, objectId: string): boolean {
+  const href = recordHref(objectType, objectId)
+  if (href === null) return false
+  navigateTo(href)
+  return true
+}
+
+/** The hash route of a record (`#/contacts/1`), or null for an unknown object type or an id that is not a record id. */
+export function recordHref(objectType: string, objectId: string): string | null {
   const type = recordTypeOf(objectType)
   const id = String(objectId).trim()
-  if (type === undefined || !/^\d+$/.test(id)) return false
-  navigateTo(hrefs.record(type, id))
-  return true
+  if (type === undefined || !/^\d+$/.test(id)) return null
+  return hrefs.record(type, id)
 }

@@ -5,10 +5,15 @@
  * /crm/v3/extensions/calling/{appId}/settings, with the developer API key.
  *
  * Only the developer app of the account (ACCOUNT.appId) has settings; any
- * other appId is 404. Defaults for fields a POST leaves out (the real API
- * does not document them; these are emulator choices): width 400, height
- * 600, isReady true (the default HubSpot's calling SDK guide states), every
- * other flag false.
+ * other appId is 404. Defaults for fields a POST leaves out: isReady true
+ * ("Whether the widget is ready for users (default=true)", the SDK's README
+ * until the inbound-calling rewrite, HubSpot/calling-extensions-sdk PR #150);
+ * width 400 and height 600, the size of the README's example payload; every
+ * other flag false, since each one turns on behaviour an app must ask for
+ * (custom objects, inbound calls, the remote, the calling window). The API
+ * reference marks every field required and documents no default, so these
+ * last ones are Ringside's reading. The harness falls back to these same
+ * values when a settings body lacks a field.
  */
 import { z } from 'zod'
 import { ACCOUNT } from './auth.ts'

@@ -8,6 +8,7 @@
 import { CallingHost, type HostStatus, type IframeLocation } from '../../../shared/protocol/index.ts'
 import { FaultInjector, type HostFaults } from './fault-outbox.ts'
 import { TrafficRecorder } from './traffic-recorder.ts'
+import { placementFromSettings, syncPlacement } from './placement.ts'
 import { api, CALLING_SETTINGS_PATH, onApiChange } from '../../lib/api-client.ts'
 import { callingStore, type CallingStore, type EngagementFaults, type FaultMode } from './calling-store.ts'
 import { CallingController, HARNESS_ACCOUNT, type ApiPort, type LoggedCall, type StartCallInput, type StartCallResult } from './controller/controller.ts'
@@ -169,12 +170,7 @@ export class CallingRuntime {
       const first = this.store.getState().settingsLoad !== 'loaded'
       this.store.getState().patch({ apiSettings: parsed.settings, settingsLoad: 'loaded' })
       if (first && parsed.settings && !this.#locationChosen) {
-        const location: IframeLocation = parsed.settings.usesCallingWindow
-          ? 'window'
-          : parsed.settings.supportsInboundCalling && parsed.settings.usesRemote
-            ? 'remote'
-            : 'widget'
-        this.store.getState().patch({ iframeLocation: location })
+        this.store.getState().patch({ iframeLocation: placementFromSettings(parsed.settings) })
       }
     } catch (error) {
       apiErrors = [`Could not read the calling settings of app 1001: ${error instanceof Error ? error.message : String(error)}`]
@@ -270,8 +266,7 @@ export class CallingRuntime {
         portalId: HARNESS_ACCOUNT.portalId,
         userId: HARNESS_ACCOUNT.userId,
         ownerId: HARNESS_ACCOUNT.ownerId,
-        iframeLocation: state.iframeLocation,
-        usesCallingWindow: effective.usesCallingWindow,
+        ...syncPlacement(state.iframeLocation),
       },
       syncTimeoutMs: state.syncTimeoutMs,
       syncIntervalMs: state.syncIntervalMs,

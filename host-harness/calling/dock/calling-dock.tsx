@@ -9,20 +9,14 @@
  * (window). The page keeps room for each (dockReserve), so none covers it.
  */
 import { useCallback, useId, useState, type FormEvent } from 'react'
-import type { IframeLocation } from '../../../shared/protocol/index.ts'
 import { CallLogLine } from '../core/call-log.tsx'
 import { useCalling, type CallingState } from '../core/calling-store.ts'
 import type { EffectiveSettings } from '../core/settings.ts'
 import { callingRuntime } from '../core/runtime.ts'
+import { PlacementSelect } from '../core/placement-select.tsx'
 import { handshakeLabel } from './status-badge.tsx'
 import '../core/panel-controls.css'
 import './dock.css'
-
-const PLACEMENTS: ReadonlyArray<{ value: IframeLocation; label: string }> = [
-  { value: 'widget', label: 'Docked widget (widget)' },
-  { value: 'remote', label: 'Nav-bar remote (remote)' },
-  { value: 'window', label: 'Call window (window)' },
-]
 
 const SOURCE_LABEL = { api: 'calling settings (API)', override: 'localStorage override', query: '?widget= in the address', default: 'default' }
 
@@ -168,7 +162,6 @@ function WidgetSetup() {
   const [url, setUrl] = useState(effective?.url ?? '')
   const [error, setError] = useState<string | null>(null)
   const urlId = useId()
-  const placementId = useId()
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -223,14 +216,7 @@ function WidgetSetup() {
         </p>
       ) : null}
       <div className="calling-setup__row">
-        <label htmlFor={placementId}>Placement (iframeLocation)</label>
-        <select id={placementId} value={location} onChange={(e) => callingRuntime.setIframeLocation(e.target.value as IframeLocation)}>
-          {PLACEMENTS.map((p) => (
-            <option key={p.value} value={p.value}>
-              {p.label}
-            </option>
-          ))}
-        </select>
+        <PlacementSelect value={location} onChange={(placement) => callingRuntime.setIframeLocation(placement)} />
       </div>
     </div>
   )

@@ -22,12 +22,28 @@ export function CallingStatusBadge() {
   const loggedIn = useCalling((s) => s.loggedIn)
   const available = useCalling((s) => s.available)
   const isReady = useCalling((s) => s.effective?.isReady ?? true)
+  return <StatusBadgeView status={status} cause={cause} loggedIn={loggedIn} available={available} isReady={isReady} />
+}
+
+export interface StatusBadgeProps {
+  status: string
+  cause: string | null
+  loggedIn: boolean | null
+  available: boolean | null
+  isReady: boolean
+  /** Where the widget runs, when not in this page (" in the calling window"). */
+  where?: string
+}
+
+/** The badge for a widget's state, wherever it runs. */
+export function StatusBadgeView({ status, cause, loggedIn, available, isReady, where = '' }: StatusBadgeProps) {
   const tone = status === 'ready' ? 'ok' : status === 'failed' ? 'bad' : 'wait'
   return (
     <span className="calling-badge" role="group" aria-label="Calling status">
       <span className={`calling-badge__item calling-badge__item--${tone}`}>
         <span className="calling-badge__dot" aria-hidden="true" />
         Widget {handshakeLabel(status, cause)}
+        {where}
       </span>
       {status === 'ready' ? (
         <>

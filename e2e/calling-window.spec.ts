@@ -1,0 +1,147 @@
+/**
+ * The real topology: a widget in the detached calling window holds its call
+ * while the CRM's record pages load and reload around it; a widget held in
+ * the page loses its call on a full page load, as in the real CRM.
+ *
+ * Both with full-page-load navigation on (`?navigation=full`): every record
+ * change reloads the harness page. A marker set on the page's window before
+ * each move proves the move really was a new document.
+ */
+import { expect, test, type Page } from '@playwright/test'
+import { Harness, type CallEngagement } from './kit/harness.ts'
+import { fixtureUrl, kitOrigins } from './kit/origins.ts'
+
+const FIRST = { type: 'contacts', id: '1', phone: '+1 617 555 0101' }
+const MOVES = [
+  ['contacts', '2'],
+  ['companies', '1'],
+  ['contacts', '3'],
+] as const
+
+/** Moves the page to a record and checks that it was a full page load. */
+async function moveTo(harness: Harness, type: string, id: string): Promise<void> {
+  await harness.page.evaluate(() => {
+    ;(window as unknown as { __sameDocument?: boolean }).__sameDocument = true
+  })
+  await harness.openRecord(type, id)
+  expect(await harness.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument ?? false), 'the move was a full page load').toBe(false)
+}
+
+async function callOf(harness: Harness, done: (call: CallEngagement) => boolean, prefix: string): Promise<CallEngagement> {
+  let found: CallEngagement | undefined
+  await expect
+    .poll(async () => {
+      found = (await harness.engagements()).find((c) => c.properties.hs_call_external_id?.startsWith(prefix) && done(c))
+      return found !== undefined
+    }, { timeout: 10_000 })
+    .toBe(true)
+  return found!
+}
+
+function widgetStatus(frame: ReturnType<Page['frameLocator']>) {
+  return frame.getByRole('status', { name: 'Widget status' })
+}
+
+test('a call in the calling window survives three full page loads and is logged COMPLETED on the record it began on', async ({ page, baseURL }) => {
+  const harness = new Harness(page)
+  await harness.open({ widgetUrl: fixtureUrl(kitOrigins(baseURL), 'window-only-widget'), route: `/${FIRST.type}/${FIRST.id}`, placement: 'window', navigation: 'full' })
+  // No widget in the page: the record page offers the calling window.
+  await expect(harness.widgetIframe).toHaveCount(0)
+
+  await harness.pressCall(FIRST.phone)
+  await harness.widgetPage() // the calling window, which the page opened
+  const widget = harness.widget
+  // The window-only widget accepted the SYNC it got there (iframeLocation window, usesCallingWindow true).
+  await expect(widgetStatus(widget)).toContainText('window · idle', { timeout: 15_000 })
+  await expect(widget.getByLabel('Dialed number')).toContainText('617')
+  await widget.getByRole('button', { name: 'Call', exact: true }).click()
+  await expect(widgetStatus(widget)).toContainText('engagement ')
+  await widget.getByRole('button', { name: 'Answer' }).click()
+  await expect(widgetStatus(widget)).toContainText('answered')
+  const startedAt = Date.now()
+
+  for (const [type, id] of MOVES) {
+    await moveTo(harness, type, id)
+    // The new page finds the calling window and shows the call it holds.
+    await expect(page.getByRole('region', { name: 'Calling window' })).toContainText('IN_PROGRESS')
+    await expect(widgetStatus(widget)).toContainText('answered')
+  }
+  // The widget asks the CRM to open a record: the CRM page moves (a full load here), the calling window stays.
+  await harness.page.evaluate(() => {
+    ;(window as unknown as { __sameDocument?: boolean }).__sameDocument = true
+  })
+  await widget.getByRole('button', { name: 'Open company 1' }).click()
+  await expect(page).toHaveURL(/#\/companies\/1$/)
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible()
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument ?? false)).toBe(false)
+  await expect(widgetStatus(widget)).toContainText('answered')
+  await page.waitForTimeout(Math.max(0, 400 - (Date.now() - startedAt)))
+
+  await widget.getByRole('button', { name: 'Hang up' }).click()
+  await widget.getByRole('button', { name: 'Save call' }).click()
+  await expect(widgetStatus(widget)).toContainText('saved')
+
+  const logged = await callOf(harness, (c) => c.properties.hs_call_body === 'Held in the calling window', 'window-only-')
+  const call = await harness.readCall(logged.id)
+  expect(call?.properties.hs_call_status).toBe('COMPLETED')
+  expect(Number(call?.properties.hs_call_duration)).toBeGreaterThanOrEqual(400)
+  expect(call?.associations?.contacts?.results.map((r) => r.id)).toEqual([FIRST.id])
+})
+
+test('the window-only widget refuses the docked placement (SYNC says iframeLocation widget)', async ({ page, baseURL }) => {
+  const harness = new Harness(page)
+  await harness.open({ widgetUrl: fixtureUrl(kitOrigins(baseURL), 'window-only-widget'), route: `/${FIRST.type}/${FIRST.id}`, placement: 'widget', waitFor: 'handshake' })
+  await expect(harness.widget.getByRole('alert')).toHaveText(/runs only in the calling window \(iframeLocation widget, usesCallingWindow false\)/)
+})
+
+test('a call held in the page drops on a full page load; its engagement stays as the API holds it and the harness says so', async ({ page, baseURL }) => {
+  const harness = new Harness(page)
+  await harness.open({
+    widgetUrl: fixtureUrl(kitOrigins(baseURL), 'demo-shaped-widget', { shape: 'minimal' }),
+    route: `/${FIRST.type}/${FIRST.id}`,
+    placement: 'widget',
+    navigation: 'full',
+    waitFor: 'handshake',
+  })
+  await harness.pressCall(FIRST.phone)
+  await harness.widget.getByRole('button', { name: 'Call', exact: true }).click()
+  await expect(widgetStatus(harness.widget)).toContainText('engagement ')
+  await harness.widget.getByRole('button', { name: 'Answer' }).click()
+  await expect(widgetStatus(harness.widget)).toContainText('answered')
+  const open = await callOf(harness, (c) => c.properties.hs_call_status === 'IN_PROGRESS', 'demo-minimal-')
+
+  // The real CRM alerts the user before a page load drops an active call; the user leaves anyway.
+  const asked: string[] = []
+  page.on('dialog', (dialog) => {
+    asked.push(dialog.type())
+    void dialog.accept()
+  })
+  await moveTo(harness, 'contacts', '2')
+  expect(asked).toEqual(['beforeunload'])
+  await harness.waitForHandshake()
+  // A new widget document: the call is gone from it…
+  await expect(widgetStatus(harness.widget)).toContainText('minimal · idle')
+  // …the harness reports the drop…
+  await expect(page.getByRole('alert').filter({ hasText: 'was dropped by a full page load' })).toContainText(open.properties.hs_call_external_id!)
+  // …and nothing wrote to the engagement after the page went away.
+  const after = await harness.readCall(open.id)
+  expect(after?.properties.hs_call_status).toBe('IN_PROGRESS')
+})
+
+test('the kit opens the calling window for a handshake in the window placement, and the record page reports it', async ({ page, baseURL }) => {
+  const harness = new Harness(page)
+  await harness.open({ widgetUrl: fixtureUrl(kitOrigins(baseURL), 'window-only-widget'), route: `/${FIRST.type}/${FIRST.id}`, placement: 'window', waitFor: 'handshake' })
+  await expect(harness.statusBadge).toContainText('Widget ready in the calling window')
+  await harness.widgetPage()
+  const widget = harness.widget
+  await expect(widgetStatus(widget)).toContainText('window · idle')
+  // A tab opened afresh on another record finds the same window: its Call goes there, no second window opens.
+  const other = await page.context().newPage()
+  const second = new Harness(other)
+  await second.open({ route: '/contacts/2', placement: 'window' })
+  await expect(second.statusBadge).toContainText('Widget ready in the calling window')
+  await second.pressCall()
+  await expect(widget.getByLabel('Dialed number')).not.toHaveText('none')
+  expect(page.context().pages().filter((p) => p.url().endsWith('#/calling-window'))).toHaveLength(1)
+  await other.close()
+})

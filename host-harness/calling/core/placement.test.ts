@@ -1,0 +1,43 @@
+import { callingWindowUrl, navigationMode, placementFromQuery, placementFromSettings, syncPlacement } from './placement.ts'
+
+test.each([
+  ['', null],
+  ['?placement=widget', 'widget'],
+  ['?placement=remote', 'remote'],
+  ['?placement=window&widget=http://x', 'window'],
+])('%s asks for placement %s', (search, placement) => {
+  expect(placementFromQuery(search)).toEqual({ placement })
+})
+
+test('an unknown placement is reported and ignored', () => {
+  const result = placementFromQuery('?placement=popup')
+  expect(result.placement).toBeNull()
+  expect(result.error).toMatch(/popup is not one of widget, remote, window/)
+})
+
+test('the settings choose the calling window, then the remote (inbound + usesRemote), else the widget', () => {
+  expect(placementFromSettings({ usesCallingWindow: true, usesRemote: true, supportsInboundCalling: true })).toBe('window')
+  expect(placementFromSettings({ usesCallingWindow: false, usesRemote: true, supportsInboundCalling: true })).toBe('remote')
+  expect(placementFromSettings({ usesCallingWindow: false, usesRemote: true, supportsInboundCalling: false })).toBe('widget')
+  expect(placementFromSettings({ usesCallingWindow: false, usesRemote: false, supportsInboundCalling: true })).toBe('widget')
+})
+
+test('SYNC says usesCallingWindow exactly when the frame is in the calling window', () => {
+  expect(syncPlacement('window')).toEqual({ iframeLocation: 'window', usesCallingWindow: true })
+  expect(syncPlacement('remote')).toEqual({ iframeLocation: 'remote', usesCallingWindow: false })
+  expect(syncPlacement('widget')).toEqual({ iframeLocation: 'widget', usesCallingWindow: false })
+})
+
+test('?navigation= wins over the stored setting; only "full" reloads', () => {
+  expect(navigationMode('', null)).toBe('in-page')
+  expect(navigationMode('', 'full')).toBe('full')
+  expect(navigationMode('?navigation=full', null)).toBe('full')
+  expect(navigationMode('?navigation=in-page', 'full')).toBe('in-page')
+  expect(navigationMode('?navigation=reload', null)).toBe('in-page')
+})
+
+test('the calling window keeps the page query and forces placement=window', () => {
+  expect(callingWindowUrl({ pathname: '/', search: '?widget=http%3A%2F%2Fw%2F&placement=widget&navigation=full' })).toBe(
+    '/?widget=http%3A%2F%2Fw%2F&placement=window&navigation=full#/calling-window',
+  )
+})

@@ -1,0 +1,68 @@
+/**
+ * Composition by placement, like index.ts (which re-exports these): a record
+ * page shows the widget's dock, or, when the widget runs in the calling
+ * window, the calling window's card and badge; the calling window's own page
+ * is the dock and the message inspector of its traffic.
+ */
+import { useEffect, useState } from 'react'
+import { useCalling } from './core/calling-store.ts'
+import { CallingDock } from './dock/calling-dock.tsx'
+import { CallingStatusBadge, StatusBadgeView } from './dock/status-badge.tsx'
+import { InspectorPanel } from './inspector/inspector-panel.tsx'
+import { topology } from './topology/topology.ts'
+import { usePageLink, WindowCallCard } from './topology/window-call-card.tsx'
+
+/** The widget runs in the calling window, not in this page. */
+export function useWidgetElsewhere(): boolean {
+  return useCalling((s) => s.iframeLocation === 'window') && !topology.inCallingWindow
+}
+
+export function PlacedDock() {
+  return useWidgetElsewhere() ? <WindowCallCard /> : <CallingDock />
+}
+
+function WindowStatusBadge() {
+  const { window: win } = usePageLink()
+  if (!win) {
+    return (
+      <span className="calling-badge" role="group" aria-label="Calling status">
+        <span className="calling-badge__item calling-badge__item--wait">
+          <span className="calling-badge__dot" aria-hidden="true" />
+          Calling window not open
+        </span>
+      </span>
+    )
+  }
+  return <StatusBadgeView status={win.handshake} cause={null} loggedIn={win.loggedIn} available={win.available} isReady={win.isReady} where=" in the calling window" />
+}
+
+export function PlacedStatusBadge() {
+  return useWidgetElsewhere() ? <WindowStatusBadge /> : <CallingStatusBadge />
+}
+
+/**
+ * The detached calling window (#/calling-window): the widget, with
+ * `iframeLocation: 'window'`, and the message inspector of its traffic. It is
+ * a page of the harness's own origin, as the real CRM's calling window is of
+ * the CRM's (/calling-integration-popup-ui/<portalId>).
+ */
+export function CallingWindowPage() {
+  const [tools, setTools] = useState(false)
+  useEffect(() => {
+    document.title = 'Calling window — Ringside'
+  }, [])
+  return (
+    <div className="calling-window-page">
+      <CallingDock />
+      <div className="calling-window-page__tools">
+        <button type="button" aria-expanded={tools} onClick={() => setTools((open) => !open)}>
+          {tools ? 'Hide message inspector' : 'Show message inspector'}
+        </button>
+        {/* Kept mounted while hidden, so the inspector records traffic even when closed. */}
+        <div hidden={!tools}>
+          <InspectorPanel />
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,184 @@
+import { BroadcastChannel } from 'node:worker_threads'
+import { PageLink, WindowLink, type WindowHostPort } from './window-link.ts'
+import type { ChannelPort, DialInput, WindowSummary } from './window-protocol.ts'
+
+const NAME = 'window-link-test'
+const opened: ChannelPort[] = []
+function channel(): ChannelPort {
+  const port = new BroadcastChannel(NAME) as unknown as ChannelPort
+  opened.push(port)
+  return port
+}
+afterEach(() => {
+  for (const port of opened.splice(0)) port.close()
+})
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
+
+const INPUT: DialInput = { objectType: 'contacts', objectId: '1', phoneNumber: '+16175550101', phoneProperty: 'phone', record: { id: '1', properties: { firstname: 'Ada' } } }
+
+/** A calling integration as the window's link sees it: dials once `ready` is set. */
+function fakeHost() {
+  const listeners = new Set<() => void>()
+  const calls: DialInput[] = []
+  let cannotDial: string | null = 'The calling widget is still connecting.'
+  let call: WindowSummary['call'] = null
+  const host: WindowHostPort = {
+    summary: () => ({ widgetName: 'Fixture', handshake: cannotDial ? 'syncing' : 'ready', cannotDial, loggedIn: cannotDial ? null : true, available: null, isReady: true, call }),
+    subscribe: (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    startCall: (input) => {
+      calls.push(input)
+      call = { externalCallId: 'x1', status: 'DIALING', number: input.phoneNumber }
+      for (const l of listeners) l()
+      return { ok: true }
+    },
+  }
+  const set = (reason: string | null) => {
+    cannotDial = reason
+    for (const l of listeners) l()
+  }
+  return { host, calls, set }
+}
+
+test('a Call press with no calling window opens it, and the window dials once its widget can', async () => {
+  const { host, calls, set } = fakeHost()
+  let opens = 0
+  const page = new PageLink({ channel: channel(), openWindow: () => ((opens += 1), true), newRequestId: () => 'r1' })
+  page.start()
+  await settle()
+  expect(page.state.window).toBeNull()
+
+  expect(page.dial(INPUT)).toEqual({ ok: true })
+  expect(opens).toBe(1)
+  expect(page.state.pending).toBe(true)
+
+  // The window loads (window.open) and announces itself; its widget is still connecting.
+  const win = new WindowLink({ channel: channel(), host })
+  win.start()
+  await settle()
+  expect(page.state.window?.handshake).toBe('syncing')
+  expect(calls).toEqual([])
+
+  set(null) // handshake, INITIALIZED, logged in
+  await settle()
+  expect(calls).toEqual([INPUT])
+  expect(page.state).toMatchObject({ pending: false, lastResult: { ok: true } })
+  expect(page.state.window?.call).toMatchObject({ status: 'DIALING', number: '+16175550101' })
+})
+
+test('a page that loads while the window is open finds it (who → present) and dials without opening another', async () => {
+  const { host, calls, set } = fakeHost()
+  set(null)
+  const win = new WindowLink({ channel: channel(), host })
+  win.start()
+  await settle()
+
+  let opens = 0
+  const reloaded = new PageLink({ channel: channel(), openWindow: () => ((opens += 1), true) })
+  reloaded.start()
+  await settle()
+  expect(reloaded.state.window).toMatchObject({ widgetName: 'Fixture', cannotDial: null })
+
+  reloaded.dial(INPUT)
+  await settle()
+  expect(opens).toBe(0)
+  expect(calls).toHaveLength(1)
+  expect(reloaded.state.lastResult).toEqual({ ok: true })
+})
+
+test('a window that closes is forgotten; the next Call press opens one again', async () => {
+  const { host, set } = fakeHost()
+  set(null)
+  const win = new WindowLink({ channel: channel(), host })
+  win.start()
+  let opens = 0
+  const page = new PageLink({ channel: channel(), openWindow: () => ((opens += 1), true) })
+  page.start()
+  await settle()
+  expect(page.state.window).not.toBeNull()
+  win.stop()
+  await settle()
+  expect(page.state.window).toBeNull()
+  page.dial(INPUT)
+  expect(opens).toBe(1)
+})
+
+test('a blocked pop-up is a clear failure, not a silent one', () => {
+  const page = new PageLink({ channel: channel(), openWindow: () => false })
+  page.start()
+  const result = page.dial(INPUT)
+  expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/blocked the calling window/) })
+  expect(page.open()).toMatchObject({ ok: false })
+  expect(page.state.lastResult?.ok).toBe(false)
+})
+
+test('the window answers with the reason when its widget never becomes able to dial', async () => {
+  const { host } = fakeHost()
+  let fire: (() => void) | null = null
+  const win = new WindowLink({ channel: channel(), host, setTimer: (fn) => ((fire = fn), 1), clearTimer: () => {} })
+  win.start()
+  const page = new PageLink({ channel: channel(), openWindow: () => true })
+  page.start()
+  await settle()
+  page.dial(INPUT)
+  await settle()
+  expect(page.state.pending).toBe(true)
+  fire!()
+  await settle()
+  expect(page.state.lastResult).toEqual({ ok: false, reason: 'The calling window could not dial: The calling widget is still connecting.' })
+})
+
+test('messages that are not the harness protocol are dropped and logged', async () => {
+  const logs: string[] = []
+  const page = new PageLink({ channel: channel(), openWindow: () => true, log: (m) => logs.push(m) })
+  page.start()
+  const other = channel()
+  other.postMessage({ kind: 'present', summary: { widgetName: 'x'.repeat(10_000), handshake: 'ready', cannotDial: null, loggedIn: true, available: null, isReady: true, call: null } })
+  other.postMessage({ kind: '__proto__' })
+  other.postMessage('hello')
+  await settle()
+  expect(page.state.window).toBeNull()
+  expect(logs).toHaveLength(3)
+})
+
+test('a dial-result for another page\'s request leaves this page pending', async () => {
+  const page = new PageLink({ channel: channel(), openWindow: () => true, newRequestId: () => 'mine' })
+  page.start()
+  page.dial(INPUT)
+  channel().postMessage({ kind: 'dial-result', requestId: 'theirs', ok: true })
+  await settle()
+  expect(page.state.pending).toBe(true)
+})
+
+test('a page that finds no calling window opens one by itself; one that finds it does not', async () => {
+  let fire: (() => void) | null = null
+  let opened = 0
+  const lonely = new PageLink({ channel: channel(), openWindow: () => true, onNoWindow: () => (opened += 1), setTimer: (fn) => ((fire = fn), 1) })
+  lonely.start()
+  await settle()
+  fire!()
+  expect(opened).toBe(1)
+
+  const { host } = fakeHost()
+  new WindowLink({ channel: channel(), host }).start()
+  const found = new PageLink({ channel: channel(), openWindow: () => true, onNoWindow: () => (opened += 1), setTimer: (fn) => ((fire = fn), 1) })
+  found.start()
+  await settle()
+  fire!()
+  expect(opened).toBe(1)
+})
+
+test('a dial request carries only the record properties its label needs', async () => {
+  const { host, calls, set } = fakeHost()
+  set(null)
+  new WindowLink({ channel: channel(), host }).start()
+  const page = new PageLink({ channel: channel(), openWindow: () => true })
+  page.start()
+  await settle()
+  page.dial({ ...INPUT, record: { id: '1', properties: { firstname: 'Ada', lastname: 'Lovelace', notes: 'private', ['__proto__']: 'x' } as Record<string, string> } })
+  await settle()
+  expect(calls[0]?.record).toEqual({ id: '1', properties: { firstname: 'Ada', lastname: 'Lovelace' } })
+  expect(Object.getPrototypeOf(calls[0]?.record?.properties)).toBe(Object.prototype)
+})

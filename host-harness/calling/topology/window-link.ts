@@ -1,0 +1,263 @@
+/**
+ * Record pages ↔ calling window, over the harness origin's BroadcastChannel
+ * (window-protocol.ts). The calling window holds the widget and the call; a
+ * record page only asks it to dial and shows what it reports. Because the
+ * channel is per origin, not per opener, a reloaded or newly opened record page
+ * finds the window that holds the call (it asks `who` when it starts).
+ *
+ * Plain TS, no DOM beyond the ports it is given: unit-tested with a pair of
+ * Node BroadcastChannels.
+ */
+import { parseChannelMessage, type ChannelMessage, type ChannelPort, type DialInput, type WindowSummary } from './window-protocol.ts'
+
+/** How long the calling window waits for its widget to be able to dial (handshake, INITIALIZED, log-in). */
+export const DIAL_WAIT_MS = 60_000
+
+type Listener = () => void
+
+class Listeners {
+  readonly #set = new Set<Listener>()
+  add(listener: Listener): () => void {
+    this.#set.add(listener)
+    return () => this.#set.delete(listener)
+  }
+  emit(): void {
+    for (const listener of [...this.#set]) listener()
+  }
+}
+
+export interface PageLinkState {
+  /** The calling window's last report; null while none is known to be open. */
+  window: WindowSummary | null
+  /** A dial request the window has not answered yet. */
+  pending: boolean
+  /** The last dial request's outcome. */
+  lastResult: { ok: boolean; reason?: string } | null
+}
+
+/** How long a page that just loaded waits for a calling window to answer `who` before it opens one. */
+export const WHO_WAIT_MS = 500
+
+export interface PageLinkOptions {
+  channel: ChannelPort
+  /** Opens (or finds) the calling window; false when the browser refused (pop-up blocked). */
+  openWindow(): boolean
+  /**
+   * Called once when no calling window answered within WHO_WAIT_MS of start():
+   * the page opens one (a browser without a user gesture may block it).
+   */
+  onNoWindow?(): void
+  setTimer?(fn: () => void, ms: number): unknown
+  newRequestId?(): string
+  log?(message: string): void
+}
+
+const BLOCKED = 'The browser blocked the calling window: allow pop-ups for the harness, or press Open calling window.'
+
+let requestSeq = 0
+const defaultRequestId = () => `dial-${Date.now().toString(36)}-${(requestSeq += 1)}`
+
+/** The record page's side. */
+export class PageLink {
+  readonly #options: PageLinkOptions
+  readonly #listeners = new Listeners()
+  #state: PageLinkState = { window: null, pending: false, lastResult: null }
+  /** A dial waiting for the window to announce itself. */
+  #queued: { requestId: string; input: DialInput } | null = null
+  #pendingId: string | null = null
+  readonly #onMessage = (event: MessageEvent) => this.#receive(event.data)
+
+  constructor(options: PageLinkOptions) {
+    this.#options = options
+  }
+
+  start(): void {
+    this.#options.channel.addEventListener('message', this.#onMessage)
+    this.#options.channel.postMessage({ kind: 'who' } satisfies ChannelMessage)
+    const onNoWindow = this.#options.onNoWindow
+    if (onNoWindow) {
+      const setTimer = this.#options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
+      setTimer(() => {
+        if (this.#state.window === null && this.#queued === null && !this.#stopped) onNoWindow()
+      }, WHO_WAIT_MS)
+    }
+  }
+
+  #stopped = false
+
+  stop(): void {
+    this.#stopped = true
+    this.#options.channel.removeEventListener('message', this.#onMessage)
+  }
+
+  /** Opens (or shows) the calling window; the reason when the browser refused. */
+  open(): { ok: true } | { ok: false; reason: string } {
+    if (this.#options.openWindow()) return { ok: true }
+    const reason = BLOCKED
+    this.#set({ lastResult: { ok: false, reason } })
+    return { ok: false, reason }
+  }
+
+  get state(): PageLinkState {
+    return this.#state
+  }
+
+  subscribe(listener: Listener): () => void {
+    return this.#listeners.add(listener)
+  }
+
+  /**
+   * A Call press: asks the calling window to dial, opening it first when no
+   * window answered yet (must run in the click, for the pop-up).
+   */
+  dial(input: DialInput): { ok: true } | { ok: false; reason: string } {
+    const requestId = (this.#options.newRequestId ?? defaultRequestId)()
+    if (this.#state.window === null) {
+      const opened = this.open()
+      if (!opened.ok) return opened
+      this.#queued = { requestId, input }
+    } else {
+      this.#options.channel.postMessage({ kind: 'dial', requestId, input } satisfies ChannelMessage)
+    }
+    this.#pendingId = requestId
+    this.#set({ pending: true, lastResult: null })
+    return { ok: true }
+  }
+
+  #receive(data: unknown): void {
+    const message = parseChannelMessage(data)
+    if (!message) {
+      this.#options.log?.('Dropped a calling-window channel message that is not one of the harness\'s.')
+      return
+    }
+    switch (message.kind) {
+      case 'present': {
+        this.#set({ window: message.summary })
+        const queued = this.#queued
+        if (queued) {
+          this.#queued = null
+          this.#options.channel.postMessage({ kind: 'dial', requestId: queued.requestId, input: queued.input } satisfies ChannelMessage)
+        }
+        return
+      }
+      case 'dial-result':
+        if (message.requestId !== this.#pendingId) return // another page's request
+        this.#pendingId = null
+        this.#set({ pending: false, lastResult: message.ok ? { ok: true } : { ok: false, reason: `The calling window could not dial: ${message.reason ?? 'no reason given'}` } })
+        return
+      case 'gone':
+        this.#set({ window: null })
+        return
+      case 'who':
+      case 'dial':
+        return // for the calling window
+    }
+  }
+
+  #set(partial: Partial<PageLinkState>): void {
+    this.#state = { ...this.#state, ...partial }
+    this.#listeners.emit()
+  }
+}
+
+/** What the calling window's link needs of the calling integration running in it. */
+export interface WindowHostPort {
+  summary(): WindowSummary
+  /** Called on every change of the integration's state. */
+  subscribe(listener: Listener): () => void
+  startCall(input: DialInput): { ok: true } | { ok: false; reason: string }
+}
+
+export interface WindowLinkOptions {
+  channel: ChannelPort
+  host: WindowHostPort
+  dialWaitMs?: number
+  setTimer?(fn: () => void, ms: number): unknown
+  clearTimer?(handle: unknown): void
+  log?(message: string): void
+}
+
+/** The calling window's side: reports its state, dials for the record pages. */
+export class WindowLink {
+  readonly #options: WindowLinkOptions
+  #last = ''
+  #waiting: { requestId: string; input: DialInput; timer: unknown } | null = null
+  #offHost: (() => void) | null = null
+  readonly #onMessage = (event: MessageEvent) => this.#receive(event.data)
+
+  constructor(options: WindowLinkOptions) {
+    this.#options = options
+  }
+
+  start(): void {
+    this.#options.channel.addEventListener('message', this.#onMessage)
+    this.#offHost = this.#options.host.subscribe(() => this.#onHostChange())
+    this.#announce(true)
+  }
+
+  /** The window is closing (pagehide): the pages forget it. */
+  stop(): void {
+    this.#offHost?.()
+    this.#offHost = null
+    this.#cancelWaiting()
+    this.#options.channel.removeEventListener('message', this.#onMessage)
+    this.#options.channel.postMessage({ kind: 'gone' } satisfies ChannelMessage)
+  }
+
+  #announce(force: boolean): void {
+    const summary = this.#options.host.summary()
+    const text = JSON.stringify(summary)
+    if (!force && text === this.#last) return
+    this.#last = text
+    this.#options.channel.postMessage({ kind: 'present', summary } satisfies ChannelMessage)
+  }
+
+  #onHostChange(): void {
+    this.#announce(false)
+    if (this.#waiting && this.#options.host.summary().cannotDial === null) this.#dialNow()
+  }
+
+  #receive(data: unknown): void {
+    const message = parseChannelMessage(data)
+    if (!message) {
+      this.#options.log?.('Dropped a calling-window channel message that is not one of the harness\'s.')
+      return
+    }
+    if (message.kind === 'who') this.#announce(true)
+    else if (message.kind === 'dial') this.#dial(message.requestId, message.input)
+  }
+
+  #dial(requestId: string, input: DialInput): void {
+    if (this.#waiting) this.#reply(this.#waiting.requestId, { ok: false, reason: 'A newer Call press replaced this one.' })
+    this.#cancelWaiting()
+    const setTimer = this.#options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
+    const timer = setTimer(() => {
+      const waiting = this.#waiting
+      if (!waiting) return
+      this.#waiting = null
+      this.#reply(waiting.requestId, { ok: false, reason: this.#options.host.summary().cannotDial ?? 'The calling widget could not dial.' })
+    }, this.#options.dialWaitMs ?? DIAL_WAIT_MS)
+    this.#waiting = { requestId, input, timer }
+    if (this.#options.host.summary().cannotDial === null) this.#dialNow()
+  }
+
+  #dialNow(): void {
+    const waiting = this.#waiting
+    if (!waiting) return
+    this.#cancelWaiting()
+    const result = this.#options.host.startCall(waiting.input)
+    this.#reply(waiting.requestId, result)
+  }
+
+  #cancelWaiting(): void {
+    if (!this.#waiting) return
+    const clearTimer = this.#options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>))
+    clearTimer(this.#waiting.timer)
+    this.#waiting = null
+  }
+
+  #reply(requestId: string, result: { ok: true } | { ok: false; reason: string }): void {
+    const message: ChannelMessage = result.ok ? { kind: 'dial-result', requestId, ok: true } : { kind: 'dial-result', requestId, ok: false, reason: result.reason }
+    this.#options.channel.postMessage(message)
+  }
+}
