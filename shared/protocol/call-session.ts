@@ -54,9 +54,9 @@ export const CALL_RULES: Readonly<Record<CallRule, CallRuleInfo>> = {
     applies: 'A call event whose externalCallId names a call the widget started, but whose engagementId is not that call\'s engagement',
     host: "Ignores the engagementId and acts on the named call's own engagement; the other engagement is left alone.",
     evidence:
-      'The SDK sends both ids unchanged (src/CallingExtensions.ts callEnded/callCompleted) and the CRM created exactly one engagement for the call. ' +
+      `The SDK sends both ids unchanged (${SDK}, src/CallingExtensions.ts callEnded/callCompleted) and the CRM created exactly one engagement for the call. ' +
       'Thin evidence on which id the real CRM trusts when they disagree; following the call the message names keeps a stale engagementId ' +
-      '(left over from the previous call) from rewriting that finished call.',
+      '(left over from the previous call) from rewriting that finished call.`,
   },
   'call-id-mismatch': {
     title: 'externalCallId of no started call',
@@ -139,7 +139,7 @@ export type CallVerdict =
 const positive = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined)
 const show = (v: unknown) => JSON.stringify(v) ?? String(v)
 
-function withCall(session: CallSession, call: SessionCall, current: string | undefined = session.current): CallSession {
+function withCall(session: CallSession, call: SessionCall, current: string | undefined): CallSession {
   const calls = new Map(session.calls)
   calls.delete(call.externalCallId)
   calls.set(call.externalCallId, call)
@@ -164,7 +164,7 @@ export function startCall(session: CallSession, data: unknown, direction: CallDi
 export function engagementCreated(session: CallSession, externalCallId: string, engagementId: number): CallSession {
   const call = session.calls.get(externalCallId)
   if (!call || call.engagementId === engagementId) return session
-  return withCall(session, { ...call, engagementId })
+  return withCall(session, { ...call, engagementId }, session.current)
 }
 
 function ownerOf(session: CallSession, engagementId: number | undefined): SessionCall | undefined {
@@ -251,9 +251,9 @@ export function applyCallEvent(session: CallSession, type: CallEventType, verdic
   const clearCurrent = session.current === call.externalCallId ? undefined : session.current
   switch (type) {
     case 'CALL_ANSWERED':
-      return call.answered ? session : withCall(session, { ...call, answered: true })
+      return call.answered ? session : withCall(session, { ...call, answered: true }, session.current)
     case 'CALL_ENDED':
-      return call.state === 'open' ? withCall(session, { ...call, state: 'ended' }) : session
+      return call.state === 'open' ? withCall(session, { ...call, state: 'ended' }, session.current) : session
     case 'CALL_TRANSFERRED':
       return withCall(session, { ...call, state: 'transferred' }, clearCurrent)
     case 'CALL_COMPLETED':
