@@ -1,0 +1,163 @@
+/**
+ * One judgement per case, consistent everywhere: for each message the host once acted on
+ * and reported differently (e2e/fixtures/judgement-widget, on the npm SDK 0.9.7), the
+ * harness acts as decided (the engagement read back through the API) and reports it with
+ * the decided severity, and the inspector's findings and check-widget's verdict (the kit
+ * replaying the recorded wire, shared/protocol/session-replay.ts) are the same findings.
+ */
+import type { Locator } from '@playwright/test'
+import { findingsOf, replayWire } from '../shared/protocol/index.ts'
+import { expect, test } from './kit/fixtures.ts'
+import type { CallEngagement, Harness } from './kit/harness.ts'
+import type { MessageLog } from './kit/message-log.ts'
+import { fixtureUrl, kitOrigins } from './kit/origins.ts'
+
+const CONTACT = { id: '1', phone: '+1 617 555 0101' }
+
+interface Verdict {
+  errors: string[]
+  warnings: string[]
+}
+
+/** Runs the fixture's case step by step; `before[n]` runs before step n (0-based). */
+async function runCase(harness: Harness, baseURL: string | undefined, name: string, before: Record<number, () => Promise<void>> = {}): Promise<Locator> {
+  await harness.open({ widgetUrl: fixtureUrl(kitOrigins(baseURL), 'judgement-widget', { case: name }), route: `/contacts/${CONTACT.id}`, waitFor: 'handshake' })
+  if (name !== 'incoming-no-to') await harness.pressCall(CONTACT.phone)
+  const status = harness.widget.getByRole('status', { name: 'Widget status' })
+  for (let step = 0; step < 20; step++) {
+    if ((await status.getAttribute('data-done')) === 'yes') return status
+    await expect(status).toHaveAttribute('data-step', String(step))
+    await before[step]?.()
+    await harness.widget.getByRole('button', { name: 'Next step' }).click()
+    await expect(status).toHaveAttribute('data-step', String(step + 1), { timeout: 10_000 })
+  }
+  throw new Error(`the ${name} case did not finish`)
+}
+
+/** The harness's idle point: every reply of the last step sent, every engagement read back. */
+async function settled(harness: Harness, messages: MessageLog, type: string): Promise<void> {
+  await messages.expectMessage(type, undefined, { direction: 'to-widget', timeout: 10_000 })
+  await harness.page.waitForTimeout(200)
+}
+
+/** The inspector's findings on messages (not lifecycle), as shown. */
+async function inspectorVerdict(harness: Harness): Promise<Verdict> {
+  await harness.inspector.open()
+  const items = await harness.inspector.region.getByRole('list', { name: /^Findings for/ }).getByRole('listitem').allTextContents()
+  return { errors: items.filter((t) => t.startsWith('error:')), warnings: items.filter((t) => t.startsWith('warning:')) }
+}
+
+/** check-widget's verdict on the recorded wire. */
+function kitVerdict(messages: MessageLog): Verdict {
+  const all = replayWire(messages.all()).messages.flatMap(findingsOf)
+  return { errors: all.filter((f) => f.severity === 'error').map((f) => f.text), warnings: all.filter((f) => f.severity === 'warning').map((f) => f.text) }
+}
+
+/** The inspector and the kit report the same findings, with the same severities. */
+async function agreed(harness: Harness, messages: MessageLog): Promise<Verdict> {
+  const kit = kitVerdict(messages)
+  const shown = await inspectorVerdict(harness)
+  expect(shown.errors, `inspector errors vs kit errors ${JSON.stringify(kit.errors)}`).toHaveLength(kit.errors.length)
+  expect(shown.warnings, `inspector warnings vs kit warnings ${JSON.stringify(kit.warnings)}`).toHaveLength(kit.warnings.length)
+  for (const text of kit.errors) expect(shown.errors.some((item) => item.includes(text)), `${text} in ${JSON.stringify(shown.errors)}`).toBe(true)
+  for (const text of kit.warnings) expect(shown.warnings.some((item) => item.includes(text)), `${text} in ${JSON.stringify(shown.warnings)}`).toBe(true)
+  return kit
+}
+
+async function callsOf(harness: Harness, name: string): Promise<CallEngagement[]> {
+  const calls = (await harness.engagements()).filter((c) => c.properties.hs_call_external_id?.startsWith(`judge-${name}-`))
+  return calls.sort((a, b) => Number(a.id) - Number(b.id))
+}
+
+test('engagementId 0 on CALL_ENDED and CALL_COMPLETED: the host logs the call by externalCallId; warnings, no error', async ({ harness, messages, baseURL }) => {
+  await runCase(harness, baseURL, 'engagement-zero')
+  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
+  const [call] = await callsOf(harness, 'engagement-zero')
+  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'engagement-zero' })
+  const verdict = await agreed(harness, messages)
+  expect(verdict.errors).toEqual([])
+  expect(verdict.warnings.filter((w) => w.includes('engagementId 0 names no engagement'))).toHaveLength(2)
+})
+
+test('CALL_ENDED without callEndStatus: the host ends the call COMPLETED (it was answered), and nothing is reported', async ({ harness, messages, baseURL }) => {
+  await runCase(harness, baseURL, 'no-end-status')
+  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
+  const [call] = await callsOf(harness, 'no-end-status')
+  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'no-end-status' })
+  expect(await agreed(harness, messages)).toEqual({ errors: [], warnings: [] })
+})
+
+test('CALL_ANSWERED for a call never started: the host ignores it (the call stays unanswered) and reports an error', async ({ harness, messages, baseURL }) => {
+  await runCase(harness, baseURL, 'answer-unknown', {
+    // after the stray CALL_ANSWERED, before the real CALL_ENDED
+    3: async () => {
+      await harness.page.waitForTimeout(300)
+      const [call] = await callsOf(harness, 'answer-unknown')
+      expect(call?.properties.hs_call_status).toBe('CONNECTING')
+    },
+  })
+  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
+  const [call] = await callsOf(harness, 'answer-unknown')
+  expect(call?.properties).toMatchObject({ hs_call_status: 'NO_ANSWER', hs_call_duration: '0' })
+  const verdict = await agreed(harness, messages)
+  expect(verdict.errors).toEqual([expect.stringMatching(/^CALL_ANSWERED for judge-not-started, but the widget started no call with that externalCallId/)])
+})
+
+test('CALL_COMPLETED with no CALL_ENDED: the host ends the call first (COMPLETED, with its duration); a warning', async ({ harness, messages, baseURL }) => {
+  await runCase(harness, baseURL, 'complete-without-end')
+  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
+  const [call] = await callsOf(harness, 'complete-without-end')
+  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'complete-without-end' })
+  expect(Number(call?.properties.hs_call_duration)).toBeGreaterThan(0)
+  const verdict = await agreed(harness, messages)
+  expect(verdict.errors).toEqual([])
+  expect(verdict.warnings).toEqual([expect.stringMatching(/got no CALL_ENDED: the host ends the call first \(COMPLETED: it was answered\)/)])
+})
+
+test("another call's engagementId on CALL_ENDED: the first call's log is untouched, the second call ends BUSY; an error", async ({ harness, messages, baseURL }) => {
+  const status = await runCase(harness, baseURL, 'foreign-engagement')
+  await expect(status).toHaveAttribute('data-engagements', /^\d+,\d+$/)
+  await expect.poll(async () => (await callsOf(harness, 'foreign-engagement')).map((c) => c.properties.hs_call_body)).toEqual(['first call', 'second call'])
+  const [first, second] = await callsOf(harness, 'foreign-engagement')
+  expect(first?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'first call' })
+  expect(second?.properties).toMatchObject({ hs_call_status: 'BUSY', hs_call_body: 'second call' })
+  const verdict = await agreed(harness, messages)
+  expect(verdict.errors).toEqual([expect.stringMatching(new RegExp(`carries engagementId ${first!.id}, which is call judge-foreign-engagement-1-\\w+'s engagement: the host leaves that engagement alone`))])
+})
+
+test('INCOMING_CALL without toNumber: the host matches the caller and logs the call; a warning', async ({ harness, messages, baseURL }) => {
+  await runCase(harness, baseURL, 'incoming-no-to')
+  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
+  await messages.expectMessage('CALLER_ID_MATCH_SUCCEEDED', undefined, { direction: 'to-widget' })
+  const [call] = await callsOf(harness, 'incoming-no-to')
+  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'incoming-no-to', hs_call_direction: 'INBOUND', hs_call_from_number: CONTACT.phone })
+  expect(call?.properties.hs_call_to_number || null).toBeNull()
+  const verdict = await agreed(harness, messages)
+  expect(verdict.errors).toEqual([])
+  expect(verdict.warnings).toEqual([expect.stringMatching(/^INCOMING_CALL: no toNumber/)])
+})
+
+test("CALL_ENDED with the call's engagementId but another externalCallId: the host ends that call; a warning, not an error", async ({ harness, messages, baseURL }) => {
+  await runCase(harness, baseURL, 'call-id-mismatch')
+  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
+  const [call] = await callsOf(harness, 'call-id-mismatch')
+  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'call-id-mismatch' })
+  const verdict = await agreed(harness, messages)
+  expect(verdict.errors).toEqual([])
+  expect(verdict.warnings).toEqual([expect.stringMatching(/names externalCallId "judge-another-id", which no call the widget started has/)])
+})
+
+test('a widget that listens only for the legacy ENGAGEMENT_CREATED learns its engagement and logs the call', async ({ harness, messages, baseURL }) => {
+  const status = await runCase(harness, baseURL, 'legacy-created')
+  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
+  const [call] = await callsOf(harness, 'legacy-created')
+  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'legacy-created' })
+  await expect(status).toHaveAttribute('data-engagements', call!.id)
+  // the host sends both, the current reply first
+  const created = messages.toWidget().filter((r) => r.type === 'CREATE_ENGAGEMENT_SUCCEEDED' || r.type === 'ENGAGEMENT_CREATED')
+  expect(created.map((r) => [r.type, (r.data as { data?: { engagementId?: unknown } }).data?.engagementId])).toEqual([
+    ['CREATE_ENGAGEMENT_SUCCEEDED', Number(call!.id)],
+    ['ENGAGEMENT_CREATED', Number(call!.id)],
+  ])
+  expect((await agreed(harness, messages)).errors).toEqual([])
+})
