@@ -11,6 +11,8 @@ import { expect, test } from './kit/fixtures.ts'
 import type { CallEngagement, Harness } from './kit/harness.ts'
 import type { MessageLog } from './kit/message-log.ts'
 import { fixtureUrl, kitOrigins } from './kit/origins.ts'
+import { CHECKS, evaluateCheck, type CheckOutcome } from './kit/checks.ts'
+import { newJourneyResult, STAGES } from './kit/journey.ts'
 
 const CONTACT = { id: '1', phone: '+1 617 555 0101' }
 
@@ -64,6 +66,14 @@ async function agreed(harness: Harness, messages: MessageLog): Promise<Verdict> 
   return kit
 }
 
+/** check-widget's checks on this wire, as if its journey had reached every stage for `externalCallId`. */
+function kitChecks(messages: MessageLog, call: CallEngagement): Record<string, CheckOutcome> {
+  const journey = newJourneyResult('fixture', 'judgement-widget', 10_000)
+  for (const stage of STAGES) journey.stages[stage] = { status: 'passed' }
+  const result = { ...journey, createdEngagementId: Number(call.id), externalCallId: call.properties.hs_call_external_id ?? null, engagement: call, log: messages.all() }
+  return Object.fromEntries(CHECKS.filter((c) => ['call-ended', 'call-completed', 'valid-payloads'].includes(c.id)).map((c) => [c.id, evaluateCheck(c, result)]))
+}
+
 async function callsOf(harness: Harness, name: string): Promise<CallEngagement[]> {
   const calls = (await harness.engagements()).filter((c) => c.properties.hs_call_external_id?.startsWith(`judge-${name}-`))
   return calls.sort((a, b) => Number(a.id) - Number(b.id))
@@ -77,6 +87,8 @@ test('engagementId 0 on CALL_ENDED and CALL_COMPLETED: the host logs the call by
   const verdict = await agreed(harness, messages)
   expect(verdict.errors).toEqual([])
   expect(verdict.warnings.filter((w) => w.includes('engagementId 0 names no engagement'))).toHaveLength(2)
+  const checks = kitChecks(messages, call!)
+  for (const id of ['call-ended', 'call-completed', 'valid-payloads']) expect(checks[id]?.status, id).toBe('passed')
 })
 
 test('CALL_ENDED without callEndStatus: the host ends the call COMPLETED (it was answered), and nothing is reported', async ({ harness, messages, baseURL }) => {
@@ -85,6 +97,7 @@ test('CALL_ENDED without callEndStatus: the host ends the call COMPLETED (it was
   const [call] = await callsOf(harness, 'no-end-status')
   expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'no-end-status' })
   expect(await agreed(harness, messages)).toEqual({ errors: [], warnings: [] })
+  expect(kitChecks(messages, call!)).toEqual({ 'call-ended': { status: 'passed' }, 'call-completed': { status: 'passed' }, 'valid-payloads': { status: 'passed' } })
 })
 
 test('CALL_ANSWERED for a call never started: the host ignores it (the call stays unanswered) and reports an error', async ({ harness, messages, baseURL }) => {
@@ -101,6 +114,7 @@ test('CALL_ANSWERED for a call never started: the host ignores it (the call stay
   expect(call?.properties).toMatchObject({ hs_call_status: 'NO_ANSWER', hs_call_duration: '0' })
   const verdict = await agreed(harness, messages)
   expect(verdict.errors).toEqual([expect.stringMatching(/^CALL_ANSWERED for judge-not-started, but the widget started no call with that externalCallId/)])
+  expect(kitChecks(messages, call!)['valid-payloads']).toMatchObject({ status: 'failed', problems: verdict.errors })
 })
 
 test('CALL_COMPLETED with no CALL_ENDED: the host ends the call first (COMPLETED, with its duration); a warning', async ({ harness, messages, baseURL }) => {
@@ -123,6 +137,8 @@ test("another call's engagementId on CALL_ENDED: the first call's log is untouch
   expect(second?.properties).toMatchObject({ hs_call_status: 'BUSY', hs_call_body: 'second call' })
   const verdict = await agreed(harness, messages)
   expect(verdict.errors).toEqual([expect.stringMatching(new RegExp(`carries engagementId ${first!.id}, which is call judge-foreign-engagement-1-\\w+'s engagement: the host leaves that engagement alone`))])
+  // check-widget fails the second call's "call ended" check with the same finding
+  expect(kitChecks(messages, second!)['call-ended']).toMatchObject({ status: 'failed', problems: verdict.errors })
 })
 
 test('INCOMING_CALL without toNumber: the host matches the caller and logs the call; a warning', async ({ harness, messages, baseURL }) => {
@@ -145,6 +161,7 @@ test("CALL_ENDED with the call's engagementId but another externalCallId: the ho
   const verdict = await agreed(harness, messages)
   expect(verdict.errors).toEqual([])
   expect(verdict.warnings).toEqual([expect.stringMatching(/names externalCallId "judge-another-id", which no call the widget started has/)])
+  expect(kitChecks(messages, call!)['call-ended']).toEqual({ status: 'passed', warnings: verdict.warnings })
 })
 
 test('a widget that listens only for the legacy ENGAGEMENT_CREATED learns its engagement and logs the call', async ({ harness, messages, baseURL }) => {
