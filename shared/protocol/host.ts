@@ -16,7 +16,7 @@
  * and reports every deviation from the SDK's types to the observer. A message the real
  * CRM would ignore is ignored, reported to the observer, `rejected` and `ignored`.
  */
-import { deprecationOf, getEntry, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
+import { getEntry, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
 import { WidgetFrame, checkHostOptions, checkPositive } from './frame.ts'
 import { SyncLoop, syncAckInfo, syncMessage, warmUpAck, type SyncAckFailedCause } from './handshake.ts'
 import { HostEventSource } from './host-events.ts'
