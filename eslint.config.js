@@ -87,6 +87,26 @@ harnessFeatureZones.push({
     'Boundary "the harness reaches the calling integration only through its seam": import from host-harness/layout/calling-seam.tsx, which re-exports what the rest of the harness may use of host-harness/calling/.',
 })
 
+// Inside the calling integration: sub-features (dock/, inspector/, faults/, task-queue/) over a small core/ (the
+// controller, runtime, store, settings and the host's wiring), composed by calling/index.ts.
+const CALLING = './host-harness/calling'
+const callingSubFeatures = dirsOf('host-harness/calling').filter((dir) => dir !== 'core')
+harnessFeatureZones.push(
+  ...callingSubFeatures.map((feature) => ({
+    target: `${CALLING}/${feature}`,
+    from: CALLING,
+    except: [`./${feature}`, './core'],
+    message: `Boundary "a calling sub-feature imports only calling/core/": host-harness/calling/${feature}/ may not import another sub-feature (${callingSubFeatures.filter((f) => f !== feature).join(', ')}) or calling/index.ts, so each can change without breaking the others. Move what two of them use to host-harness/calling/core/; index.ts composes them.`,
+  })),
+  {
+    target: `${CALLING}/core`,
+    from: CALLING,
+    except: ['./core'],
+    message:
+      'Boundary "calling/core/ imports no sub-feature": the controller, runtime and store are what dock/, inspector/, faults/ and task-queue/ build on, so core may depend only on host-harness/lib/ and shared/. A sub-feature plugs into core through a hook (as the task queue does with setCallHooks), wired in calling/index.ts.',
+  },
+)
+
 const NOT_IN_SHARED =
   'shared/ is what the widget, the harness, the API server and the npm package all import, in the browser and in Node: it stays free of UI frameworks and state libraries (the SDK must not make a vendor\'s widget load React).'
 const frameworks = (what) => `Boundary "shared/ never imports ${what}". ${NOT_IN_SHARED}`

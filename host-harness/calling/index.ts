@@ -2,20 +2,20 @@
  * The calling integration of the harness (see README.md in this folder).
  * The app shell places the components; record pages use startCall/useCanDial.
  */
-import { useCalling, dialBlocker } from './calling-store.ts'
-import type { StartCallInput, StartCallResult } from './controller.ts'
-import { callingRuntime, type CallingConfig } from './runtime.ts'
+import { useCalling, dialBlocker } from './core/calling-store.ts'
+import type { StartCallInput, StartCallResult } from './core/controller/controller.ts'
+import { callingRuntime, type CallingConfig } from './core/runtime.ts'
 
-import { dockReserve } from './calling-dock.tsx'
-import { taskQueue } from './task-queue-instance.ts'
-export { CallingDock } from './calling-dock.tsx'
-export { TaskQueueBar, TaskQueuePage } from './task-queue-panel.tsx'
-export { InspectorPanel } from './inspector-panel.tsx'
-export { FaultsPanel } from './faults-panel.tsx'
-export { ComposerPanel } from './composer-panel.tsx'
-export { CallingStatusBadge } from './status-badge.tsx'
-export type { StartCallInput, StartCallResult } from './controller.ts'
-export { defaultWidgetUrl } from './settings.ts'
+import { dockReserve } from './dock/calling-dock.tsx'
+import { taskQueue } from './task-queue/task-queue-instance.ts'
+export { CallingDock } from './dock/calling-dock.tsx'
+export { TaskQueueBar, TaskQueuePage } from './task-queue/task-queue-panel.tsx'
+export { InspectorPanel } from './inspector/inspector-panel.tsx'
+export { FaultsPanel } from './faults/faults-panel.tsx'
+export { ComposerPanel } from './faults/composer-panel.tsx'
+export { CallingStatusBadge } from './dock/status-badge.tsx'
+export type { StartCallInput, StartCallResult } from './core/controller/controller.ts'
+export { defaultWidgetUrl } from './core/settings.ts'
 
 /**
  * A record page's Call button: shows the widget and sends DIAL_NUMBER.

@@ -1,0 +1,336 @@
+/**
+ * The calling integration's state (a Zustand store, vanilla so the controller
+ * and the runtime, which are plain TS, can write to it; components read it
+ * with {@link useCalling}).
+ *
+ * Every write goes through an action defined here. The store is created by a
+ * factory so each unit test gets a fresh one; the app uses
+ * {@link callingStore}.
+ */
+import { createStore, useStore, type StoreApi } from 'zustand'
+import type { HostStatus, IframeLocation, SyncAckFailedCause } from '../../../shared/protocol/index.ts'
+import type { HostFaults } from './fault-outbox.ts'
+import { applyConformance, initialConformance, type ConformanceEvent, type ConformanceState } from './conformance.ts'
+import type { TrafficEntry } from './traffic-recorder.ts'
+import type { ApiCallingSettings, EffectiveSettings } from './settings.ts'
+
+/** How many traffic entries the inspector keeps (oldest dropped first). */
+export const MAX_TRAFFIC = 3000
+
+/** A traffic entry as the inspector keeps it: `seq` renumbered across widget re-mounts. */
+export interface InspectorEntry extends TrafficEntry {
+  /** The seq CallingHost gave it (restarts at 1 for every new host). */
+  hostSeq: number
+  /** Set by the composer: sent on purpose although it does not validate. */
+  composed?: 'valid' | 'invalid'
+}
+
+/** Which reply answers which request: recorded by the controller, drawn by the inspector. */
+export interface ReplyLink {
+  /** The request as received (same object as its traffic entry's message). */
+  request: unknown
+  requestType: string
+  requestMessageId: string | number | null
+  replyMessageId: string
+}
+
+export type FaultMode = 'off' | 'next' | 'always'
+
+export interface EngagementFaults {
+  create: FaultMode
+  update: FaultMode
+}
+
+/** Toasts kept on screen at once, and the longest alert text shown. */
+export const MAX_ALERTS = 5
+export const MAX_ALERT_CHARS = 300
+
+export interface Alert {
+  id: number
+  message: string
+  /** Who raised it: the widget (ERROR / sendError) or the harness itself. */
+  source: 'widget' | 'harness'
+}
+
+export interface RecordRef {
+  objectType: string
+  objectId: string
+  label?: string
+}
+
+/** An inbound call the widget announced, with the caller-ID match. */
+export interface IncomingCaller {
+  externalCallId: string
+  fromNumber: string
+  status: 'matching' | 'matched' | 'unmatched'
+  match?: RecordRef
+}
+
+/** The call engagement as the API holds it (read back after every change the host makes). */
+export interface EngagementView {
+  id: string
+  /** hs_call_status, hs_call_duration, hs_call_body, hs_call_title, hs_call_external_id (null: not set) */
+  properties: Record<string, string | null>
+  /** set when it could not be read back */
+  error?: string
+}
+
+/** What the host knows about the current (or last) call. */
+export interface CallInfo {
+  externalCallId: string
+  direction: 'outbound' | 'inbound'
+  number: string
+  /** The call's phase as the widget reported it (CONNECTING, IN_PROGRESS, COMPLETED, TRANSFERRED, …). */
+  status: string
+  engagementId?: number
+  /** The engagement as the API holds it: what the dock and inspector show as the call log. */
+  engagement?: EngagementView
+  record?: RecordRef
+}
+
+export interface Visibility {
+  isMinimized: boolean
+  isHidden: boolean
+}
+
+export interface CallingState {
+  // --- settings --------------------------------------------------------------
+  settingsLoad: 'loading' | 'loaded' | 'failed'
+  apiSettings: ApiCallingSettings | null
+  /** Problems with the API settings, the override or ?widget= (each ignored). */
+  settingsErrors: string[]
+  effective: EffectiveSettings | null
+  iframeLocation: IframeLocation
+  syncTimeoutMs: number
+  /** SYNC retry interval: 100 ms as the real host, 10 ms in fast mode (`?syncFast=1`). */
+  syncIntervalMs: number
+  /** The iframe's current src (differs from the settings after SET_WIDGET_URL). */
+  currentSrc: string | null
+  mounted: boolean
+  // --- connection -----------------------------------------------------------
+  status: HostStatus
+  failureCause: SyncAckFailedCause | null
+  widgetVersion: string | null
+  initialized: boolean
+  loggedIn: boolean | null
+  available: boolean | null
+  // --- layout ---------------------------------------------------------------
+  size: { width: number; height: number }
+  visibility: Visibility
+  // --- calls ----------------------------------------------------------------
+  incoming: IncomingCaller | null
+  call: CallInfo | null
+  /** Messages from windows other than the widget's iframe, dropped by the host (not in the traffic log). */
+  foreignDropped: { count: number; lastOrigin: string; lastReason: string } | null
+  alerts: Alert[]
+  /** Alerts pushed out by newer ones (only the last MAX_ALERTS are kept). */
+  alertsDropped: number
+  // --- inspector ------------------------------------------------------------
+  traffic: InspectorEntry[]
+  /** The seq given to the last kept entry (never reused, not even after Clear). */
+  trafficSeq: number
+  links: ReplyLink[]
+  conformance: ConformanceState
+  // --- faults ---------------------------------------------------------------
+  engagementFaults: EngagementFaults
+  hostFaults: HostFaults
+
+  // --- actions --------------------------------------------------------------
+  patch(partial: Partial<CallingState>): void
+  /**
+   * Adds a traffic entry. With batching on (the app's store) entries are kept aside
+   * and applied in one state update per animation frame (flushTraffic), so a flood
+   * of messages costs one render per frame, not one per message. Links (addLink) are
+   * batched with them.
+   */
+  addTraffic(entry: TrafficEntry, composed?: 'valid' | 'invalid'): InspectorEntry
+  /** Applies the traffic entries and links kept aside (no-op when none). */
+  flushTraffic(): void
+  addLink(link: ReplyLink): void
+  conformanceEvent(event: ConformanceEvent): void
+  clearInspector(): void
+  alert(message: string, source: Alert['source']): void
+  dismissAlert(id: number): void
+  dismissAllAlerts(): void
+  updateCall(externalCallId: string, change: Partial<CallInfo>): void
+  setEngagementFault(kind: keyof EngagementFaults, mode: FaultMode): void
+  /** Consumes a one-shot fault: true when this operation must fail. */
+  takeEngagementFault(kind: keyof EngagementFaults): boolean
+}
+
+export type CallingStore = StoreApi<CallingState>
+
+export interface CallingStoreOptions {
+  /** Batch traffic updates per animation frame (see addTraffic). Off: one update per entry. */
+  batchTraffic?: boolean
+}
+
+/** Runs `flush` on the next animation frame, or after 50 ms when frames do not come (a hidden tab). */
+function scheduleFrame(flush: () => void): void {
+  let done = false
+  const once = (): void => {
+    if (done) return
+    done = true
+    flush()
+  }
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(once)
+  setTimeout(once, 50)
+}
+
+export function createCallingStore(initial: Partial<CallingState> = {}, options: CallingStoreOptions = {}): CallingStore {
+  let alertSeq = 0
+  let pending: InspectorEntry[] = []
+  let pendingLinks: ReplyLink[] = []
+  let scheduled = false
+  return createStore<CallingState>()((set, get) => {
+    /** One state update for every entry and link kept aside: traffic, trafficSeq, conformance and links, in order. */
+    const flushTraffic = (): void => {
+      scheduled = false
+      if (pending.length === 0 && pendingLinks.length === 0) return
+      const batch = pending
+      const newLinks = pendingLinks
+      pending = []
+      pendingLinks = []
+      set((state) => {
+        const next: Partial<CallingState> = {}
+        if (batch.length > 0) {
+          let conformance = state.conformance
+          for (const entry of batch) conformance = applyConformance(conformance, { kind: 'traffic', entry })
+          const all = state.traffic.concat(batch)
+          Object.assign(next, { traffic: all.length > MAX_TRAFFIC ? all.slice(-MAX_TRAFFIC) : all, trafficSeq: batch[batch.length - 1]!.seq, conformance })
+        }
+        if (newLinks.length > 0) {
+          const links = state.links.concat(newLinks)
+          next.links = links.length > MAX_TRAFFIC ? links.slice(-MAX_TRAFFIC) : links
+        }
+        return next
+      })
+    }
+    /** Applies the kept-aside entries and links now (batching off) or on the next frame. */
+    const scheduleFlush = (): void => {
+      if (options.batchTraffic !== true) flushTraffic()
+      else if (!scheduled) {
+        scheduled = true
+        scheduleFrame(flushTraffic)
+      }
+    }
+    return {
+    settingsLoad: 'loading',
+    apiSettings: null,
+    settingsErrors: [],
+    effective: null,
+    iframeLocation: 'widget',
+    syncTimeoutMs: 30000,
+    syncIntervalMs: 100,
+    currentSrc: null,
+    mounted: false,
+    status: 'idle',
+    failureCause: null,
+    widgetVersion: null,
+    initialized: false,
+    loggedIn: null,
+    available: null,
+    size: { width: 400, height: 600 },
+    visibility: { isMinimized: false, isHidden: false },
+    incoming: null,
+    call: null,
+    foreignDropped: null,
+    alerts: [],
+    alertsDropped: 0,
+    traffic: [],
+    trafficSeq: 0,
+    links: [],
+    conformance: initialConformance(),
+    engagementFaults: { create: 'off', update: 'off' },
+    hostFaults: {},
+    ...initial,
+
+    patch: (partial) => set(partial),
+
+    addTraffic: (entry, composed) => {
+      const last = pending.length > 0 ? pending[pending.length - 1]!.seq : get().trafficSeq
+      const kept: InspectorEntry = { ...entry, hostSeq: entry.seq, seq: last + 1 }
+      if (composed) kept.composed = composed
+      pending.push(kept)
+      scheduleFlush()
+      return kept
+    },
+
+    flushTraffic,
+
+    addLink: (link) => {
+      pendingLinks.push(link)
+      scheduleFlush()
+    },
+
+    conformanceEvent: (event) => {
+      flushTraffic() // conformance sees traffic and events in the order they happened
+      set((state) => {
+        const conformance = applyConformance(state.conformance, event)
+        return conformance === state.conformance ? state : { conformance }
+      })
+    },
+
+    clearInspector: () => {
+      const dropped = pending.at(-1)?.seq
+      pending = []
+      pendingLinks = []
+      set((state) => ({
+        ...(dropped !== undefined ? { trafficSeq: dropped } : {}),
+        traffic: [],
+        links: [],
+        foreignDropped: null,
+        conformance: { ...state.conformance, findings: [] },
+      }))
+    },
+
+    alert: (message, source) => {
+      alertSeq += 1
+      // A widget controls this text: keep it readable, whatever it sends.
+      const text = message.length > MAX_ALERT_CHARS ? `${message.slice(0, MAX_ALERT_CHARS)}… (${message.length} characters)` : message
+      const alert: Alert = { id: alertSeq, message: text, source }
+      set((state) => {
+        const alerts = [...state.alerts, alert]
+        const dropped = Math.max(0, alerts.length - MAX_ALERTS)
+        return { alerts: alerts.slice(dropped), alertsDropped: state.alertsDropped + dropped }
+      })
+    },
+
+    dismissAlert: (id) => set((state) => ({ alerts: state.alerts.filter((a) => a.id !== id) })),
+
+    dismissAllAlerts: () => set({ alerts: [], alertsDropped: 0 }),
+
+    updateCall: (externalCallId, change) =>
+      set((state) => (state.call?.externalCallId === externalCallId ? { call: { ...state.call, ...change } } : state)),
+
+    setEngagementFault: (kind, mode) => set((state) => ({ engagementFaults: { ...state.engagementFaults, [kind]: mode } })),
+
+    takeEngagementFault: (kind) => {
+      const mode = get().engagementFaults[kind]
+      if (mode === 'off') return false
+      if (mode === 'next') set((state) => ({ engagementFaults: { ...state.engagementFaults, [kind]: 'off' } }))
+      return true
+    },
+    }
+  })
+}
+
+/** Why the user cannot dial in this state, or null when they can (useCanDial, startCall). */
+export function dialBlocker(s: Pick<CallingState, 'mounted' | 'status' | 'failureCause' | 'initialized' | 'loggedIn'>): string | null {
+  if (!s.mounted) return 'No calling widget is loaded.'
+  if (s.status === 'failed') {
+    return `The calling widget did not complete the handshake (SYNC_ACK_FAILED: ${s.failureCause ?? 'unknown cause'}).`
+  }
+  if (s.status !== 'ready') return 'The calling widget is still connecting.'
+  if (!s.initialized) return 'The calling widget has not sent INITIALIZED yet.'
+  if (s.loggedIn !== true) return 'Log in to the calling widget before calling.'
+  return null
+}
+
+/** The app's store. */
+export const callingStore = createCallingStore({}, { batchTraffic: true })
+
+/** Reads one slice of the app's calling state (re-renders when it changes). */
+export function useCalling<T>(selector: (state: CallingState) => T): T {
+  return useStore(callingStore, selector)
+}

@@ -1,0 +1,228 @@
+/**
+ * Conformance checks: protocol misuse, flagged as it happens.
+ *
+ * A pure reducer over what the inspector sees (CallingHost traffic entries)
+ * plus two facts only the harness knows: which engagement the host created
+ * for which call, and when the widget's document went away (reload, new src,
+ * unmount). Nothing here touches the DOM or the network.
+ *
+ * Rules:
+ * - `before-handshake`: the widget sent something before SYNC_ACK.
+ * - `call-without-start`: CALL_ENDED / CALL_COMPLETED for an externalCallId
+ *   that no OUTGOING_CALL_STARTED / INCOMING_CALL started.
+ * - `engagement-mismatch`: CALL_ENDED / CALL_COMPLETED carry an engagementId
+ *   other than the one the host created for that externalCallId.
+ * - `ghost-call`: a call started with createEngagement was never completed
+ *   (the "ghost call log", SDK issue #46); flagged when another call starts or
+ *   the widget's document goes away, and listed as open meanwhile.
+ * - `unknown-type`, `deprecated`, `invalid-payload`: straight from validation
+ *   (`invalid-payload`: the host ignored the message, as the real CRM would).
+ * - `type-deviation`: the host acted on the message (as the real CRM does) but it
+ *   deviates from the SDK's types; one finding per deviation, with its severity
+ *   (judgeWidgetMessage in shared/protocol/judgement.ts).
+ * A call event without externalCallId refers to the current call, as the host treats it.
+ */
+import type { TrafficEntry } from './traffic-recorder.ts'
+import { isRecord } from '../../../shared/crm/guards.ts'
+
+/** The fields of a CallingHost traffic entry that the checks read. */
+export type ConformanceTraffic = Pick<TrafficEntry, 'seq' | 'direction' | 'type' | 'message' | 'valid' | 'reason' | 'deprecation' | 'beforeHandshake' | 'fault'> &
+  Partial<Pick<TrafficEntry, 'deviations'>>
+
+export type RuleId =
+  | 'before-handshake'
+  | 'call-without-start'
+  | 'engagement-mismatch'
+  | 'ghost-call'
+  | 'unknown-type'
+  | 'deprecated'
+  | 'invalid-payload'
+  | 'type-deviation'
+
+export const RULES: Readonly<Record<RuleId, { title: string; severity: 'error' | 'warning' }>> = {
+  'before-handshake': { title: 'Sent before the handshake', severity: 'error' },
+  'call-without-start': { title: 'Call event without a started call', severity: 'error' },
+  'engagement-mismatch': { title: 'engagementId mismatch', severity: 'error' },
+  'ghost-call': { title: 'Ghost call log (never completed)', severity: 'error' },
+  'unknown-type': { title: 'Unknown message type', severity: 'error' },
+  deprecated: { title: 'Deprecated message or field', severity: 'warning' },
+  'invalid-payload': { title: 'Invalid message (ignored by the host)', severity: 'error' },
+  'type-deviation': { title: "Deviates from the SDK's types", severity: 'warning' },
+}
+
+export interface Finding {
+  id: number
+  rule: RuleId
+  severity: 'error' | 'warning'
+  /** The traffic entry that triggered it (null for lifecycle events such as a reload). */
+  seq: number | null
+  message: string
+  externalCallId?: string
+}
+
+export interface TrackedCall {
+  externalCallId: string
+  direction: 'outbound' | 'inbound'
+  createEngagement: boolean
+  /** The engagement the host created for this call, once known. */
+  engagementId?: number
+  state: 'open' | 'ended' | 'completed' | 'transferred' | 'ghost'
+  startedSeq: number
+}
+
+export interface ConformanceState {
+  /** Whether the current widget document has completed the handshake. */
+  handshakeDone: boolean
+  calls: Readonly<Record<string, TrackedCall>>
+  /** The call started last and not completed (what a call event without externalCallId refers to). */
+  current?: string
+  findings: readonly Finding[]
+  nextId: number
+}
+
+export type ConformanceEvent =
+  | { kind: 'traffic'; entry: ConformanceTraffic }
+  | { kind: 'engagement-created'; externalCallId: string; engagementId: number }
+  /** The widget's document went away: reload, new src, re-mount or unmount. */
+  | { kind: 'widget-reset'; reason: string }
+
+export function initialConformance(): ConformanceState {
+  return { handshakeDone: false, calls: {}, findings: [], nextId: 1 }
+}
+
+
+function dataOf(message: unknown): Record<string, unknown> {
+  return isRecord(message) && isRecord(message.data) ? message.data : {}
+}
+
+/** A number for ids sent as numbers or numeric strings; undefined otherwise. */
+function asId(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value)
+  return undefined
+}
+
+/** Calls still waiting for CALL_COMPLETED (with or without a ghost finding). */
+export function openCalls(state: ConformanceState): TrackedCall[] {
+  return Object.values(state.calls).filter((c) => c.state === 'open' || c.state === 'ended' || c.state === 'ghost')
+}
+
+/** Count of findings per rule. */
+export function summarize(findings: readonly Finding[]): Record<RuleId, number> {
+  const counts = Object.fromEntries(Object.keys(RULES).map((rule) => [rule, 0])) as Record<RuleId, number>
+  for (const finding of findings) counts[finding.rule] += 1
+  return counts
+}
+
+/** Applies one event; returns a new state (the input is never modified). */
+export function applyConformance(state: ConformanceState, event: ConformanceEvent): ConformanceState {
+  const added: Finding[] = []
+  let nextId = state.nextId
+  const flag = (rule: RuleId, seq: number | null, message: string, externalCallId?: string, severity = RULES[rule].severity) => {
+    const finding: Finding = { id: nextId++, rule, severity, seq, message }
+    if (externalCallId !== undefined) finding.externalCallId = externalCallId
+    added.push(finding)
+  }
+  let calls: Readonly<Record<string, TrackedCall>> = state.calls
+  let current = state.current
+  let handshakeDone = state.handshakeDone
+
+  /** Flags every call started with createEngagement that is not completed yet. */
+  const flagGhosts = (seq: number | null, why: string, except?: string) => {
+    for (const call of Object.values(calls)) {
+      if (call.externalCallId === except || !call.createEngagement) continue
+      if (call.state !== 'open' && call.state !== 'ended') continue
+      flag(
+        'ghost-call',
+        seq,
+        `Call ${call.externalCallId} was started with createEngagement but never completed (${why}); its engagement stays in the CRM as a ghost call log.`,
+        call.externalCallId,
+      )
+      calls = { ...calls, [call.externalCallId]: { ...call, state: 'ghost' } }
+    }
+  }
+
+  if (event.kind === 'engagement-created') {
+    const call = calls[event.externalCallId]
+    if (call && call.engagementId !== event.engagementId) {
+      calls = { ...calls, [event.externalCallId]: { ...call, engagementId: event.engagementId } }
+    }
+  } else if (event.kind === 'widget-reset') {
+    handshakeDone = false
+    flagGhosts(null, event.reason)
+  } else {
+    const { entry } = event
+    const type = entry.type
+    if (entry.fault === 'dropped') {
+      // Never reached the widget: nothing to check.
+    } else if (!entry.valid) {
+      const from = entry.direction === 'in' ? 'The widget' : 'The host (composer or fault)'
+      if (entry.reason === 'unknown type') {
+        flag('unknown-type', entry.seq, `${from} sent the unknown type ${JSON.stringify(type)}.`)
+      } else if (entry.direction === 'in') {
+        flag('invalid-payload', entry.seq, `The widget sent a ${type ?? 'message'} the host ignored (as the real CRM would): ${entry.reason ?? 'invalid'}.`)
+      } else {
+        flag('invalid-payload', entry.seq, `${from} sent an invalid ${type ?? 'message'}: ${entry.reason ?? 'invalid'}.`)
+      }
+    } else {
+      if (entry.deprecation) flag('deprecated', entry.seq, `${type}: ${entry.deprecation}`)
+      for (const deviation of entry.deviations ?? []) {
+        const rule = deviation.rule ? ` (the host copes: leniency rule ${deviation.rule})` : ''
+        flag('type-deviation', entry.seq, `${type}: ${deviation.message}${deviation.severity === 'warning' ? rule : ''}.`, undefined, deviation.severity)
+      }
+      if (entry.direction === 'in') {
+        if (type === 'SYNC_ACK') {
+          handshakeDone = true
+        } else {
+          const early = entry.beforeHandshake ?? !handshakeDone
+          if (early) flag('before-handshake', entry.seq, `The widget sent ${type} before the SYNC/SYNC_ACK handshake completed.`)
+          const data = dataOf(entry.message)
+          const named = typeof data.externalCallId === 'string' && data.externalCallId !== '' ? data.externalCallId : undefined
+          const isStart = type === 'OUTGOING_CALL_STARTED' || type === 'INCOMING_CALL'
+          const externalCallId = named ?? (isStart ? undefined : current)
+          if (isStart && externalCallId !== undefined) {
+            current = externalCallId
+            flagGhosts(entry.seq, `another call, ${externalCallId}, started`, externalCallId)
+            calls = {
+              ...calls,
+              [externalCallId]: {
+                externalCallId,
+                direction: type === 'INCOMING_CALL' ? 'inbound' : 'outbound',
+                createEngagement: data.createEngagement === true,
+                state: 'open',
+                startedSeq: entry.seq,
+              },
+            }
+          } else if (type === 'CALL_TRANSFERRED' && externalCallId !== undefined && calls[externalCallId]) {
+            // The host finalizes a transferred call: no CALL_COMPLETED is owed.
+            calls = { ...calls, [externalCallId]: { ...calls[externalCallId]!, state: 'transferred' } }
+            if (current === externalCallId) current = undefined
+          } else if ((type === 'CALL_ENDED' || type === 'CALL_COMPLETED') && externalCallId !== undefined) {
+            const call = calls[externalCallId]
+            if (!call) {
+              flag('call-without-start', entry.seq, `${type} for ${externalCallId}, but no call with that externalCallId was started.`, externalCallId)
+            } else {
+              const sent = asId(data.engagementId)
+              if (call.engagementId !== undefined && data.engagementId !== undefined && sent !== call.engagementId) {
+                flag(
+                  'engagement-mismatch',
+                  entry.seq,
+                  `${type} for ${externalCallId} carries engagementId ${JSON.stringify(data.engagementId)}, but the host created engagement ${call.engagementId} for that call.`,
+                  externalCallId,
+                )
+              }
+              const next = type === 'CALL_COMPLETED' ? 'completed' : call.state === 'open' ? 'ended' : call.state
+              if (next !== call.state) calls = { ...calls, [externalCallId]: { ...call, state: next } }
+              if (type === 'CALL_COMPLETED' && current === externalCallId) current = undefined
+            }
+          }
+        }
+      }
+    }
+  }
+
+  if (added.length === 0 && calls === state.calls && handshakeDone === state.handshakeDone && current === state.current) return state
+  const next: ConformanceState = { handshakeDone, calls, findings: added.length ? [...state.findings, ...added] : state.findings, nextId }
+  if (current !== undefined) next.current = current
+  return next
+}

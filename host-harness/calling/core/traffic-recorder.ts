@@ -1,0 +1,79 @@
+/**
+ * The harness's traffic log, plugged into CallingHost through its observer seam
+ * (CallingHostOptions.observer): one numbered entry per message in or out, for the
+ * inspector and the conformance checks. The SDK only offers the seam; the log is a
+ * harness tool.
+ *
+ * An outgoing message is validated here, for its entry only (the host never validates
+ * what it sends), and once, even when a fault posts the same object twice.
+ */
+import { validateMessage, type Deviation, type HostObserver, type InboundNote, type OutgoingFault, type OutgoingNote, type ValidationResult } from '../../../shared/protocol/index.ts'
+
+type WireMessage = Parameters<HostObserver['outbound']>[0]
+
+/** One message in or out, in wire order (for the inspector). */
+export interface TrafficEntry {
+  /** Increasing per recorder (per host). */
+  seq: number
+  /** Date.now() when it was posted or received. */
+  time: number
+  direction: 'in' | 'out'
+  /** null when the message has no string `type`. */
+  type: string | null
+  /** The object as posted or received (by reference). */
+  message: unknown
+  /**
+   * out: passes validateMessage(…, 'from-host'). in: the host acted on it (judgeWidgetMessage);
+   * false when it was ignored (the real CRM would ignore it) or came from the wrong origin.
+   */
+  valid: boolean
+  reason?: string
+  /** in: every deviation from the SDK's types, with its severity (also on messages the host acted on). */
+  deviations?: Deviation[]
+  deprecation?: string
+  /** out: requested before SYNC_ACK and flushed after it; in: arrived while not ready. */
+  beforeHandshake?: boolean
+  /** set when an outbox wrapper (fault injection) changed this message */
+  fault?: OutgoingFault
+}
+
+export class TrafficRecorder implements HostObserver {
+  readonly #emit: (entry: TrafficEntry) => void
+  #seq = 0
+  #lastChecked: WireMessage | null = null
+  #lastCheck: ValidationResult | null = null
+
+  /** `emit` gets every entry, in order. */
+  constructor(emit: (entry: TrafficEntry) => void) {
+    this.#emit = emit
+  }
+
+  inbound(data: unknown, note: InboundNote): void {
+    const entry = this.#entry('in', note.type, data, note.accepted)
+    if (note.reason !== undefined) entry.reason = note.reason
+    if (note.deviations !== undefined && note.deviations.length > 0) entry.deviations = note.deviations
+    if (note.deprecation !== undefined) entry.deprecation = note.deprecation
+    if (note.beforeHandshake) entry.beforeHandshake = true
+    this.#emit(entry)
+  }
+
+  outbound(message: WireMessage, note: OutgoingNote, problem?: string): void {
+    if (this.#lastChecked !== message || this.#lastCheck === null) {
+      this.#lastCheck = validateMessage(message, 'from-host')
+      this.#lastChecked = message
+    }
+    const check = this.#lastCheck
+    const entry = this.#entry('out', message.type, message, check.ok)
+    const reason = check.ok ? problem : check.reason
+    if (reason !== undefined) entry.reason = reason
+    if (check.ok && check.deprecation !== undefined) entry.deprecation = check.deprecation
+    if (note.beforeHandshake === true) entry.beforeHandshake = true
+    if (note.fault !== undefined) entry.fault = note.fault
+    this.#emit(entry)
+  }
+
+  #entry(direction: TrafficEntry['direction'], type: string | null, message: unknown, valid: boolean): TrafficEntry {
+    this.#seq += 1
+    return { seq: this.#seq, time: Date.now(), direction, type, message, valid }
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * The docked calling widget: header (name, URL, isReady, handshake), the
+ * widget setup (URL override, placement), the incoming-call banner, the
+ * iframe container (CallingHost mounts the iframe into it) and the alerts
+ * raised by the widget (ERROR / sendError) or by the host.
+ *
+ * Placement follows iframeLocation: docked bottom-right (widget), a panel
+ * under the nav bar (remote) or a floating call window (window).
+ */
+import { useCallback, useId, useState, type FormEvent } from 'react'
+import type { IframeLocation } from '../../../shared/protocol/index.ts'
+import { CallLogLine } from '../core/call-log.tsx'
+import { useCalling, type CallingState } from '../core/calling-store.ts'
+import type { EffectiveSettings } from '../core/settings.ts'
+import { callingRuntime } from '../core/runtime.ts'
+import { handshakeLabel } from './status-badge.tsx'
+import '../core/panel-controls.css'
+import './dock.css'
+
+const PLACEMENTS: ReadonlyArray<{ value: IframeLocation; label: string }> = [
+  { value: 'widget', label: 'Docked widget (widget)' },
+  { value: 'remote', label: 'Nav-bar remote (remote)' },
+  { value: 'window', label: 'Call window (window)' },
+]
+
+const SOURCE_LABEL = { api: 'calling settings (API)', override: 'localStorage override', query: '?widget= in the address', default: 'default' }
+
+/**
+ * The dock's title: the registered app's name, unless another widget is loaded
+ * (a URL override or ?widget=): then that widget's own name (the override's `name`),
+ * else its address, since a cross-origin widget's page title cannot be read.
+ */
+export function dockTitle(effective: EffectiveSettings | null, currentSrc: string | null): { title: string; note?: string } {
+  if (!effective) return { title: 'Calling widget' }
+  const replaced = effective.sources.url === 'override' || effective.sources.url === 'query'
+  const shown = currentSrc ?? effective.url
+  if (!replaced && shown === effective.url) return { title: effective.name }
+  if (effective.sources.name === 'override') return { title: effective.name }
+  let host = shown
+  try {
+    const url = new URL(shown)
+    host = `${url.host}${url.pathname === '/' ? '' : url.pathname}`
+  } catch {
+    // keep the text
+  }
+  return { title: `Widget at ${host}`, note: `instead of the registered app "${effective.name}"` }
+}
+
+/** Space the record page leaves on the right for the dock (0: the dock floats over nothing it could cover). */
+export function dockReserve(s: Pick<CallingState, 'iframeLocation' | 'visibility' | 'size' | 'mounted'>): number {
+  if (s.iframeLocation === 'window' || s.visibility.isHidden) return 0
+  return s.size.width + 2 + 16 + 16
+}
+
+function recordHref(objectType: string, objectId: string): string {
+  return `#/${objectType}/${encodeURIComponent(objectId)}`
+}
+
+export function CallingDock() {
+  const attach = useCallback((element: HTMLDivElement | null) => callingRuntime.attach(element), [])
+  const location = useCalling((s) => s.iframeLocation)
+  const visibility = useCalling((s) => s.visibility)
+  const effective = useCalling((s) => s.effective)
+  const settingsLoad = useCalling((s) => s.settingsLoad)
+  const status = useCalling((s) => s.status)
+  const cause = useCalling((s) => s.failureCause)
+  const currentSrc = useCalling((s) => s.currentSrc)
+  const size = useCalling((s) => s.size)
+  const incoming = useCalling((s) => s.incoming)
+  const call = useCalling((s) => s.call)
+  const version = useCalling((s) => s.widgetVersion)
+  const [setupOpen, setSetupOpen] = useState(false)
+  const titleId = useId()
+  const { title: name, note: titleNote } = dockTitle(effective, currentSrc)
+  const hidden = visibility.isHidden
+  const minimized = visibility.isMinimized
+
+  return (
+    <>
+      <section
+        className={`calling-dock calling-dock--${location}${minimized ? ' calling-dock--minimized' : ''}`}
+        aria-labelledby={titleId}
+        hidden={hidden}
+        style={{ ['--widget-width' as string]: `${size.width}px` }}
+        onFocus={() => callingRuntime.recheckOverride()}
+        onPointerEnter={() => callingRuntime.recheckOverride()}
+      >
+        <header className="calling-dock__header">
+          <div className="calling-dock__title-row">
+            <h2 id={titleId} className="calling-dock__title" title={titleNote}>
+              {location === 'window' ? `Call window — ${name}` : name}
+            </h2>
+            {effective && !effective.isReady ? (
+              <span className="calling-pill calling-pill--testing" title="isReady is false: the app is in testing and only visible to developers">
+                testing
+              </span>
+            ) : null}
+            <span className={`calling-pill calling-pill--${status === 'ready' ? 'ok' : status === 'failed' ? 'bad' : 'wait'}`} role="status">
+              {status === 'failed' ? `Handshake failed: SYNC_ACK_FAILED (${cause ?? 'unknown'})` : `Handshake ${handshakeLabel(status, cause)}`}
+            </span>
+          </div>
+          <div className="calling-dock__meta">
+            <span className="calling-dock__url" title={currentSrc ?? ''}>
+              {currentSrc ?? (settingsLoad === 'loading' ? 'Loading calling settings…' : 'No widget URL')}
+            </span>
+            {effective ? <span className="calling-dock__ready">isReady: {String(effective.isReady)}</span> : null}
+            {version ? <span className="calling-dock__ready">SDK {version}</span> : null}
+          </div>
+          {titleNote ? <p className="calling-dock__note">Loaded {titleNote}.</p> : null}
+          <div className="calling-dock__actions">
+            <button type="button" aria-label={minimized ? 'Restore widget' : 'Minimize widget'} onClick={() => (minimized ? callingRuntime.show() : callingRuntime.minimize())}>
+              {minimized ? 'Restore' : 'Minimize'}
+            </button>
+            <button type="button" aria-label="Hide widget" onClick={() => callingRuntime.hide()}>
+              Hide
+            </button>
+            <button type="button" aria-label="Reload widget" onClick={() => callingRuntime.reloadWidget()} disabled={!currentSrc}>
+              Reload
+            </button>
+            <button type="button" aria-label="Widget setup" aria-expanded={setupOpen} onClick={() => setSetupOpen((open) => !open)}>
+              Setup
+            </button>
+          </div>
+        </header>
+        {setupOpen || (settingsLoad !== 'loading' && !effective) ? <WidgetSetup /> : null}
+        {incoming ? (
+          <div className="calling-dock__incoming" role="status">
+            <strong>Incoming call</strong> from {incoming.match?.label ?? incoming.fromNumber}
+            {incoming.match ? ` (${incoming.fromNumber})` : ''}
+            {incoming.status === 'matching' ? ' — matching caller ID…' : null}
+            {incoming.status === 'unmatched' ? ' — no matching contact' : null}
+            {incoming.match ? (
+              <>
+                {' '}
+                <a href={recordHref(incoming.match.objectType, incoming.match.objectId)}>Open record</a>
+              </>
+            ) : null}
+          </div>
+        ) : null}
+        {call && !incoming ? (
+          <div className="calling-dock__call" aria-label="Current call">
+            {call.direction === 'inbound' ? 'Inbound' : 'Outbound'} call {call.record?.label ? `with ${call.record.label}` : call.number}
+            {' · widget says '}
+            {call.status}
+            <CallLogLine call={call} className="calling-dock__call-log" />
+            {call.engagementId === undefined && !call.engagement ? (
+              <p className="calling-dock__call-log">No call log: the widget did not ask the CRM to create an engagement.</p>
+            ) : null}
+          </div>
+        ) : null}
+        <div className="calling-dock__frame" ref={attach} hidden={minimized} />
+      </section>
+      {hidden ? (
+        <button type="button" className="calling-dock__show" onClick={() => callingRuntime.show()}>
+          Show widget
+        </button>
+      ) : null}
+      <CallingAlerts />
+    </>
+  )
+}
+
+function WidgetSetup() {
+  const effective = useCalling((s) => s.effective)
+  const errors = useCalling((s) => s.settingsErrors)
+  const location = useCalling((s) => s.iframeLocation)
+  const [url, setUrl] = useState(effective?.url ?? '')
+  const [error, setError] = useState<string | null>(null)
+  const urlId = useId()
+  const placementId = useId()
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const result = callingRuntime.setOverrideUrl(url)
+    setError(result.ok ? null : result.error)
+  }
+
+  return (
+    <div className="calling-setup">
+      {errors.length > 0 ? (
+        <ul className="calling-setup__errors" aria-label="Calling settings problems">
+          {errors.map((text) => (
+            <li key={text}>{text}</li>
+          ))}
+        </ul>
+      ) : null}
+      <form onSubmit={submit} className="calling-setup__row" noValidate>
+        <label htmlFor={urlId}>Widget URL</label>
+        <input
+          id={urlId}
+          type="url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          placeholder="https://your-widget.example/"
+          aria-invalid={error !== null}
+          aria-describedby={error ? `${urlId}-error` : undefined}
+        />
+        <button type="submit">Use this URL</button>
+        <button
+          type="button"
+          onClick={() => {
+            callingRuntime.setOverrideUrl(null)
+            setError(null)
+          }}
+        >
+          Clear override
+        </button>
+        {error ? (
+          <p id={`${urlId}-error`} className="calling-setup__error">
+            {error}
+          </p>
+        ) : null}
+      </form>
+      <p className="calling-setup__note">
+        Applies at once. Set the <code>LocalSettings:Calling:CallingExtensions</code> key by hand instead? Other tabs switch at
+        once; this tab switches when it or the dock next gets focus (a <code>storage</code> event reaches other tabs only).
+      </p>
+      {effective ? (
+        <p className="calling-setup__source">
+          URL from the {SOURCE_LABEL[effective.sources.url]}; name from the {SOURCE_LABEL[effective.sources.name]}; isReady from the{' '}
+          {SOURCE_LABEL[effective.sources.isReady]}.
+        </p>
+      ) : null}
+      <div className="calling-setup__row">
+        <label htmlFor={placementId}>Placement (iframeLocation)</label>
+        <select id={placementId} value={location} onChange={(e) => callingRuntime.setIframeLocation(e.target.value as IframeLocation)}>
+          {PLACEMENTS.map((p) => (
+            <option key={p.value} value={p.value}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  )
+}
+
+/** Alerts from the widget's ERROR messages and from the host: accessible toasts, never window.alert. */
+export function CallingAlerts() {
+  const alerts = useCalling((s) => s.alerts)
+  const dropped = useCalling((s) => s.alertsDropped)
+  if (alerts.length === 0) return null
+  return (
+    <div className="calling-alerts">
+      {(alerts.length > 1 || dropped > 0) && (
+        <div className="calling-alerts__summary">
+          {dropped > 0 && <span>{dropped} earlier {dropped === 1 ? 'alert' : 'alerts'} not shown (see the inspector)</span>}
+          <button type="button" onClick={() => callingRuntime.store.getState().dismissAllAlerts()}>
+            Dismiss all
+          </button>
+        </div>
+      )}
+      {alerts.map((alert) => (
+        <div key={alert.id} role="alert" className={`calling-alert calling-alert--${alert.source}`}>
+          <span className="calling-alert__source">{alert.source === 'widget' ? 'Calling widget' : 'Harness'}:</span>{' '}
+          <span className="calling-alert__text">{alert.message}</span>
+          <button type="button" aria-label="Dismiss alert" onClick={() => callingRuntime.store.getState().dismissAlert(alert.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  )
+}

@@ -1,0 +1,179 @@
+import { act, render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import type { TrafficEntry } from '../core/traffic-recorder.ts'
+import { callingStore } from '../core/calling-store.ts'
+import { InspectorPanel } from './inspector-panel.tsx'
+
+let seq = 0
+function traffic(direction: 'in' | 'out', message: Record<string, unknown>, extra: Partial<TrafficEntry> = {}) {
+  seq += 1
+  const entry: TrafficEntry = {
+    seq,
+    time: Date.UTC(2025, 0, 1, 12, 0, 0, seq),
+    direction,
+    type: typeof message.type === 'string' ? message.type : null,
+    message,
+    valid: true,
+    ...extra,
+  }
+  return act(() => {
+    callingStore.getState().addTraffic(entry)
+    callingStore.getState().flushTraffic()
+  })
+}
+
+const list = () => screen.getByRole('list', { name: 'Messages' })
+const items = () => within(list()).queryAllByRole('listitem').filter((li) => li.parentElement === list())
+const item = (type: string) => within(list()).getByRole('listitem', { name: new RegExp(`^${type}, `) })
+
+const outgoing = { type: 'OUTGOING_CALL_STARTED', messageId: 'w_1', data: { externalCallId: 'c1', toNumber: '<img src=x onerror=alert(1)>', createEngagement: true } }
+const created = { type: 'CREATE_ENGAGEMENT_SUCCEEDED', messageId: 'host_2', data: { engagementId: 77 } }
+
+async function seedCall() {
+  await traffic('out', { type: 'SYNC', messageId: 'host_1', hostUrl: 'http://localhost:3000' })
+  await traffic('in', { type: 'SYNC_ACK', messageId: 'host_1' })
+  await traffic('in', outgoing)
+  await traffic('out', created)
+  act(() => {
+    callingStore.getState().addLink({ request: outgoing, requestType: 'OUTGOING_CALL_STARTED', requestMessageId: 'w_1', replyMessageId: 'host_2' })
+    callingStore.getState().flushTraffic()
+  })
+}
+
+beforeEach(() => {
+  callingStore.setState(callingStore.getInitialState(), true)
+})
+
+test('every message is listed in order with direction, type and validity', async () => {
+  render(<InspectorPanel />)
+  await seedCall()
+  await traffic('in', { type: 'CALL_ENDED', messageId: 'w_3', data: { externalCallId: 'c1' } }, { valid: false, reason: 'invalid: data.engagementId: expected number' })
+  await traffic('in', { type: 'PUBLISH_TO_CHANNEL', messageId: 'w_4', data: { externalCallId: 'c1', engagementId: 77 } }, { deprecation: 'use FINALIZE_ENGAGEMENT' })
+  expect(items().map((li) => li.getAttribute('aria-label'))).toEqual([
+    'SYNC, host → widget, #1',
+    'SYNC_ACK, widget → host, #2',
+    'OUTGOING_CALL_STARTED, widget → host, #3',
+    'CREATE_ENGAGEMENT_SUCCEEDED, host → widget, #4',
+    'CALL_ENDED, widget → host, #5',
+    'PUBLISH_TO_CHANNEL, widget → host, #6',
+  ])
+  expect(item('CALL_ENDED')).toHaveTextContent('invalid: data.engagementId: expected number')
+  expect(item('PUBLISH_TO_CHANNEL')).toHaveTextContent('deprecated: use FINALIZE_ENGAGEMENT')
+  expect(item('SYNC_ACK')).toHaveTextContent('valid')
+  expect(screen.getByText('6 messages')).toBeInTheDocument()
+})
+
+test('a payload expands into a JSON tree whose values are text, never HTML', async () => {
+  const user = userEvent.setup()
+  const { container } = render(<InspectorPanel />)
+  await seedCall()
+  const entry = item('OUTGOING_CALL_STARTED')
+  const toggle = within(entry).getByRole('button', { expanded: false })
+  await user.click(toggle)
+  expect(toggle).toHaveAttribute('aria-expanded', 'true')
+  const tree = within(entry).getByRole('tree', { name: /Message #3/ })
+  await user.click(within(tree).getByRole('treeitem', { name: /^data/ }))
+  expect(within(tree).getByText('"<img src=x onerror=alert(1)>"')).toBeInTheDocument()
+  expect(container.querySelector('img')).toBeNull()
+})
+
+test('a request and its reply link to each other; following a link highlights the other entry', async () => {
+  const user = userEvent.setup()
+  render(<InspectorPanel />)
+  await seedCall()
+  await user.click(within(item('OUTGOING_CALL_STARTED')).getByRole('button', { name: 'Reply: CREATE_ENGAGEMENT_SUCCEEDED #4' }))
+  expect(item('CREATE_ENGAGEMENT_SUCCEEDED')).toHaveAttribute('aria-current', 'true')
+  expect(item('CREATE_ENGAGEMENT_SUCCEEDED')).toHaveFocus()
+  await user.click(within(item('CREATE_ENGAGEMENT_SUCCEEDED')).getByRole('button', { name: 'Request: OUTGOING_CALL_STARTED #3' }))
+  expect(item('OUTGOING_CALL_STARTED')).toHaveAttribute('aria-current', 'true')
+  expect(item('CREATE_ENGAGEMENT_SUCCEEDED')).not.toHaveAttribute('aria-current')
+  // SYNC and SYNC_ACK are linked by their shared messageId.
+  expect(within(item('SYNC')).getByRole('button', { name: 'Reply: SYNC_ACK #2' })).toBeInTheDocument()
+})
+
+test('following a link clears a filter that hides the other entry', async () => {
+  const user = userEvent.setup()
+  render(<InspectorPanel />)
+  await seedCall()
+  await user.selectOptions(screen.getByLabelText('Direction'), 'in')
+  expect(within(list()).queryByRole('listitem', { name: /^CREATE_ENGAGEMENT_SUCCEEDED/ })).toBeNull()
+  await user.click(within(item('OUTGOING_CALL_STARTED')).getByRole('button', { name: /^Reply:/ }))
+  expect(item('CREATE_ENGAGEMENT_SUCCEEDED')).toHaveAttribute('aria-current', 'true')
+  expect(screen.getByLabelText('Direction')).toHaveValue('all')
+})
+
+test('filters by type text, by direction, and to problems only', async () => {
+  const user = userEvent.setup()
+  render(<InspectorPanel />)
+  await seedCall()
+  await traffic('in', { type: 'HELLO', messageId: 'w_9' }, { valid: false, reason: 'unknown type' })
+  await user.type(screen.getByLabelText('Filter by type'), 'sync')
+  expect(items().map((li) => li.getAttribute('aria-label'))).toEqual(['SYNC, host → widget, #1', 'SYNC_ACK, widget → host, #2'])
+  await user.selectOptions(screen.getByLabelText('Direction'), 'out')
+  expect(items()).toHaveLength(1)
+  expect(screen.getByText('1 of 5 messages')).toBeInTheDocument()
+  await user.clear(screen.getByLabelText('Filter by type'))
+  await user.selectOptions(screen.getByLabelText('Direction'), 'all')
+  await user.click(screen.getByLabelText('Only problems'))
+  expect(items().map((li) => li.getAttribute('aria-label'))).toEqual(['HELLO, widget → host, #5'])
+})
+
+test('conformance findings show inline and in the summary, with open calls', async () => {
+  render(<InspectorPanel />)
+  await traffic('in', { type: 'CALL_COMPLETED', messageId: 'w_1', data: { externalCallId: 'nope' } })
+  await traffic('in', { type: 'INCOMING_CALL', messageId: 'w_2', data: { externalCallId: 'in-1', fromNumber: '+1', toNumber: '+2', createEngagement: true } })
+  const summary = screen.getByRole('region', { name: 'Conformance summary' })
+  expect(summary).toHaveTextContent('Sent before the handshake: 2')
+  expect(summary).toHaveTextContent('Call event without a started call: 1')
+  expect(summary).toHaveTextContent('Open calls (not completed yet): in-1')
+  const findings = within(item('CALL_COMPLETED')).getByRole('list', { name: /Findings for/ })
+  expect(findings).toHaveTextContent('no call with that externalCallId was started')
+})
+
+test('Clear empties the list and the findings', async () => {
+  const user = userEvent.setup()
+  render(<InspectorPanel />)
+  await traffic('in', { type: 'LOGGED_IN', messageId: 'w_1' })
+  await user.click(screen.getByRole('button', { name: 'Clear' }))
+  expect(items()).toHaveLength(0)
+  expect(screen.getByText('No conformance findings.')).toBeInTheDocument()
+  expect(screen.getByRole('button', { name: 'Export JSON' })).toBeDisabled()
+})
+
+test('Export JSON downloads every entry with its links and the findings', async () => {
+  const user = userEvent.setup()
+  const blobs: Blob[] = []
+  const create = vi.fn((blob: Blob) => {
+    blobs.push(blob)
+    return 'blob:export'
+  })
+  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: create, revokeObjectURL: vi.fn() }))
+  const clicks: string[] = []
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    clicks.push(this.download)
+  })
+  render(<InspectorPanel />)
+  await seedCall()
+  await traffic('in', { type: 'LOGGED_IN', messageId: 'w_5' }, { beforeHandshake: true })
+  await user.click(screen.getByRole('button', { name: 'Export JSON' }))
+  expect(clicks).toEqual([expect.stringMatching(/^ringside-messages-.*\.json$/)])
+  const body = JSON.parse(await blobs[0]!.text()) as {
+    entries: Array<{ seq: number; type: string; linkedTo: number[]; message: unknown; beforeHandshake?: boolean }>
+    findings: Array<{ rule: string }>
+  }
+  expect(body.entries.map((e) => e.type)).toEqual(['SYNC', 'SYNC_ACK', 'OUTGOING_CALL_STARTED', 'CREATE_ENGAGEMENT_SUCCEEDED', 'LOGGED_IN'])
+  expect(body.entries[2]).toMatchObject({ linkedTo: [4], message: outgoing })
+  expect(body.entries[4]?.beforeHandshake).toBe(true)
+  expect(body.findings.map((f) => f.rule)).toEqual(['before-handshake'])
+})
+
+test('messages ignored from other windows are shown in the summary, and Clear resets them', async () => {
+  const user = userEvent.setup()
+  render(<InspectorPanel />)
+  expect(screen.queryByText(/from other windows/)).toBeNull()
+  act(() => callingStore.getState().patch({ foreignDropped: { count: 3, lastOrigin: 'http://evil.test', lastReason: 'unexpected source window' } }))
+  const summary = screen.getByRole('region', { name: 'Conformance summary' })
+  expect(within(summary).getByText(/Ignored 3 messages from other windows/)).toHaveTextContent('last from http://evil.test')
+  await user.click(screen.getByRole('button', { name: 'Clear' }))
+  expect(screen.queryByText(/from other windows/)).toBeNull()
+})
