@@ -124,7 +124,7 @@ test('deviations the real CRM copes with are warnings: listed, passing, failing 
       "CALL_ENDED: no engagementId: the host finds the call's engagement by externalCallId",
     ],
   })
-  expect(outcomes(journey(wire))['call-ended']).toEqual({ status: 'passed', warnings: ["CALL_ENDED: no engagementId: the host finds the call's engagement by externalCallId"] })
+  expect(outcomes(journey(wire))['call-ended']).toEqual({ status: 'passed' })
   const strict = strictOutcome(outcome, true)
   expect(strict).toMatchObject({ status: 'failed', problems: [expect.stringMatching(/^warning \(--strict\): CALL_ANSWERED/), expect.stringMatching(/^warning \(--strict\): CALL_ENDED: no engagementId/)] })
   expect(strictOutcome(outcome, false)).toBe(outcome)
@@ -139,14 +139,17 @@ test('one verdict per contradiction: what the host does decides pass, warning or
   expect(noStatus['valid-payloads']).toEqual({ status: 'passed' })
   // engagementId 0 on CALL_ENDED and CALL_COMPLETED: the host acts by externalCallId, warnings only
   const zero = verdict(replace(replace(wire, 'CALL_ENDED', { externalCallId: CALL, engagementId: 0, callEndStatus: 'COMPLETED' }), 'CALL_COMPLETED', { externalCallId: CALL, engagementId: 0 }))
-  expect(zero['call-ended']).toMatchObject({ status: 'passed', warnings: [expect.stringMatching(/engagementId 0 names no engagement/)] })
-  expect(zero['call-completed']).toMatchObject({ status: 'passed', warnings: [expect.stringMatching(/engagementId 0 names no engagement/)] })
+  expect(zero['call-ended']).toEqual({ status: 'passed' })
+  expect(zero['call-completed']).toEqual({ status: 'passed' })
+  expect(zero['valid-payloads']).toMatchObject({ status: 'passed', warnings: [expect.stringMatching(/CALL_ENDED: engagementId 0 names no engagement/), expect.stringMatching(/CALL_COMPLETED: engagementId 0 names no engagement/)] })
   // the right engagementId with another externalCallId: applied by the engagement, a warning
   const otherId = verdict(replace(wire, 'CALL_ENDED', { externalCallId: 'other', engagementId: 2, callEndStatus: 'COMPLETED' }))
-  expect(otherId['call-ended']).toMatchObject({ status: 'passed', warnings: [expect.stringMatching(/names externalCallId "other", which no call the widget started has/)] })
+  expect(otherId['call-ended']).toEqual({ status: 'passed' })
+  expect(otherId['valid-payloads']).toMatchObject({ status: 'passed', warnings: [expect.stringMatching(/names externalCallId "other", which no call the widget started has/)] })
   // CALL_COMPLETED with no CALL_ENDED: the host ends the call first, a warning
   const noEnd = verdict(wire.filter((r) => (r.data as { type: string }).type !== 'CALL_ENDED'))
-  expect(noEnd['call-completed']).toMatchObject({ status: 'passed', warnings: [expect.stringMatching(/got no CALL_ENDED: the host ends the call first \(COMPLETED: it was answered\)/)] })
+  expect(noEnd['call-completed']).toEqual({ status: 'passed' })
+  expect(noEnd['valid-payloads']).toMatchObject({ status: 'passed', warnings: [expect.stringMatching(/got no CALL_ENDED: the host ends the call first \(COMPLETED: it was answered\)/)] })
 })
 
 test('an engagement id sent as a numeric string matches the one the host created', () => {
