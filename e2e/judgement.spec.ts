@@ -79,51 +79,49 @@ async function callsOf(harness: Harness, name: string): Promise<CallEngagement[]
   return calls.sort((a, b) => Number(a.id) - Number(b.id))
 }
 
-test('engagementId 0 on CALL_ENDED and CALL_COMPLETED: the host logs the call by externalCallId; warnings, no error', async ({ harness, messages, baseURL }) => {
-  await runCase(harness, baseURL, 'engagement-zero')
+/** Runs a case to its end and returns its calls (as the API holds them), the widget's status line and the agreed findings. */
+async function logCase(harness: Harness, messages: MessageLog, baseURL: string | undefined, name: string, before: Record<number, () => Promise<void>> = {}) {
+  const status = await runCase(harness, baseURL, name, before)
   await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
-  const [call] = await callsOf(harness, 'engagement-zero')
-  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'engagement-zero' })
-  const verdict = await agreed(harness, messages)
+  const calls = await callsOf(harness, name)
+  expect(calls.length, `calls of ${name}`).toBeGreaterThan(0)
+  return { status, calls, call: calls[0]!, verdict: await agreed(harness, messages) }
+}
+
+test('engagementId 0 on CALL_ENDED and CALL_COMPLETED: the host logs the call by externalCallId; warnings, no error', async ({ harness, messages, baseURL }) => {
+  const { call, verdict } = await logCase(harness, messages, baseURL, 'engagement-zero')
+  expect(call.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'engagement-zero' })
   expect(verdict.errors).toEqual([])
   expect(verdict.warnings.filter((w) => w.includes('engagementId 0 names no engagement'))).toHaveLength(2)
-  const checks = kitChecks(messages, call!)
+  const checks = kitChecks(messages, call)
   for (const id of ['call-ended', 'call-completed', 'valid-payloads']) expect(checks[id]?.status, id).toBe('passed')
 })
 
 test('CALL_ENDED without callEndStatus: the host ends the call COMPLETED (it was answered), and nothing is reported', async ({ harness, messages, baseURL }) => {
-  await runCase(harness, baseURL, 'no-end-status')
-  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
-  const [call] = await callsOf(harness, 'no-end-status')
-  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'no-end-status' })
-  expect(await agreed(harness, messages)).toEqual({ errors: [], warnings: [] })
-  expect(kitChecks(messages, call!)).toEqual({ 'call-ended': { status: 'passed' }, 'call-completed': { status: 'passed' }, 'valid-payloads': { status: 'passed' } })
+  const { call, verdict } = await logCase(harness, messages, baseURL, 'no-end-status')
+  expect(call.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'no-end-status' })
+  expect(verdict).toEqual({ errors: [], warnings: [] })
+  expect(kitChecks(messages, call)).toEqual({ 'call-ended': { status: 'passed' }, 'call-completed': { status: 'passed' }, 'valid-payloads': { status: 'passed' } })
 })
 
 test('CALL_ANSWERED for a call never started: the host ignores it (the call stays unanswered) and reports an error', async ({ harness, messages, baseURL }) => {
-  await runCase(harness, baseURL, 'answer-unknown', {
+  const { call, verdict } = await logCase(harness, messages, baseURL, 'answer-unknown', {
     // after the stray CALL_ANSWERED, before the real CALL_ENDED
     3: async () => {
       await harness.page.waitForTimeout(300)
-      const [call] = await callsOf(harness, 'answer-unknown')
-      expect(call?.properties.hs_call_status).toBe('CONNECTING')
+      const [ringing] = await callsOf(harness, 'answer-unknown')
+      expect(ringing?.properties.hs_call_status).toBe('CONNECTING')
     },
   })
-  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
-  const [call] = await callsOf(harness, 'answer-unknown')
-  expect(call?.properties).toMatchObject({ hs_call_status: 'NO_ANSWER', hs_call_duration: '0' })
-  const verdict = await agreed(harness, messages)
+  expect(call.properties).toMatchObject({ hs_call_status: 'NO_ANSWER', hs_call_duration: '0' })
   expect(verdict.errors).toEqual([expect.stringMatching(/^CALL_ANSWERED for judge-not-started, but the widget started no call with that externalCallId/)])
-  expect(kitChecks(messages, call!)['valid-payloads']).toMatchObject({ status: 'failed', problems: verdict.errors })
+  expect(kitChecks(messages, call)['valid-payloads']).toMatchObject({ status: 'failed', problems: verdict.errors })
 })
 
 test('CALL_COMPLETED with no CALL_ENDED: the host ends the call first (COMPLETED, with its duration); a warning', async ({ harness, messages, baseURL }) => {
-  await runCase(harness, baseURL, 'complete-without-end')
-  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
-  const [call] = await callsOf(harness, 'complete-without-end')
-  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'complete-without-end' })
-  expect(Number(call?.properties.hs_call_duration)).toBeGreaterThan(0)
-  const verdict = await agreed(harness, messages)
+  const { call, verdict } = await logCase(harness, messages, baseURL, 'complete-without-end')
+  expect(call.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'complete-without-end' })
+  expect(Number(call.properties.hs_call_duration)).toBeGreaterThan(0)
   expect(verdict.errors).toEqual([])
   expect(verdict.warnings).toEqual([expect.stringMatching(/got no CALL_ENDED: the host ends the call first \(COMPLETED: it was answered\)/)])
 })
@@ -133,49 +131,41 @@ test("another call's engagementId on CALL_ENDED: the first call's log is untouch
   await expect(status).toHaveAttribute('data-engagements', /^\d+,\d+$/)
   await expect.poll(async () => (await callsOf(harness, 'foreign-engagement')).map((c) => c.properties.hs_call_body)).toEqual(['first call', 'second call'])
   const [first, second] = await callsOf(harness, 'foreign-engagement')
+  const verdict = await agreed(harness, messages)
   expect(first?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'first call' })
   expect(second?.properties).toMatchObject({ hs_call_status: 'BUSY', hs_call_body: 'second call' })
-  const verdict = await agreed(harness, messages)
   expect(verdict.errors).toEqual([expect.stringMatching(new RegExp(`carries engagementId ${first!.id}, which is call judge-foreign-engagement-1-\\w+'s engagement: the host leaves that engagement alone`))])
   // check-widget fails the second call's "call ended" check with the same finding
   expect(kitChecks(messages, second!)['call-ended']).toMatchObject({ status: 'failed', problems: verdict.errors })
 })
 
 test('INCOMING_CALL without toNumber: the host matches the caller and logs the call; a warning', async ({ harness, messages, baseURL }) => {
-  await runCase(harness, baseURL, 'incoming-no-to')
-  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
+  const { call, verdict } = await logCase(harness, messages, baseURL, 'incoming-no-to')
   await messages.expectMessage('CALLER_ID_MATCH_SUCCEEDED', undefined, { direction: 'to-widget' })
-  const [call] = await callsOf(harness, 'incoming-no-to')
-  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'incoming-no-to', hs_call_direction: 'INBOUND', hs_call_from_number: CONTACT.phone })
-  expect(call?.properties.hs_call_to_number || null).toBeNull()
-  const verdict = await agreed(harness, messages)
+  expect(call.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'incoming-no-to', hs_call_direction: 'INBOUND', hs_call_from_number: CONTACT.phone })
+  expect(call.properties.hs_call_to_number || null).toBeNull()
   expect(verdict.errors).toEqual([])
   expect(verdict.warnings).toEqual([expect.stringMatching(/^INCOMING_CALL: no toNumber/)])
 })
 
 test("CALL_ENDED with the call's engagementId but another externalCallId: the host ends that call; a warning, not an error", async ({ harness, messages, baseURL }) => {
-  await runCase(harness, baseURL, 'call-id-mismatch')
-  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
-  const [call] = await callsOf(harness, 'call-id-mismatch')
-  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'call-id-mismatch' })
-  const verdict = await agreed(harness, messages)
+  const { call, verdict } = await logCase(harness, messages, baseURL, 'call-id-mismatch')
+  expect(call.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'call-id-mismatch' })
   expect(verdict.errors).toEqual([])
   expect(verdict.warnings).toEqual([expect.stringMatching(/names externalCallId "judge-another-id", which no call the widget started has/)])
-  expect(kitChecks(messages, call!)['call-ended']).toEqual({ status: 'passed' })
-  expect(kitChecks(messages, call!)['valid-payloads']).toEqual({ status: 'passed', warnings: verdict.warnings })
+  expect(kitChecks(messages, call)['call-ended']).toEqual({ status: 'passed' })
+  expect(kitChecks(messages, call)['valid-payloads']).toEqual({ status: 'passed', warnings: verdict.warnings })
 })
 
 test('a widget that listens only for the legacy ENGAGEMENT_CREATED learns its engagement and logs the call', async ({ harness, messages, baseURL }) => {
-  const status = await runCase(harness, baseURL, 'legacy-created')
-  await settled(harness, messages, 'UPDATE_ENGAGEMENT_SUCCEEDED')
-  const [call] = await callsOf(harness, 'legacy-created')
-  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'legacy-created' })
-  await expect(status).toHaveAttribute('data-engagements', call!.id)
+  const { status, call, verdict } = await logCase(harness, messages, baseURL, 'legacy-created')
+  expect(call.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'legacy-created' })
+  await expect(status).toHaveAttribute('data-engagements', call.id)
   // the host sends both, the current reply first
   const created = messages.toWidget().filter((r) => r.type === 'CREATE_ENGAGEMENT_SUCCEEDED' || r.type === 'ENGAGEMENT_CREATED')
   expect(created.map((r) => [r.type, (r.data as { data?: { engagementId?: unknown } }).data?.engagementId])).toEqual([
-    ['CREATE_ENGAGEMENT_SUCCEEDED', Number(call!.id)],
-    ['ENGAGEMENT_CREATED', Number(call!.id)],
+    ['CREATE_ENGAGEMENT_SUCCEEDED', Number(call.id)],
+    ['ENGAGEMENT_CREATED', Number(call.id)],
   ])
-  expect((await agreed(harness, messages)).errors).toEqual([])
+  expect(verdict.errors).toEqual([])
 })

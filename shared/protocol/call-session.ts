@@ -17,22 +17,16 @@
  * shared/protocol/README.md, "Call events in context").
  */
 import { isRecord } from '../crm/guards.ts'
-import type { Severity } from './leniency.ts'
+import { SDK_REPO, type LeniencyRuleInfo, type Severity } from './leniency.ts'
 
 export type CallRule = 'call-without-start' | 'engagement-mismatch' | 'call-id-mismatch' | 'completed-without-end'
 
-export interface CallRuleInfo {
+/** A call rule: a leniency rule's facts (what it covers, what the host does, the evidence, the severity) and a title. */
+export interface CallRuleInfo extends LeniencyRuleInfo {
   readonly title: string
-  readonly severity: Severity
-  /** Which messages it covers. */
-  readonly applies: string
-  /** What the host does (as the real CRM does). */
-  readonly host: string
-  /** Why we believe the real CRM does so. */
-  readonly evidence: string
 }
 
-const SDK = 'https://github.com/HubSpot/calling-extensions-sdk'
+const SDK = SDK_REPO
 const SDK_DOCS = 'https://developers.hubspot.com/docs/api-reference/crm-calling-extensions-v3/calling-sdk'
 
 export const CALL_RULES: Readonly<Record<CallRule, CallRuleInfo>> = {

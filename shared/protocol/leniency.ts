@@ -31,7 +31,9 @@ export interface LeniencyRuleInfo {
   readonly severity: Severity
 }
 
-const DEMO_REPO = 'https://github.com/HubSpot/calling-extensions-sdk'
+/** The SDK's public repository (its source, demos, issues and pull requests are the evidence). */
+export const SDK_REPO = 'https://github.com/HubSpot/calling-extensions-sdk'
+const DEMO_REPO = SDK_REPO
 
 export const LENIENCY_RULES: Readonly<Record<LeniencyRule, LeniencyRuleInfo>> = {
   'engagement-by-call-id': {
