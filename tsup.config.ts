@@ -1,4 +1,4 @@
-import { defineConfig } from 'tsup'
+import { defineConfig, type Options } from 'tsup'
 
 /**
  * The npm package's code (`npm run build`, after the Vite build of the pages):
@@ -6,9 +6,19 @@ import { defineConfig } from 'tsup'
  *   Node 20 (dependencies stay external; types come from tsc,
  *   tsconfig.package.json);
  * - dist/sdk/: the browser build of the calling SDK that `ringside start`
- *   serves at /sdk/<version>/: an ES module and a UMD script.
+ *   serves at /sdk/<version>/: an ES module and a UMD script;
+ * - dist/sdk/cdn/: the same SDK as the npm package's dist/main.js (a classic
+ *   script that defines that release's globals) and dist/main.esm.js, which the
+ *   server serves at /sdk/npm/@hubspot/calling-extensions-sdk@<version>/ with the
+ *   release written in (server/sdk-cdn.ts). No source maps: the release is
+ *   written into the file after the build.
  */
 const UMD_GLOBAL = 'CallingExtensionsSdk'
+
+/** One file of dist/sdk/cdn/, minified for the browser with everything bundled. */
+function cdnBuild(name: string, entry: string, format: 'iife' | 'esm'): Options {
+  return { entry: { [name]: entry }, outDir: 'dist/sdk/cdn', format, platform: 'browser', target: 'es2022', minify: true, noExternal: [/.*/], outExtension: () => ({ js: '.js' }) }
+}
 
 export default defineConfig([
   {
@@ -46,6 +56,8 @@ export default defineConfig([
     noExternal: [/.*/],
     outExtension: () => ({ js: '.js' }),
   },
+  cdnBuild('main', 'package/sdk-cdn-script.ts', 'iife'),
+  cdnBuild('main.esm', 'package/sdk-cdn-module.ts', 'esm'),
   {
     entry: { 'calling-extensions.umd': 'package/sdk-browser.ts' },
     outDir: 'dist/sdk',

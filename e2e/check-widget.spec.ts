@@ -9,46 +9,17 @@
  * sends the vendor demos' shapes, which the host accepts with warnings.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { PORTS } from './origins.ts'
+import { checkWidget, portBlock } from './support/check-widget-run.ts'
 
 const root = resolve(import.meta.dirname, '..')
-
-interface Run {
-  code: number | null
-  output: string
-}
-
-let runs = 0
-
-function checkWidget(args: string[], timeoutMs = 100_000): Promise<Run> {
-  runs += 1
-  // Reports and test output of its own, so runs in parallel workers do not share them.
-  const dir = join(test.info().outputDir, `check-widget-${runs}`)
-  return new Promise((done, failed) => {
-    // CI would refuse to reuse a server; each run has its own ports anyway.
-    const child = spawn(process.execPath, ['scripts/check-widget.mjs', ...args], { cwd: root, env: { ...process.env, CI: '', FORCE_COLOR: '0', WIDGET_CHECK_DIR: dir } })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      failed(new Error(`check-widget did not finish within ${timeoutMs} ms:\n${output}`))
-    }, timeoutMs)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      done({ code, output })
-    })
-  })
-}
-
-/** A port block for one run: the harness at `base`, its widget origin at base + 1. */
-const block = (n: number) => PORTS.checkWidgetRuns + n * 3
-const fixture = (base: number, params: Record<string, string>) =>
-  `http://127.0.0.1:${base + 1}/e2e/fixtures/demo-shaped-widget/?${new URLSearchParams(params).toString()}`
+const block = portBlock
+const fixture = (base: number, params: Record<string, string>, name = 'demo-shaped-widget') =>
+  `http://127.0.0.1:${base + 1}/e2e/fixtures/${name}/?${new URLSearchParams(params).toString()}`
 
 test.describe('check-widget', () => {
   test.describe.configure({ mode: 'parallel', timeout: 150_000 })
@@ -59,6 +30,49 @@ test.describe('check-widget', () => {
     const down = await checkWidget([`http://127.0.0.1:${block(9)}/`])
     expect(down.code).toBe(2)
     expect(down.output).toContain('not reachable')
+  })
+
+  test('a widget with no Ringside driver, worded unlike ours: the generic driver runs the full outbound journey, the totals count it, the JUnit names journey and placement', async () => {
+    const base = block(4)
+    const run = await checkWidget([fixture(base, {}, 'driverless-widget'), '--port', String(base)])
+    expect(run.code, run.output).toBe(0)
+    expect(run.output).toContain("Driver: generic (the widget's buttons by their accessible names)")
+    // Progress as it goes: the journey's start, then each check with its count.
+    expect(run.output).toMatch(/▶ .* › outbound journey · widget placement: running the journey…/)
+    expect(run.output).toMatch(/✔ \[\d+\/16\] outbound journey · widget placement: the CRM accepts the call log/)
+    expect(run.output).toMatch(/outbound journey · widget placement\n[\s\S]*?Verdict: READY: all 8 checks passed/)
+    // The generic driver cannot ring a widget: the inbound journey is skipped with the reason, and the totals count both.
+    expect(run.output).toContain('cannot ring the widget: a driver that provides `ring` runs the inbound journey')
+    expect(run.output).toContain('Overall: 8 passed, 0 failed, 8 skipped — INCOMPLETE')
+    const junit = readFileSync(join(run.dir, 'widget-check.junit.xml'), 'utf8')
+    expect(junit).toMatch(/testcase name="\[widget placement\] Conformance: [^"]* › outbound journey › the CRM accepts the call log/)
+    expect(junit).toMatch(/testcase name="\[widget placement\] Conformance: [^"]* › inbound journey › /)
+  })
+
+  test('bad input gets one clear sentence and its exit code 2: a page that answers 404, a bad --placement', async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(404, { 'content-type': 'text/plain' })
+      response.end('not here')
+    })
+    await new Promise<void>((ready) => server.listen(block(5), '127.0.0.1', ready))
+    try {
+      const missing = await checkWidget([`http://127.0.0.1:${block(5)}/widget/`, '--port', String(block(6))])
+      expect(missing.code, missing.output).toBe(2)
+      expect(missing.output).toContain(`check-widget: the widget answered 404 Not Found at http://127.0.0.1:${block(5)}/widget/: check the URL`)
+    } finally {
+      server.close()
+    }
+    const placement = await checkWidget(['http://127.0.0.1:1/', '--placement', 'sidebar'])
+    expect(placement.code).toBe(2)
+    expect(placement.output).toContain('--placement "sidebar" is not a placement; use widget, remote, window or all')
+  })
+
+  test('a widget that never answers SYNC: one sentence says so (exit 1), within the sync timeout and the checks', async () => {
+    const base = block(7)
+    // Each failed check restarts a Playwright worker: allow for a loaded machine.
+    const silent = await checkWidget([fixture(base, {}, 'silent-widget'), '--port', String(base), '--sync-timeout', '1500'], 140_000)
+    expect(silent.code, silent.output).toBe(1)
+    expect(silent.output).toMatch(/Why: .* › outbound journey · widget placement: The host gave up after 1500 ms \(.*\); the widget never sent SYNC_ACK/)
   })
 
   test('a widget with only warnings passes (exit 0) and lists them; with --strict it fails (exit 1)', async () => {
@@ -108,5 +122,18 @@ test.describe('check-widget', () => {
       server?.kill()
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  test('a widget that loads the SDK from jsDelivr by a script tag is checked offline (exit 0); an unknown SDK version is named in one sentence (exit 1)', async () => {
+    const base = block(12)
+    const cdnFixture = (name: string, params = '') => `http://127.0.0.1:${base + 1}/e2e/fixtures/${name}/${params}`
+    const ready = await checkWidget([cdnFixture('cdn-script-widget', '?auto=1'), '--port', String(base), '--driver', 'none'])
+    expect(ready.code, ready.output).toBe(0)
+    expect(ready.output).toMatch(/Verdict: READY: all \d+ checks passed/)
+    const unknown = await checkWidget([cdnFixture('cdn-unknown-sdk-widget'), '--port', String(base), '--driver', 'none', '--sync-timeout', '1500'])
+    expect(unknown.code, unknown.output).toBe(1)
+    expect(unknown.output).toContain(
+      'The widget loads the calling SDK from https://cdn.jsdelivr.net/npm/@hubspot/calling-extensions-sdk@9.9.9/dist/main.js, but Ringside serves @hubspot/calling-extensions-sdk 0.9.0,',
+    )
   })
 })

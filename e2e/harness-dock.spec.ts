@@ -16,28 +16,41 @@ async function box(locator: Locator) {
   return b
 }
 
-test('the dock never covers the record page or its timeline, in either docked placement', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 })
-  await page.goto('/#/contacts/1')
-  const dock = dockOf(page)
-  await expect(dock.getByRole('status')).toHaveText('Handshake ready')
-  const timeline = page.getByRole('main').getByRole('heading', { name: 'Activity' }).locator('xpath=ancestor::section[1]')
-  await dock.getByRole('button', { name: 'Widget setup' }).click()
-  for (const placement of ['Nav-bar remote (remote)', 'Docked widget (widget)']) {
-    await dock.getByLabel('Placement (iframeLocation)').selectOption({ label: placement })
+// A laptop-sized and a larger desktop viewport: the page reflows beside the dock in every placement.
+for (const [width, height] of [
+  [1280, 800],
+  [1500, 950],
+] as const) {
+  test(`at ${width}×${height} the dock never covers the record page or its timeline, in every placement, and stays above the tools bar`, async ({ page, baseURL }) => {
+    await page.setViewportSize({ width, height })
+    // logged in, the widget shows its keypad: the dock is at its tallest
+    await page.goto(`/?widget=${encodeURIComponent(ourWidgetUrl(baseURL))}#/contacts/1`)
+    const dock = dockOf(page)
     await expect(dock.getByRole('status')).toHaveText('Handshake ready')
-    const d = await box(dock)
-    const t = await box(timeline)
-    expect(t.x + t.width, `${placement}: the timeline ends left of the dock`).toBeLessThanOrEqual(d.x)
-    const main = await box(page.getByRole('main'))
-    // the page's own content stops before the dock: nothing of it is under the dock
-    const widest = await page.getByRole('main').evaluate((el) => Math.max(...[...el.querySelectorAll('section, .card, h1')].map((n) => n.getBoundingClientRect().right)))
-    expect(widest, `${placement}: ${JSON.stringify(main)}`).toBeLessThanOrEqual(d.x)
-  }
-  // hidden: the page takes the whole width again
-  await dock.getByRole('button', { name: 'Hide widget' }).click()
-  await expect(async () => expect((await box(timeline)).x + (await box(timeline)).width).toBeGreaterThan(1000)).toPass()
-})
+    const timeline = page.getByRole('main').getByRole('heading', { name: 'Activity' }).locator('xpath=ancestor::section[1]')
+    const toolsBar = page.getByRole('button', { name: 'Show integration tools' })
+    await dock.getByRole('button', { name: 'Widget setup' }).click()
+    for (const placement of ['Nav-bar remote (remote)', 'Call window (window)', 'Docked widget (widget)']) {
+      await dock.getByLabel('Placement (iframeLocation)').selectOption({ label: placement })
+      await expect(dock.getByRole('status')).toHaveText('Handshake ready')
+      // the page reflows beside the dock (re-measured until the layout settles)
+      await expect(async () => {
+        const d = await box(dock)
+        const t = await box(timeline)
+        expect(t.x + t.width, `${placement}: the timeline ends left of the dock`).toBeLessThanOrEqual(d.x)
+        // the page's own content stops before the dock: nothing of it is under the dock
+        const widest = await page.getByRole('main').evaluate((el) => Math.max(...[...el.querySelectorAll('section, .card, h1')].map((n) => n.getBoundingClientRect().right)))
+        expect(widest, `${placement}: the record page ends left of the dock`).toBeLessThanOrEqual(d.x)
+        // the whole dock is on screen, clear of the top bar and of the tools bar at the bottom
+        expect(d.y, `${placement}: below the top bar`).toBeGreaterThanOrEqual((await box(page.getByRole('banner'))).height)
+        expect(d.y + d.height, `${placement}: above the tools bar`).toBeLessThanOrEqual((await box(toolsBar)).y)
+      }).toPass()
+    }
+    // hidden: the page takes the whole width again
+    await dock.getByRole('button', { name: 'Hide widget' }).click()
+    await expect(async () => expect((await box(timeline)).x + (await box(timeline)).width).toBeGreaterThan(width - 280)).toPass()
+  })
+}
 
 test("the dock's title names the widget loaded by ?widget=, not the registered app", async ({ page, baseURL }) => {
   const url = fixtureUrl(kitOrigins(baseURL), 'demo-shaped-widget')

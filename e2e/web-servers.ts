@@ -9,12 +9,12 @@ import { join } from 'node:path'
  * test's browser context gets a fresh CRM of its own, as it would in
  * browser-only mode, and starts --fresh from a scratch folder.
  */
-export function e2eWebServers(harnessPort: number, cwd?: string) {
+export function e2eWebServers(harnessPort: number, cwd?: string, startArgs = '') {
   const common = { reuseExistingServer: !process.env.CI, timeout: 30_000, stdout: 'ignore', stderr: 'pipe', ...(cwd && { cwd }) } as const
   return [
     {
       ...common,
-      command: `node scripts/start.mjs --dist --sandboxes --fresh --port ${harnessPort} --data ${join(tmpdir(), `ringside-e2e-${harnessPort}`)}`,
+      command: `node scripts/start.mjs --dist --sandboxes --fresh --port ${harnessPort} --data ${join(tmpdir(), `ringside-e2e-${harnessPort}`)}${startArgs}`,
       url: `http://127.0.0.1:${harnessPort}/_ringside/v1/server`,
     },
     {

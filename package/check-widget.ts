@@ -2,11 +2,19 @@
  * `ringside check-widget <url>`: the conformance suite of the kit against
  * any widget, run by the user's @playwright/test with this package's config
  * (kit.config.ts) and the first Chromium found (chromium.ts).
+ *
+ * @playwright/test is an optional peer: it is looked up here, when this
+ * command runs, never when the CLI loads.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { fetchWidgetPage, TLS_ERROR_CODE, widgetName } from '../server/widget-page.ts'
+import { parsePlacementOption } from '../e2e/kit/placements.ts'
+import { NOTHING_RAN } from '../e2e/kit/readiness-reporter.ts'
 import { findChromium, NO_CHROMIUM } from './chromium.ts'
 
 export interface CheckWidgetOptions {
@@ -17,11 +25,30 @@ export interface CheckWidgetOptions {
   ignoreHttpsErrors?: boolean
   port: string
   name?: string
+  placement: string
 }
+
+export const INSTALL_PLAYWRIGHT = 'npm i -D @playwright/test'
 
 function problem(message: string): 2 {
   process.stderr.write(`ringside check-widget: ${message}\n`)
   return 2
+}
+
+/** @playwright/test's CLI and its `chromium.executablePath`, from the user's project first, else next to this package; null when it is not installed. */
+async function findPlaywright(): Promise<{ cli: string; executablePath: () => string } | null> {
+  for (const base of [resolve(process.cwd(), 'package.json'), import.meta.url]) {
+    try {
+      const require = createRequire(base)
+      const cli = require.resolve('@playwright/test/cli')
+      const module = (await import(pathToFileURL(require.resolve('@playwright/test')).href)) as { chromium?: { executablePath(): string }; default?: { chromium?: { executablePath(): string } } }
+      const chromium = module.chromium ?? module.default?.chromium
+      return { cli, executablePath: () => chromium?.executablePath() ?? '' }
+    } catch {
+      // not installed there
+    }
+  }
+  return null
 }
 
 /** Runs the check; resolves to the exit code (0 ready, 1 a check failed, 2 could not run). */
@@ -37,46 +64,56 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
   if (!Number.isInteger(port) || port < 1024 || port > 65533) return problem(`--port must be an integer between 1024 and 65533, got ${options.port}`)
   const syncTimeout = Number(options.syncTimeout)
   if (!Number.isFinite(syncTimeout) || syncTimeout < 200 || syncTimeout > 120_000) return problem(`--sync-timeout must be between 200 and 120000 ms, got ${options.syncTimeout}`)
+  const placements = parsePlacementOption(options.placement)
+  if (typeof placements === 'string') return problem(placements)
   const ownWidget = widgetUrl.hostname === '127.0.0.1' && Number(widgetUrl.port) === port + 1
+  let name = options.name?.trim() || null
   if (!ownWidget) {
     try {
-      const response = await fetch(widgetUrl, { redirect: 'manual', signal: AbortSignal.timeout(10_000) })
-      if (response.status >= 400) return problem(`the widget answered ${response.status} ${response.statusText} at ${widgetUrl.href}`)
+      const page = await fetchWidgetPage(widgetUrl, { ignoreHttpsErrors: options.ignoreHttpsErrors ?? false })
+      if (page.status >= 400) return problem(`the widget answered ${page.status} ${page.statusText} at ${widgetUrl.href}: check the URL (and that your dev server serves that path).`)
+      name ??= widgetName(widgetUrl.href, page.title)
     } catch (error) {
-      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
-      return problem(`the widget is not reachable from this machine at ${widgetUrl.href} (${cause}). Start it first (e.g. your dev server) and pass the URL it prints.`)
+      const code = String((error as { code?: unknown }).code ?? '')
+      const reason = error instanceof Error ? error.message : String(error)
+      if (TLS_ERROR_CODE.test(code)) {
+        return problem(`the widget at ${widgetUrl.href} answers, but its https certificate is not trusted (${code}: ${reason}); pass --ignore-https-errors to accept a self-signed dev certificate.`)
+      }
+      return problem(`the widget is not reachable from this machine at ${widgetUrl.href} (${code || reason}); start it first (e.g. your dev server) and pass the URL it prints.`)
     }
   }
+  // Our own fixture origin is not up before the harness server starts: its name comes from its URL.
+  name ??= widgetName(widgetUrl.href, null)
+  const playwright = await findPlaywright()
+  if (playwright === null) return problem(`check-widget runs the checks with Playwright, and @playwright/test is not installed here; install it with: ${INSTALL_PLAYWRIGHT}`)
   if (process.env.CHROMIUM_PATH && !existsSync(process.env.CHROMIUM_PATH)) return problem(`CHROMIUM_PATH is ${process.env.CHROMIUM_PATH}, which does not exist.`)
-  if (findChromium() === null) return problem(NO_CHROMIUM)
-  let cli: string
-  try {
-    cli = createRequire(resolve(process.cwd(), 'package.json')).resolve('@playwright/test/cli')
-  } catch {
-    try {
-      cli = createRequire(import.meta.url).resolve('@playwright/test/cli')
-    } catch {
-      return problem('@playwright/test is not installed: npm i -D @playwright/test')
-    }
-  }
+  if (findChromium(process.env, playwright.executablePath) === null) return problem(NO_CHROMIUM)
   const dir = resolve(options.junit, '..')
-  process.stdout.write(`ringside check-widget: checking ${widgetUrl.href} in the harness at http://127.0.0.1:${port}\n`)
-  const run = spawnSync(process.execPath, [cli, 'test', '-c', resolve(import.meta.dirname, 'kit.config.js')], {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      WIDGET_URL: widgetUrl.href,
-      WIDGET_DRIVER: options.driver,
-      KIT_PORT: String(port),
-      WIDGET_SYNC_TIMEOUT_MS: String(syncTimeout),
-      WIDGET_STRICT: options.strict ? '1' : '0',
-      WIDGET_IGNORE_HTTPS_ERRORS: options.ignoreHttpsErrors ? '1' : '0',
-      WIDGET_CHECK_DIR: dir,
-      WIDGET_JUNIT: resolve(options.junit),
-      FORCE_COLOR: process.env.FORCE_COLOR ?? '0',
-      ...(options.name && { WIDGET_NAME: options.name }),
-    },
+  process.stdout.write(`ringside check-widget: checking ${widgetUrl.href} (${placements.join(', ')} placement${placements.length > 1 ? 's' : ''}) in the harness at http://127.0.0.1:${port}\n`)
+  const code = await new Promise<number | null>((done) => {
+    const child = spawn(process.execPath, [playwright.cli, 'test', '-c', resolve(import.meta.dirname, 'kit.config.js')], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        WIDGET_URL: widgetUrl.href,
+        WIDGET_DRIVER: options.driver,
+        WIDGET_PLACEMENT: placements.join(','),
+        KIT_PORT: String(port),
+        WIDGET_SYNC_TIMEOUT_MS: String(syncTimeout),
+        WIDGET_STRICT: options.strict ? '1' : '0',
+        WIDGET_IGNORE_HTTPS_ERRORS: options.ignoreHttpsErrors ? '1' : '0',
+        WIDGET_CHECK_DIR: dir,
+        WIDGET_JUNIT: resolve(options.junit),
+        FORCE_COLOR: process.env.FORCE_COLOR ?? '0',
+        ...(name !== null && { WIDGET_NAME: name }),
+      },
+    })
+    child.on('error', () => done(null))
+    child.on('close', (status) => done(status))
   })
   process.stdout.write(`JUnit XML: ${options.junit}\n`)
-  return run.status === 0 ? 0 : run.status === 1 ? 1 : 2
+  // Not one check ran (e.g. the harness could not start on --port): the check could not run.
+  const report = await readFile(resolve(dir, 'widget-check.txt'), 'utf8').catch(() => '')
+  if (report.includes(NOTHING_RAN)) return 2
+  return code === 0 ? 0 : code === 1 ? 1 : 2
 }

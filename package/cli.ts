@@ -3,6 +3,7 @@
  *
  *   ringside start          the emulated CRM (server mode) with the prebuilt harness
  *   ringside check-widget   the conformance checks against any widget, by URL
+ *   ringside open           Chromium at the harness, the SDK's CDN URLs answered offline
  *   ringside export|import|reset   the data, of a running emulator or a data location
  *
  * Exit codes: 0 success; 1 a check failed (check-widget) or the command
@@ -110,15 +111,33 @@ export function buildPackageCommand(): Command {
     .command('check-widget')
     .description("Run the protocol conformance checks against the calling widget at <url>, loaded cross-origin in the harness.")
     .argument('<url>', 'the widget (it must answer from this machine, e.g. your dev server)')
-    .option('--driver <name|path>', 'how to operate the widget: auto, ringside, npm-fixture, none, or the path of your driver module', 'auto')
+    .option('--driver <name|path>', "how to operate the widget: auto (ours get theirs, any other widget the generic driver), generic, ringside, npm-fixture, none, or the path of your driver module", 'auto')
+    .option('--placement <where>', 'where the harness places the widget: widget (docked), remote, window (the calling window), or all (one run each)', 'widget')
     .option('--junit <file>', 'write JUnit XML here', 'ringside-report/widget-check.junit.xml')
     .option('--sync-timeout <ms>', 'how long the host waits for SYNC_ACK', '10000')
     .option('--strict', 'warnings fail the check too')
     .option('--ignore-https-errors', "accept the widget's self-signed https certificate")
     .option('--port <n>', 'harness port (the widget and hostile origins use n+1, n+2)', '4173')
-    .option('--name <text>', "the widget's name in the report")
-    .addHelpText('after', '\nExit codes: 0 ready (or only skipped checks), 1 a check failed, 2 the check could not run.')
+    .option('--name <text>', "the widget's name in the dock and the report (default: its page's <title>)")
+    .addHelpText(
+      'after',
+      '\nIt prints each journey (outbound, inbound) and check as it finishes, then the readiness report.\nExit codes: 0 ready (or only skipped checks), 1 a check failed (the widget never answered SYNC, a call step failed, an error finding), 2 the check could not run (bad arguments, the widget answers 404 or is unreachable, an untrusted certificate, no @playwright/test, no Chromium).',
+    )
     .action(async (url: string, options) => process.exit(await runCheckWidget(url, options)))
+
+  program
+    .command('open')
+    .description("Open the harness of a running `ringside start` in Chromium, with the calling SDK's CDN URLs (jsDelivr, unpkg) answered offline by it.")
+    .argument('[page]', 'a path of the harness, or any http(s) URL', '/')
+    .option('--url <url>', 'the running emulator', baseUrl, baseUrl(DEFAULT_URL))
+    .option('--profile <dir>', 'keep the browser profile in this folder (default: a temporary one)')
+    .option('--headless', 'no window (scripts and CI)')
+    .option('--ignore-https-errors', "accept a widget's self-signed https certificate")
+    .action(async (path: string, options) => {
+      // Loaded here, not at startup: it needs @playwright/test, an optional peer.
+      const { runOpen } = await import('./open.ts')
+      process.exit(await runOpen(path, options))
+    })
 
   dataOptions(program.command('export').description('Write the data as an export (the format `ringside import` and Developer → Database take).'))
     .argument('[file]', 'where to write it (default: stdout)')

@@ -2,19 +2,24 @@
  * The Playwright config of `ringside check-widget` (and a base for users'
  * own suites): the conformance suite against $WIDGET_URL, in the harness
  * served by `ringside start` from this package on $KIT_PORT (the widget
- * origin on the next port). Reports go to $WIDGET_CHECK_DIR.
+ * origin on the next port). Reports go to $WIDGET_CHECK_DIR. One project per
+ * placement of $WIDGET_PLACEMENT (widget, remote, window; default widget). The
+ * server registers $WIDGET_URL under $WIDGET_NAME, so the dock shows the
+ * widget's own name.
  */
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { defineConfig } from '@playwright/test'
+import { chromium, defineConfig } from '@playwright/test'
 import { findChromium } from './chromium.ts'
 import { BROWSER_ARGS } from './browser-args.ts'
+import { placementProjects, type Placement } from '../e2e/kit/placements.ts'
+import { registrationArgs } from '../e2e/kit/targets.ts'
 
 const here = import.meta.dirname
 const port = Number(process.env.KIT_PORT ?? 4173)
 const dir = resolve(process.env.WIDGET_CHECK_DIR ?? 'ringside-report')
 
-export default defineConfig({
+export default defineConfig<{ placement: Placement }>({
   testDir: here,
   testMatch: 'conformance.spec.js',
   timeout: 30_000,
@@ -24,17 +29,18 @@ export default defineConfig({
   outputDir: join(dir, 'results'),
   reporter: [
     [join(here, 'readiness-reporter.js'), { outputFile: join(dir, 'widget-check.txt') }],
-    ['junit', { outputFile: process.env.WIDGET_JUNIT ?? join(dir, 'widget-check.junit.xml') }],
+    ['junit', { outputFile: process.env.WIDGET_JUNIT ?? join(dir, 'widget-check.junit.xml'), includeProjectInTestName: true }],
   ],
+  projects: placementProjects(),
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     browserName: 'chromium',
     headless: true,
     ignoreHTTPSErrors: process.env.WIDGET_IGNORE_HTTPS_ERRORS === '1',
-    launchOptions: { executablePath: findChromium() ?? undefined, args: BROWSER_ARGS },
+    launchOptions: { executablePath: findChromium(process.env, () => chromium.executablePath()) ?? undefined, args: BROWSER_ARGS },
   },
   webServer: {
-    command: `node ${JSON.stringify(resolve(here, '..', 'bin', 'ringside.mjs'))} start --sandboxes --fresh --port ${port} --data ${JSON.stringify(join(tmpdir(), `ringside-check-${port}`))}`,
+    command: `node ${JSON.stringify(resolve(here, '..', 'bin', 'ringside.mjs'))} start --sandboxes --fresh --port ${port} --data ${JSON.stringify(join(tmpdir(), `ringside-check-${port}`))}${registrationArgs()}`,
     url: `http://127.0.0.1:${port}/_ringside/v1/server`,
     reuseExistingServer: false,
     timeout: 30_000,

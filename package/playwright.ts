@@ -9,15 +9,18 @@
  */
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { chromium } from '@playwright/test'
+import { findChromium as findChromiumIn } from './chromium.ts'
 export { test, expect } from '../e2e/kit/fixtures.ts'
 export type { KitFixtures, KitOptions } from '../e2e/kit/fixtures.ts'
 export { Harness } from '../e2e/kit/harness.ts'
 export { MessageLog, payloadOf } from '../e2e/kit/message-log.ts'
 export { BUILT_IN_DRIVERS, loadDriver, guessDriver } from '../e2e/kit/drivers/load-driver.ts'
 export * from '../e2e/kit/drivers/types.ts'
-export { CHECKS, evaluateCheck, strictOutcome } from '../e2e/kit/checks.ts'
+export { CHECKS, checksFor, evaluateCheck, strictOutcome } from '../e2e/kit/checks.ts'
+export { JOURNEYS, type JourneyKind } from '../e2e/kit/journey.ts'
+export { PLACEMENTS, type Placement } from '../e2e/kit/placements.ts'
 export { journeyFor } from '../e2e/kit/journey-runner.ts'
-export { findChromium } from './chromium.ts'
 export { BROWSER_ARGS } from './browser-args.ts'
 
 /**
@@ -32,4 +35,9 @@ export function ringsideWebServer(port = 4173) {
     reuseExistingServer: !process.env.CI,
     timeout: 30_000,
   }
+}
+
+/** The Chromium for your runs: $CHROMIUM_PATH, Playwright's own, or a system one (null: none). */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string | null {
+  return findChromiumIn(env, () => chromium.executablePath())
 }

@@ -14,7 +14,7 @@
 // failed (findings of severity error; warnings too with --strict), 2 the check
 // could not run (bad arguments, widget not reachable, no Chromium, build failed).
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { resolve } from 'node:path'
@@ -39,8 +39,14 @@ Options:
   --sync-timeout <ms>    how long the host waits for SYNC_ACK (default 10000)
   --port <n>             harness port; the widget fixtures use n+1, n+2
                          (default 4173)
-  --name <text>          the widget's name in the report
+  --placement <where>    where the harness places the widget: widget (default),
+                         remote, window (the calling window), or all (one
+                         Playwright project each)
+  --name <text>          the widget's name in the dock and the report
   -h, --help             this text
+
+It prints each journey (outbound, inbound) and check as it finishes, then the
+readiness report.
 
 Exit codes: 0 ready (or only skipped checks), 1 a check failed, 2 the check could not run.
 
@@ -67,6 +73,7 @@ function parseOptions(argv) {
         'sync-timeout': { type: 'string' },
         port: { type: 'string' },
         name: { type: 'string' },
+        placement: { type: 'string', default: 'widget' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -87,6 +94,7 @@ function parseOptions(argv) {
     syncTimeout: values['sync-timeout'] ?? null,
     port: values.port ?? null,
     name: values.name ?? null,
+    placement: values.placement,
   }
 }
 
@@ -108,6 +116,9 @@ function probe(url, ignoreHttpsErrors) {
 
 const options = parseOptions(process.argv.slice(2))
 if (options.url === null) fail(`which widget? Give its URL.\n\n${USAGE}`)
+const PLACEMENTS = ['widget', 'remote', 'window']
+const placements = options.placement === 'all' ? PLACEMENTS : options.placement.split(',').map((p) => p.trim())
+if (placements.some((p) => !PLACEMENTS.includes(p))) fail(`--placement ${JSON.stringify(options.placement)} is not a placement; use ${PLACEMENTS.join(', ')} or all`)
 
 let widgetUrl
 try {
@@ -131,7 +142,7 @@ const ownFixture = widgetUrl.hostname === '127.0.0.1' && [port + 1, port + 2].in
 if (!ownFixture) {
   try {
     const response = await probe(widgetUrl, options.ignoreHttpsErrors)
-    if (response.status >= 400) fail(`the widget answered ${response.status} ${response.statusText} at ${widgetUrl.href}`)
+    if (response.status >= 400) fail(`the widget answered ${response.status} ${response.statusText} at ${widgetUrl.href}: check the URL (and that your dev server serves that path).`)
   } catch (error) {
     const code = error?.code ?? ''
     if (TLS_CODE.test(code)) {
@@ -160,6 +171,7 @@ const env = {
   ...process.env,
   WIDGET_URL: widgetUrl.href,
   WIDGET_DRIVER: options.driver,
+  WIDGET_PLACEMENT: placements.join(','),
   KIT_PORT: String(port),
   FORCE_COLOR: process.env.FORCE_COLOR ?? '0',
   ...(options.syncTimeout !== null ? { WIDGET_SYNC_TIMEOUT_MS: String(Number(options.syncTimeout)) } : {}),
@@ -171,5 +183,9 @@ process.stdout.write(`check-widget: checking ${widgetUrl.href} in the harness at
 const run = spawnSync('npx', ['playwright', 'test', '-c', 'e2e/kit/playwright.kit.config.ts'], { cwd: root, stdio: 'inherit', env })
 const reportDir = process.env.WIDGET_CHECK_DIR ?? 'reports'
 process.stdout.write(`JUnit XML: ${reportDir}/widget-check.junit.xml · report with traces: npx playwright show-report ${reportDir}/widget-check-html\n`)
-// Playwright exits 1 when a check failed; anything else it could not run.
+// Playwright exits 1 when a check failed; anything else it could not run. Not one check ran (the
+// harness server could not start; the reporter's line, e2e/kit/readiness-reporter.ts): could not run.
+const reportFile = resolve(root, reportDir, 'widget-check.txt')
+const report = existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : ''
+if (report.includes('Widget readiness check: no conformance checks ran.')) process.exit(2)
 process.exit(run.status === 0 ? 0 : run.status === 1 ? 1 : 2)

@@ -1,12 +1,18 @@
 #!/usr/bin/env node
-// The install test (part of `npm test`, after the build): the package as a
-// widget developer gets it.
-//   1. npm pack;
-//   2. install the tarball into a temporary project outside the repository
-//      (dependencies and @playwright/test from the npm cache when it has them);
+// The install test (part of `npm test`): the package as a widget developer
+// gets it, from a fresh clone of the repository's committed HEAD.
+//   0. git clone into a temporary folder (no build, no lib/, no dist/); its
+//      dependencies are the repository's own node_modules, linked, when the
+//      clone's package-lock.json is the same file (what npm ci would install
+//      there is then exactly that tree; it saves ~45 s of npm test), else npm ci;
+//   1. npm pack: its prepack builds the package, since the clone has no build;
+//   2. install the tarball into a temporary project outside the repository,
+//      WITHOUT the optional peers (@playwright/test, msw);
 //   3. npx ringside --version;
 //   4. ringside start --port <free> serves the harness, the API and the SDK
 //      (4b: export, reset and import, against it and its data folder);
+//      ringside check-widget says which command installs @playwright/test;
+//   then install the peers, and:
 //   5. Node scripts there import ringside/api, ringside/sdk and ringside/msw;
 //   5b. a widget-only bundle of ringside/sdk/widget leaves the host side out;
 //   5c. TypeScript compiles a file using the entry points (their .d.ts types);
@@ -15,7 +21,7 @@
 //   7. ringside check-widget runs the same checks with the package's own config.
 // Prints each step and its time; exits 1 on the first failure.
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -76,14 +82,25 @@ function expect(condition, message) {
 }
 
 try {
-  step('1. npm pack')
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root }))
+  step('0. git clone (committed HEAD, no build) and its dependencies')
+  const clone = join(work, 'clone')
+  execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${root}`, clone], { stdio: ['ignore', 'pipe', 'pipe'] })
+  expect(!existsSync(join(clone, 'lib')) && !existsSync(join(clone, 'dist', 'index.html')), 'the clone already has a build')
+  const sameLock = existsSync(join(root, 'node_modules')) &&
+    readFileSync(join(root, 'package-lock.json'), 'utf8') === readFileSync(join(clone, 'package-lock.json'), 'utf8')
+  if (sameLock) symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir')
+  else run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: clone })
+
+  step('1. npm pack in the clone (prepack builds)')
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], { cwd: clone }))
   const tarball = join(work, packed[0].filename)
 
-  step('2. install the tarball into a new project')
+  step('2. install the tarball into a new project, without the optional peers')
   execFileSync('mkdir', ['-p', project])
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-widget', private: true, type: 'module' }, null, 2))
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', '-D', tarball, `@playwright/test@${playwrightVersion}`, `msw@${mswVersion}`])
+  const install = (...packages) => run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', '-D', ...packages])
+  install(tarball)
+  expect(!existsSync(join(project, 'node_modules', '@playwright', 'test')), '@playwright/test was installed with the package, though it is an optional peer')
 
   step('3. npx ringside --version')
   const version = run('npx', ['--no-install', 'ringside', '--version']).trim()
@@ -127,8 +144,8 @@ try {
   }
   const widgetPage = await fetch(`http://127.0.0.1:${port + 1}/widget/`)
   expect(widgetPage.status === 200, `the widget origin answered ${widgetPage.status}`)
-  const noChromium = exitOf(['check-widget', `http://127.0.0.1:${port + 1}/widget/`], { ...process.env, CHROMIUM_PATH: join(work, 'no-such-chromium') })
-  expect(noChromium.code === 2 && noChromium.stderr.includes('CHROMIUM_PATH'), `check-widget without a Chromium: exit ${noChromium.code}, ${noChromium.stderr}`)
+  const noPeer = exitOf(['check-widget', `http://127.0.0.1:${port + 1}/widget/`])
+  expect(noPeer.code === 2 && noPeer.stderr.includes('npm i -D @playwright/test'), `check-widget without @playwright/test: exit ${noPeer.code}, ${noPeer.stderr}`)
   const fixture = await fetch(`${base}/e2e/fixtures/plain-host/`)
   expect(fixture.status === 404, `the package serves the e2e fixture pages (${fixture.status})`)
 
@@ -166,6 +183,11 @@ try {
     expect(String(error.stderr).includes('no emulator answers'), `no clear message without a server: ${error.stderr}`)
   }
   expect(noServerExit === 2, `ringside export with nothing at --url exited ${noServerExit}, expected 2`)
+
+  step('4c. install the peers: @playwright/test and msw')
+  install(`@playwright/test@${playwrightVersion}`, `msw@${mswVersion}`)
+  const noChromium = exitOf(['check-widget', `http://127.0.0.1:${port + 1}/widget/`], { ...process.env, CHROMIUM_PATH: join(work, 'no-such-chromium') })
+  expect(noChromium.code === 2 && noChromium.stderr.includes('CHROMIUM_PATH'), `check-widget without a Chromium: exit ${noChromium.code}, ${noChromium.stderr}`)
 
   step('5. Node scripts import ringside/api, ringside/sdk and ringside/msw')
   writeFileSync(

@@ -6,8 +6,10 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { relative } from 'node:path'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { SERVER_PATHS } from '../shared/api/api-paths.ts'
+import { SERVED_PREFIX } from '../shared/sdk-cdn/cdn-urls.ts'
 import { DEFAULT_PORT, PACKAGE_VERSION, StartupError, REPO_ROOT, startRingside, type RingsideServer } from './server.ts'
 import { DataInUseError, StorageError } from './storage.ts'
+import { nameOfWidget } from './widget-page.ts'
 
 function portNumber(value: string): number {
   const port = Number(value)
@@ -40,9 +42,15 @@ export function addStartOptions(command: Command, mode: { defaultData: string; p
   command
     .addOption(new Option('--port <port>', 'port of the harness and the API; the widget origin uses the next one').default(DEFAULT_PORT).argParser(portNumber))
     .option('--host <host>', 'address to listen on (anything but loopback prints a warning: there is no real authentication)', '127.0.0.1')
+    .addOption(
+      new Option('--allowed-host <names...>', 'also serve requests for these host names (localhost, IP addresses and --host always are; .example.test allows its subdomains)').argParser(
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((name) => name.trim()).filter(Boolean)],
+      ),
+    )
     .option('--data <file or dir>', 'where the data lives: a folder, or a snapshot file (*.json)', mode.defaultData)
     .option('--fresh', 'start from the seed data; the data the location held is kept beside it as *.previous')
     .addOption(new Option('--widget <url>', "register this calling widget at startup (a fresh account registers the widget origin's /widget/)").argParser(httpUrl))
+    .option('--widget-name <text>', "the --widget's name in the dock (default: its page's <title>, else \"Widget at host/path\")")
     .option('--import <file>', 'load this export (Developer → Database → Export, or GET /_ringside/v1/export) at startup, replacing the data')
     .option('--export-on-exit <file>', 'write an export of the data to this file when the server stops')
     .addOption(
@@ -72,9 +80,11 @@ export function buildCommand(): Command {
 export interface CliOptions {
   port: number
   host: string
+  allowedHost?: string[]
   data: string
   fresh?: boolean
   widget?: string
+  widgetName?: string
   import?: string
   exportOnExit?: string
   cors?: string[] | true
@@ -92,6 +102,7 @@ function printStartup(server: RingsideServer, options: CliOptions): void {
   row('Harness + CRM API', server.url)
   row('Widget origin', `${server.widgetOrigin}/   (registered widget: ${server.widgetUrl})`)
   row('Calling SDK (CDN URL)', `${server.url}sdk/${PACKAGE_VERSION}/calling-extensions.js   (.umd.js for a <script> tag; latest/ too)`)
+  row('npm SDK (jsDelivr URL)', `${server.url.slice(0, -1)}${SERVED_PREFIX}@latest/dist/main.js   (0.9.x; \`ringside open\` answers the CDN URLs with it)`)
   row('Change stream (SSE)', `${server.url.slice(0, -1)}${SERVER_PATHS.changes}`)
   const storage = server.storage
   if (storage) {
@@ -124,6 +135,9 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   await runStart(command.opts<CliOptions>())
 }
 
+/** How long SIGINT/SIGTERM may take before the process exits regardless. */
+const STOP_DEADLINE_MS = 1500
+
 /** Start the server with parsed options, print where everything is, stop on SIGINT/SIGTERM. Exits 1 when it cannot start. */
 export async function runStart(options: CliOptions, onStarted?: (server: RingsideServer) => void): Promise<void> {
   const port = options.port
@@ -137,9 +151,10 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
     server = await startRingside({
       port,
       host: options.host,
+      ...(options.allowedHost && { allowedHosts: options.allowedHost }),
       data: options.data,
       fresh: options.fresh ?? false,
-      ...(widgetUrl && { widgetUrl }),
+      ...(widgetUrl && { widgetUrl, widgetName: options.widgetName?.trim() || (await nameOfWidget(widgetUrl)) }),
       ...(options.import && { importFile: options.import }),
       corsOrigins,
       pages: !options.pages ? 'none' : options.dist ? 'dist' : 'vite',
@@ -162,6 +177,12 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
     if (stopping) return
     stopping = true
     let code = 0
+    // Whatever holds the close up, the process ends within STOP_DEADLINE_MS with the lock released.
+    setTimeout(() => {
+      server.storage?.releaseLockSync()
+      console.error(`ringside: stopping took longer than ${STOP_DEADLINE_MS} ms; exiting anyway (${signal}).`)
+      process.exit(code || 1)
+    }, STOP_DEADLINE_MS).unref()
     try {
       if (options.exportOnExit) {
         server.exportTo(options.exportOnExit)

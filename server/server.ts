@@ -15,6 +15,7 @@
  * from the production build in dist/ with `pages: 'dist'` (the e2e tests).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { getRequestListener } from '@hono/node-server'
@@ -27,11 +28,14 @@ import type { ViteDevServer } from 'vite'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
 import { SnapshotError } from '../shared/api/db.ts'
-import { notFound } from '../shared/api/errors.ts'
+import { ApiError, Category, notFound } from '../shared/api/errors.ts'
+import { MAX_BODY_BYTES } from '../shared/api/http.ts'
 import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/seed.ts'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
 import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
+import { isServablePath, RequestGuard } from './guard.ts'
+import { serveCdnSdk } from './sdk-cdn.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..')
@@ -82,10 +86,14 @@ export interface RingsideServerOptions {
   fresh?: boolean
   /** The registered calling widget of the seed (default: the widget origin's /widget/). */
   widgetUrl?: string
+  /** The registered widget's name in the dock (default: the seed's, for the reference widget). */
+  widgetName?: string
   /** A snapshot file (an export) to load at startup, replacing the data. */
   importFile?: string
   /** Origins allowed to call the API from a browser (CORS); empty = none, as the real API. */
   corsOrigins?: readonly string[]
+  /** Host names served besides localhost, IP addresses and --host (--allowed-host; `.name` allows subdomains). */
+  allowedHosts?: readonly string[]
   /** Where pages come from (default 'vite'); 'none' serves the API alone. */
   pages?: 'vite' | 'dist' | 'none'
   /** One fresh in-memory CRM per browser profile (see crms.ts). */
@@ -148,20 +156,73 @@ function listen(server: Server, port: number, host: string, role: string): Promi
   })
 }
 
-function closeServer(server: Server): Promise<void> {
+/** Idle sockets are closed after this long without a byte either way (the change stream writes every 15 s). */
+export const IDLE_SOCKET_MS = 60_000
+/** A request's headers must arrive within this, and the whole request within REQUEST_MS. */
+const HEADERS_MS = 10_000
+const REQUEST_MS = 30_000
+
+/**
+ * Timeouts for a server, and the set of its sockets (upgraded ones included,
+ * which closeAllConnections does not know), so closing ends every one.
+ */
+function track(server: Server): Set<Duplex> {
+  const sockets = new Set<Duplex>()
+  server.timeout = IDLE_SOCKET_MS
+  server.headersTimeout = HEADERS_MS
+  server.requestTimeout = REQUEST_MS
+  server.keepAliveTimeout = 5_000
+  server.on('connection', (socket: Duplex) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+  // Requests Node's parser refuses (headers over its 16 KB limit, malformed lines) get the error body too.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) return socket.destroy()
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
+    const status = tooLarge ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+    const message = tooLarge ? 'The request line and headers are larger than 16 KB; send long lists in a request body (a search or batch read).' : `Malformed HTTP request (${error.code ?? 'unknown'}).`
+    const body = JSON.stringify(new ApiError(status, Category.VALIDATION_ERROR, message).toBody(crypto.randomUUID()))
+    socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nconnection: close\r\ncontent-type: application/json;charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+  })
+  return sockets
+}
+
+function closeServer(server: Server, sockets: Set<Duplex>): Promise<void> {
   return new Promise((done) => {
     if (!server.listening) return done()
     server.close(() => done())
     server.closeAllConnections()
+    for (const socket of sockets) socket.destroy()
   })
 }
 
+/** Answer with the real API's error body (and close the connection when the request body was not read). */
+function sendError(res: ServerResponse, error: ApiError, close = false): void {
+  const body = JSON.stringify(error.toBody(crypto.randomUUID()))
+  res.writeHead(error.status, {
+    'content-type': 'application/json;charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    ...(close && { connection: 'close' }),
+  })
+  res.end(body)
+}
+
+/** Answer an upgrade (WebSocket) request nobody serves, and close its socket. */
+function refuseUpgrade(socket: Duplex, status: number, message: string): void {
+  if (socket.destroyed) return
+  const body = `${message}\n`
+  socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+  // A client that never reads the answer must not keep the socket either.
+  setTimeout(() => socket.destroy(), 1000).unref()
+}
+
 /** Point the calling settings of the app at `url` (PATCH, or POST when the app has none). */
-async function registerWidget(service: CrmService, url: string): Promise<void> {
+async function registerWidget(service: CrmService, url: string, name: string): Promise<void> {
   const endpoint = `http://ringside.local/crm/v3/extensions/calling/${ACCOUNT.appId}/settings?hapikey=${ACCOUNT.developerApiKey}`
   const send = (method: string, body: unknown) => service.handle(new Request(endpoint, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))
-  let response = await send('PATCH', { url })
-  if (response.status === 404) response = await send('POST', { name: WIDGET_NAME, url })
+  let response = await send('PATCH', { name, url })
+  if (response.status === 404) response = await send('POST', { name, url })
   if (!response.ok) throw new StartupError(`--widget ${url}: the API refused it (${response.status}): ${await response.text()}`)
 }
 
@@ -184,7 +245,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     warnings.push(`Listening on ${host}: the emulated CRM has no real authentication (its tokens are public), so anyone who can reach this machine can read and change its data.`)
   }
 
-  const serviceOptions: CrmServiceOptions = { seedOptions: { widgetUrl }, ...(options.now && { now: options.now }) }
+  const serviceOptions: CrmServiceOptions = { seedOptions: { widgetUrl, ...(options.widgetName && { widgetName: options.widgetName }) }, ...(options.now && { now: options.now }) }
 
   // The main CRM: seeded only when there is nothing to load (or --fresh).
   const storage = options.data === null ? null : new DiskStorage(options.data ?? resolve(REPO_ROOT, '.ringside'), { compactEvery: options.compactEvery })
@@ -222,12 +283,12 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   if (options.widgetUrl) {
     // Saved or imported data has its own registration; --widget changes it, through the API like any client.
     try {
-      await registerWidget(service, options.widgetUrl)
+      await registerWidget(service, options.widgetUrl, options.widgetName ?? WIDGET_NAME)
     } catch (error) {
       storage?.releaseLockSync()
       throw error
     }
-    notes.push(`--widget: registered ${options.widgetUrl} as the calling widget of app ${ACCOUNT.appId}.`)
+    notes.push(`--widget: registered ${options.widgetUrl} as the calling widget of app ${ACCOUNT.appId}, named ${JSON.stringify(options.widgetName ?? WIDGET_NAME)}.`)
   }
   if (storage) {
     // Compaction at startup: whatever was loaded (or seeded, or imported) becomes the new snapshot.
@@ -237,6 +298,9 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
 
   const registry = new CrmRegistry(service, { sandboxes: options.sandboxes ?? false, serviceOptions })
   const corsOrigins = [...new Set(options.corsOrigins ?? [])]
+  const guard = new RequestGuard({ host, allowedHosts: options.allowedHosts ?? [], port, corsOrigins })
+  // The data files are never served as pages (Vite serves files under the repository).
+  const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.lock]) : []
 
   // --- the harness origin: API, change stream, server info (and pages in dist mode)
   const streams = new Set<SSEStreamingApi>()
@@ -306,6 +370,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   let vite: ViteDevServer | null = null
   const harnessServer = createServer()
   const widgetServer = createServer()
+  const sockets = [track(harnessServer), track(widgetServer)] as const
   const staticPages = new Hono()
   if (pages === 'dist') staticPages.use(
     '*',
@@ -330,11 +395,32 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       server: { middlewareMode: true, ws: { server: harnessServer } },
     })
     // One Vite instance serves both origins; the widget origin's pages open their HMR socket on their own port.
-    widgetServer.on('upgrade', (req, socket, head) => harnessServer.emit('upgrade', req, socket, head))
+    widgetServer.on('upgrade', (req, socket, head) => {
+      if (isViteSocket(req)) harnessServer.emit('upgrade', req, socket, head)
+    })
+  }
+  /** Vite's HMR client opens its WebSocket with one of these subprotocols; Vite's own listener takes those. */
+  function isViteSocket(req: IncomingMessage): boolean {
+    if (!vite || guard.checkHost(req.headers)) return false
+    const protocol = req.headers['sec-websocket-protocol'] ?? ''
+    return protocol === 'vite-hmr' || protocol === 'vite-ping'
+  }
+  // Every other upgrade request is answered and closed, never left open (it would hold the process at shutdown).
+  for (const server of [harnessServer, widgetServer]) {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
+      if (isViteSocket(req)) return
+      const refused = guard.checkHost(req.headers)
+      if (refused) refuseUpgrade(socket, 403, refused.message)
+      else refuseUpgrade(socket, 404, 'This server does not take WebSocket or other upgrade requests here.')
+    })
   }
 
   const servePage = (req: IncomingMessage, res: ServerResponse) => {
-    if (serveSdk(pathOf(req), res, distRoot)) return
+    if (!isServablePath(pathOf(req), pages === 'dist' ? distRoot : REPO_ROOT, protectedPaths)) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found')
+      return
+    }
+    if (serveSdk(pathOf(req), res, distRoot) || serveCdnSdk(pathOf(req), res, distRoot)) return
     if (registry.sandboxesEnabled && !(req.headers.cookie ?? '').includes(`${SANDBOX_COOKIE}=`)) {
       res.setHeader('set-cookie', `${SANDBOX_COOKIE}=${registry.newSandboxName()}; Path=/; HttpOnly; SameSite=Lax`)
     }
@@ -351,12 +437,27 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   }
 
   const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?', 1)[0] as string
+  /** The first layer, on both origins: a foreign Host is refused. */
+  const refusedHost = (req: IncomingMessage, res: ServerResponse) => {
+    const refused = guard.checkHost(req.headers)
+    if (refused) sendError(res, refused, true)
+    return refused !== null
+  }
   harnessServer.on('request', (req, res) => {
+    if (refusedHost(req, res)) return
     const path = pathOf(req)
-    if (isApiPath(path)) void apiListener(req, res)
-    else servePage(req, res)
+    if (!isApiPath(path)) return servePage(req, res)
+    const crossSite = guard.checkCrossSite(req.method ?? 'GET', path, req.headers)
+    if (crossSite) return sendError(res, crossSite, true)
+    // A declared body over the limit is refused before a byte of it is read (a streamed one is counted by the API as it reads).
+    const declared = Number(req.headers['content-length'] ?? 0)
+    if (declared > MAX_BODY_BYTES) {
+      return sendError(res, new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`), true)
+    }
+    void apiListener(req, res)
   })
   widgetServer.on('request', (req, res) => {
+    if (refusedHost(req, res)) return
     if (isApiPath(pathOf(req))) {
       res.writeHead(404, { 'content-type': 'application/json' })
       res.end(JSON.stringify(notFound(`This is the widget origin; the CRM API is served at ${origin}.`).toBody(crypto.randomUUID())))
@@ -367,7 +468,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
 
   const closeAll = async () => {
     for (const stream of streams) await stream.close().catch(() => {})
-    await Promise.all([closeServer(harnessServer), closeServer(widgetServer)])
+    await Promise.all([closeServer(harnessServer, sockets[0]), closeServer(widgetServer, sockets[1])])
     await vite?.close()
     await storage?.close()
   }

@@ -4,6 +4,11 @@ import { useEffect, type RefObject } from 'react'
  * Watches the element's rendered size with a ResizeObserver and reports it,
  * debounced, as whole pixels. The machine decides whether it changed and
  * whether the host may be told.
+ *
+ * A size with no area is not reported: when the host hides the widget's
+ * iframe (`display: none`), the frame's document lays out at 0 × 0, and
+ * telling the host that would shrink the widget to the host's minimum when it
+ * is shown again. The observer fires again with the real size once shown.
  */
 export function useResizeReport(
   ref: RefObject<HTMLElement | null>,
@@ -18,6 +23,7 @@ export function useResizeReport(
       clearTimeout(timer)
       timer = setTimeout(() => {
         const rect = element.getBoundingClientRect()
+        if (rect.width < 1 || rect.height < 1) return
         report({ width: Math.ceil(rect.width), height: Math.ceil(rect.height) })
       }, debounceMs)
     })

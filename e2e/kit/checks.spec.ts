@@ -4,7 +4,7 @@
  * must pass them all), and the message log's filters and waits.
  */
 import { expect, test } from '@playwright/test'
-import { CHECKS, evaluateCheck, strictOutcome, type CheckOutcome } from './checks.ts'
+import { CHECKS, checksFor, evaluateCheck, strictOutcome, type CheckOutcome } from './checks.ts'
 import { newJourneyResult, type JourneyResult, type StageName } from './journey.ts'
 import { isDeepSubset, MessageLog, stringifyForReport, type RawRecord, type RecordedMessage } from './message-log.ts'
 
@@ -62,7 +62,7 @@ function journey(wire: RawRecord[], stages: Partial<JourneyResult['stages']> = {
 }
 
 function outcomes(j: JourneyResult): Record<string, CheckOutcome> {
-  return Object.fromEntries(CHECKS.map((check) => [check.id, evaluateCheck(check, j)]))
+  return Object.fromEntries(checksFor(j.kind).map((check) => [check.id, evaluateCheck(check, j)]))
 }
 
 function replace(wire: RawRecord[], type: string, data: Record<string, unknown>): RawRecord[] {
@@ -216,4 +216,24 @@ test('deep-subset matching and the report serializer handle what postMessage can
   const record: Partial<RecordedMessage> = { data: { id: 10n, map: new Map([['k', 1]]), set: new Set([1]), big: 'x'.repeat(50), inf: Number.POSITIVE_INFINITY } }
   const text = stringifyForReport(record, 10)
   expect(JSON.parse(text)).toEqual({ data: { id: '10n', map: { Map: [['k', 1]] }, set: { Set: [1] }, big: 'xxxxxxxxxx… (50 characters)', inf: 'Infinity' } })
+})
+
+test('the inbound journey: INCOMING_CALL carries the call and the caller (toNumber: a warning); the outbound-only check does not apply to it, nor the inbound one to an outbound call', () => {
+  const ringing = (data: Record<string, unknown>) =>
+    conformingWire()
+      .filter((r) => !['DIAL_NUMBER', 'OUTGOING_CALL_STARTED'].includes((r.data as { type: string }).type))
+      .concat([fromWidget('INCOMING_CALL', data)])
+  const inbound = (wire: RawRecord[]) => journey(wire, {}, { kind: 'inbound' })
+  const good = outcomes(inbound(ringing({ externalCallId: CALL, fromNumber: '+16175550101', toNumber: '+15550100', createEngagement: true })))
+  expect(Object.keys(good)).toEqual(['handshake', 'initialized', 'nothing-before-ack', 'incoming-call', 'call-ended', 'call-completed', 'call-logged', 'valid-payloads'])
+  expect(good['incoming-call']).toEqual({ status: 'passed' })
+  // without toNumber the host still matches the caller and logs the call: a warning, listed once (valid payloads)
+  const noTo = outcomes(inbound(ringing({ externalCallId: CALL, fromNumber: '+16175550101', createEngagement: true })))
+  expect(noTo['incoming-call']).toEqual({ status: 'passed' })
+  expect(noTo['valid-payloads']).toMatchObject({ warnings: expect.arrayContaining([expect.stringMatching(/^INCOMING_CALL: no toNumber/)]) })
+  const bad = outcomes(inbound(ringing({ externalCallId: '', toNumber: '+15550100' })))
+  expect(bad['incoming-call']).toMatchObject({ status: 'failed', problems: ['externalCallId is "", expected a non-empty string', 'fromNumber is undefined, expected a phone number'] })
+  const outgoing = CHECKS.find((c) => c.id === 'outgoing-call')!
+  expect(evaluateCheck(outgoing, inbound(conformingWire()))).toEqual({ status: 'skipped', reason: 'a check of the outbound journey (this was inbound)' })
+  expect(evaluateCheck(CHECKS.find((c) => c.id === 'incoming-call')!, journey(conformingWire()))).toMatchObject({ status: 'skipped' })
 })

@@ -9,7 +9,7 @@
  */
 import { findingsOf, replayWire, type ReplayedMessage } from '../../shared/protocol/index.ts'
 import { FINAL_CALL_STATUSES } from '../../shared/crm/call-status.ts'
-import type { JourneyResult, StageName } from './journey.ts'
+import type { JourneyKind, JourneyResult, StageName } from './journey.ts'
 import { payloadOf } from './message-log.ts'
 
 /**
@@ -27,6 +27,8 @@ export interface ConformanceCheck {
   title(journey: Pick<JourneyResult, 'syncTimeoutMs'>): string
   /** Stages the check needs to have happened. */
   readonly needs: readonly StageName[]
+  /** The one journey it belongs to; default: both. */
+  readonly journey?: JourneyKind
   /** Problems found (empty: passed). Runs only when every needed stage passed. */
   problems(journey: JourneyResult): string[]
   /** Deviations the real CRM copes with: listed, failing only with --strict. */
@@ -111,9 +113,27 @@ export const CHECKS: readonly ConformanceCheck[] = [
     },
   },
   {
+    id: 'incoming-call',
+    // toNumber is not required here: the host matches the caller by fromNumber and logs the call
+    // without it (leniency rule to-number-missing); its absence is a warning under valid payloads.
+    title: () => 'reports the ringing call: INCOMING_CALL carries externalCallId and fromNumber (the caller)',
+    needs: ['ring'],
+    journey: 'inbound',
+    problems(j) {
+      const ringing = fromWidget(j).find((r) => r.type === 'INCOMING_CALL')
+      if (!ringing) return ['no INCOMING_CALL was recorded']
+      const data = payloadOf(ringing)
+      const problems: string[] = []
+      if (typeof data.externalCallId !== 'string' || data.externalCallId === '') problems.push(`externalCallId is ${show(data.externalCallId)}, expected a non-empty string`)
+      if (typeof data.fromNumber !== 'string' || data.fromNumber.trim() === '') problems.push(`fromNumber is ${show(data.fromNumber)}, expected a phone number`)
+      return problems
+    },
+  },
+  {
     id: 'outgoing-call',
     title: () => 'places the dialed call: OUTGOING_CALL_STARTED after DIAL_NUMBER carries toNumber and externalCallId',
     needs: ['dial', 'placeCall'],
+    journey: 'outbound',
     problems(j) {
       const dial = toWidget(j).find((r) => r.type === 'DIAL_NUMBER')
       const started = fromWidget(j).find((r) => r.type === 'OUTGOING_CALL_STARTED' && r.time >= (dial?.time ?? Infinity))
@@ -181,6 +201,11 @@ export const CHECKS: readonly ConformanceCheck[] = [
   },
 ]
 
+/** The checks of one journey. */
+export function checksFor(kind: JourneyKind): readonly ConformanceCheck[] {
+  return CHECKS.filter((check) => check.journey === undefined || check.journey === kind)
+}
+
 /** With --strict, warnings fail the check. */
 export function strictOutcome(outcome: CheckOutcome, strict: boolean): CheckOutcome {
   if (!strict || outcome.status === 'skipped' || !outcome.warnings?.length) return outcome
@@ -190,6 +215,7 @@ export function strictOutcome(outcome: CheckOutcome, strict: boolean): CheckOutc
 
 /** Judges one check on a journey. */
 export function evaluateCheck(check: ConformanceCheck, journey: JourneyResult): CheckOutcome {
+  if (check.journey !== undefined && check.journey !== journey.kind) return { status: 'skipped', reason: `a check of the ${check.journey} journey (this was ${journey.kind})` }
   if (journey.fatal !== null) return { status: 'failed', problems: [`the journey stopped: ${journey.fatal}`] }
   for (const name of check.needs) {
     const stage = journey.stages[name]

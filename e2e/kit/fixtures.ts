@@ -8,6 +8,10 @@
  * - `widgetUrl` / `widgetDriver` (options): the widget under test (default
  *   $WIDGET_URL, else Ringside's reference widget) and its driver (default
  *   $WIDGET_DRIVER, else guessed from the URL).
+ * - `placement` (option): where the harness places the widget, `widget`
+ *   (default), `remote` or `window` (the calling window); `harness.open()`
+ *   asks for it with `?placement=`. Set it per project to run a suite in
+ *   every placement (see placements.ts).
  * - `messages`: the wire log of the page, both directions, recorded
  *   black-box in every frame (see message-recorder.ts). Attached to the
  *   report as JSON when the test fails.
@@ -16,6 +20,9 @@
  * - `widget`: a FrameLocator for the widget iframe; `widgetFrame()` its Frame.
  * - `driver`: the widget driver; `driverContext(dialedNumber)` builds the
  *   context its steps take.
+ * - `sdkCdn` (automatic): the SDK's public CDN URLs (jsDelivr, unpkg) answered
+ *   by the Ringside server, as sdk-cdn.ts says; an SDK URL it cannot answer is
+ *   named in the annotation `sdk-cdn`. Turn it off with the option `mapSdkCdn: false`.
  */
 import { test as base, expect, type Frame, type FrameLocator } from '@playwright/test'
 import { loadDriver } from './drivers/load-driver.ts'
@@ -23,13 +30,19 @@ import type { DriverContext, WidgetDriver } from './drivers/types.ts'
 import { Harness } from './harness.ts'
 import type { MessageLog } from './message-log.ts'
 import { installMessageRecorder } from './message-recorder.ts'
+import type { Placement } from './placements.ts'
 import { kitOrigins, originOf, ourWidgetUrl, type KitOrigins } from './origins.ts'
+import { routeSdkCdn, type SdkCdnRoutes } from './sdk-cdn.ts'
 
 export interface KitOptions {
   /** The widget under test (absolute http(s) URL). */
   widgetUrl: string
-  /** `auto`, a built-in driver (`ringside`, `npm-fixture`, `none`) or a path to a driver module. */
+  /** `auto`, a built-in driver (`ringside`, `npm-fixture`, `generic`, `none`) or a path to a driver module. */
   widgetDriver: string
+  /** Where the harness places the widget (default `widget`). */
+  placement: Placement
+  /** Answer the SDK's CDN URLs from Ringside (default true). */
+  mapSdkCdn: boolean
 }
 
 export interface KitFixtures {
@@ -41,13 +54,27 @@ export interface KitFixtures {
   widgetFrame: () => Promise<Frame>
   driver: WidgetDriver
   driverContext: (dialedNumber: string) => Promise<DriverContext>
+  /** The SDK's CDN routes of this test's context (null with mapSdkCdn: false). */
+  sdkCdn: SdkCdnRoutes | null
 }
 
 export const test = base.extend<KitOptions & KitFixtures>({
   widgetUrl: [async ({ baseURL }, use) => use(process.env.WIDGET_URL ?? ourWidgetUrl(baseURL)), { option: true }],
   widgetDriver: [async ({}, use) => use(process.env.WIDGET_DRIVER ?? 'auto'), { option: true }],
+  placement: ['widget', { option: true }],
+  mapSdkCdn: [true, { option: true }],
 
   origins: async ({ baseURL }, use) => use(kitOrigins(baseURL)),
+
+  sdkCdn: [
+    async ({ context, origins, mapSdkCdn }, use, testInfo) => {
+      const routes = mapSdkCdn ? await routeSdkCdn(context, origins.harness) : null
+      await use(routes)
+      const problems = routes?.problems() ?? []
+      if (problems.length > 0) testInfo.annotations.push({ type: 'sdk-cdn', description: problems.join('\n') })
+    },
+    { auto: true },
+  ],
 
   messages: async ({ page, origins, widgetUrl }, use, testInfo) => {
     const log = await installMessageRecorder(page, { harness: origins.harness, widget: originOf(widgetUrl) })
@@ -57,8 +84,8 @@ export const test = base.extend<KitOptions & KitFixtures>({
     }
   },
 
-  harness: async ({ page, messages, widgetUrl }, use) => {
-    await use(new Harness(page, { defaultWidgetUrl: widgetUrl, onOpen: (url) => url !== undefined && messages.setWidgetOrigin(originOf(url)) }))
+  harness: async ({ page, messages, widgetUrl, placement }, use) => {
+    await use(new Harness(page, { defaultWidgetUrl: widgetUrl, placement, onOpen: (url) => url !== undefined && messages.setWidgetOrigin(originOf(url)) }))
   },
 
   widget: async ({ harness }, use) => use(harness.widget),
@@ -68,7 +95,10 @@ export const test = base.extend<KitOptions & KitFixtures>({
   driver: async ({ widgetDriver, widgetUrl, origins }, use) => use(await loadDriver(widgetDriver, widgetUrl, origins.widget)),
 
   driverContext: async ({ page, harness, messages }, use) =>
-    use(async (dialedNumber) => ({ page, harness, widget: harness.widget, frame: await harness.widgetFrame(), messages, dialedNumber })),
+    use(async (dialedNumber) => {
+      const frame = await harness.widgetFrame()
+      return { page, harness, widget: harness.widget, frame, messages, dialedNumber }
+    }),
 })
 
 export { expect }

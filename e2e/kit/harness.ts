@@ -5,6 +5,7 @@
  * MSW). It never reaches into the harness's modules.
  */
 import { expect, type Frame, type FrameLocator, type Locator, type Page } from '@playwright/test'
+import { WIDGET_IFRAME, widgetHostPage, type Placement } from './placements.ts'
 
 /** Engagement fault modes of the Faults panel. */
 export type FaultMode = 'off' | 'next' | 'always'
@@ -29,6 +30,8 @@ export interface OpenOptions {
   route?: string
   /** What to wait for: the harness shell (default), the finished handshake, or nothing. */
   waitFor?: 'shell' | 'handshake' | 'none'
+  /** Where the harness places the widget (`?placement=`); default: the Harness's own placement. */
+  placement?: Placement
 }
 
 /** A call engagement as the CRM API returns it. */
@@ -132,17 +135,38 @@ export interface HarnessOptions {
   defaultWidgetUrl?: string
   /** Called by open() with the widget URL it loads (the kit's message log follows it). */
   onOpen?(widgetUrl: string | undefined): void
+  /** Where open() asks the harness to place the widget (`?placement=`, default `widget`). */
+  placement?: Placement
 }
 
 export class Harness {
   readonly page: Page
   readonly inspector: HarnessInspector
   readonly #options: HarnessOptions
+  /** Undefined: open() leaves the placement to the harness (its settings), which is `widget` unless changed. */
+  #placement: Placement | undefined
+  /** The calling window, once the harness opened it (window placement). */
+  #popup: Promise<Page> | null = null
+  /** The page that holds the widget's iframe (see placements.ts). */
+  #host: Page
 
   constructor(page: Page, options: HarnessOptions = {}) {
     this.page = page
     this.inspector = new HarnessInspector(this)
     this.#options = options
+    this.#placement = options.placement
+    this.#host = page
+  }
+
+  /** Where the widget is placed. */
+  get placement(): Placement {
+    return this.#placement ?? 'widget'
+  }
+
+  /** The page that holds the widget: the harness page, or the calling window (waits for it). */
+  async widgetPage(timeout = 15_000): Promise<Page> {
+    this.#host = await widgetHostPage(this.page, this.placement, this.#popup, timeout)
+    return this.#host
   }
 
   /** The header's calling status ("Widget ready", "Logged in", …). */
@@ -157,15 +181,17 @@ export class Harness {
 
   /** The widget iframe (the CRM's id for it). */
   get widgetIframe(): Locator {
-    return this.page.locator('#hubspot-calling-extension-iframe')
+    return this.#host.locator(WIDGET_IFRAME)
   }
 
+  /** The widget's frame, for locators (in the calling window once widgetPage() or widgetFrame() found it). */
   get widget(): FrameLocator {
-    return this.page.frameLocator('#hubspot-calling-extension-iframe')
+    return this.#host.frameLocator(WIDGET_IFRAME)
   }
 
-  /** The widget iframe's Frame, for evaluate() (waits for the iframe to exist). */
+  /** The widget iframe's Frame, for evaluate() (waits for the iframe to exist, in its placement). */
   async widgetFrame(timeout = 10_000): Promise<Frame> {
+    await this.widgetPage(timeout + 5_000)
     const handle = await this.widgetIframe.elementHandle({ timeout })
     const frame = await handle?.contentFrame()
     if (!frame) throw new Error('The widget iframe has no frame (is the widget loaded?)')
@@ -179,8 +205,17 @@ export class Harness {
     const query = new URLSearchParams()
     if (widgetUrl !== undefined) query.set('widget', widgetUrl)
     if (options.syncTimeoutMs !== undefined) query.set('syncTimeoutMs', String(options.syncTimeoutMs))
+    this.#placement = options.placement ?? this.#placement
+    if (this.#placement !== undefined) query.set('placement', this.#placement)
     const search = query.toString()
     const route = options.route ?? '/contacts'
+    this.#host = this.page
+    this.#popup = null
+    if (this.#placement === 'window') {
+      const popup = this.page.waitForEvent('popup', { timeout: 60_000 })
+      popup.catch(() => undefined)
+      this.#popup = popup
+    }
     await this.page.goto(`/${search ? `?${search}` : ''}#${route.startsWith('/') ? route : `/${route}`}`)
     const waitFor = options.waitFor ?? 'shell'
     if (waitFor === 'none') return

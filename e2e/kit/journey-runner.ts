@@ -12,13 +12,23 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
-import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test'
+import type { Browser, BrowserContext, TestInfo } from '@playwright/test'
 import { loadDriver } from './drivers/load-driver.ts'
 import { Harness } from './harness.ts'
-import { DEFAULT_JOURNEY, messageOf, newJourneyResult, runJourney, type JourneyResult } from './journey.ts'
+import { DEFAULT_JOURNEY, messageOf, newJourneyResult, runJourney, type JourneyKind, type JourneyResult } from './journey.ts'
 import { installMessageRecorder } from './message-recorder.ts'
 import { kitOrigins, originOf } from './origins.ts'
+import { placementOf, type Placement } from './placements.ts'
+import { routeSdkCdn } from './sdk-cdn.ts'
 import type { ConformanceTarget } from './targets.ts'
+import { collectWidgetErrors } from './widget-errors.ts'
+
+export interface JourneyChoice {
+  /** Default outbound. */
+  kind?: JourneyKind
+  /** Default: the project's `use.placement`, else widget. */
+  placement?: Placement
+}
 
 export interface StoredJourney {
   result: JourneyResult
@@ -46,36 +56,7 @@ async function saveTrace(context: BrowserContext, ownTrace: boolean, path: strin
   }
 }
 
-const MAX_WIDGET_ERRORS = 20
-const clipText = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text)
-
-/**
- * The widget frame's console.error messages and uncaught errors, as the page
- * reports them (Playwright reports every frame's console and uncaught errors on
- * its page; the widget's are told apart by the origin of their script).
- */
-export function collectWidgetErrors(page: Page, widgetOrigin: string): () => string[] {
-  const errors: string[] = []
-  const add = (text: string) => {
-    if (errors.length < MAX_WIDGET_ERRORS) errors.push(clipText(text))
-  }
-  const fromWidget = (url: string | undefined) => {
-    try {
-      return url !== undefined && url !== '' && new URL(url).origin === widgetOrigin
-    } catch {
-      return false
-    }
-  }
-  page.on('console', (message) => {
-    if (message.type() === 'error' && fromWidget(message.location().url)) add(`console.error: ${message.text()}`)
-  })
-  page.on('pageerror', (error) => {
-    if ((error.stack ?? '').includes(widgetOrigin)) add(`uncaught ${error.name}: ${error.message}`)
-  })
-  return () => [...errors]
-}
-
-async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: TestInfo, dir: string, syncTimeoutMs: number): Promise<StoredJourney> {
+async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: TestInfo, dir: string, syncTimeoutMs: number, kind: JourneyKind, placement: Placement): Promise<StoredJourney> {
   const baseURL = testInfo.project.use.baseURL
   const origins = kitOrigins(baseURL)
   const widgetUrl = target.url(baseURL)
@@ -96,9 +77,19 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
     const page = await context.newPage()
     const messages = await installMessageRecorder(page, { harness: origins.harness, widget: originOf(widgetUrl) })
     const driver = await loadDriver(target.driver, widgetUrl, origins.widget)
-    const harness = new Harness(page)
-    const widgetErrors = collectWidgetErrors(page, originOf(widgetUrl))
-    const result = await runJourney({ harness, messages, driver, widgetErrors }, { ...DEFAULT_JOURNEY, widgetUrl, syncTimeoutMs })
+    // Nothing to open for a journey the driver cannot run (every stage says why).
+    if (kind === 'inbound' && driver.ring === undefined) {
+      const result = await runJourney({ harness: new Harness(page, { placement }), messages, driver }, { ...DEFAULT_JOURNEY, kind, widgetUrl, syncTimeoutMs })
+      return { result, logJson: '[]', findings: [], tracePath: null, screenshotPath: null }
+    }
+    const harness = new Harness(page, { placement })
+    const collected = await collectWidgetErrors(context, originOf(widgetUrl))
+    // The SDK's CDN URLs are answered offline; one it cannot answer comes first among the widget's errors.
+    const sdkCdn = await routeSdkCdn(context, origins.harness)
+    const result = await runJourney(
+      { harness, messages, driver, widgetErrors: () => [...sdkCdn.problems(), ...collected.errors()], failedLoads: collected.failedLoads },
+      { ...DEFAULT_JOURNEY, kind, widgetUrl, syncTimeoutMs },
+    )
     // The final screenshot shows the harness's own findings next to the page.
     const findings = await harness.inspector.findings().catch((error: unknown) => [`(could not read the inspector: ${messageOf(error)})`])
     const screenshot = await page.screenshot({ path: screenshotPath }).then(
@@ -112,9 +103,11 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
   }
 }
 
-/** The journey of `target` in this run: from disk if a worker already ran it, else run now. */
-export async function journeyFor(target: ConformanceTarget, browser: Browser, testInfo: TestInfo, syncTimeoutMs: number): Promise<StoredJourney> {
-  const dir = join(testInfo.project.outputDir, '.conformance-journeys', `${slug(target.name)}-retry${testInfo.retry}`)
+/** The journey of `target` in this run (one per kind and placement): from disk if a worker already ran it, else run now. */
+export async function journeyFor(target: ConformanceTarget, browser: Browser, testInfo: TestInfo, syncTimeoutMs: number, choice: JourneyChoice = {}): Promise<StoredJourney> {
+  const kind = choice.kind ?? 'outbound'
+  const placement = choice.placement ?? placementOf(testInfo.project.use)
+  const dir = join(testInfo.project.outputDir, '.conformance-journeys', `${slug(target.name)}-${kind}-${placement}-retry${testInfo.retry}`)
   const file = join(dir, 'journey.v8')
   try {
     return deserialize(await readFile(file)) as StoredJourney
@@ -122,10 +115,10 @@ export async function journeyFor(target: ConformanceTarget, browser: Browser, te
     // not run yet in this run
   }
   await mkdir(dir, { recursive: true })
-  const stored = await runFresh(target, browser, testInfo, dir, syncTimeoutMs).catch((error: unknown) => {
+  const stored = await runFresh(target, browser, testInfo, dir, syncTimeoutMs, kind, placement).catch((error: unknown) => {
     // e.g. the driver module does not load: every check reports it.
     const fatal = messageOf(error)
-    return { result: newJourneyResult(target.url(testInfo.project.use.baseURL), target.driver, syncTimeoutMs, fatal), logJson: '[]', findings: [], tracePath: null, screenshotPath: null }
+    return { result: newJourneyResult(target.url(testInfo.project.use.baseURL), target.driver, syncTimeoutMs, fatal, kind), logJson: '[]', findings: [], tracePath: null, screenshotPath: null }
   })
   await writeFile(file, serialize(stored))
   return stored

@@ -1,16 +1,30 @@
 /**
- * The conformance journey: one outbound call through the harness, from the
- * widget's handshake to the CRM's confirmation of the call log. Each stage
+ * The conformance journeys: one call through the harness, from the widget's
+ * handshake to the CRM's confirmation of the call log.
+ *
+ * - outbound: the user presses Call on a record (DIAL_NUMBER), the widget
+ *   places the call (OUTGOING_CALL_STARTED), it is answered, hung up and
+ *   wrapped up;
+ * - inbound: the driver rings the widget with a call from the record's number
+ *   (INCOMING_CALL), the user answers it in the widget, hangs up and wraps
+ *   up. Only a driver that can ring the widget (`ring`) runs it; otherwise
+ *   every stage is skipped with that reason.
+ *
+ * In the inbound journey the `dial` stage has nothing to do and `placeCall`
+ * is the call ringing in; in the outbound one `ring` has nothing to do.
+ * Each stage
  * ends passed, failed, skipped (the driver cannot do it and the widget did
  * not do it by itself) or blocked (an earlier stage failed). It never
  * throws: the checks (checks.ts) judge the outcome afterwards.
  */
 import { expect } from '@playwright/test'
-import type { DriverContext, DriverStep, WidgetDriver } from './drivers/types.ts'
+import { StepSkipped, type DriverContext, type DriverStep, type WidgetDriver } from './drivers/types.ts'
 import type { CallEngagement, Harness } from './harness.ts'
 import { payloadOf, type MessageLog, type RecordedMessage } from './message-log.ts'
 
-export const STAGES = ['handshake', 'initialized', 'login', 'dial', 'placeCall', 'engagement', 'answer', 'hangUp', 'wrapUp', 'update'] as const
+export const STAGES = ['handshake', 'initialized', 'login', 'dial', 'ring', 'placeCall', 'engagement', 'answer', 'hangUp', 'wrapUp', 'update'] as const
+export const JOURNEYS = ['outbound', 'inbound'] as const
+export type JourneyKind = (typeof JOURNEYS)[number]
 export type StageName = (typeof STAGES)[number]
 
 export type StageOutcome =
@@ -20,6 +34,8 @@ export type StageOutcome =
   | { status: 'blocked'; reason: string }
 
 export interface JourneyOptions {
+  /** Which call (default outbound). */
+  kind?: JourneyKind
   widgetUrl: string
   /** The host's handshake timeout (`?syncTimeoutMs=`). */
   syncTimeoutMs: number
@@ -41,13 +57,14 @@ export const DEFAULT_JOURNEY: Omit<JourneyOptions, 'widgetUrl'> = {
 }
 
 export interface JourneyResult {
+  kind: JourneyKind
   widgetUrl: string
   driverName: string
   syncTimeoutMs: number
   stages: Record<StageName, StageOutcome>
   /** The engagement id the host created for the call (CREATE_ENGAGEMENT_SUCCEEDED), if any. */
   createdEngagementId: number | null
-  /** The externalCallId of the journey's call (from OUTGOING_CALL_STARTED), if any. */
+  /** The externalCallId of the journey's call (from OUTGOING_CALL_STARTED or INCOMING_CALL), if any. */
   externalCallId: string | null
   /** The call engagement read back from the CRM API after the call, if any. */
   engagement: CallEngagement | null
@@ -63,17 +80,20 @@ interface JourneyDeps {
   harness: Harness
   messages: MessageLog
   driver: WidgetDriver
-  /** The widget frame's console errors and uncaught errors so far (journey-runner.ts collects them). */
+  /** The widget frame's console errors and uncaught errors so far (widget-errors.ts collects them). */
   widgetErrors?: () => string[]
+  /** The widget frame's failed loads so far (a script answering 404, …). */
+  failedLoads?: () => string[]
 }
 
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message.split('\n').slice(0, 6).join('\n') : String(error))
 
 
 /** A journey with every stage not reached yet (and `fatal`, if it could not start). */
-export function newJourneyResult(widgetUrl: string, driverName: string, syncTimeoutMs: number, fatal: string | null = null): JourneyResult {
+export function newJourneyResult(widgetUrl: string, driverName: string, syncTimeoutMs: number, fatal: string | null = null, kind: JourneyKind = 'outbound'): JourneyResult {
   const reason = fatal === null ? 'not reached' : `not reached: ${fatal}`
   return {
+    kind,
     widgetUrl,
     driverName,
     syncTimeoutMs,
@@ -87,9 +107,15 @@ export function newJourneyResult(widgetUrl: string, driverName: string, syncTime
   }
 }
 
-export async function runJourney({ harness, messages, driver, widgetErrors = () => [] }: JourneyDeps, options: JourneyOptions): Promise<JourneyResult> {
-  const result = newJourneyResult(options.widgetUrl, driver.name, options.syncTimeoutMs)
+export async function runJourney({ harness, messages, driver, widgetErrors = () => [], failedLoads = () => [] }: JourneyDeps, options: JourneyOptions): Promise<JourneyResult> {
+  const kind = options.kind ?? 'outbound'
+  const result = newJourneyResult(options.widgetUrl, driver.name, options.syncTimeoutMs, null, kind)
   const stages = result.stages
+  if (kind === 'inbound' && driver.ring === undefined) {
+    const reason = `the driver (${driver.name}) cannot ring the widget: a driver that provides \`ring\` runs the inbound journey`
+    for (const name of STAGES) stages[name] = { status: 'skipped', reason }
+    return result
+  }
   const page = harness.page
   const wait = options.stepTimeoutMs
   let blockedBy: string | null = null
@@ -122,8 +148,18 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
 
   let ctx: DriverContext | null = null
   const context = async (): Promise<DriverContext> => {
-    ctx ??= { page, harness, widget: harness.widget, frame: await harness.widgetFrame(), messages, dialedNumber: options.record.phone }
+    if (ctx === null) {
+      // The frame first: in the window placement it also finds the calling window that holds the widget.
+      const frame = await harness.widgetFrame()
+      ctx = { page, harness, widget: harness.widget, frame, messages, dialedNumber: options.record.phone }
+    }
     return ctx
+  }
+
+  /** Waits the grace period for what the widget may do by itself; `reason` if it does not. */
+  const byItself = async (expected: () => RecordedMessage | undefined, reason: string): Promise<StageOutcome> => {
+    const seen = await messages.waitFor(expected, { timeout: options.graceMs }).catch(() => undefined)
+    return seen ? { status: 'passed', note: 'the widget did it by itself' } : { status: 'skipped', reason }
   }
 
   /**
@@ -133,13 +169,14 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
   const drive = async (step: DriverStep, expected: () => RecordedMessage | undefined, what: string, run?: (d: DriverContext) => Promise<void>): Promise<StageOutcome> => {
     if (expected()) return { status: 'passed', note: 'the widget did it by itself' }
     const fn = driver[step]
-    if (fn === undefined) {
-      const seen = await messages.waitFor(expected, { timeout: options.graceMs }).catch(() => undefined)
-      if (seen) return { status: 'passed', note: 'the widget did it by itself' }
-      return { status: 'skipped', reason: `needs a driver (${step}): the widget did not send ${what} by itself within ${options.graceMs} ms` }
-    }
+    if (fn === undefined) return byItself(expected, `needs a driver (${step}): the widget did not send ${what} by itself within ${options.graceMs} ms`)
     const d = await context()
-    await (run ? run(d) : (fn as (c: DriverContext) => Promise<void>).call(driver, d))
+    try {
+      await (run ? run(d) : (fn as (c: DriverContext) => Promise<void>).call(driver, d))
+    } catch (error) {
+      if (!(error instanceof StepSkipped)) throw error
+      return byItself(expected, `${error.message}, and the widget did not send ${what} by itself within ${options.graceMs} ms`)
+    }
     await messages.waitFor(expected, { timeout: wait, description: `expected ${what} after the driver's ${step}` })
     return { status: 'passed' }
   }
@@ -151,10 +188,19 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
       // The host decides: "Widget ready" (SYNC_ACK accepted) or "Widget failed (timeout)".
       await expect(harness.statusBadge).toContainText(/Widget (ready|failed)/, { timeout: options.syncTimeoutMs + 10_000 })
       const text = (await harness.statusBadge.textContent()) ?? ''
-      if (text.includes('Widget ready')) return { status: 'passed' }
+      if (text.includes('Widget ready')) {
+        // The placement asked for, for real: the calling window exists, and SYNC tells the widget where it is.
+        await harness.widgetPage()
+        const sync = messages.ofType('SYNC', 'to-widget')[0]?.data as { iframeLocation?: unknown; data?: { iframeLocation?: unknown } } | undefined
+        const told = sync?.iframeLocation ?? sync?.data?.iframeLocation
+        if (told !== harness.placement) return { status: 'failed', error: `The harness did not place the widget in the ${harness.placement} placement: its SYNC says iframeLocation ${JSON.stringify(told)}` }
+        return { status: 'passed' }
+      }
       const acks = messages.ofType('SYNC_ACK', 'from-widget').length
       const thrown = widgetErrors()
-      const why = thrown.length > 0 ? `; the widget threw: ${thrown.join(' | ')}` : ''
+      const failed = failedLoads()
+      // What the widget said first (an SDK version Ringside does not serve is named there), then its failed loads.
+      const why = `${thrown.length > 0 ? `; the widget threw: ${thrown.join(' | ')}` : ''}${failed.length > 0 ? `; in the widget's frame, ${failed.join(' | ')}` : ''}`
       return {
         status: 'failed',
         error: `The host gave up after ${options.syncTimeoutMs} ms (${(await harness.handshakeStatus.textContent()) ?? text}); ${acks === 0 ? 'the widget never sent SYNC_ACK' : `${acks} SYNC_ACK message(s) arrived but none was accepted (see the inspector)`}${why}`,
@@ -176,34 +222,53 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
         )
         return later ? { status: 'passed', note: 'logged in by itself' } : { status: 'skipped', reason: 'needs a driver (logIn): the widget reports a logged-out user, and the host dials only for a logged-in one' }
       }
-      await driver.logIn(await context())
+      try {
+        await driver.logIn(await context())
+      } catch (error) {
+        if (!(error instanceof StepSkipped)) throw error
+        const later = await loggedIn.waitFor({ timeout: options.graceMs }).then(
+          () => true,
+          () => false,
+        )
+        return later ? { status: 'passed', note: 'logged in by itself' } : { status: 'skipped', reason: `${error.message}; the host dials only for a logged-in user` }
+      }
       await expect(loggedIn, 'the host should show "Logged in" after the driver logged in').toBeVisible({ timeout: wait })
       return { status: 'passed' }
     })
 
     let dial: RecordedMessage | undefined
-    await stage('dial', async () => {
-      await harness.pressCall(options.record.phone)
-      dial = await messages.expectMessage('DIAL_NUMBER', undefined, { direction: 'to-widget', timeout: wait })
-      return { status: 'passed' }
-    })
-
-    let outgoing: RecordedMessage | undefined
-    const outgoingAfterDial = () => (dial ? messages.fromWidget().find((r) => r.type === 'OUTGOING_CALL_STARTED' && r.time >= dial!.time) : undefined)
-    await stage('placeCall', async () => {
-      const outcome = await drive('placeCall', outgoingAfterDial, 'OUTGOING_CALL_STARTED')
-      outgoing = outgoingAfterDial()
-      const id = payloadOf(outgoing).externalCallId
+    let startedCall: RecordedMessage | undefined
+    const nothingToDo = (what: string): StageOutcome => ({ status: 'passed', note: `${kind}: ${what}` })
+    /** The driver's step that starts the call; the message that says so is the journey's call (its externalCallId). */
+    const callStarts = async (step: 'placeCall' | 'ring', started: () => RecordedMessage | undefined, type: string): Promise<StageOutcome> => {
+      const outcome = await drive(step, started, type)
+      startedCall = started()
+      const id = payloadOf(startedCall).externalCallId
       result.externalCallId = typeof id === 'string' ? id : null
       return outcome
-    })
+    }
+    if (kind === 'outbound') {
+      stages.ring = nothingToDo('nothing rings')
+      await stage('dial', async () => {
+        await harness.pressCall(options.record.phone)
+        dial = await messages.expectMessage('DIAL_NUMBER', undefined, { direction: 'to-widget', timeout: wait })
+        return { status: 'passed' }
+      })
+      const outgoingAfterDial = () => (dial ? messages.fromWidget().find((r) => r.type === 'OUTGOING_CALL_STARTED' && r.time >= dial!.time) : undefined)
+      await stage('placeCall', () => callStarts('placeCall', outgoingAfterDial, 'OUTGOING_CALL_STARTED'))
+    } else {
+      stages.dial = nothingToDo('the host dials nothing')
+      const ringing = () => messages.fromWidget().find((r) => r.type === 'INCOMING_CALL')
+      await stage('ring', () => callStarts('ring', ringing, 'INCOMING_CALL'))
+      stages.placeCall = stages.ring.status === 'passed' ? nothingToDo('the call rings in (see ring)') : stages.ring
+    }
 
     const ofCall = (type: string, direction: 'from-widget' | 'to-widget') => () =>
-      messages.ofType(type, direction).find((r) => (direction === 'to-widget' ? r.time >= (outgoing?.time ?? 0) : payloadOf(r).externalCallId === result.externalCallId))
+      messages.ofType(type, direction).find((r) => (direction === 'to-widget' ? r.time >= (startedCall?.time ?? 0) : payloadOf(r).externalCallId === result.externalCallId))
 
     await stage('engagement', async () => {
-      if (payloadOf(outgoing).createEngagement !== true) {
-        return { status: 'skipped', reason: 'the widget did not ask the host to create the engagement (OUTGOING_CALL_STARTED without createEngagement: true)' }
+      if (payloadOf(startedCall).createEngagement !== true) {
+        return { status: 'skipped', reason: `the widget did not ask the host to create the engagement (${startedCall?.type ?? 'the call'} without createEngagement: true)` }
       }
       const reply = await messages.waitFor(() => ofCall('CREATE_ENGAGEMENT_SUCCEEDED', 'to-widget')() ?? ofCall('CREATE_ENGAGEMENT_FAILED', 'to-widget')(), {
         timeout: wait,
@@ -218,10 +283,11 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
     const ended = ofCall('CALL_ENDED', 'from-widget')
     await stage('answer', async () => {
       const answered = ofCall('CALL_ANSWERED', 'from-widget')
+      if (kind === 'inbound') return drive('answerIncoming', answered, 'CALL_ANSWERED')
       const outcome = await drive('answer', answered, 'CALL_ANSWERED').catch((error: unknown): StageOutcome => ({ status: 'failed', error: messageOf(error) }))
       if (outcome.status !== 'passed' && ended()) return { status: 'passed', note: 'the call ended without being answered' }
       return outcome
-    }, true)
+    }, kind === 'outbound')
 
     await stage('hangUp', () => drive('hangUp', ended, 'CALL_ENDED'))
 
@@ -243,6 +309,6 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
     result.fatal = messageOf(error)
   }
   result.log = messages.all()
-  result.widgetErrors = widgetErrors()
+  result.widgetErrors = [...failedLoads().map((load) => `failed load: ${load}`), ...widgetErrors()]
   return result
 }

@@ -10,11 +10,14 @@
  * $KIT_PORT moves the harness (and its widget/hostile origins, +1/+2) to
  * other ports, e.g. when 4173–4175 are taken. $WIDGET_CHECK_DIR moves the
  * reports and test output (default reports/ and test-results/widget-check),
- * so that two checks can run at once.
+ * so that two checks can run at once. $WIDGET_PLACEMENT (widget, remote,
+ * window, a list, or all) makes one project per placement.
  */
 import { defineConfig } from '@playwright/test'
 import base from '../../playwright.config.ts'
 import { e2eWebServers } from '../web-servers.ts'
+import { placementProjects, type Placement } from './placements.ts'
+import { registrationArgs } from './targets.ts'
 
 const port = Number(process.env.KIT_PORT ?? 4173)
 const baseURL = `http://127.0.0.1:${port}`
@@ -22,7 +25,7 @@ const root = new URL('../..', import.meta.url).pathname
 const dir = process.env.WIDGET_CHECK_DIR?.replace(/\/?$/, '/')
 const reports = dir ?? `${root}reports/`
 
-export default defineConfig({
+export default defineConfig<{ placement: Placement }>({
   ...base,
   testDir: `${root}e2e`,
   testMatch: 'conformance.spec.ts',
@@ -30,10 +33,11 @@ export default defineConfig({
   retries: 0,
   reporter: [
     ['./readiness-reporter.ts', { outputFile: `${reports}widget-check.txt` }],
-    ['junit', { outputFile: `${reports}widget-check.junit.xml` }],
+    ['junit', { outputFile: `${reports}widget-check.junit.xml`, includeProjectInTestName: true }],
     ['html', { open: 'never', outputFolder: `${reports}widget-check-html` }],
   ],
   // check-widget --ignore-https-errors: accept a self-signed dev certificate on the widget's origin.
   use: { ...base.use, baseURL, ignoreHTTPSErrors: process.env.WIDGET_IGNORE_HTTPS_ERRORS === '1' },
-  webServer: e2eWebServers(port, root),
+  projects: placementProjects(),
+  webServer: e2eWebServers(port, root, registrationArgs()),
 })

@@ -6,11 +6,16 @@
  * then a verdict that names the skipped checks and why. Tests without a
  * `conformance-check` annotation are summed up in one line.
  *
+ * Groups are per widget, journey (outbound, inbound) and placement (the
+ * project, e.g. "window placement"). While the run goes on, each journey's
+ * start and each check's outcome are printed to stderr as they finish, so a
+ * long check shows where it is.
+ *
  * Options: `{ outputFile?: string }` also writes the report as plain text.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter'
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter'
 
 interface Row {
   status: 'passed' | 'failed' | 'skipped'
@@ -27,6 +32,9 @@ interface Group {
   widgetErrors: string[]
 }
 
+/** The report's line when not one check ran (the harness could not start): check-widget then exits 2, "could not run". */
+export const NOTHING_RAN = 'Widget readiness check: no conformance checks ran.'
+
 const MARK: Record<Row['status'], string> = { passed: '✔', failed: '✖', skipped: '○' }
 
 function annotation(result: TestResult, test: TestCase, type: string): string | undefined {
@@ -42,8 +50,18 @@ function problemsOf(result: TestResult, test: TestCase): string {
   return message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((line) => line.trim() !== '').slice(0, 3).join('\n')
 }
 
+/** "<widget> › <kind> journey · <placement>" of a check, or null for another test. */
+function groupOf(test: TestCase): string | null {
+  if (!test.parent.title.startsWith('Conformance: ')) return null
+  const project = test.parent.project()?.name || 'widget placement'
+  return `${test.parent.title.replace(/^Conformance: /, '')} · ${project}`
+}
+
 export default class ReadinessReporter implements Reporter {
   readonly #groups = new Map<string, Group>()
+  readonly #started = new Set<string>()
+  #total = 0
+  #done = 0
   readonly #others = { passed: 0, failed: 0, skipped: 0 }
   readonly #errors: string[] = []
   readonly #outputFile: string | undefined
@@ -56,18 +74,32 @@ export default class ReadinessReporter implements Reporter {
     return true
   }
 
+  onBegin(_config: FullConfig, suite: Suite): void {
+    this.#total = suite.allTests().length
+  }
+
+  onTestBegin(test: TestCase): void {
+    const group = groupOf(test)
+    if (group === null || this.#started.has(group)) return
+    this.#started.add(group)
+    process.stderr.write(`▶ ${group}: running the journey…\n`)
+  }
+
   onTestEnd(test: TestCase, result: TestResult): void {
     // Only the final attempt counts.
     if (result.retry < test.retries && result.status !== 'passed' && result.status !== 'skipped') return
     const status: Row['status'] = result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed'
+    this.#done += 1
+    const where = groupOf(test)
+    const skipNote = status === 'skipped' ? ` — skipped: ${(annotation(result, test, 'skip') ?? '').replace(/^skipped: /, '')}` : ''
+    process.stderr.write(`  ${MARK[status]} [${this.#done}/${this.#total}] ${where === null ? test.title : `${where.replace(/^.* › /, '')}: ${test.title}`}${skipNote}\n`)
     // Checks live in "Conformance: <widget>" describes; a check whose setup
     // failed has no annotations yet but still belongs to its widget.
-    const isCheck = annotation(result, test, 'conformance-check') !== undefined || test.parent.title.startsWith('Conformance: ')
-    if (!isCheck) {
+    const name = groupOf(test)
+    if (name === null) {
       this.#others[status] += 1
       return
     }
-    const name = test.parent.title.replace(/^Conformance: /, '')
     const group = this.#groups.get(name) ?? { name, widget: '', driver: '', rows: [], widgetErrors: [] }
     group.widget ||= annotation(result, test, 'widget') ?? ''
     group.driver ||= annotation(result, test, 'driver') ?? ''
@@ -82,6 +114,11 @@ export default class ReadinessReporter implements Reporter {
     this.#groups.set(name, group)
   }
 
+  /** Output of no test (the harness server's, e.g. why it could not start) goes through as it comes. */
+  onStdErr(chunk: string | Buffer, test?: TestCase): void {
+    if (test === undefined) process.stderr.write(chunk)
+  }
+
   onError(error: TestError): void {
     this.#errors.push((error.message ?? String(error.value ?? 'unknown error')).split('\n').slice(0, 3).join('\n'))
   }
@@ -92,11 +129,20 @@ export default class ReadinessReporter implements Reporter {
     let failed = 0
     let skipped = 0
     let total = 0
+    let firstProblem: string | null = null
     for (const group of this.#groups.values()) {
       lines.push(`Widget readiness check — ${group.name}`)
       if (group.widget) lines.push(`  URL:    ${group.widget}`)
       if (group.driver) lines.push(`  Driver: ${group.driver}`)
       let warnings = 0
+      // A journey that did not run at all: one line with its reason, not one per check.
+      const wholeSkip = group.rows.length > 1 && group.rows.every((r) => r.status === 'skipped' && r.detail === group.rows[0]!.detail) ? group.rows[0]!.detail : null
+      if (wholeSkip !== null) {
+        lines.push(`  ○ all ${group.rows.length} checks skipped: ${wholeSkip}`, `  Verdict: INCOMPLETE: 0 passed, ${group.rows.length} skipped`, '')
+        skipped += group.rows.length
+        total += group.rows.length
+        continue
+      }
       for (const row of group.rows) {
         lines.push(`  ${MARK[row.status]} ${row.title}${row.status === 'skipped' ? ` — skipped: ${row.detail}` : ''}`)
         if (row.status === 'failed' && row.detail) for (const detail of row.detail.split('\n')) lines.push(`      ${detail}`)
@@ -108,6 +154,8 @@ export default class ReadinessReporter implements Reporter {
         for (const error of group.widgetErrors) lines.push(`      ${error}`)
       }
       const f = group.rows.filter((r) => r.status === 'failed').length
+      const problem = group.rows.find((r) => r.status === 'failed')?.detail.split('\n')[0]
+      if (firstProblem === null && problem) firstProblem = `${group.name}: ${problem.replace(/^[a-zA-Z]+: /, '')}`
       const skippedRows = group.rows.filter((r) => r.status === 'skipped')
       const s = skippedRows.length
       const passedCount = group.rows.length - f - s
@@ -125,13 +173,14 @@ export default class ReadinessReporter implements Reporter {
       skipped += s
       total += group.rows.length
     }
-    if (this.#groups.size === 0) lines.push('Widget readiness check: no conformance checks ran.', '')
+    if (this.#groups.size === 0) lines.push(NOTHING_RAN, '')
     const others = this.#others
     if (others.passed + others.failed + others.skipped > 0) lines.push(`Other tests: ${others.passed} passed, ${others.failed} failed, ${others.skipped} skipped`, '')
-    lines.push(
-      `Overall: ${total - failed - skipped} passed, ${failed} failed, ${skipped} skipped — ${result.status === 'passed' && failed === 0 ? (skipped > 0 ? 'INCOMPLETE' : 'READY') : 'NOT READY'}`,
-      '',
-    )
+    const ready = result.status === 'passed' && failed === 0
+    lines.push(`Overall: ${total - failed - skipped} passed, ${failed} failed, ${skipped} skipped — ${ready ? (skipped > 0 ? 'INCOMPLETE' : 'READY') : 'NOT READY'}`)
+    // The one sentence that says why, first.
+    if (!ready && firstProblem !== null) lines.push(`Why: ${firstProblem}`)
+    lines.push('')
     const text = lines.join('\n')
     process.stdout.write(`${text}\n`)
     if (this.#outputFile) {

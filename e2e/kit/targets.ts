@@ -39,3 +39,20 @@ export function syncTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number
 export function strictFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.WIDGET_STRICT === '1'
 }
+
+/**
+ * The `ringside start` arguments that register $WIDGET_URL under its name
+ * ($WIDGET_NAME, which check-widget sets to --name or the page's <title>), so
+ * the harness's dock shows the widget's own name; empty without $WIDGET_URL.
+ */
+export function registrationArgs(env: NodeJS.ProcessEnv = process.env): string {
+  const url = env.WIDGET_URL?.trim()
+  if (!url) return ''
+  const name = env.WIDGET_NAME?.trim()
+  return ` --widget ${shellWord(url)}${name ? ` --widget-name ${shellWord(name)}` : ''}`
+}
+
+/** One word for a POSIX shell (Playwright runs webServer commands through one): single-quoted, so a page title's `$` or backtick stays text. */
+function shellWord(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`
+}

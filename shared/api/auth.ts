@@ -41,8 +41,12 @@ export type AuthRequirement =
   | { kind: 'none' }
   /** `?hapikey=` developer API key. */
   | { kind: 'developer' }
-  /** A Bearer token holding every listed scope. `oauthOnly` refuses the private-app token. */
-  | { kind: 'bearer'; scopes: readonly Scope[]; oauthOnly?: boolean }
+  /**
+   * A Bearer token holding every listed scope, plus those `scopesOf` names for
+   * the path's parameters (a route over any object type needs that type's
+   * scope). `oauthOnly` refuses the private-app token.
+   */
+  | { kind: 'bearer'; scopes: readonly Scope[]; scopesOf?: (params: Readonly<Record<string, string>>) => readonly Scope[]; oauthOnly?: boolean }
 
 /** Who made the request, once authenticated. */
 export type Principal =
@@ -80,7 +84,14 @@ function bearerToken(request: Request): string | undefined {
  * Check a request against a route's requirement. Returns the principal or
  * throws the real API's 401/403 error.
  */
-export function authenticate(request: Request, url: URL, requirement: AuthRequirement, db: Database, now: number): Principal {
+export function authenticate(
+  request: Request,
+  url: URL,
+  requirement: AuthRequirement,
+  db: Database,
+  now: number,
+  params: Readonly<Record<string, string>> = {},
+): Principal {
   if (requirement.kind === 'none') return { kind: 'anonymous' }
 
   if (requirement.kind === 'developer') {
@@ -117,8 +128,14 @@ export function authenticate(request: Request, url: URL, requirement: AuthRequir
 
   const row = accessTokens(db).get(token)
   if (!row) throw invalidAuthentication('The OAuth token used to make this call is not valid (unknown or revoked).')
+  // A token is good for the app it was issued to, in the account that installed it; one brought in
+  // from another app or hub (an import) reads nothing here.
+  if (row.appId !== ACCOUNT.appId || row.hubId !== ACCOUNT.hubId || row.clientId !== ACCOUNT.clientId) {
+    throw invalidAuthentication(`The OAuth token used to make this call was issued to another app or account (app ${row.appId}, hub ${row.hubId}), not to app ${ACCOUNT.appId} in hub ${ACCOUNT.hubId}.`)
+  }
   if (now >= row.expiresAt) throw expiredAuthentication(row.expiresAt, now)
-  const missing = requirement.scopes.filter((s) => !row.scopes.includes(s))
-  if (missing.length > 0) throw missingScopes(requirement.scopes)
+  const required = requirement.scopesOf ? [...new Set([...requirement.scopes, ...requirement.scopesOf(params)])] : requirement.scopes
+  const missing = required.filter((s) => !row.scopes.includes(s))
+  if (missing.length > 0) throw missingScopes(required)
   return { kind: 'oauth', token, appId: row.appId, hubId: row.hubId, userId: row.userId, scopes: row.scopes }
 }

@@ -13,6 +13,8 @@ export const Category = {
   INVALID_AUTHENTICATION: 'INVALID_AUTHENTICATION',
   EXPIRED_AUTHENTICATION: 'EXPIRED_AUTHENTICATION',
   MISSING_SCOPES: 'MISSING_SCOPES',
+  /** The local server's own refusals (a foreign Host, a cross-site request); no real API route answers with it. */
+  FORBIDDEN: 'FORBIDDEN',
   OBJECT_NOT_FOUND: 'OBJECT_NOT_FOUND',
   CONFLICT: 'CONFLICT',
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',

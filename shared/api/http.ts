@@ -101,17 +101,47 @@ export type ParsedBody =
   | { kind: 'json'; value: unknown; bytes: number }
   | { kind: 'form'; value: Record<string, string>; bytes: number }
 
+const tooLarge = (bytes: number | string, limit: number) =>
+  new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${bytes} bytes; the limit is ${limit}.`)
+
+/**
+ * The body as text, refused with 413 once it passes `limit` bytes: at once
+ * when Content-Length says so, else counted chunk by chunk as it streams in
+ * (a chunked upload is never held whole beyond the limit).
+ */
+export async function readBodyText(request: Request, limit: number): Promise<{ text: string; bytes: number }> {
+  const declared = Number(request.headers.get('content-length') ?? 0)
+  if (declared > limit) throw tooLarge(declared, limit)
+  if (request.body === null) return { text: '', bytes: 0 }
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let bytes = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    bytes += value.byteLength
+    if (bytes > limit) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge(`over ${limit}`, limit)
+    }
+    chunks.push(value)
+  }
+  const whole = new Uint8Array(bytes)
+  let offset = 0
+  for (const chunk of chunks) {
+    whole.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return { text: new TextDecoder().decode(whole), bytes }
+}
+
 /**
  * Read the body once. An empty body is `none`; a body in a content type
  * other than `accepts` is 415; malformed JSON is 400.
  */
 export async function parseBody(request: Request, accepts: readonly BodyKind[], maxDepth = MAX_JSON_DEPTH): Promise<ParsedBody> {
-  const text = await request.text()
+  const { text, bytes } = await readBodyText(request, MAX_BODY_BYTES)
   if (text.length === 0) return { kind: 'none' }
-  const bytes = new TextEncoder().encode(text).byteLength
-  if (bytes > MAX_BODY_BYTES) {
-    throw new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${bytes} bytes; the limit is ${MAX_BODY_BYTES}.`)
-  }
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
   const isJson = type === 'application/json' || type.endsWith('+json')
   const isForm = type === 'application/x-www-form-urlencoded'
@@ -186,4 +216,46 @@ export function parseInput<T>(schema: ZodType<T>, value: unknown, what = 'reques
   throw validationError(`Invalid input in ${what}: ${issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ')}`, {
     errors: issues.map((i) => ({ message: i.message, in: where(i.path), code: i.code })),
   })
+}
+
+/** UTF-8 size of a string. */
+export function utf8Bytes(text: string): number {
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) bytes += 1
+    else if (code < 0x800) bytes += 2
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4
+        i++
+      } else bytes += 3
+    } else bytes += 3
+  }
+  return bytes
+}
+
+/**
+ * An array of at most `max` items of `item`: the length is checked first, so
+ * an over-long array is refused at once rather than after every item has been
+ * validated (a batch of millions of items once took seconds to refuse).
+ */
+export function boundedArray<T extends ZodType>(item: T, max: number, min?: { count: number; message: string }) {
+  const array = min ? z.array(item).min(min.count, min.message) : z.array(item)
+  return z
+    .custom<unknown[]>((value) => !Array.isArray(value) || value.length <= max, {
+      error: (issue) => `must hold at most ${max} items; got ${(issue.input as unknown[]).length}`,
+      abort: true,
+    })
+    .pipe(array)
+}
+
+/**
+ * The value stored under a user-chosen name, own properties only: a property
+ * named `constructor`, `toString` or `__proto__` that was never set is
+ * undefined, never a function inherited from Object.prototype.
+ */
+export function own<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(map, key) ? map[key] : undefined
 }

@@ -97,7 +97,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
 
     const { route, params } = found
     const now = options.now()
-    const principal = authenticate(request, url, route.auth, options.db, now)
+    const principal = authenticate(request, url, route.auth, options.db, now, params)
     if (route.auth.kind === 'bearer' && options.rateLimiter) {
       Object.assign(headers, options.rateLimiter.take(principal, route.path.endsWith('/search'), now))
     }

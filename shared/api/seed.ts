@@ -18,6 +18,8 @@ import type { ObjectStore } from './objects/store.ts'
 export interface SeedOptions {
   /** URL of the calling widget registered for the developer app. */
   widgetUrl?: string
+  /** Its name in the dock (default WIDGET_NAME, the reference widget's). */
+  widgetName?: string
 }
 
 export const DEFAULT_WIDGET_URL = 'http://127.0.0.1:5174/widget/'
@@ -191,7 +193,7 @@ export function seed(db: Database, objects: ObjectStore, now: number, options: S
     db,
     ACCOUNT.appId,
     {
-      name: WIDGET_NAME,
+      name: options.widgetName ?? WIDGET_NAME,
       url: options.widgetUrl ?? DEFAULT_WIDGET_URL,
       width: 400,
       height: 600,

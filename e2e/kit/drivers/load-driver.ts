@@ -1,31 +1,33 @@
 /**
  * Picks the driver for a widget: a built-in name (`ringside`, `npm-fixture`,
- * `none`), a path to the user's own driver module (`WIDGET_DRIVER=./my-driver.ts`,
- * default export or `driver` export, see types.ts), or `auto`: guessed from
- * the widget URL (our widget and our fixture are recognised; anything else
- * gets `none`).
+ * `generic`, `none`), a path to the user's own driver module
+ * (`WIDGET_DRIVER=./my-driver.ts`, default export or `driver` export, see
+ * types.ts), or `auto`: guessed from the widget URL (our widget and our
+ * fixture are recognised; any other widget gets `generic`, which works its
+ * buttons by their accessible names).
  */
 import { isAbsolute, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { DRIVER_STEPS, type WidgetDriver } from './types.ts'
+import generic from './generic.ts'
 import none from './none.ts'
 import npmFixture from './npm-fixture.ts'
 import ringside from './ringside.ts'
 
-export const BUILT_IN_DRIVERS: Readonly<Record<string, WidgetDriver>> = { ringside, 'npm-fixture': npmFixture, none }
+export const BUILT_IN_DRIVERS: Readonly<Record<string, WidgetDriver>> = { ringside, 'npm-fixture': npmFixture, generic, none }
 
-/** The built-in driver that fits a URL served by the kit's widget origin, else `none`. */
+/** The built-in driver that fits a URL served by the kit's widget origin, else `generic`. */
 export function guessDriver(widgetUrl: string, kitWidgetOrigin: string): WidgetDriver {
   let url: URL
   try {
     url = new URL(widgetUrl)
   } catch {
-    return none
+    return generic
   }
-  if (url.origin !== kitWidgetOrigin) return none
+  if (url.origin !== kitWidgetOrigin) return generic
   if (url.pathname.startsWith('/widget/')) return ringside
   if (url.pathname.startsWith('/e2e/fixtures/conformance-npm-widget/')) return npmFixture
-  return none
+  return generic
 }
 
 function assertDriver(candidate: unknown, source: string): WidgetDriver {

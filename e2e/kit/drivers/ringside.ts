@@ -1,7 +1,9 @@
 /**
  * Driver for Ringside's reference widget (/widget/), through its accessible
  * UI only, as a user would. Its simulated phone line answers by itself
- * (`?outcome=answer&answerAfterMs=…`), so `answer` only waits for it.
+ * (`?outcome=answer&answerAfterMs=…`), so `answer` only waits for it. It
+ * rings the widget through the widget's line simulator (its developer tool),
+ * so the inbound journey runs too.
  */
 import { expect } from '@playwright/test'
 import { defineDriver } from './types.ts'
@@ -40,5 +42,16 @@ export default defineDriver({
     // No disposition: the widget's codes are not this portal's hs_call_disposition options.
     await widget.getByLabel('Disposition').selectOption('')
     await widget.getByRole('button', { name: 'Save' }).click()
+  },
+
+  async ring({ widget, dialedNumber }) {
+    const from = widget.getByLabel('Incoming call from')
+    if (!(await from.isVisible())) await widget.getByText('Line simulator (developer tool)').click()
+    await from.fill(dialedNumber)
+    await widget.getByRole('button', { name: 'Simulate incoming call' }).click()
+  },
+
+  async answerIncoming({ widget }) {
+    await widget.getByRole('region', { name: 'Incoming call' }).getByRole('button', { name: 'Answer' }).click()
   },
 })

@@ -46,13 +46,32 @@ export interface WidgetDriver {
   hangUp?(ctx: DriverContext): Promise<void>
   /** Finish the wrap-up (the widget then sends CALL_COMPLETED). */
   completeWrapUp?(ctx: DriverContext, wrapUp: WrapUp): Promise<void>
+  /**
+   * Inbound journey: make the widget's line ring with a call from
+   * `ctx.dialedNumber` (the widget then sends INCOMING_CALL). A driver that
+   * provides it declares that it can ring the widget; without it the inbound
+   * journey is skipped.
+   */
+  ring?(ctx: DriverContext): Promise<void>
+  /** Inbound journey: answer the ringing call in the widget (it then sends CALL_ANSWERED). */
+  answerIncoming?(ctx: DriverContext): Promise<void>
 }
 
-/** The steps a driver may provide, in journey order. */
-export const DRIVER_STEPS = ['logIn', 'placeCall', 'answer', 'hangUp', 'completeWrapUp'] as const
+/** The steps a driver may provide, in journey order (outbound, then inbound). */
+export const DRIVER_STEPS = ['logIn', 'placeCall', 'answer', 'hangUp', 'completeWrapUp', 'ring', 'answerIncoming'] as const
 export type DriverStep = (typeof DRIVER_STEPS)[number]
 
 /** Identity helper that type-checks a driver module's default export. */
 export function defineDriver(driver: WidgetDriver): WidgetDriver {
   return driver
+}
+
+/**
+ * Thrown by a driver step that cannot be done for this widget (e.g. the
+ * generic driver finds no button for it). The journey then waits a short
+ * grace period in case the widget does it by itself, and otherwise reports
+ * the step as skipped with this reason.
+ */
+export class StepSkipped extends Error {
+  override name = 'StepSkipped'
 }

@@ -101,10 +101,12 @@ describe('dockTitle and dockReserve', () => {
     expect(dockTitle(settings('api'), 'https://other.example/').title).toBe('Widget at other.example')
   })
 
-  test('the page keeps the dock’s width free unless it is hidden or a separate call window', () => {
+  test('the page keeps the dock’s width free in every placement unless it is hidden', () => {
     const base = { iframeLocation: 'widget' as const, visibility: { isHidden: false, isMinimized: false }, size: { width: 400, height: 600 }, mounted: true }
     expect(dockReserve(base)).toBe(434)
     expect(dockReserve({ ...base, visibility: { isHidden: true, isMinimized: false } })).toBe(0)
-    expect(dockReserve({ ...base, iframeLocation: 'window' })).toBe(0)
+    // the call window stands beside the page too (the real one is a window of its own, never over the CRM)
+    expect(dockReserve({ ...base, iframeLocation: 'window' })).toBe(434)
+    expect(dockReserve({ ...base, iframeLocation: 'remote' })).toBe(434)
   })
 })

@@ -5,7 +5,8 @@
  * raised by the widget (ERROR / sendError) or by the host.
  *
  * Placement follows iframeLocation: docked bottom-right (widget), a panel
- * under the nav bar (remote) or a floating call window (window).
+ * under the nav bar (remote) or a call window at the right, under the top bar
+ * (window). The page keeps room for each (dockReserve), so none covers it.
  */
 import { useCallback, useId, useState, type FormEvent } from 'react'
 import type { IframeLocation } from '../../../shared/protocol/index.ts'
@@ -46,9 +47,9 @@ export function dockTitle(effective: EffectiveSettings | null, currentSrc: strin
   return { title: `Widget at ${host}`, note: `instead of the registered app "${effective.name}"` }
 }
 
-/** Space the record page leaves on the right for the dock (0: the dock floats over nothing it could cover). */
+/** Space the record page leaves on the right for the dock, in every placement (0: hidden, nothing to make room for). */
 export function dockReserve(s: Pick<CallingState, 'iframeLocation' | 'visibility' | 'size' | 'mounted'>): number {
-  if (s.iframeLocation === 'window' || s.visibility.isHidden) return 0
+  if (s.visibility.isHidden) return 0
   return s.size.width + 2 + 16 + 16
 }
 

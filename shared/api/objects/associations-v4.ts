@@ -20,7 +20,7 @@
  */
 import { z } from 'zod'
 import { ApiError, notFound, validationError } from '../errors.ts'
-import { intParam, json, noContent, parseInput } from '../http.ts'
+import { boundedArray, intParam, json, noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { associationTypeFrom, associationTypesBetween, defaultAssociationType, type AssociationType } from '../../crm/association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
@@ -37,12 +37,12 @@ const specSchema = z.object({
   associationCategory: z.enum(['HUBSPOT_DEFINED', 'USER_DEFINED', 'INTEGRATOR_DEFINED', 'WORK']),
   associationTypeId: z.number().int(),
 })
-const specsSchema = z.array(specSchema).min(1, 'name at least one association type').max(20)
+const specsSchema = boundedArray(specSchema, 20, { count: 1, message: 'name at least one association type' })
 const idObject = z.object({ id: recordId })
-const batchCreateSchema = z.object({ inputs: z.array(z.object({ from: idObject, to: idObject, types: specsSchema })).max(V4_BATCH_LIMIT) })
-const batchDefaultSchema = z.object({ inputs: z.array(z.object({ from: idObject, to: idObject })).max(V4_BATCH_LIMIT) })
-const batchReadSchema = z.object({ inputs: z.array(z.object({ id: recordId, after: z.string().optional() })).max(V4_BATCH_LIMIT) })
-const batchArchiveSchema = z.object({ inputs: z.array(z.object({ from: idObject, to: z.array(idObject).max(V4_BATCH_LIMIT) })).max(V4_BATCH_LIMIT) })
+const batchCreateSchema = z.object({ inputs: boundedArray(z.object({ from: idObject, to: idObject, types: specsSchema }), V4_BATCH_LIMIT) })
+const batchDefaultSchema = z.object({ inputs: boundedArray(z.object({ from: idObject, to: idObject }), V4_BATCH_LIMIT) })
+const batchReadSchema = z.object({ inputs: boundedArray(z.object({ id: recordId, after: z.string().optional() }), V4_BATCH_LIMIT) })
+const batchArchiveSchema = z.object({ inputs: boundedArray(z.object({ from: idObject, to: boundedArray(idObject, V4_BATCH_LIMIT) }), V4_BATCH_LIMIT) })
 
 /** The v4 label of a type: null for the unlabelled default, else its label. */
 function typeWithLabel(type: AssociationType) {

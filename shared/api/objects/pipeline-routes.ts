@@ -18,7 +18,7 @@
  */
 import { z } from 'zod'
 import { conflict, notFound, validationError } from '../errors.ts'
-import { json, noContent, parseInput } from '../http.ts'
+import { boundedArray, json, noContent, own, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { OBJECT_TYPES } from './object-types.ts'
 import {
@@ -41,7 +41,7 @@ const stageWithId = stageInput.extend({ id: z.string().max(100).optional() })
 const pipelineInput = z.object({
   label: z.string().trim().min(1, 'must not be empty').max(100),
   displayOrder: z.number().int(),
-  stages: z.array(stageWithId).min(1, 'a pipeline needs at least one stage').max(100),
+  stages: boundedArray(stageWithId, 100, { count: 1, message: 'a pipeline needs at least one stage' }),
 })
 const pipelinePatch = z.object({ label: pipelineInput.shape.label.optional(), displayOrder: z.number().int().optional(), archived: z.literal(false).optional() })
 const stagePatch = z.object({
@@ -95,7 +95,7 @@ function pipelineRoutes(deps: ServiceDeps, objectType: PipelineObjectType, base:
   const usage = (pipelineId: string, stageId?: string) => {
     let count = 0
     for (const record of objects.records(objectType)) {
-      if (record.properties[props.pipeline] === pipelineId && (stageId === undefined || record.properties[props.stage] === stageId)) count++
+      if (own(record.properties, props.pipeline) === pipelineId && (stageId === undefined || own(record.properties, props.stage) === stageId)) count++
     }
     return count
   }

@@ -553,7 +553,7 @@ export function normalizeValue(
       }
       if (name === 'email' && objectType === 'contacts') {
         const email = text.trim().toLowerCase()
-        if (!/^[^\s@]+@[^\s@]+$/.test(email)) return fail('INVALID_EMAIL', `Email address ${text} is invalid`)
+        if (!/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u.test(email)) return fail('INVALID_EMAIL', `Email address ${text} is invalid`)
         return { ok: true, value: email }
       }
       return { ok: true, value: text }

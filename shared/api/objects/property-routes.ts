@@ -19,7 +19,7 @@
  */
 import { z } from 'zod'
 import { conflict, notFound, validationError } from '../errors.ts'
-import { boolParam, json, noContent, parseInput } from '../http.ts'
+import { boolParam, boundedArray, json, noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
 import { FIELD_TYPES, PROPERTY_TYPES, type CustomPropertyRow, type FieldType, type PropertyOption, type PropertyType } from './properties.ts'
@@ -49,7 +49,7 @@ const editable = {
   fieldType: z.enum(FIELD_TYPES),
   groupName: z.string().min(1, 'must not be empty').max(100),
   description: z.string().max(3000).optional(),
-  options: z.array(optionInput).max(5000).optional(),
+  options: boundedArray(optionInput, 5000).optional(),
   displayOrder: z.number().int().optional(),
   hidden: z.boolean().optional(),
   formField: z.boolean().optional(),

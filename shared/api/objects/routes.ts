@@ -8,7 +8,7 @@
  */
 import { z } from 'zod'
 import { ApiError, notFound, validationError } from '../errors.ts'
-import { boolParam, intParam, json, listParam, noContent, ownRecord, parseInput } from '../http.ts'
+import { boolParam, boundedArray, intParam, json, listParam, noContent, own, ownRecord, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { ASSOCIATION_TYPES } from '../../crm/association-types.ts'
 import { associationV4Routes } from './associations-v4.ts'
@@ -32,7 +32,7 @@ export const BATCH_LIMIT = 100
 export const LIST_LIMIT = 100
 
 const idValue = z.union([z.string().min(1).max(100), z.number().int().nonnegative()]).transform(String)
-const propertyNames = z.array(z.string().max(200)).max(1000)
+const propertyNames = boundedArray(z.string().max(200), 1000)
 const propertyValues = ownRecord(z.unknown())
 
 const associationSchema = z.object({
@@ -50,25 +50,23 @@ const associationSchema = z.object({
 
 const createSchema = z.object({
   properties: propertyValues,
-  associations: z.array(associationSchema).max(BATCH_LIMIT).optional(),
+  associations: boundedArray(associationSchema, BATCH_LIMIT).optional(),
   objectWriteTraceId: z.string().optional(),
 })
 const updateSchema = z.object({ properties: propertyValues })
 const batchReadSchema = z.object({
-  inputs: z.array(z.object({ id: idValue })).max(BATCH_LIMIT),
+  inputs: boundedArray(z.object({ id: idValue }), BATCH_LIMIT),
   properties: propertyNames.optional(),
   propertiesWithHistory: propertyNames.optional(),
   idProperty: z.string().optional(),
 })
-const batchCreateSchema = z.object({ inputs: z.array(createSchema).max(BATCH_LIMIT) })
+const batchCreateSchema = z.object({ inputs: boundedArray(createSchema, BATCH_LIMIT) })
 const batchUpdateSchema = z.object({
-  inputs: z.array(z.object({ id: idValue, idProperty: z.string().optional(), properties: propertyValues })).max(BATCH_LIMIT),
+  inputs: boundedArray(z.object({ id: idValue, idProperty: z.string().optional(), properties: propertyValues }), BATCH_LIMIT),
 })
-const batchArchiveSchema = z.object({ inputs: z.array(z.object({ id: idValue })).max(BATCH_LIMIT) })
+const batchArchiveSchema = z.object({ inputs: boundedArray(z.object({ id: idValue }), BATCH_LIMIT) })
 const batchUpsertSchema = z.object({
-  inputs: z
-    .array(z.object({ id: idValue, idProperty: z.string().min(1), properties: propertyValues, objectWriteTraceId: z.string().optional() }))
-    .max(BATCH_LIMIT),
+  inputs: boundedArray(z.object({ id: idValue, idProperty: z.string().min(1), properties: propertyValues, objectWriteTraceId: z.string().optional() }), BATCH_LIMIT),
 })
 
 function toAssociationInputs(input: z.infer<typeof createSchema>): AssociationInput[] {
@@ -105,7 +103,7 @@ function findRecord(objects: ObjectStore, objectType: ObjectType, id: string, id
     if (idProperty) {
       const wanted = objects.normalize(objectType, idProperty, id)
       if (!wanted.ok || wanted.value === null) return undefined
-      for (const r of objects.records(objectType, true)) if (r.properties[idProperty] === wanted.value) return r
+      for (const r of objects.records(objectType, true)) if (own(r.properties, idProperty) === wanted.value) return r
       return undefined
     }
     return objects.getArchived(objectType, id)

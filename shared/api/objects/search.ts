@@ -21,7 +21,7 @@
  */
 import { z } from 'zod'
 import { validationError } from '../errors.ts'
-import { parseInput } from '../http.ts'
+import { boundedArray, own, parseInput } from '../http.ts'
 import type { ObjectType } from './object-types.ts'
 import { propertyDefinition, type PropertyDefinition } from './properties.ts'
 import { phoneDigits, phoneMatcher } from '../../crm/phone.ts'
@@ -70,7 +70,7 @@ const filterSchema = z.object({
   operator: z.enum(OPERATORS),
   value: scalar.optional(),
   highValue: scalar.optional(),
-  values: z.array(scalar).max(SEARCH_LIMITS.valuesPerFilter).optional(),
+  values: boundedArray(scalar, SEARCH_LIMITS.valuesPerFilter).optional(),
 })
 type Filter = z.infer<typeof filterSchema>
 
@@ -81,7 +81,7 @@ const sortSchema = z.union([
 
 const searchSchema = z.object({
   filterGroups: z.array(z.object({ filters: z.array(filterSchema) })).optional(),
-  sorts: z.array(sortSchema).max(5).optional(),
+  sorts: boundedArray(sortSchema, 5).optional(),
   query: z.string().max(SEARCH_LIMITS.valueLength, `must be at most ${SEARCH_LIMITS.valueLength} characters`).optional(),
   properties: z.array(z.string()).optional(),
   limit: z.number().int().min(1).max(SEARCH_LIMITS.maxLimit).optional(),
@@ -266,11 +266,11 @@ function compileFilter(filter: ResolvedFilter): RecordTest {
   const def = filter.def
   const name = filter.propertyName
   const op: Operator = filter.operator
-  if (op === 'HAS_PROPERTY') return (r) => r.properties[name] !== undefined
-  if (op === 'NOT_HAS_PROPERTY') return (r) => r.properties[name] === undefined
+  if (op === 'HAS_PROPERTY') return (r) => own(r.properties, name) !== undefined
+  if (op === 'NOT_HAS_PROPERTY') return (r) => own(r.properties, name) === undefined
   const negated = op === 'NEQ' || op === 'NOT_IN' || op === 'NOT_CONTAINS_TOKEN'
   const withValue = (test: (stored: string) => boolean): RecordTest => (r) => {
-    const stored = r.properties[name]
+    const stored = own(r.properties, name)
     return stored === undefined ? negated : test(stored)
   }
   if (op === 'CONTAINS_TOKEN' || op === 'NOT_CONTAINS_TOKEN') {
@@ -327,7 +327,7 @@ function matchesQuery(objectType: ObjectType, record: CrmRecord, query: string):
   const needle = query.toLowerCase()
   const digits = /^[\d\s()+.-]+$/.test(query) ? phoneDigits(query) : ''
   return QUERY_PROPERTIES[objectType].some((name) => {
-    const value = record.properties[name]
+    const value = own(record.properties, name)
     if (value === undefined) return false
     if (value.toLowerCase().includes(needle)) return true
     return digits.length >= 3 && propertyDefinition(objectType, name)?.type === 'phone_number' && phoneDigits(value).includes(digits)
@@ -354,8 +354,8 @@ export function compareForSearch(sorts: SearchRequest['sorts']): (a: CrmRecord, 
   return (a, b) => {
     for (const sort of sorts) {
       const def = sort.def
-      const va = a.properties[sort.propertyName]
-      const vb = b.properties[sort.propertyName]
+      const va = own(a.properties, sort.propertyName)
+      const vb = own(b.properties, sort.propertyName)
       if (va === vb) continue
       if (va === undefined) return 1
       if (vb === undefined) return -1

@@ -4,6 +4,7 @@
  * StandardError, built from stored records in one place.
  */
 import type { ApiError } from '../errors.ts'
+import { own } from '../http.ts'
 import { ASSOCIATION_TYPES } from '../../crm/association-types.ts'
 import type { ObjectType } from './object-types.ts'
 import { DEFAULT_PROPERTIES } from './properties.ts'
@@ -48,10 +49,6 @@ export interface PropertySelection {
   propertiesWithHistory?: readonly string[]
   /** Show every stored property (create and update responses). */
   all?: boolean
-}
-
-function own<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.hasOwn(map, key) ? map[key] : undefined
 }
 
 /** A record as SimplePublicObject. Properties without a value are left out, as the real API documents, even when asked for by name. */

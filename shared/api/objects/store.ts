@@ -16,6 +16,7 @@
 import { z } from 'zod'
 import type { Database, Table } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
+import { own } from '../http.ts'
 import { associationTypeFrom, type AssociationType } from '../../crm/association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
@@ -159,7 +160,7 @@ export class ObjectStore {
       return id === undefined ? undefined : this.get(objectType, id)
     }
     for (const record of this.#live[objectType].values()) {
-      if (record.properties[propertyName] === wanted) return record
+      if (own(record.properties, propertyName) === wanted) return record
     }
     return undefined
   }
@@ -436,7 +437,7 @@ export class ObjectStore {
       }
       if (this.definition(objectType, name)?.modificationMetadata.readOnlyValue) {
         // Echoing a read-only value back unchanged is harmless; changing it is not.
-        if (result.value !== (current?.properties[name] ?? null)) {
+        if (result.value !== ((current && own(current.properties, name)) ?? null)) {
           problems.push({ name, error: 'READ_ONLY_VALUE', message: `Property "${name}" is read-only` })
         }
         continue
@@ -462,7 +463,7 @@ export class ObjectStore {
 
   /** Object-level rules: required properties, pipeline/stage, pinned activity. */
   #checkRules(objectType: ObjectType, current: CrmRecord | undefined, values: Values, links: readonly ResolvedAssociation[]): void {
-    const merged = (name: string): string | null => (values.has(name) ? (values.get(name) ?? null) : (current?.properties[name] ?? null))
+    const merged = (name: string): string | null => (values.has(name) ? (values.get(name) ?? null) : ((current && own(current.properties, name)) ?? null))
 
     if (objectType === 'tickets') {
       const missing = ['subject', 'hs_pipeline', 'hs_pipeline_stage'].filter((name) => merged(name) === null)
@@ -520,7 +521,7 @@ export class ObjectStore {
       const value = values.get(def.name)
       if (value === undefined || value === null) continue
       for (const record of this.#live[objectType].values()) {
-        if (record.id !== current?.id && record.properties[def.name] === value) {
+        if (record.id !== current?.id && own(record.properties, def.name) === value) {
           throw conflict(`A ${OBJECT_TYPES[objectType].singular} with ${def.name}=${value} already exists. Existing ID: ${record.id}`, {
             context: { [def.name]: [value], existingId: [record.id] },
           })
@@ -541,8 +542,8 @@ export class ObjectStore {
 
   #indexUnique(objectType: ObjectType, before: CrmRecord | undefined, after: CrmRecord | undefined): void {
     for (const name of UNIQUE[objectType] ?? []) {
-      const old = before?.properties[name]
-      const next = after?.properties[name]
+      const old = before && own(before.properties, name)
+      const next = after && own(after.properties, name)
       if (old === next) continue
       if (old !== undefined) this.#unique.delete(uniqueKey(objectType, name, old))
       if (next !== undefined && after) this.#unique.set(uniqueKey(objectType, name, next), after.id)
@@ -639,7 +640,7 @@ function withValues(record: CrmRecord, values: Values, iso: string, sourceType: 
   const properties: Record<string, string> = { ...record.properties }
   const history: Record<string, readonly ValueWithTimestamp[]> = { ...record.history }
   for (const [name, value] of values) {
-    const before = properties[name]
+    const before = own(properties, name)
     if (value === null) {
       if (before === undefined) continue
       delete properties[name]
@@ -648,7 +649,7 @@ function withValues(record: CrmRecord, values: Values, iso: string, sourceType: 
       properties[name] = value
     }
     const entry: ValueWithTimestamp = { value: value ?? '', timestamp: iso, sourceType }
-    history[name] = [entry, ...(history[name] ?? [])].slice(0, HISTORY_LIMIT)
+    history[name] = [entry, ...(own(history, name) ?? [])].slice(0, HISTORY_LIMIT)
   }
   return { ...record, properties, history }
 }

@@ -23,13 +23,30 @@
  * Anything else (partials, sub-expressions, decorators, raw blocks, unknown
  * helpers) is refused when the template is saved, with the position.
  *
- * Markdown: `marked` with a renderer that escapes raw HTML in its input and
- * keeps link URLs only for http(s)/mailto and image URLs only for http(s);
- * a dropped link keeps its text, a dropped image its alt text.
+ * Markdown: `markdown-it` (raw HTML off, so HTML in the text is shown as
+ * text), with rules that keep link URLs only for http(s)/mailto and image URLs
+ * only for http(s); a dropped link keeps its text, a dropped image its alt
+ * text. markdown-it parses in time linear in its input (CommonMark's
+ * delimiter algorithm, with its own guard against pathological emphasis and
+ * nesting), where the previous renderer took quadratic time on runs such as
+ * `_a_a_a…` and overflowed the stack on deeply nested block quotes.
+ *
+ * Budgets (a template and its data are untrusted input; one render must never
+ * hold the event loop):
+ * - a template's source is at most MAX_TEMPLATE_BYTES, its blocks nest at most
+ *   MAX_TEMPLATE_DEPTH deep and its Markdown at most MAX_MARKDOWN_NESTING deep:
+ *   checked before parsing and when the template is saved (400);
+ * - rendering counts steps (every statement and every `#each` iteration, at
+ *   every depth) up to MAX_STEPS, and output bytes up to MAX_OUTPUT_BYTES;
+ * - Markdown is given at most MAX_MARKDOWN_BYTES; a longer text is shown as
+ *   plain, escaped text;
+ * - parsed templates are cached in an LRU bounded by the bytes of their
+ *   sources (COMPILE_CACHE_BYTES), not by their count.
  */
 import Handlebars from 'handlebars'
-import { Marked, type Tokens } from 'marked'
+import MarkdownIt from 'markdown-it'
 import { parseInstant } from '../../crm/time.ts'
+import { utf8Bytes } from '../http.ts'
 
 /** A template that cannot be parsed or uses something the interpreter does not support. */
 export class TemplateError extends Error {
@@ -57,11 +74,38 @@ export interface RenderInput {
 export const DATE_FORMATS = ['datetime', 'date', 'time', 'iso', 'long', 'short'] as const
 export type DateFormat = (typeof DATE_FORMATS)[number]
 
-/** Limits that keep a hostile template from hanging the emulator. */
-const MAX_STEPS = 200_000
-const MAX_OUTPUT_CHARS = 2_000_000
+/**
+ * Limits that keep a hostile template from hanging the emulator. The real
+ * timeline API publishes no size limit for templates (only 1 MB per event and
+ * 510 KB per token value, https://developers.hubspot.com/docs/api/crm/timeline);
+ * these are the emulator's own, far above what a timeline card shows, and
+ * each is named in the 400 that refuses a template over it.
+ */
+/** Steps of one render: statements plus `#each` iterations at every depth. */
+export const MAX_STEPS = 100_000
+/** UTF-8 bytes one render may produce: the real API's limit for a whole event (1 MB), so any event within it can show. */
+export const MAX_OUTPUT_BYTES = 1024 * 1024
+/**
+ * The most text (UTF-8 bytes) given to Markdown; a longer rendered text is
+ * shown as plain text. markdown-it's block and emphasis parsing is linear,
+ * but runs of `[` or `![` cost it some 20 µs a character (measured: 60 KB of
+ * `![` took 0.3 s), so this keeps the worst render of an event in tens of
+ * milliseconds, far more text than a timeline card shows.
+ */
+export const MAX_MARKDOWN_BYTES = 16 * 1024
+/** UTF-8 bytes of a template's source. */
+export const MAX_TEMPLATE_BYTES = 64 * 1024
 /** Deepest nesting of blocks (`{{#each}}` inside `{{#if}}` …) a template may have; checked before parsing. */
 export const MAX_TEMPLATE_DEPTH = 100
+/**
+ * Deepest nesting of Markdown blocks (quotes in lists in quotes …), the limit
+ * markdown-it's CommonMark preset uses. A template's own text deeper than this
+ * is refused when it is saved; text from tokens deeper than this stops being
+ * nested (markdown-it's `maxNesting`) instead of recursing.
+ */
+export const MAX_MARKDOWN_NESTING = 20
+/** Total UTF-8 bytes of the template sources whose parse is cached (ASTs take some ten times their source). */
+export const COMPILE_CACHE_BYTES = 2 * 1024 * 1024
 
 type Program = hbs.AST.Program
 type Statement = hbs.AST.Statement
@@ -233,19 +277,50 @@ function blockDepth(source: string): number {
   return deepest
 }
 
-const compiled = new Map<string, Program>()
-const MAX_CACHED = 1000
+/** Parsed templates by source, least recently used first; `cachedBytes` is the sum of their sources' sizes. */
+const compiled = new Map<string, { program: Program; bytes: number }>()
+let cachedBytes = 0
+
+/** What the compile cache holds now (tests and the fuzz report check it stays bounded). */
+export function compileCacheStats(): { entries: number; bytes: number } {
+  return { entries: compiled.size, bytes: cachedBytes }
+}
+
+function remember(source: string, program: Program, bytes: number): void {
+  if (bytes > COMPILE_CACHE_BYTES) return
+  compiled.set(source, { program, bytes })
+  cachedBytes += bytes
+  for (const [key, entry] of compiled) {
+    if (cachedBytes <= COMPILE_CACHE_BYTES) break
+    compiled.delete(key)
+    cachedBytes -= entry.bytes
+  }
+}
 
 /**
  * Parse and check a template. Throws TemplateError with the parser's message
- * (syntax) or ours (unsupported construct). Results are cached by source.
+ * (syntax) or ours (unsupported construct, over a limit). Results are cached
+ * by source.
  */
 export function compileTemplate(source: string): Program {
   const cached = compiled.get(source)
-  if (cached) return cached
+  if (cached) {
+    // Most recently used last.
+    compiled.delete(source)
+    compiled.set(source, cached)
+    return cached.program
+  }
+  const bytes = source.length > MAX_TEMPLATE_BYTES ? utf8Bytes(source) : source.length
+  if (bytes > MAX_TEMPLATE_BYTES) {
+    throw new TemplateError(`The template is ${bytes} bytes; the limit is ${MAX_TEMPLATE_BYTES}.`)
+  }
   const depth = blockDepth(source)
   if (depth > MAX_TEMPLATE_DEPTH) {
     throw new TemplateError(`Blocks are nested more than ${MAX_TEMPLATE_DEPTH} deep; this template opens ${depth} blocks inside each other.`)
+  }
+  const markdownDepth = markdownNesting(source)
+  if (markdownDepth > MAX_MARKDOWN_NESTING) {
+    throw new TemplateError(`Markdown blocks (quotes, lists) are nested more than ${MAX_MARKDOWN_NESTING} deep.`)
   }
   let program: Program
   try {
@@ -255,8 +330,7 @@ export function compileTemplate(source: string): Program {
   }
   // Raw blocks ({{{{raw}}}}) parse to a BlockStatement named "raw" etc.; they are refused by checkStatement.
   checkProgram(program)
-  if (compiled.size >= MAX_CACHED) compiled.clear()
-  compiled.set(source, program)
+  remember(source, program, utf8Bytes(source))
   return program
 }
 
@@ -339,7 +413,7 @@ interface Frame {
 
 class Interpreter {
   #out: string[] = []
-  #chars = 0
+  #bytes = 0
   #steps = 0
   readonly #kind: TemplateKind
   readonly #root: unknown
@@ -356,13 +430,25 @@ class Interpreter {
 
   #emit(text: string): void {
     if (text.length === 0) return
-    this.#chars += text.length
-    if (this.#chars > MAX_OUTPUT_CHARS) throw new RenderLimitError(`Rendered output is larger than ${MAX_OUTPUT_CHARS} characters.`)
+    this.#bytes += utf8Bytes(text)
+    if (this.#bytes > MAX_OUTPUT_BYTES) throw new RenderLimitError(`The rendered text is larger than ${MAX_OUTPUT_BYTES} bytes.`)
     this.#out.push(text)
   }
 
-  #tick(): void {
-    if (++this.#steps > MAX_STEPS) throw new RenderLimitError(`Rendering took more than ${MAX_STEPS} steps.`)
+  /** Count `n` steps (a statement, an iteration, the keys of an object walked). */
+  #tick(n = 1): void {
+    this.#steps += n
+    if (this.#steps > MAX_STEPS) throw new RenderLimitError(`Rendering took more than ${MAX_STEPS} steps (statements and loop iterations).`)
+  }
+
+  /** Run `program` with `frame` on top of the stack (pushed and popped, so nesting costs no copies). */
+  #inFrame(program: Program | undefined, stack: Frame[], frame: Frame): void {
+    stack.push(frame)
+    try {
+      this.#program(program, stack)
+    } finally {
+      stack.pop()
+    }
   }
 
   #program(program: Program | undefined, stack: Frame[]): void {
@@ -419,30 +505,36 @@ class Interpreter {
         }
         const names = b.program.blockParams ?? []
         const blockParams = names.length > 0 ? { [names[0] as string]: value } : undefined
-        this.#program(b.program, [...stack, { context: value, data: top.data, ...(blockParams && { blockParams }) }])
+        this.#inFrame(b.program, stack, { context: value, data: top.data, ...(blockParams && { blockParams }) })
         return
       }
       case 'each': {
         const names = b.program.blockParams ?? []
-        const items: Array<[string | number, unknown]> = Array.isArray(value)
-          ? value.map((v, i) => [i, v])
-          : value !== null && typeof value === 'object'
-            ? Object.keys(value)
-                .filter((k) => !FORBIDDEN_KEYS.has(k))
-                .map((k) => [k, (value as Record<string, unknown>)[k]])
-            : []
-        if (items.length === 0) {
+        // Arrays are walked by index (no copy); an object's keys are counted as steps when they are listed.
+        let keys: string[] | null = null
+        let length = 0
+        if (Array.isArray(value)) length = value.length
+        else if (value !== null && typeof value === 'object') {
+          const all = Object.keys(value)
+          this.#tick(all.length)
+          keys = all.filter((k) => !FORBIDDEN_KEYS.has(k))
+          length = keys.length
+        }
+        if (length === 0) {
           this.#program(b.inverse, stack)
           return
         }
-        items.forEach(([key, item], i) => {
-          const data: Frame['data'] = { index: i, first: i === 0, last: i === items.length - 1 }
-          if (typeof key === 'string') data.key = key
+        for (let i = 0; i < length; i++) {
+          this.#tick()
+          const key: string | number = keys ? (keys[i] as string) : i
+          const item = keys ? (value as Record<string, unknown>)[key] : (value as unknown[])[i]
+          const data: Frame['data'] = { index: i, first: i === 0, last: i === length - 1 }
+          if (keys) data.key = key as string
           const blockParams: Record<string, unknown> = {}
           if (names[0] !== undefined) blockParams[names[0]] = item
           if (names[1] !== undefined) blockParams[names[1]] = key
-          this.#program(b.program, [...stack, { context: item, data, ...(names.length > 0 && { blockParams }) }])
-        })
+          this.#inFrame(b.program, stack, { context: item, data, ...(names.length > 0 && { blockParams }) })
+        }
         return
       }
       default:
@@ -544,34 +636,64 @@ export function safeUrl(raw: string, protocols: readonly string[]): string | und
   return protocols.includes(url.protocol) ? url.href : undefined
 }
 
-const markdown = new Marked({ gfm: true, async: false })
-markdown.use({
-  renderer: {
-    html(token: Tokens.HTML | Tokens.Tag): string {
-      return escapeHtml(token.text)
-    },
-    codespan(token: Tokens.Codespan): string {
-      return `<code>${escapeHtml(decodeEntities(token.text))}</code>`
-    },
-    code(token: Tokens.Code): string {
-      return `<pre><code>${escapeHtml(decodeEntities(token.text))}\n</code></pre>\n`
-    },
-    link(token: Tokens.Link): string {
-      const inner = this.parser.parseInline(token.tokens)
-      const href = safeUrl(token.href, LINK_PROTOCOLS)
-      if (href === undefined) return inner
-      const title = token.title ? ` title="${escapeAttribute(decodeEntities(token.title))}"` : ''
-      return `<a href="${escapeAttribute(href)}"${title} rel="noopener noreferrer nofollow" target="_blank">${inner}</a>`
-    },
-    image(token: Tokens.Image): string {
-      const alt = escapeAttribute(decodeEntities(token.text))
-      const src = safeUrl(token.href, IMAGE_PROTOCOLS)
-      if (src === undefined) return alt
-      const title = token.title ? ` title="${escapeAttribute(decodeEntities(token.title))}"` : ''
-      return `<img src="${escapeAttribute(src)}" alt="${alt}"${title}>`
-    },
-  },
-})
+/**
+ * The Markdown renderer: raw HTML off (HTML in the text is escaped, with
+ * Handlebars' seven characters, like the template's values); links and
+ * images are checked when they are rendered, so a refused URL keeps its text.
+ * `maxNesting` stops block and inline nesting (at depth 100, the renderer's
+ * default), so deeply nested text from tokens cannot recurse further.
+ */
+const markdown = new MarkdownIt('default', { html: false, linkify: false, typographer: false, maxNesting: 100 })
+// URLs are checked by the link and image rules below (a refused one keeps its text instead of staying Markdown source).
+markdown.validateLink = () => true
+markdown.normalizeLink = (url) => url
+const rules = markdown.renderer.rules
+rules.text = (tokens, idx) => escapeHtml(tokens[idx]?.content ?? '')
+rules.code_inline = (tokens, idx) => `<code>${escapeHtml(decodeEntities(tokens[idx]?.content ?? ''))}</code>`
+rules.code_block = (tokens, idx) => `<pre><code>${escapeHtml(decodeEntities(tokens[idx]?.content ?? ''))}</code></pre>\n`
+rules.fence = rules.code_block
+/** Per render: whether each open link was kept, so its close tag matches. */
+interface MarkdownEnv {
+  links?: boolean[]
+}
+/** An attribute of a Markdown token as text. */
+const attr = (token: { attrGet(name: string): string | number | null } | undefined, name: string) => String(token?.attrGet(name) ?? '')
+rules.link_open = (tokens, idx, _options, renderEnv) => {
+  const env = renderEnv as MarkdownEnv | undefined
+  const token = tokens[idx]
+  const href = safeUrl(attr(token, 'href'), LINK_PROTOCOLS)
+  if (env) (env.links ??= []).push(href !== undefined)
+  if (href === undefined) return ''
+  const rawTitle = attr(token, 'title')
+  const title = rawTitle ? ` title="${escapeAttribute(decodeEntities(rawTitle))}"` : ''
+  return `<a href="${escapeAttribute(href)}"${title} rel="noopener noreferrer nofollow" target="_blank">`
+}
+rules.link_close = (_tokens, _idx, _options, env) => ((env as MarkdownEnv | undefined)?.links?.pop() ? '</a>' : '')
+rules.image = (tokens, idx, options, env, self) => {
+  const token = tokens[idx]
+  const alt = escapeAttribute(decodeEntities(self.renderInlineAsText(token?.children ?? [], options, env)))
+  const src = safeUrl(attr(token, 'src'), IMAGE_PROTOCOLS)
+  if (src === undefined) return alt
+  const rawTitle = attr(token, 'title')
+  const title = rawTitle ? ` title="${escapeAttribute(decodeEntities(rawTitle))}"` : ''
+  return `<img src="${escapeAttribute(src)}" alt="${alt}"${title}>`
+}
+
+/**
+ * How deep the Markdown blocks of a text nest (block quotes, lists and their
+ * items, each a level), from markdown-it's block parser alone (line by line,
+ * no inline parsing): linear in the text, and capped by its `maxNesting`, so
+ * a text of 2,000 nested quotes reads as 100.
+ */
+function markdownNesting(source: string): number {
+  let deepest = 0
+  const tokens: ReturnType<typeof markdown.parse> = []
+  markdown.block.parse(source, markdown, {}, tokens)
+  for (const token of tokens) {
+    if (token.nesting === 1 && token.level + 1 > deepest) deepest = token.level + 1
+  }
+  return deepest
+}
 
 // ---------------------------------------------------------------------------
 // Public entry points
@@ -592,10 +714,16 @@ export function interpolate(source: string, kind: TemplateKind, input: RenderInp
   return new Interpreter(kind, rootFor(kind, input)).run(compileTemplate(source))
 }
 
+/** What a template that cannot be rendered shows in place of the event's header or detail. */
+export function renderFailure(reason: string): string {
+  return `<p><em>This event could not be rendered: ${escapeHtml(reason)}</em></p>`
+}
+
 /**
  * Render a template to safe HTML: Handlebars, then Markdown (inline for the
  * one-line header, block for the detail). An absent template renders as ''.
- * A template that is too expensive renders a short notice instead of failing.
+ * A template that is invalid or over a budget renders a short notice instead
+ * of failing. A rendered text over MAX_MARKDOWN_BYTES is shown as plain text.
  */
 export function renderTemplate(source: string | undefined, kind: TemplateKind, input: RenderInput): string {
   if (source === undefined || source === '') return ''
@@ -603,10 +731,13 @@ export function renderTemplate(source: string | undefined, kind: TemplateKind, i
   try {
     text = interpolate(source, kind, input)
   } catch (error) {
-    if (error instanceof RenderLimitError || error instanceof TemplateError) {
-      return `<p><em>This event could not be rendered: ${escapeHtml(error.message)}</em></p>`
-    }
+    if (error instanceof RenderLimitError || error instanceof TemplateError) return renderFailure(error.message)
     throw error
   }
-  return kind === 'header' ? markdown.parseInline(text, { async: false }) : markdown.parse(text, { async: false })
+  if (utf8Bytes(text) > MAX_MARKDOWN_BYTES) {
+    // Values are escaped already and the template's own text is not: decoding first escapes both once.
+    const plain = escapeHtml(decodeEntities(text)).replace(/\n/g, '<br>\n')
+    return kind === 'header' ? plain : `<p>${plain}</p>\n`
+  }
+  return kind === 'header' ? markdown.renderInline(text, {}) : markdown.render(text, {})
 }

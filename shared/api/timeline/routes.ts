@@ -22,7 +22,7 @@
  */
 import { z } from 'zod'
 import { ApiError, notFound, validationError, type ErrorBody } from '../errors.ts'
-import { html, intParam, json, noContent, ownRecord } from '../http.ts'
+import { boundedArray, html, intParam, json, noContent, ownRecord } from '../http.ts'
 import { DEV_APP } from '../oauth/store.ts'
 import { parseObjectType } from '../objects/object-types.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
@@ -78,7 +78,7 @@ function batchError(error: ApiError, index: number, correlationId: string) {
   }
 }
 
-const batchSchema = z.strictObject({ inputs: z.array(z.unknown()) })
+const batchSchema = z.strictObject({ inputs: boundedArray(z.unknown(), LIMITS.batchInputs) })
 
 const previewSchema = z.strictObject({
   eventTemplateId: z.union([z.string(), z.number()]).transform(String).optional(),
@@ -201,7 +201,6 @@ export function timelineRoutes(deps: ServiceDeps): Route[] {
       handler(ctx) {
         const { inputs } = parseOr400(batchSchema, ctx.jsonBody(), 'batch')
         if (inputs.length === 0) throw validationError('inputs must hold at least one event.')
-        if (inputs.length > LIMITS.batchInputs) throw validationError(`A batch can hold at most ${LIMITS.batchInputs} events; got ${inputs.length}.`)
         const startedAt = new Date(ctx.now).toISOString()
         const results: ReturnType<typeof eventResponse>[] = []
         const errors: ReturnType<typeof batchError>[] = []

@@ -14,13 +14,13 @@ import type { Database, Json, Table } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { OBJECT_TYPES, parseObjectType } from '../objects/object-types.ts'
 import type { ObjectStore } from '../objects/store.ts'
-import { compileTemplate, renderTemplate, TemplateError } from './render.ts'
+import { utf8Bytes } from '../http.ts'
+import { compileTemplate, renderFailure, renderTemplate, TemplateError } from './render.ts'
 import { parseInstant } from '../../crm/time.ts'
 import {
   LIMITS,
   parseOr400,
   tokenInputSchema,
-  utf8Bytes,
   type EventInput,
   type TemplateCreate,
   type TemplateUpdate,
@@ -549,14 +549,22 @@ export class TimelineStore {
     return event
   }
 
-  /** Render an event with its template as it is now. */
+  /**
+   * Render an event with its template as it is now. Whatever goes wrong
+   * (a template imported past the checks, data no budget foresaw) shows as a
+   * notice in this event alone, so a listing never fails because of one event.
+   */
   render(event: EventRow): RenderedEvent {
     const template = this.#templates.get(event.eventTemplateId)
     const input = { tokens: event.tokens, extraData: event.extraData, timestamp: event.timestamp }
-    return {
-      header: renderTemplate(template?.headerTemplate, 'header', input),
-      detail: renderTemplate(template?.detailTemplate, 'detail', input),
+    const safely = (source: string | null | undefined, kind: 'header' | 'detail') => {
+      try {
+        return renderTemplate(source ?? undefined, kind, input)
+      } catch (error) {
+        return renderFailure(error instanceof Error ? error.message : String(error))
+      }
     }
+    return { header: safely(template?.headerTemplate, 'header'), detail: safely(template?.detailTemplate, 'detail') }
   }
 
   templateOf(event: EventRow): TemplateRow | undefined {

@@ -1,0 +1,45 @@
+/**
+ * Runs `npm run check-widget` as a user runs it (node scripts/check-widget.mjs,
+ * which starts its own harness server and Playwright), with reports and test
+ * output in a folder of its own under the test's output folder, so runs in
+ * parallel workers do not share them.
+ */
+import { spawn } from 'node:child_process'
+import { join, resolve } from 'node:path'
+import { test } from '@playwright/test'
+import { PORTS } from '../origins.ts'
+
+const root = resolve(import.meta.dirname, '..', '..')
+
+export interface CheckWidgetRun {
+  code: number | null
+  /** stdout and stderr, as they came. */
+  output: string
+  /** Its reports: widget-check.txt, widget-check.junit.xml. */
+  dir: string
+}
+
+let runs = 0
+
+export function checkWidget(args: string[], timeoutMs = 100_000): Promise<CheckWidgetRun> {
+  runs += 1
+  const dir = join(test.info().outputDir, `check-widget-${runs}`)
+  return new Promise((done, failed) => {
+    // CI would refuse to reuse a server; each run has its own ports anyway.
+    const child = spawn(process.execPath, ['scripts/check-widget.mjs', ...args], { cwd: root, env: { ...process.env, CI: '', FORCE_COLOR: '0', WIDGET_CHECK_DIR: dir } })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      failed(new Error(`check-widget did not finish within ${timeoutMs} ms:\n${output}`))
+    }, timeoutMs)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      done({ code, output, dir })
+    })
+  })
+}
+
+/** A block of three ports for one run (the harness at the result, its widget origin +1), above E2E_PORT; n < 30. */
+export const portBlock = (n: number) => PORTS.checkWidgetRuns + n * 3

@@ -1,0 +1,89 @@
+/**
+ * `ringside open [path]`: Chromium, headed, at the harness of a running
+ * `ringside start`, with the calling SDK's public CDN URLs (jsDelivr, unpkg)
+ * answered by that server (e2e/kit/sdk-cdn.ts, the same routes as check-widget),
+ * so a widget that loads the SDK from a CDN runs offline and unchanged.
+ *
+ * Why Playwright's routes in a persistent context, and not Chromium's
+ * --host-resolver-rules or a proxy: the CDN URLs are https, so pointing their
+ * host names at the local server would need a certificate for cdn.jsdelivr.net
+ * and unpkg.com that the browser trusts (a local CA or ignoring certificate
+ * errors for every site). A route answers the request inside the browser, before
+ * TLS, for every page of the context: the widget's iframe, the calling window
+ * it opens and tabs the user opens (a persistent context is the browser's only
+ * context, so new tabs belong to it). The process stays up while the browser is
+ * open, because it answers those requests.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { routeSdkCdn } from '../e2e/kit/sdk-cdn.ts'
+import { BROWSER_ARGS } from './browser-args.ts'
+
+export interface OpenOptions {
+  url: string
+  /** Keep the browser profile here (default: a temporary one, removed on exit). */
+  profile?: string
+  headless?: boolean
+  ignoreHttpsErrors?: boolean
+}
+
+function problem(message: string): 2 {
+  process.stderr.write(`ringside open: ${message}\n`)
+  return 2
+}
+
+/** Resolves to the exit code once the browser is closed (0), or at once when it cannot open (2). */
+export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2> {
+  const origin = options.url
+  try {
+    const response = await fetch(`${origin}/_ringside/v1/server`, { signal: AbortSignal.timeout(5_000) })
+    if (!response.ok) throw new Error(`it answered ${response.status}`)
+  } catch (error) {
+    return problem(`no Ringside answers at ${origin} (${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)}): start one with \`ringside start\`, or pass --url.`)
+  }
+  let playwright: typeof import('@playwright/test')
+  try {
+    playwright = await import('@playwright/test')
+  } catch {
+    return problem('it drives Chromium through @playwright/test, which is not installed: run `npm i -D @playwright/test`.')
+  }
+  const { findChromium, NO_CHROMIUM } = await import('./chromium.ts')
+  const executablePath = findChromium(process.env, () => playwright.chromium.executablePath())
+  if (executablePath === null) return problem(NO_CHROMIUM)
+
+  const profile = options.profile ? resolve(options.profile) : mkdtempSync(join(tmpdir(), 'ringside-open-'))
+  // A path of the harness, or any http(s) URL (a widget page on its own, say).
+  const target = /^https?:\/\//i.test(path) ? path : new URL(path.startsWith('/') ? path : `/${path}`, origin).href
+  let context: Awaited<ReturnType<typeof playwright.chromium.launchPersistentContext>>
+  try {
+    context = await playwright.chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: options.headless === true,
+      // Headed: the window's own size, not a fixed viewport.
+      viewport: options.headless ? { width: 1500, height: 950 } : null,
+      args: BROWSER_ARGS,
+      ignoreHTTPSErrors: options.ignoreHttpsErrors === true,
+    })
+  } catch (error) {
+    if (!options.profile) rmSync(profile, { recursive: true, force: true })
+    const reason = error instanceof Error ? error.message.split('\n').find((line) => line.trim() !== '') ?? error.message : String(error)
+    return problem(`Chromium (${executablePath}) did not start: ${reason}${process.env.DISPLAY || process.platform !== 'linux' ? '' : ' (no display: set DISPLAY, or pass --headless)'}`)
+  }
+  await routeSdkCdn(context, origin, {
+    onServed: (url, release) => process.stdout.write(`  SDK ${url} → Ringside's ${release}\n`),
+    onProblem: (text) => process.stderr.write(`  ${text}\n`),
+  })
+  const closed = new Promise<void>((done) => context.on('close', () => done()))
+  const stop = () => void context.close().catch(() => {})
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  const page = context.pages()[0] ?? (await context.newPage())
+  process.stdout.write(`ringside open: ${target} in Chromium; the SDK's CDN URLs (jsDelivr, unpkg) are answered by ${origin}. Close the browser (or press Ctrl+C) to stop.\n`)
+  await page.goto(target).catch((error: unknown) => process.stderr.write(`  could not open ${target}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`))
+  await closed
+  process.off('SIGINT', stop)
+  process.off('SIGTERM', stop)
+  if (!options.profile) rmSync(profile, { recursive: true, force: true })
+  return 0
+}

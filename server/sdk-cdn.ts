@@ -1,0 +1,45 @@
+/**
+ * /sdk/npm/@hubspot/calling-extensions-sdk@<version>/<file>: Ringside's SDK as the
+ * public CDNs serve the npm package (the mapping: shared/sdk-cdn/cdn-urls.ts). The
+ * files are the CDN builds in dist/sdk/cdn/ (`npm run build`), with the release
+ * written in; an unknown version or file gets a 404 whose body says what is served.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { ServerResponse } from 'node:http'
+import { parseServedPath, resolveSdkRequest, type CdnFile } from '../shared/sdk-cdn/cdn-urls.ts'
+import { RELEASE_SLOT } from '../shared/sdk-cdn/releases.ts'
+
+/** The build of each file (package/sdk-cdn-script.ts, package/sdk-cdn-module.ts; see tsup.config.ts). */
+const BUILD_FILES: Readonly<Record<CdnFile, string>> = { 'main.js': 'main.js', 'main.esm.js': 'main.esm.js' }
+
+function text(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*', 'cache-control': 'no-store' })
+  res.end(`${body}\n`)
+}
+
+/** Answers `path` if it is under /sdk/npm/; false otherwise. */
+export function serveCdnSdk(path: string, res: ServerResponse, distRoot: string): boolean {
+  const request = parseServedPath(path)
+  if (!request) return false
+  const resolution = resolveSdkRequest(request)
+  if (!resolution.ok) {
+    text(res, 404, resolution.message)
+    return true
+  }
+  const file = resolve(distRoot, 'sdk', 'cdn', BUILD_FILES[resolution.file])
+  if (!existsSync(file)) {
+    text(res, 404, 'The CDN build of the calling SDK is missing: run `npm run build`.')
+    return true
+  }
+  const exact = request.version === resolution.release.version
+  res.writeHead(200, {
+    'content-type': 'text/javascript; charset=utf-8',
+    // As on the CDNs: an exact version never changes; latest and ranges move.
+    'cache-control': exact ? 'public, max-age=31536000, immutable' : 'no-cache',
+    // Loaded by widgets on other origins, also with <script crossorigin> or import().
+    'access-control-allow-origin': '*',
+  })
+  res.end(readFileSync(file, 'utf8').replaceAll(RELEASE_SLOT, resolution.release.version))
+  return true
+}
