@@ -35,7 +35,7 @@ export interface WidgetHandlers {
   onFinalizeEngagementSucceeded(data: unknown): void
   onFinalizeEngagementFailed(data: unknown): void
   onSetWidgetUrlFailed(data: unknown): void
-  defaultEventHandler(data: unknown): void
+  defaultEventHandler(data: unknown, message?: unknown): void
 }
 
 export type Logger = (message: string, detail?: unknown) => void
@@ -70,7 +70,12 @@ export function createWidgetHandlers(deliver: (event: HostEvent) => void, log: L
     onFinalizeEngagementSucceeded: (data) => log('[widget] unexpected FINALIZE_ENGAGEMENT_SUCCEEDED', data),
     onFinalizeEngagementFailed: (data) => take('FINALIZE_ENGAGEMENT_FAILED', parseFailureNotice('Finalizing the call failed', data), data),
     onSetWidgetUrlFailed: (data) => take('SET_WIDGET_URL_FAILED', parseFailureNotice('Changing the widget URL failed', data), data),
-    defaultEventHandler: (data) => log('[widget] message without a handler', data),
+    // The host sends the legacy ENGAGEMENT_CREATED after CREATE_ENGAGEMENT_SUCCEEDED, as the real CRM
+    // does; this widget takes the engagement from the latter, so the former is expected and quiet.
+    defaultEventHandler: (data, message) => {
+      if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'ENGAGEMENT_CREATED') return
+      log('[widget] message without a handler', data)
+    },
   }
 }
 

@@ -10,7 +10,7 @@ import { z } from './zod-config.ts'
 import type { MessageType } from './entries.ts'
 import { hasIFrameUrl } from './refinements.ts'
 import {
-  acceptCallCompleted, acceptCallEnded, acceptCallRef, acceptFinalize, callCompletedData, callEndedData, callerIdMatchData,
+  acceptCallCompleted, acceptCallEnded, acceptCallRef, acceptFinalize, acceptIncomingCall, callCompletedData, callEndedData, callerIdMatchData,
   dialNumberData, engagementErrorData, engagementIdData, errorData, externalCallIdData, finalizeEngagementData,
   incomingCallData, initializedData, messageIdSchema, navigateToRecordData, navigateToRecordFailedData, noData,
   outgoingCallData, readyData, refineWith, replyData, resizeData, syncFieldShape, unspecified, visibilityChangedData,
@@ -66,7 +66,7 @@ export const SCHEMAS = {
   LOGGED_OUT: message('LOGGED_OUT', noData),
   USER_AVAILABLE: message('USER_AVAILABLE', noData),
   USER_UNAVAILABLE: message('USER_UNAVAILABLE', noData),
-  INCOMING_CALL: message('INCOMING_CALL', incomingCallData),
+  INCOMING_CALL: message('INCOMING_CALL', incomingCallData, acceptIncomingCall),
   OUTGOING_CALL_STARTED: message('OUTGOING_CALL_STARTED', outgoingCallData),
   CALL_ANSWERED: message('CALL_ANSWERED', externalCallIdData, acceptCallRef),
   CALL_ENDED: message('CALL_ENDED', callEndedData, acceptCallEnded),

@@ -429,13 +429,12 @@ describe('sending', () => {
     expect(env.traffic).toMatchObject([{ direction: 'out', type: 'DIAL_NUMBER' }])
   })
 
-  it('warns once for the deprecated engagementCreated', () => {
+  it('sends the legacy ENGAGEMENT_CREATED without a warning (the real CRM still sends it after every create)', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const env = readyHost()
     env.host.engagementCreated({ engagementId: 1 })
-    env.host.engagementCreated({ engagementId: 2 })
-    expect(warn).toHaveBeenCalledTimes(1)
-    expect(warn).toHaveBeenCalledWith(expect.any(String), expect.stringMatching(/CREATE_ENGAGEMENT_SUCCEEDED/))
+    expect(warn).not.toHaveBeenCalled()
+    expect(env.posts.map((p) => p.message)).toEqual([{ type: 'ENGAGEMENT_CREATED', data: { engagementId: 1 }, messageId: expect.any(String) }])
   })
 })
 

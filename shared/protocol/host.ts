@@ -16,7 +16,7 @@
  * and reports every deviation from the SDK's types to the observer. A message the real
  * CRM would ignore is ignored, reported to the observer, `rejected` and `ignored`.
  */
-import { deprecationOf, getEntry, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
+import { getEntry, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
 import { WidgetFrame, checkHostOptions, checkPositive } from './frame.ts'
 import { SyncLoop, syncAckInfo, syncMessage, warmUpAck, type SyncAckFailedCause } from './handshake.ts'
 import { HostEventSource } from './host-events.ts'
@@ -140,8 +140,8 @@ export class CallingHost extends HostEventSource {
       this.#log.warn('send after destroy() ignored:', message.type)
       return
     }
-    const note = deprecationOf(message.type, message.data)
-    if (note !== undefined) warnOnce(note, PREFIX, note)
+    // No warning for a deprecated type the host sends: the real CRM still sends ENGAGEMENT_CREATED
+    // after CREATE_ENGAGEMENT_SUCCEEDED, for widgets that listen only for it (shared/protocol/README.md).
     if (this.#status !== 'ready') this.#enqueue(message, { beforeHandshake: true })
     else this.#outbox.post(message, {})
   }

@@ -39,6 +39,19 @@ export {
 } from './catalogue.ts'
 export { FAILURE_REPLY, LENIENCY_RULES, judgeWidgetMessage } from './judgement.ts'
 export { SCHEMAS, schemasOf } from './envelopes.ts'
+export {
+  CALL_RULES,
+  applyCallEvent,
+  emptySession,
+  engagementCreated,
+  isCallEventType,
+  judgeCallEvent,
+  startCall,
+  stepCallEvent,
+} from './call-session.ts'
+export type { CallEventType, CallFinding, CallRule, CallRuleInfo, CallSession, CallVerdict, SessionCall } from './call-session.ts'
+export { findingsOf, replayWire } from './session-replay.ts'
+export type { ReplayedMessage, WireEntry } from './session-replay.ts'
 export type { Schemas } from './envelopes.ts'
 export type { AcceptedWidgetMessage, Deviation, Judgement, LeniencyRule, LeniencyRuleInfo, Severity } from './judgement.ts'
 export type {

@@ -17,6 +17,7 @@ export type LeniencyRule =
   | 'property-null-or-empty'
   | 'property-not-string'
   | 'timestamp-missing'
+  | 'to-number-missing'
   | 'unknown-end-status'
 
 export interface LeniencyRuleInfo {
@@ -30,7 +31,9 @@ export interface LeniencyRuleInfo {
   readonly severity: Severity
 }
 
-const DEMO_REPO = 'https://github.com/HubSpot/calling-extensions-sdk'
+/** The SDK's public repository (its source, demos, issues and pull requests are the evidence). */
+export const SDK_REPO = 'https://github.com/HubSpot/calling-extensions-sdk'
+const DEMO_REPO = SDK_REPO
 
 export const LENIENCY_RULES: Readonly<Record<LeniencyRule, LeniencyRuleInfo>> = {
   'engagement-by-call-id': {
@@ -82,6 +85,16 @@ export const LENIENCY_RULES: Readonly<Record<LeniencyRule, LeniencyRuleInfo>> = 
     evidence:
       'RawEngagementProperties marks hs_timestamp required (src/types.ts), yet demo-react-ts and demo-minimal-js send engagementProperties ' +
       'without it (CallEndedScreen.tsx onSaveCall; index.js completeCall).',
+    severity: 'warning',
+  },
+  'to-number-missing': {
+    applies: 'INCOMING_CALL without toNumber (the number the caller dialled, i.e. the user\'s own line)',
+    host: 'Matches the caller by fromNumber, answers CALLER_ID_MATCH_*, and creates the engagement without hs_call_to_number.',
+    evidence:
+      'The calling SDK docs list fromNumber as the "Required parameter" of incomingCall and toNumber without that mark ' +
+      '(https://developers.hubspot.com/docs/api-reference/crm-calling-extensions-v3/calling-sdk, incomingCall); the caller-ID match ' +
+      'the CRM answers with (onCallerIdMatchSucceeded/Failed) is of the caller, and hs_call_to_number is an optional property of the calls API. ' +
+      'OnIncomingCall types toNumber as required (src/types.ts), hence the warning; both demos send it.',
     severity: 'warning',
   },
   'unknown-end-status': {
@@ -182,6 +195,9 @@ export const NORMALIZE: Partial<Record<FromWidgetType, (data: Data | undefined, 
   },
   INCOMING_CALL(data, note) {
     if (data) normalizeNumber(data, 'callStartTime', 'data.callStartTime', note)
+    if (data && data.toNumber === undefined) {
+      note('warning', 'data.toNumber', 'no toNumber; the type requires it (the host matches the caller by fromNumber and logs no hs_call_to_number)', 'to-number-missing')
+    }
     return data
   },
   CALL_ANSWERED: callRefOnly,

@@ -206,3 +206,5 @@ export const acceptCallCompleted = callCompletedData.extend({
   engagementProperties: z.record(z.string(), z.unknown()).optional(),
 })
 export const acceptFinalize = finalizeEngagementData.extend(looseCallRef)
+/** INCOMING_CALL without toNumber (leniency rule to-number-missing): the caller is matched by fromNumber. */
+export const acceptIncomingCall = incomingCallData.extend({ toNumber: z.string().optional() })

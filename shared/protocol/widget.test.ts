@@ -534,6 +534,15 @@ describe('deprecations', () => {
     expect(onEngagementCreated).toHaveBeenCalledTimes(2)
     expect(warn.mock.calls.filter((c) => c.join(' ').includes('ENGAGEMENT_CREATED'))).toHaveLength(1)
   })
+
+  it('does not warn about ENGAGEMENT_CREATED to a widget that does not listen for it (the host sends it after every create)', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const defaultEventHandler = vi.fn()
+    readyWidget({ eventHandlers: { onCreateEngagementSucceeded: vi.fn(), defaultEventHandler } })
+    fromHost(sampleMessage('ENGAGEMENT_CREATED'))
+    expect(warn.mock.calls.filter((c) => c.join(' ').includes('ENGAGEMENT_CREATED'))).toHaveLength(0)
+    expect(defaultEventHandler).toHaveBeenLastCalledWith(expect.anything(), expect.objectContaining({ type: 'ENGAGEMENT_CREATED' }))
+  })
 })
 
 describe('logging', () => {

@@ -171,7 +171,12 @@ export class CallingExtensions {
       if (result.reason === 'unknown type' && result.type !== 'ERROR') this.#replyUnknown(raw)
       return
     }
-    if (result.deprecation !== undefined) warnOnce(result.deprecation, PREFIX, result.deprecation)
+    // A deprecated host message is the widget's concern only when it listens for it: the host
+    // sends ENGAGEMENT_CREATED after every create, as the real CRM still does.
+    const handler = result.entry.handler
+    if (result.deprecation !== undefined && handler !== undefined && typeof this.#handlers[handler] === 'function') {
+      warnOnce(result.deprecation, PREFIX, result.deprecation)
+    }
     const message = result.message as HostToWidgetMessage
     this.#log.traffic('From host', message)
     if (message.type === 'SYNC') {

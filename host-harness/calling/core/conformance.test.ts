@@ -90,6 +90,7 @@ test('a matching engagementId sent as a numeric string is not a mismatch, nor is
     ...handshake(),
     started('c1'),
     { kind: 'engagement-created', externalCallId: 'c1', engagementId: 501 },
+    inbound('CALL_ENDED', { externalCallId: 'c1', engagementId: 501 }),
     inbound('CALL_COMPLETED', { externalCallId: 'c1', engagementId: '501' }),
   )
   expect(rules(matching)).toEqual([])
@@ -131,7 +132,7 @@ test('a ghost call is flagged once, and completing it later closes it', () => {
   state = applyConformance(state, inbound('SYNC_ACK'))
   state = applyConformance(state, inbound('CALL_COMPLETED', { externalCallId: 'c1' }))
   expect(openCalls(state)).toEqual([])
-  expect(rules(state)).toEqual(['ghost-call'])
+  expect(rules(state)).toEqual(['ghost-call', 'completed-without-end'])
 })
 
 test('unknown types are flagged in both directions', () => {
@@ -154,9 +155,26 @@ test('invalid payloads are flagged with the validation reason; valid ones are no
 })
 
 test('deprecated messages are flagged as warnings', () => {
-  const state = run(...handshake(), inbound('PUBLISH_TO_CHANNEL', { externalCallId: 'x', engagementId: 1 }, { deprecation: 'use FINALIZE' }))
+  const state = run(...handshake(), started('x', false), inbound('PUBLISH_TO_CHANNEL', { externalCallId: 'x', engagementId: 1 }, { deprecation: 'use FINALIZE' }))
   expect(state.findings).toEqual([expect.objectContaining({ rule: 'deprecated', severity: 'warning' })])
-  expect(rules(run(...handshake(), inbound('FINALIZE_ENGAGEMENT', { externalCallId: 'x', engagementId: 1 })))).toEqual([])
+  expect(rules(run(...handshake(), started('x', false), inbound('FINALIZE_ENGAGEMENT', { externalCallId: 'x', engagementId: 1 })))).toEqual([])
+})
+
+test('a deprecated message the host sends (the legacy ENGAGEMENT_CREATED, on purpose) is no finding', () => {
+  expect(rules(run(...handshake(), outbound('ENGAGEMENT_CREATED', { engagementId: 1 }, { deprecation: 'use CREATE_ENGAGEMENT_SUCCEEDED' })))).toEqual([])
+})
+
+test('each call event is judged as the controller judges it (shared call session), with its severity', () => {
+  const base = [...handshake(), started('a'), { kind: 'engagement-created', externalCallId: 'a', engagementId: 7 } as const]
+  const verdict = (event: ConformanceEvent) => run(...base, event).findings.map((f) => [f.rule, f.severity])
+  // engagementId 0: the judgement's warning only (the host finds the call by externalCallId)
+  expect(verdict(inbound('CALL_ENDED', { externalCallId: 'a', engagementId: 0, callEndStatus: 'COMPLETED' }))).toEqual([])
+  // no callEndStatus: nothing at all
+  expect(verdict(inbound('CALL_ENDED', { externalCallId: 'a', engagementId: 7 }))).toEqual([])
+  expect(verdict(inbound('CALL_ANSWERED', { externalCallId: 'nope' }))).toEqual([['call-without-start', 'error']])
+  expect(verdict(inbound('CALL_ENDED', { externalCallId: 'other', engagementId: 7 }))).toEqual([['call-id-mismatch', 'warning']])
+  expect(verdict(inbound('CALL_COMPLETED', { externalCallId: 'a', engagementId: 7 }))).toEqual([['completed-without-end', 'warning']])
+  expect(verdict(inbound('CALL_ENDED', { externalCallId: 'nope', engagementId: 99 }))).toEqual([['call-without-start', 'error']])
 })
 
 test('a dropped message is not checked, since it never reached the widget', () => {

@@ -8,10 +8,11 @@
  *
  * Rules:
  * - `before-handshake`: the widget sent something before SYNC_ACK.
- * - `call-without-start`: CALL_ENDED / CALL_COMPLETED for an externalCallId
- *   that no OUTGOING_CALL_STARTED / INCOMING_CALL started.
- * - `engagement-mismatch`: CALL_ENDED / CALL_COMPLETED carry an engagementId
- *   other than the one the host created for that externalCallId.
+ * - `call-without-start`, `engagement-mismatch`, `call-id-mismatch`, `completed-without-end`:
+ *   the call events (CALL_ANSWERED, CALL_ENDED, CALL_TRANSFERRED, CALL_COMPLETED,
+ *   FINALIZE_ENGAGEMENT, PUBLISH_TO_CHANNEL) judged against the calls the widget started,
+ *   by the shared call session (shared/protocol/call-session.ts) the controller acts by:
+ *   the finding is the host's own verdict, with its severity.
  * - `ghost-call`: a call started with createEngagement was never completed
  *   (the "ghost call log", SDK issue #46); flagged when another call starts or
  *   the widget's document goes away, and listed as open meanwhile.
@@ -24,6 +25,17 @@
  */
 import type { TrafficEntry } from './traffic-recorder.ts'
 import { isRecord } from '../../../shared/crm/guards.ts'
+import {
+  CALL_RULES,
+  emptySession,
+  engagementCreated,
+  isCallEventType,
+  judgeWidgetMessage,
+  startCall,
+  stepCallEvent,
+  type CallRule,
+  type CallSession,
+} from '../../../shared/protocol/index.ts'
 
 /** The fields of a CallingHost traffic entry that the checks read. */
 export type ConformanceTraffic = Pick<TrafficEntry, 'seq' | 'direction' | 'type' | 'message' | 'valid' | 'reason' | 'deprecation' | 'beforeHandshake' | 'fault'> &
@@ -31,8 +43,7 @@ export type ConformanceTraffic = Pick<TrafficEntry, 'seq' | 'direction' | 'type'
 
 export type RuleId =
   | 'before-handshake'
-  | 'call-without-start'
-  | 'engagement-mismatch'
+  | CallRule
   | 'ghost-call'
   | 'unknown-type'
   | 'deprecated'
@@ -41,8 +52,10 @@ export type RuleId =
 
 export const RULES: Readonly<Record<RuleId, { title: string; severity: 'error' | 'warning' }>> = {
   'before-handshake': { title: 'Sent before the handshake', severity: 'error' },
-  'call-without-start': { title: 'Call event without a started call', severity: 'error' },
-  'engagement-mismatch': { title: 'engagementId mismatch', severity: 'error' },
+  'call-without-start': CALL_RULES['call-without-start'],
+  'engagement-mismatch': CALL_RULES['engagement-mismatch'],
+  'call-id-mismatch': CALL_RULES['call-id-mismatch'],
+  'completed-without-end': CALL_RULES['completed-without-end'],
   'ghost-call': { title: 'Ghost call log (never completed)', severity: 'error' },
   'unknown-type': { title: 'Unknown message type', severity: 'error' },
   deprecated: { title: 'Deprecated message or field', severity: 'warning' },
@@ -76,6 +89,8 @@ export interface ConformanceState {
   calls: Readonly<Record<string, TrackedCall>>
   /** The call started last and not completed (what a call event without externalCallId refers to). */
   current?: string
+  /** The host's view of the widget's calls: the shared call session the controller acts by. */
+  session: CallSession
   findings: readonly Finding[]
   nextId: number
 }
@@ -87,19 +102,12 @@ export type ConformanceEvent =
   | { kind: 'widget-reset'; reason: string }
 
 export function initialConformance(): ConformanceState {
-  return { handshakeDone: false, calls: {}, findings: [], nextId: 1 }
+  return { handshakeDone: false, calls: {}, session: emptySession(), findings: [], nextId: 1 }
 }
 
 
 function dataOf(message: unknown): Record<string, unknown> {
   return isRecord(message) && isRecord(message.data) ? message.data : {}
-}
-
-/** A number for ids sent as numbers or numeric strings; undefined otherwise. */
-function asId(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value
-  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value)
-  return undefined
 }
 
 /** Calls still waiting for CALL_COMPLETED (with or without a ghost finding). */
@@ -124,8 +132,9 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
     added.push(finding)
   }
   let calls: Readonly<Record<string, TrackedCall>> = state.calls
-  let current = state.current
+  let session = state.session
   let handshakeDone = state.handshakeDone
+  const tracked = (id: string): TrackedCall | undefined => (Object.hasOwn(calls, id) ? calls[id] : undefined)
 
   /** Flags every call started with createEngagement that is not completed yet. */
   const flagGhosts = (seq: number | null, why: string, except?: string) => {
@@ -143,7 +152,8 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
   }
 
   if (event.kind === 'engagement-created') {
-    const call = calls[event.externalCallId]
+    session = engagementCreated(session, event.externalCallId, event.engagementId)
+    const call = tracked(event.externalCallId)
     if (call && call.engagementId !== event.engagementId) {
       calls = { ...calls, [event.externalCallId]: { ...call, engagementId: event.engagementId } }
     }
@@ -165,7 +175,8 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
         flag('invalid-payload', entry.seq, `${from} sent an invalid ${type ?? 'message'}: ${entry.reason ?? 'invalid'}.`)
       }
     } else {
-      if (entry.deprecation) flag('deprecated', entry.seq, `${type}: ${entry.deprecation}`)
+      // A deprecation is the widget's to fix; the host sends the legacy ENGAGEMENT_CREATED on purpose.
+      if (entry.deprecation && entry.direction === 'in') flag('deprecated', entry.seq, `${type}: ${entry.deprecation}`)
       for (const deviation of entry.deviations ?? []) {
         const rule = deviation.rule ? ` (the host copes: leniency rule ${deviation.rule})` : ''
         flag('type-deviation', entry.seq, `${type}: ${deviation.message}${deviation.severity === 'warning' ? rule : ''}.`, undefined, deviation.severity)
@@ -177,43 +188,22 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
           const early = entry.beforeHandshake ?? !handshakeDone
           if (early) flag('before-handshake', entry.seq, `The widget sent ${type} before the SYNC/SYNC_ACK handshake completed.`)
           const data = dataOf(entry.message)
-          const named = typeof data.externalCallId === 'string' && data.externalCallId !== '' ? data.externalCallId : undefined
-          const isStart = type === 'OUTGOING_CALL_STARTED' || type === 'INCOMING_CALL'
-          const externalCallId = named ?? (isStart ? undefined : current)
-          if (isStart && externalCallId !== undefined) {
-            current = externalCallId
+          if ((type === 'OUTGOING_CALL_STARTED' || type === 'INCOMING_CALL') && typeof data.externalCallId === 'string' && data.externalCallId !== '') {
+            const externalCallId = data.externalCallId
+            const direction = type === 'INCOMING_CALL' ? 'inbound' : 'outbound'
+            session = startCall(session, data, direction)
             flagGhosts(entry.seq, `another call, ${externalCallId}, started`, externalCallId)
-            calls = {
-              ...calls,
-              [externalCallId]: {
-                externalCallId,
-                direction: type === 'INCOMING_CALL' ? 'inbound' : 'outbound',
-                createEngagement: data.createEngagement === true,
-                state: 'open',
-                startedSeq: entry.seq,
-              },
-            }
-          } else if (type === 'CALL_TRANSFERRED' && externalCallId !== undefined && calls[externalCallId]) {
-            // The host finalizes a transferred call: no CALL_COMPLETED is owed.
-            calls = { ...calls, [externalCallId]: { ...calls[externalCallId]!, state: 'transferred' } }
-            if (current === externalCallId) current = undefined
-          } else if ((type === 'CALL_ENDED' || type === 'CALL_COMPLETED') && externalCallId !== undefined) {
-            const call = calls[externalCallId]
-            if (!call) {
-              flag('call-without-start', entry.seq, `${type} for ${externalCallId}, but no call with that externalCallId was started.`, externalCallId)
-            } else {
-              const sent = asId(data.engagementId)
-              if (call.engagementId !== undefined && data.engagementId !== undefined && sent !== call.engagementId) {
-                flag(
-                  'engagement-mismatch',
-                  entry.seq,
-                  `${type} for ${externalCallId} carries engagementId ${JSON.stringify(data.engagementId)}, but the host created engagement ${call.engagementId} for that call.`,
-                  externalCallId,
-                )
-              }
-              const next = type === 'CALL_COMPLETED' ? 'completed' : call.state === 'open' ? 'ended' : call.state
-              if (next !== call.state) calls = { ...calls, [externalCallId]: { ...call, state: next } }
-              if (type === 'CALL_COMPLETED' && current === externalCallId) current = undefined
+            calls = { ...calls, [externalCallId]: { externalCallId, direction, createEngagement: data.createEngagement === true, state: 'open', startedSeq: entry.seq } }
+          } else if (isCallEventType(type)) {
+            // The message as the host acted on it (engagementId 0 dropped, numeric strings read), judged as the controller judges it.
+            const judged = judgeWidgetMessage(entry.message)
+            const step = stepCallEvent(session, type, judged.act ? (judged.message as { data?: unknown }).data : data)
+            session = step.session
+            for (const finding of step.verdict.findings) flag(finding.rule, entry.seq, finding.message, finding.externalCallId, finding.severity)
+            const call = step.verdict.act ? tracked(step.verdict.externalCallId) : undefined
+            if (call) {
+              const next = type === 'CALL_TRANSFERRED' ? 'transferred' : type === 'CALL_COMPLETED' ? 'completed' : type === 'CALL_ENDED' && call.state === 'open' ? 'ended' : call.state
+              if (next !== call.state) calls = { ...calls, [call.externalCallId]: { ...call, state: next } }
             }
           }
         }
@@ -221,8 +211,8 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
     }
   }
 
-  if (added.length === 0 && calls === state.calls && handshakeDone === state.handshakeDone && current === state.current) return state
-  const next: ConformanceState = { handshakeDone, calls, findings: added.length ? [...state.findings, ...added] : state.findings, nextId }
-  if (current !== undefined) next.current = current
+  if (added.length === 0 && calls === state.calls && handshakeDone === state.handshakeDone && session === state.session) return state
+  const next: ConformanceState = { handshakeDone, calls, session, findings: added.length ? [...state.findings, ...added] : state.findings, nextId }
+  if (session.current !== undefined) next.current = session.current
   return next
 }

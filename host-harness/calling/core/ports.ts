@@ -15,6 +15,7 @@ export type HostPort = Pick<
   | 'on'
   | 'dialNumber'
   | 'createEngagementSucceeded'
+  | 'engagementCreated'
   | 'createEngagementFailed'
   | 'updateEngagementSucceeded'
   | 'updateEngagementFailed'

@@ -127,7 +127,7 @@ test('conformance findings show inline and in the summary, with open calls', asy
   expect(summary).toHaveTextContent('Call event without a started call: 1')
   expect(summary).toHaveTextContent('Open calls (not completed yet): in-1')
   const findings = within(item('CALL_COMPLETED')).getByRole('list', { name: /Findings for/ })
-  expect(findings).toHaveTextContent('no call with that externalCallId was started')
+  expect(findings).toHaveTextContent('the widget started no call with that externalCallId: the host ignores it')
 })
 
 test('Clear empties the list and the findings', async () => {

@@ -5,38 +5,37 @@
  * and reads it back for the dock and the inspector.
  */
 import type { AcceptedPayload as Payload } from '../../../../shared/protocol/index.ts'
-import { callStatusOf } from '../../../../shared/crm/call-status.ts'
-import { engagementFor, idOf, type ControllerContext, type KnownCall } from './context.ts'
+import { durationOf, endOfCall, type ControllerContext } from './context.ts'
 import { patchCall, refresh } from './engagement.ts'
 
+/**
+ * Each call event is first judged against the widget's calls (ctx.calls.judge, the shared
+ * call session): an event for a call the widget did not start is ignored, as the real CRM
+ * would, and only the call's own engagement is ever changed. The inspector reports the
+ * same verdict.
+ */
 export async function onAnswered(ctx: ControllerContext, data: Payload<'CALL_ANSWERED'>): Promise<void> {
+  const { verdict, call } = ctx.calls.judge('CALL_ANSWERED', data)
+  if (!verdict.act || !call) return
   const store = ctx.store.getState()
-  const call = ctx.calls.find(data?.externalCallId)
-  const id = idOf(data?.externalCallId, call)
+  const id = call.externalCallId
   if (store.incoming && store.incoming.externalCallId === id) store.patch({ incoming: null })
-  if (call) call.answeredAt ??= ctx.now()
-  if (id !== undefined) store.updateCall(id, { status: 'IN_PROGRESS' })
-  await patchCall(ctx, call?.engagementId, { hs_call_status: 'IN_PROGRESS' }, 'set the status IN_PROGRESS')
-  await refresh(ctx, id, call?.engagementId)
-}
-
-/** hs_call_duration in ms from the answer (0 if never answered) to now: the CRM times the calls it logs. */
-function durationOf(ctx: ControllerContext, call: KnownCall | undefined): string {
-  return String(call?.answeredAt === undefined ? 0 : Math.max(0, ctx.now() - call.answeredAt))
+  call.answeredAt ??= ctx.now()
+  store.updateCall(id, { status: 'IN_PROGRESS' })
+  await patchCall(ctx, verdict.engagementId, { hs_call_status: 'IN_PROGRESS' }, 'set the status IN_PROGRESS')
+  await refresh(ctx, id, verdict.engagementId)
 }
 
 export async function onEnded(ctx: ControllerContext, data: Payload<'CALL_ENDED'>): Promise<void> {
+  const { verdict, call } = ctx.calls.judge('CALL_ENDED', data)
+  if (!verdict.act || !call) return
   const store = ctx.store.getState()
-  const call = ctx.calls.find(data?.externalCallId)
-  const id = idOf(data?.externalCallId, call)
+  const id = call.externalCallId
   if (store.incoming && store.incoming.externalCallId === id) store.patch({ incoming: null })
-  // No (or an unknown) callEndStatus: COMPLETED once answered, else CANCELED (leniency rule unknown-end-status).
-  const endStatus = data?.callEndStatus ?? (call?.answeredAt !== undefined ? 'COMPLETED' : 'CANCELED')
-  const status = callStatusOf(endStatus)
-  if (id !== undefined) store.updateCall(id, { status })
-  const engagementId = engagementFor(call, data?.engagementId)
-  await patchCall(ctx, engagementId, { hs_call_status: status, hs_call_duration: durationOf(ctx, call) }, `set the status ${status}`)
-  await refresh(ctx, id, engagementId)
+  const { status, properties } = endOfCall(ctx, call, data?.callEndStatus)
+  store.updateCall(id, { status })
+  await patchCall(ctx, verdict.engagementId, properties, `set the status ${status}`)
+  await refresh(ctx, id, verdict.engagementId)
 }
 
 /**
@@ -45,20 +44,20 @@ export async function onEnded(ctx: ControllerContext, data: Payload<'CALL_ENDED'
  * hs_call_status COMPLETED (the calls API has no TRANSFERRED status) with its duration.
  */
 export async function onTransferred(ctx: ControllerContext, data: Payload<'CALL_TRANSFERRED'>): Promise<void> {
+  const { verdict, call } = ctx.calls.judge('CALL_TRANSFERRED', data)
+  if (!verdict.act || !call) return
   const store = ctx.store.getState()
-  const call = ctx.calls.find(data?.externalCallId)
-  const id = idOf(data?.externalCallId, call)
+  const id = call.externalCallId
   if (store.incoming && store.incoming.externalCallId === id) store.patch({ incoming: null })
-  if (id !== undefined) store.updateCall(id, { status: 'TRANSFERRED' })
-  if (!call) return
+  store.updateCall(id, { status: 'TRANSFERRED' })
   ctx.calls.finish(call)
-  await patchCall(ctx, call.engagementId, { hs_call_status: 'COMPLETED', hs_call_duration: durationOf(ctx, call) }, 'finalize the transferred call')
-  await refresh(ctx, id, call.engagementId)
+  await patchCall(ctx, verdict.engagementId, { hs_call_status: 'COMPLETED', hs_call_duration: durationOf(ctx, call) }, 'finalize the transferred call')
+  await refresh(ctx, id, verdict.engagementId)
   if (!ctx.alive()) return
   ctx.onCallLogged?.({
     externalCallId: call.externalCallId,
     outcome: 'transferred',
-    ...(call.engagementId !== undefined ? { engagementId: call.engagementId } : {}),
+    ...(verdict.engagementId !== undefined ? { engagementId: verdict.engagementId } : {}),
     ...(call.record ? { record: call.record } : {}),
   })
 }

@@ -5,10 +5,21 @@
  * engagement, failure-replies) is a set of functions over this context;
  * controller.ts maps each widget message to one of them.
  */
-import type { DialNumberPayload } from '../../../../shared/protocol/index.ts'
+import {
+  emptySession,
+  engagementCreated,
+  startCall,
+  stepCallEvent,
+  type CallEventType,
+  type CallSession,
+  type CallVerdict,
+  type DialNumberPayload,
+  type EndStatus,
+} from '../../../../shared/protocol/index.ts'
+import { callStatusOf } from '../../../../shared/crm/call-status.ts'
 import { ApiRequestError } from '../../../lib/api-client.ts'
 import type { CallingStore } from '../calling-store.ts'
-import { positiveId, type ApiPort, type CallRecord, type HarnessAccount, type HostPort } from '../ports.ts'
+import type { ApiPort, CallRecord, HarnessAccount, HostPort } from '../ports.ts'
 
 export interface LoggedCall {
   externalCallId: string
@@ -62,32 +73,44 @@ export interface ControllerContext {
   openInNewTab(objectType: string, objectId: string): boolean
 }
 
-/** The calls the widget started, the current one, and the pending Call button dial. */
+/**
+ * The calls the widget started and the pending Call button dial. Which call an event
+ * refers to, and which engagement the host may change for it, is the shared call
+ * session's verdict (shared/protocol/call-session.ts): the inspector and check-widget
+ * report the same verdict the host acts by.
+ */
 export class CallBook {
   readonly #calls = new Map<string, KnownCall>()
-  /** The call the widget started last and has not completed (for events that name no call). */
-  #current: KnownCall | null = null
+  #session: CallSession = emptySession()
   #dial: DialContext | null = null
 
   /** A new call from OUTGOING_CALL_STARTED / INCOMING_CALL: known by its id, and current. */
-  start(call: KnownCall): void {
+  start(call: KnownCall, createEngagement: boolean): void {
     this.#calls.set(call.externalCallId, call)
-    this.#current = call
+    this.#session = startCall(this.#session, { externalCallId: call.externalCallId, createEngagement }, call.direction)
+  }
+
+  /** The host created `engagementId` for the call. */
+  engagementCreated(call: KnownCall, engagementId: number): void {
+    call.engagementId = engagementId
+    this.#session = engagementCreated(this.#session, call.externalCallId, engagementId)
   }
 
   /**
-   * The call an event refers to: by externalCallId, else (no id: leniency rule
-   * `current-call`) the call the widget started last and has not completed.
+   * The host's verdict on a call event, taken when the message arrives (so it follows the
+   * wire's order): the call it applies to and the engagement the host may change, or why it
+   * ignores the message. The session moves on (a completed call is no longer current).
    */
-  find(externalCallId: string | undefined): KnownCall | undefined {
-    if (externalCallId !== undefined) return this.#calls.get(externalCallId)
-    return this.#current ?? undefined
+  judge(type: CallEventType, data: unknown): { verdict: CallVerdict; call?: KnownCall } {
+    const step = stepCallEvent(this.#session, type, data)
+    this.#session = step.session
+    const call = step.verdict.act ? this.#calls.get(step.verdict.externalCallId) : undefined
+    return call ? { verdict: step.verdict, call } : { verdict: step.verdict }
   }
 
   /** The call is over for the host (completed or transferred). */
   finish(call: KnownCall): void {
     call.done = true
-    if (this.#current === call) this.#current = null
   }
 
   /** The Call button's dial, kept until the widget starts the call. */
@@ -103,14 +126,19 @@ export class CallBook {
   }
 }
 
-/** The engagement an event refers to: the id the message names, else the one the host created for the call. */
-export function engagementFor(call: KnownCall | undefined, named: unknown): number | undefined {
-  return positiveId(named) ?? call?.engagementId
+/** hs_call_duration in ms from the answer (0 if never answered) to now: the CRM times the calls it logs. */
+export function durationOf(ctx: Pick<ControllerContext, 'now'>, call: KnownCall): string {
+  return String(call.answeredAt === undefined ? 0 : Math.max(0, ctx.now() - call.answeredAt))
 }
 
-/** The externalCallId to show an event under (the named one, else the resolved call's). */
-export function idOf(named: string | undefined, call: KnownCall | undefined): string | undefined {
-  return named ?? call?.externalCallId
+/**
+ * What ending the call writes: hs_call_status from callEndStatus (none, or an unknown one:
+ * COMPLETED once answered, else CANCELED; leniency rule unknown-end-status) and the duration.
+ * CALL_COMPLETED for a call never ended uses it too (call rule completed-without-end).
+ */
+export function endOfCall(ctx: Pick<ControllerContext, 'now'>, call: KnownCall, callEndStatus?: EndStatus): { status: string; properties: Record<string, string> } {
+  const status = callStatusOf(callEndStatus ?? (call.answeredAt !== undefined ? 'COMPLETED' : 'CANCELED'))
+  return { status, properties: { hs_call_status: status, hs_call_duration: durationOf(ctx, call) } }
 }
 
 export function errorText(error: unknown): string {

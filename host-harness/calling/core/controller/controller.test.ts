@@ -112,8 +112,14 @@ test('OUTGOING_CALL_STARTED with createEngagement creates a call on the dialed c
   })
   expect(call.properties.hs_timestamp).toBe(new Date(NOW).toISOString())
   expect(assocIds(call, 'contacts')).toEqual(['1'])
-  expect(store.getState().links).toEqual([expect.objectContaining({ request, replyMessageId: host.sent.at(-1)?.messageId })])
+  const reply = host.sent.find((m) => m.method === 'createEngagementSucceeded')
+  expect(store.getState().links).toEqual([expect.objectContaining({ request, replyMessageId: reply?.messageId })])
   expect(store.getState().call).toMatchObject({ externalCallId: 'ext-1', engagementId, record: { objectType: 'contacts', objectId: '1' } })
+  // then the legacy ENGAGEMENT_CREATED, as the real CRM still sends it
+  expect(host.sent.slice(-2).map((m) => [m.method, m.data])).toEqual([
+    ['createEngagementSucceeded', { engagementId }],
+    ['engagementCreated', { engagementId }],
+  ])
 })
 
 test('OUTGOING_CALL_STARTED without createEngagement leaves the engagement to the app', async () => {
@@ -200,15 +206,44 @@ test('an engagement update the API refuses is answered UPDATE_ENGAGEMENT_FAILED 
   expect((await getCall(engagementId)).properties.hs_call_status).toBe('CONNECTING')
 })
 
-test('CALL_COMPLETED for an unknown engagement fails', async () => {
+test('CALL_COMPLETED for a call the widget never started is ignored and answered UPDATE_ENGAGEMENT_FAILED', async () => {
   host.emit('CALL_COMPLETED', { externalCallId: 'ghost', engagementId: 987654 })
   host.emit('CALL_COMPLETED', { externalCallId: 'ghost-2' })
   await controller.idle()
-  const failures = host.sentBy('updateEngagementFailed')
-  expect(failures).toHaveLength(2)
-  expect(failures).toEqual(
-    expect.arrayContaining([{ error: { message: expect.stringContaining('987654') } }, { error: { message: expect.stringContaining('No engagement') } }]),
-  )
+  expect(host.sentBy('updateEngagementFailed')).toEqual([
+    { error: { message: 'The host ignored CALL_COMPLETED: no call ghost was started (it never updates a call the widget did not start).' } },
+    { error: { message: 'The host ignored CALL_COMPLETED: no call ghost-2 was started (it never updates a call the widget did not start).' } },
+  ])
+})
+
+test("CALL_ENDED carrying another call's engagementId ends only the named call; the other call's log is untouched", async () => {
+  const first = await outboundCall()
+  host.emit('CALL_ENDED', { externalCallId: 'ext-1', engagementId: first.engagementId, callEndStatus: 'COMPLETED' })
+  host.emit('CALL_COMPLETED', { externalCallId: 'ext-1', engagementId: first.engagementId, engagementProperties: { hs_call_body: 'first' } })
+  await controller.idle()
+  host.emit('OUTGOING_CALL_STARTED', { externalCallId: 'ext-2', toNumber: '+1 617 555 0101', createEngagement: true })
+  await controller.idle()
+  const second = (host.sentBy('createEngagementSucceeded') as Array<{ engagementId: number }>).at(-1)!.engagementId
+  host.emit('CALL_ENDED', { externalCallId: 'ext-2', engagementId: first.engagementId, callEndStatus: 'BUSY' })
+  await controller.idle()
+  expect((await getCall(first.engagementId)).properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'first' })
+  expect((await getCall(second)).properties.hs_call_status).toBe('BUSY')
+})
+
+test('CALL_ENDED with the right engagementId but another externalCallId ends the call that owns the engagement', async () => {
+  const { engagementId } = await outboundCall()
+  host.emit('CALL_ANSWERED', { externalCallId: 'ext-1' })
+  host.emit('CALL_ENDED', { externalCallId: 'somebody-else', engagementId, callEndStatus: 'COMPLETED' })
+  await controller.idle()
+  expect((await getCall(engagementId)).properties.hs_call_status).toBe('COMPLETED')
+})
+
+test('CALL_ANSWERED for a call never started changes nothing', async () => {
+  const { engagementId } = await outboundCall()
+  host.emit('CALL_ANSWERED', { externalCallId: 'not-started' })
+  await controller.idle()
+  expect((await getCall(engagementId)).properties.hs_call_status).toBe('CONNECTING')
+  expect(store.getState().call?.status).not.toBe('IN_PROGRESS')
 })
 
 test('INCOMING_CALL matches the caller by phone, replies the contact and logs the call on it', async () => {
@@ -278,12 +313,19 @@ test('a create fault on every engagement keeps failing; an update fault fails CA
 test('FINALIZE_ENGAGEMENT and PUBLISH_TO_CHANNEL succeed for a known engagement and fail for an unknown one', async () => {
   const { engagementId } = await outboundCall()
   host.emit('FINALIZE_ENGAGEMENT', { externalCallId: 'ext-1', engagementId })
+  // an engagementId the host never created: the named call's own engagement, nothing else
   host.emit('FINALIZE_ENGAGEMENT', { externalCallId: 'ext-1', engagementId: 424242 })
+  host.emit('FINALIZE_ENGAGEMENT', { externalCallId: 'never-started', engagementId: 424242 })
   host.emit('PUBLISH_TO_CHANNEL', { externalCallId: 'ext-1', engagementId })
-  host.emit('PUBLISH_TO_CHANNEL', { externalCallId: 'ext-1', engagementId: 424242 })
+  host.emit('PUBLISH_TO_CHANNEL', { externalCallId: 'never-started', engagementId: 424242 })
   await controller.idle()
-  expect(host.sentBy('finalizeEngagementSucceeded')).toEqual([{ engagementId, externalCallId: 'ext-1' }])
-  expect(host.sentBy('finalizeEngagementFailed')).toEqual([{ engagementId: 424242, externalCallId: 'ext-1', error: { message: 'Unknown engagement 424242.' } }])
+  expect(host.sentBy('finalizeEngagementSucceeded')).toEqual([
+    { engagementId, externalCallId: 'ext-1' },
+    { engagementId, externalCallId: 'ext-1' },
+  ])
+  expect(host.sentBy('finalizeEngagementFailed')).toEqual([
+    { externalCallId: 'never-started', error: { message: 'The host ignored FINALIZE_ENGAGEMENT: no call never-started was started (it never finalizes a call the widget did not start).' } },
+  ])
   expect(host.sentBy('publishToChannelSucceeded')).toEqual([{ engagementId, externalCallId: 'ext-1' }])
   expect(host.sentBy('publishToChannelFailed')).toHaveLength(1)
 })
@@ -365,6 +407,23 @@ describe('widgets shaped like the vendor demos (messages judged as CallingHost j
 
   const readCall = (id: number) =>
     api.get<CallRecord>(`/crm/v3/objects/calls/${id}`, { query: { properties: 'hs_call_status,hs_call_duration,hs_call_body,hs_call_title,hs_call_recording_url' } })
+
+  test("CALL_COMPLETED with no CALL_ENDED ends the call first (COMPLETED once answered, with its duration); the widget's own status wins", async () => {
+    const { engagementId } = await outboundCall()
+    host.emit('CALL_ANSWERED', { externalCallId: 'ext-1' })
+    clock += 4_000
+    host.emit('CALL_COMPLETED', { externalCallId: 'ext-1', engagementId, engagementProperties: { hs_call_body: 'no end' } })
+    await controller.idle()
+    expect((await readCall(engagementId)).properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_duration: '4000', hs_call_body: 'no end' })
+    expect(host.sentBy('updateEngagementSucceeded')).toEqual([{ engagementId }])
+
+    host.emit('OUTGOING_CALL_STARTED', { externalCallId: 'ext-2', toNumber: '+1 617 555 0101', createEngagement: true })
+    await controller.idle()
+    const second = (host.sentBy('createEngagementSucceeded') as Array<{ engagementId: number }>).at(-1)!.engagementId
+    host.emit('CALL_COMPLETED', { externalCallId: 'ext-2', engagementId: second, engagementProperties: { hs_call_status: 'NO_ANSWER' } })
+    await controller.idle()
+    expect((await readCall(second)).properties).toMatchObject({ hs_call_status: 'NO_ANSWER', hs_call_duration: '0' })
+  })
 
   test('demo-minimal-js: CALL_ENDED without engagementId ends the call found by externalCallId; COMPLETED with notes and a duration', async () => {
     const { engagementId } = await outboundCall('min-1')

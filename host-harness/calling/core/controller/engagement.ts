@@ -14,7 +14,7 @@ import { ApiRequestError } from '../../../lib/api-client.ts'
 import { callAssociationTypeId, objectTypeInfo, type ObjectType } from '../../../lib/crm-types.ts'
 import type { EngagementView } from '../calling-store.ts'
 import { positiveId, type CallRecord, type SimpleObject } from '../ports.ts'
-import { engagementFor, errorText, idOf, type ControllerContext, type KnownCall, type LinkableRequest } from './context.ts'
+import { endOfCall, errorText, type ControllerContext, type KnownCall, type LinkableRequest } from './context.ts'
 
 /** The engagement properties the dock, timeline and inspector show (read back from the API). */
 export const ENGAGEMENT_VIEW_PROPERTIES = ['hs_call_status', 'hs_call_duration', 'hs_call_body', 'hs_call_title', 'hs_call_external_id'] as const
@@ -50,10 +50,13 @@ export async function createEngagement(
     const engagementId = positiveId(created.id)
     if (engagementId === undefined) throw new Error(`the API returned an unusable call id ${JSON.stringify(created.id)}`)
     if (!ctx.alive()) return
-    call.engagementId = engagementId
+    ctx.calls.engagementCreated(call, engagementId)
     store().conformanceEvent({ kind: 'engagement-created', externalCallId: call.externalCallId, engagementId })
     store().updateCall(call.externalCallId, { engagementId })
     ctx.link(request, ctx.host.createEngagementSucceeded({ engagementId }))
+    // And the legacy ENGAGEMENT_CREATED, as the real CRM still sends it: some published widgets
+    // listen only for onEngagementCreated (evidence: shared/protocol/README.md, "Call events in context").
+    ctx.host.engagementCreated({ engagementId })
   } catch (error) {
     if (!ctx.alive()) return
     ctx.link(request, ctx.host.createEngagementFailed({ error: { message: `Could not create the call engagement: ${errorText(error)}` } }))
@@ -87,18 +90,28 @@ export async function refresh(ctx: ControllerContext, externalCallId: string | u
   }
 }
 
-/** CALL_COMPLETED: the call's log (engagementProperties as sent), its default associations, then the reply. */
+/**
+ * CALL_COMPLETED: the call's log (engagementProperties as sent), its default associations,
+ * then the reply. Judged first against the widget's calls (ctx.calls.judge): a completion for
+ * a call the widget did not start is ignored and answered UPDATE_ENGAGEMENT_FAILED; a call
+ * never ended is ended first (call rule completed-without-end), the widget's own
+ * hs_call_status winning.
+ */
 export async function onCompleted(ctx: ControllerContext, data: Payload<'CALL_COMPLETED'>, message: MessageOf<'CALL_COMPLETED'>): Promise<void> {
   const store = () => ctx.store.getState()
-  const call = ctx.calls.find(data.externalCallId)
-  const id = idOf(data.externalCallId, call)
+  const { verdict, call } = ctx.calls.judge('CALL_COMPLETED', data)
+  const id = verdict.act ? verdict.externalCallId : undefined
   if (store().incoming && store().incoming?.externalCallId === id) store().patch({ incoming: null })
   // Close the widget first, as the CRM does, unless the widget asked to stay open or a task queue is being worked.
   if (data.hideWidget !== false && !ctx.keepVisible()) ctx.hide()
-  const engagementId = engagementFor(call, data.engagementId)
+  if (!verdict.act || !call) {
+    const reason = verdict.act ? 'unknown call' : verdict.reason
+    ctx.link(message, ctx.host.updateEngagementFailed({ error: { message: `The host ignored CALL_COMPLETED: ${reason} (it never updates a call the widget did not start).` } }))
+    return
+  }
+  const engagementId = verdict.engagementId
   if (engagementId === undefined) {
-    const which = id === undefined ? 'this call (no externalCallId, and no call is in progress)' : `call ${id}`
-    ctx.link(message, ctx.host.updateEngagementFailed({ error: { message: `No engagement to update for ${which}: send engagementId, or start the call with createEngagement: true.` } }))
+    ctx.link(message, ctx.host.updateEngagementFailed({ error: { message: `No engagement to update for call ${call.externalCallId}: send engagementId, or start the call with createEngagement: true.` } }))
     return
   }
   if (store().takeEngagementFault('update')) {
@@ -107,29 +120,30 @@ export async function onCompleted(ctx: ControllerContext, data: Payload<'CALL_CO
   }
   // The values go to the engagements API as the widget sent them: it clears a property
   // set to null or "", stores numbers as text and refuses what it cannot store.
-  const properties = { ...((data.engagementProperties ?? {}) as Record<string, unknown>) }
+  const ended = verdict.endFirst ? endOfCall(ctx, call).properties : {}
+  const properties = { ...ended, ...((data.engagementProperties ?? {}) as Record<string, unknown>) }
   try {
     if (Object.keys(properties).length > 0) await ctx.api.patch(`/crm/v3/objects/calls/${engagementId}`, { properties })
     else await ctx.api.get(`/crm/v3/objects/calls/${engagementId}`)
   } catch (error) {
     if (!ctx.alive()) return
     ctx.link(message, ctx.host.updateEngagementFailed({ error: { message: `Could not update engagement ${engagementId}: ${errorText(error)}` } }))
-    await refresh(ctx, id, engagementId)
+    await refresh(ctx, call.externalCallId, engagementId)
     return
   }
   // Default associations before the reply, so the CRM is complete when the widget hears success.
-  if (call?.record) await associateDefaults(ctx, engagementId, call.record)
+  if (call.record) await associateDefaults(ctx, engagementId, call.record)
   if (!ctx.alive()) return
   ctx.link(message, ctx.host.updateEngagementSucceeded({ engagementId }))
-  if (call) ctx.calls.finish(call)
-  if (id !== undefined) store().updateCall(id, { status: 'COMPLETED', engagementId })
-  await refresh(ctx, id, engagementId)
+  ctx.calls.finish(call)
+  store().updateCall(call.externalCallId, { status: 'COMPLETED', engagementId })
+  await refresh(ctx, call.externalCallId, engagementId)
   if (!ctx.alive()) return
   ctx.onCallLogged?.({
-    externalCallId: id ?? '',
+    externalCallId: call.externalCallId,
     outcome: 'completed',
     engagementId,
-    ...(call?.record ? { record: call.record } : {}),
+    ...(call.record ? { record: call.record } : {}),
   })
 }
 
@@ -152,22 +166,24 @@ async function associateDefaults(ctx: ControllerContext, engagementId: number, r
 export type FinalizeType = 'FINALIZE_ENGAGEMENT' | 'PUBLISH_TO_CHANNEL'
 type FinalizeReply = { engagementId?: number; externalCallId?: string }
 
-/** FINALIZE_ENGAGEMENT / PUBLISH_TO_CHANNEL: *_SUCCEEDED if the engagement (named, or the call's) exists, else *_FAILED. */
+/** FINALIZE_ENGAGEMENT / PUBLISH_TO_CHANNEL: *_SUCCEEDED if the call's engagement exists, else *_FAILED (judged first, as CALL_COMPLETED). */
 export async function onFinalize(
   ctx: ControllerContext,
   type: FinalizeType,
   data: Payload<'FINALIZE_ENGAGEMENT'>,
   message: MessageOf<'FINALIZE_ENGAGEMENT'> | MessageOf<'PUBLISH_TO_CHANNEL'>,
 ): Promise<void> {
-  const call = ctx.calls.find(data.externalCallId)
-  const engagementId = engagementFor(call, data.engagementId)
-  const externalCallId = idOf(data.externalCallId, call)
+  const { verdict } = ctx.calls.judge(type, data)
+  const engagementId = verdict.act ? verdict.engagementId : undefined
+  const externalCallId = verdict.act ? verdict.externalCallId : data.externalCallId
   const reply = {
     ...(engagementId !== undefined ? { engagementId } : {}),
     ...(externalCallId !== undefined ? { externalCallId } : {}),
   }
   let error: string | null = null
-  if (engagementId === undefined) {
+  if (!verdict.act) {
+    error = `The host ignored ${type}: ${verdict.reason} (it never finalizes a call the widget did not start).`
+  } else if (engagementId === undefined) {
     error = `No engagement to finalize for ${externalCallId === undefined ? 'this call' : `call ${externalCallId}`}: send engagementId.`
   } else {
     try {

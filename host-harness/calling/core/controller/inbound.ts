@@ -12,7 +12,7 @@ import { createEngagement } from './engagement.ts'
 export async function onIncoming(ctx: ControllerContext, data: Payload<'INCOMING_CALL'>, message: MessageOf<'INCOMING_CALL'>): Promise<void> {
   const store = () => ctx.store.getState()
   const call: KnownCall = { externalCallId: data.externalCallId, direction: 'inbound', startedAt: ctx.now() }
-  ctx.calls.start(call)
+  ctx.calls.start(call, data.createEngagement === true)
   store().patch({
     incoming: { externalCallId: data.externalCallId, fromNumber: data.fromNumber, status: 'matching' },
     call: { externalCallId: data.externalCallId, direction: 'inbound', number: data.fromNumber, status: 'RINGING' },

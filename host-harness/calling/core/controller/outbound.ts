@@ -15,7 +15,7 @@ export async function onOutgoing(ctx: ControllerContext, data: Payload<'OUTGOING
   const toNumber = data.toNumber ?? data.phoneNumber ?? ''
   const record = await outgoingRecord(ctx, data, toNumber)
   const call: KnownCall = { externalCallId: data.externalCallId, direction: 'outbound', startedAt: ctx.now(), ...(record ? { record } : {}) }
-  ctx.calls.start(call)
+  ctx.calls.start(call, data.createEngagement === true)
   ctx.store.getState().patch({
     incoming: null,
     call: { externalCallId: call.externalCallId, direction: 'outbound', number: toNumber, status: 'CONNECTING', ...(record ? { record } : {}) },

@@ -73,6 +73,7 @@ export class FakeHost implements HostPort {
   dialNumber = (data: Payload<'DIAL_NUMBER'>) => this.#record('dialNumber', data)
   createEngagementSucceeded = (data: Payload<'CREATE_ENGAGEMENT_SUCCEEDED'>) => this.#record('createEngagementSucceeded', data)
   createEngagementFailed = (data: Payload<'CREATE_ENGAGEMENT_FAILED'>) => this.#record('createEngagementFailed', data)
+  engagementCreated = (data: Payload<'ENGAGEMENT_CREATED'>) => this.#record('engagementCreated', data)
   updateEngagementSucceeded = (data: Payload<'UPDATE_ENGAGEMENT_SUCCEEDED'>) => this.#record('updateEngagementSucceeded', data)
   updateEngagementFailed = (data: Payload<'UPDATE_ENGAGEMENT_FAILED'>) => this.#record('updateEngagementFailed', data)
   callerIdMatchSucceeded = (data: Payload<'CALLER_ID_MATCH_SUCCEEDED'>) => this.#record('callerIdMatchSucceeded', data)
