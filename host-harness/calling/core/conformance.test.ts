@@ -177,6 +177,14 @@ test('each call event is judged as the controller judges it (shared call session
   expect(verdict(inbound('CALL_ENDED', { externalCallId: 'nope', engagementId: 99 }))).toEqual([['call-without-start', 'error']])
 })
 
+test('the findings of a call event the host ignores say so (hostIgnored); those of one it acts on do not', () => {
+  const base = [...handshake(), started('a'), { kind: 'engagement-created', externalCallId: 'a', engagementId: 7 } as const]
+  const ignored = run(...base, inbound('CALL_ANSWERED', { externalCallId: 'nope' })).findings
+  expect(ignored.map((f) => [f.rule, f.hostIgnored])).toEqual([['call-without-start', true]])
+  const acted = run(...base, inbound('CALL_ENDED', { externalCallId: 'other', engagementId: 7 })).findings
+  expect(acted.map((f) => [f.rule, f.hostIgnored])).toEqual([['call-id-mismatch', undefined]])
+})
+
 test('a dropped message is not checked, since it never reached the widget', () => {
   expect(rules(run({ kind: 'traffic', entry: { seq: 1, direction: 'out', type: 'X', message: {}, valid: false, reason: 'unknown type', fault: 'dropped' } }))).toEqual([])
 })

@@ -71,6 +71,11 @@ export interface Finding {
   seq: number | null
   message: string
   externalCallId?: string
+  /**
+   * Set on the findings of a call event the host did not act on (its call-session verdict
+   * said ignore): the inspector then shows that message as ignored, as the host treated it.
+   */
+  hostIgnored?: true
 }
 
 export interface TrackedCall {
@@ -199,7 +204,9 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
             const judged = judgeWidgetMessage(entry.message)
             const step = stepCallEvent(session, type, judged.act ? (judged.message as { data?: unknown }).data : data)
             session = step.session
+            const first = added.length
             for (const finding of step.verdict.findings) flag(finding.rule, entry.seq, finding.message, finding.externalCallId, finding.severity)
+            if (!step.verdict.act) for (const finding of added.slice(first)) finding.hostIgnored = true
             const call = step.verdict.act ? tracked(step.verdict.externalCallId) : undefined
             if (call) {
               const next = type === 'CALL_TRANSFERRED' ? 'transferred' : type === 'CALL_COMPLETED' ? 'completed' : type === 'CALL_ENDED' && call.state === 'open' ? 'ended' : call.state

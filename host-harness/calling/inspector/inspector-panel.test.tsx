@@ -177,3 +177,13 @@ test('messages ignored from other windows are shown in the summary, and Clear re
   await user.click(screen.getByRole('button', { name: 'Clear' }))
   expect(screen.queryByText(/from other windows/)).toBeNull()
 })
+
+test('a call event the host ignored by its call verdict reads "ignored", not "valid" (the inspector agrees with the host)', async () => {
+  render(<InspectorPanel />)
+  await seedCall()
+  await traffic('in', { type: 'CALL_ANSWERED', messageId: 'w_5', data: { externalCallId: 'never-started' } })
+  expect(item('CALL_ANSWERED')).toHaveTextContent(/ignored: .*never-started/)
+  expect(item('CALL_ANSWERED')).not.toHaveTextContent(/\bvalid\b/)
+  await traffic('in', { type: 'CALL_ANSWERED', messageId: 'w_6', data: { externalCallId: 'c1' } })
+  expect(within(list()).getAllByRole('listitem', { name: /^CALL_ANSWERED, / })[1]).toHaveTextContent('valid')
+})

@@ -220,6 +220,8 @@ export function InspectorPanel() {
       <ol className="inspector__list" aria-label="Messages">
         {shown.map((entry) => {
           const findings = findingsBySeq.get(entry.seq) ?? []
+          // A call event CallingHost accepted but the call session told the host to ignore (no call to touch).
+          const ignoredBy = entry.direction === 'in' ? findings.find((f) => f.hostIgnored) : undefined
           const partners = linkIndex.get(entry.seq) ?? []
           const isOpen = expanded.has(entry.seq)
           const detailsId = `inspector-entry-${entry.seq}`
@@ -247,12 +249,14 @@ export function InspectorPanel() {
                   <span className="inspector__dir">{directionLabel(entry.direction)}</span>
                   <span className="inspector__type">{entry.type ?? '(no type)'}</span>
                 </button>
-                <span className={`tag ${!entry.valid ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
+                <span className={`tag ${!entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
                   {!entry.valid
                     ? entry.direction === 'in'
                       ? `ignored: ${entry.reason ?? 'unknown reason'}`
                       : `invalid: ${entry.reason ?? 'unknown reason'}`
-                    : entry.deviations?.length
+                    : ignoredBy
+                      ? `ignored: ${ignoredBy.message}`
+                      : entry.deviations?.length
                       ? 'acted on, deviates from the SDK types'
                       : 'valid'}
                 </span>
