@@ -43,24 +43,26 @@ function run(command, args, options = {}) {
   return execFileSync(command, args, { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options })
 }
 
-/** Two free consecutive ports (the harness and the widget origin). */
+/** Is this port free on loopback right now? */
+function portFree(port) {
+  return new Promise((done) => {
+    const server = createServer().listen(port, '127.0.0.1', () => server.close(() => done(true)))
+    server.on('error', () => done(false))
+  })
+}
+
+/**
+ * Two free consecutive ports (the harness and the widget origin), picked below Linux's
+ * ephemeral range (32768–60999 by default): a port the OS hands out for `listen(0)` is one it
+ * may also give to any outgoing connection on the machine in the seconds before the server
+ * binds it, which made `ringside start` find its widget port taken.
+ */
 async function freePortPair() {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const port = await new Promise((done, fail) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = server.address()
-        server.close(() => done(port))
-      })
-      server.on('error', fail)
-    })
-    if (port > 65000) continue
-    const nextFree = await new Promise((done) => {
-      const server = createServer().listen(port + 1, '127.0.0.1', () => server.close(() => done(true)))
-      server.on('error', () => done(false))
-    })
-    if (nextFree) return port
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + 2 * Math.floor(Math.random() * 6_000)
+    if ((await portFree(port)) && (await portFree(port + 1))) return port
   }
-  throw new Error('no two free consecutive ports')
+  throw new Error('no two free consecutive ports between 20000 and 32000')
 }
 
 async function waitFor(url, ms = 20_000) {
