@@ -18,6 +18,7 @@ import { DEFAULT_PIPELINES } from '../objects/pipelines.ts'
 import { propertyDefinitions, type PropertyDefinition } from '../objects/properties.ts'
 import type { Route } from '../route.ts'
 import type { CrmService } from '../service.ts'
+import { EXAMPLE_BACKEND_REDIRECT_URL } from '../oauth/redirect-urls.ts'
 import { BASE_URL, toRequest, type RequestSpec } from './hostile.ts'
 
 export interface Fixture {
@@ -26,7 +27,8 @@ export interface Fixture {
   oauthToken: string
 }
 
-export const REDIRECT_URI = 'https://app.example/callback'
+/** A redirect URL a fresh account has registered. */
+export const REDIRECT_URI = EXAMPLE_BACKEND_REDIRECT_URL
 
 /** Draws from fast-check numbers: `pick(list)` and `int(n)` consume them in turn. */
 export class Dice {
