@@ -19,7 +19,6 @@ const TIME_MS = 2000
 const WARMUP_MS = 400
 const TICKETS = 1000
 const PAT = 'pat-local'
-const REDIRECT_URI = 'https://app.example/callback'
 
 /** A transport is `(method, path, { json, form, bearer }) → { status, text }`. */
 function inProcess(service) {
@@ -69,7 +68,7 @@ async function ok(send, method, path, init) {
 }
 
 /** The same data on either side: 1k tickets, a template, an OAuth token. */
-async function setup(send) {
+async function setup(send, REDIRECT_URI) {
   for (let i = 0; i < TICKETS; i += 100) {
     const inputs = Array.from({ length: 100 }, (_, k) => ({ properties: { subject: `Ticket ${i + k}`, hs_pipeline_stage: '1', hs_ticket_priority: 'HIGH' } }))
     await ok(send, 'POST', '/crm/v3/objects/tickets/batch/create', { json: { inputs } })
@@ -163,13 +162,15 @@ const ms = (x) => (x >= 1 ? `${x.toFixed(2)} ms` : `${(x * 1000).toFixed(0)} µs
 export async function httpSection({ root }) {
   const started = Date.now()
   const { createCrmService } = await tsImport('../shared/api/service.ts', import.meta.url)
+  // A redirect URL a fresh account has registered.
+  const { EXAMPLE_BACKEND_REDIRECT_URL } = await tsImport('../shared/api/oauth/redirect-urls.ts', import.meta.url)
   const local = inProcess(createCrmService({ rateLimits: false })) // the handler's throughput, not the rate limiter's
-  const localCtx = await setup(local)
+  const localCtx = await setup(local, EXAMPLE_BACKEND_REDIRECT_URL)
   const server = await startServer(root)
   const remote = overHttp(server.port)
   const rows = []
   try {
-    const remoteCtx = await setup(remote)
+    const remoteCtx = await setup(remote, EXAMPLE_BACKEND_REDIRECT_URL)
     for (const [label, op] of CASES) {
       const a = await measure((n) => op(local, localCtx, n))
       const b = await measure((n) => op(remote, remoteCtx, n))

@@ -12,10 +12,12 @@
 import { bench, describe } from 'vitest'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { createCrmService } from '../shared/api/service.ts'
+import { EXAMPLE_BACKEND_REDIRECT_URL } from '../shared/api/oauth/redirect-urls.ts'
 import { renderTemplate } from '../shared/api/timeline/render.ts'
 
 const BASE = 'http://bench.test'
-const REDIRECT_URI = 'https://app.example/callback'
+/** A redirect URL a fresh account has registered. */
+const REDIRECT_URI = EXAMPLE_BACKEND_REDIRECT_URL
 
 const HEADER = 'Registered for **{{webinar}}** ({{seats}} seats)'
 const DETAIL = [

@@ -110,3 +110,28 @@ test('the app icon upload refuses SVG and accepts a square PNG, kept across relo
   await expect(badge).toContainText('Ringside Local App')
   await expect(badge.locator('img')).toHaveAttribute('src', /^data:image\/png;base64,/)
 })
+
+test('OAuth redirect URLs: one registered in the panel is listed and the consent page takes it; an http one off localhost is refused with the API error', async ({ page }) => {
+  await openHarness(page, '#/developer/oauth')
+  const card = page.getByRole('main').getByRole('region', { name: 'Redirect URLs' })
+  const list = card.getByRole('list', { name: 'Registered redirect URLs' })
+  await expect(list).toContainText('http://localhost:3000/oauth/callback')
+
+  await card.getByLabel('Redirect URL', { exact: true }).fill('http://127.0.0.1:9999/cb')
+  await card.getByRole('button', { name: 'Register' }).click()
+  await expect(page.getByRole('main')).toContainText('http only for localhost')
+  await expect(list).not.toContainText('127.0.0.1:9999')
+
+  const mine = 'https://app.example/oauth/callback'
+  await card.getByLabel('Redirect URL', { exact: true }).fill(mine)
+  await card.getByRole('button', { name: 'Register' }).click()
+  await expect(list).toContainText(mine)
+  await page.goto(`/oauth/authorize?${new URLSearchParams({ client_id: 'local-client', redirect_uri: mine, scope: 'timeline' })}`)
+  await expect(page.getByRole('button', { name: 'Grant access' })).toBeVisible()
+
+  await openHarness(page, '#/developer/oauth')
+  await page.getByRole('button', { name: `Remove ${mine}` }).click()
+  await expect(page.getByRole('list', { name: 'Registered redirect URLs' })).not.toContainText(mine)
+  await page.goto(`/oauth/authorize?${new URLSearchParams({ client_id: 'local-client', redirect_uri: mine, scope: 'timeline' })}`)
+  await expect(page.getByRole('alert')).toContainText("doesn't match the app's registered redirect URL")
+})

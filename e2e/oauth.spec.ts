@@ -1,4 +1,6 @@
 import { expect, test as base, type Page } from '@playwright/test'
+import { ORIGINS, PORTS } from './origins.ts'
+import { REDIRECT_URLS_PATH } from '../shared/api/oauth/redirect-urls.ts'
 
 /** The app's redirect_uri: a fixture page on the harness origin (which also runs the emulated CRM). */
 const test = base.extend<{ callback: string }>({
@@ -107,4 +109,36 @@ test('an unknown client_id or a non-http redirect_uri shows the error on the pag
   await page.goto(authorizeUrl({ client_id: 'local-client', redirect_uri: 'javascript:alert(1)', scope: 'timeline' }))
   await expect(page.getByRole('alert')).toContainText('redirect_uri must be an http(s) URL')
   expect(new URL(page.url()).pathname).toBe('/oauth/authorize')
+})
+
+test('a redirect_uri the app has not registered shows the error on the page and sends the browser nowhere; once registered, it works', async ({ page, baseURL }) => {
+  const elsewhere: string[] = []
+  page.on('request', (request) => {
+    if (new URL(request.url()).port === String(PORTS.hostile)) elsewhere.push(request.url())
+  })
+  const foreign = `${ORIGINS.hostile}/steal-the-code`
+  await page.goto(authorizeUrl({ client_id: 'local-client', redirect_uri: foreign, scope: 'timeline', state: 'st-3' }))
+  await expect(page.getByRole('alert')).toContainText(`the redirect URL '${foreign}' doesn't match the app's registered redirect URL`)
+  await expect(page.getByRole('button', { name: 'Grant access' })).toHaveCount(0)
+  expect(new URL(page.url()).pathname).toBe('/oauth/authorize')
+  // The decision is refused too, and names no place to go.
+  const forced = await pageFetch(page, '/_ringside/v1/oauth/authorize', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: 'local-client', redirect_uri: foreign, scope: 'timeline', decision: 'grant' }),
+  })
+  expect(forced).toMatchObject({ status: 400, body: { status: 'BAD_REDIRECT_URI' } })
+  expect(forced.body).not.toHaveProperty('redirectTo')
+  expect(elsewhere).toEqual([])
+
+  // The fixture callback under the name localhost is another origin: not Ringside's own page here, so it must be registered.
+  const registered = new URL('/e2e/fixtures/oauth-callback/', baseURL!.replace('127.0.0.1', 'localhost')).href
+  await page.goto(authorizeUrl({ client_id: 'local-client', redirect_uri: registered, scope: 'timeline', state: 'st-4' }))
+  await expect(page.getByRole('alert')).toContainText("doesn't match the app's registered redirect URL")
+  const added = await pageFetch(page, REDIRECT_URLS_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: registered }) })
+  expect(added).toMatchObject({ status: 200, body: { redirectUrls: expect.arrayContaining([registered]) } })
+  await page.goto(authorizeUrl({ client_id: 'local-client', redirect_uri: registered, scope: 'timeline', state: 'st-4' }))
+  await page.getByRole('button', { name: 'Grant access' }).click()
+  await page.waitForURL((url) => url.href.startsWith(registered) && url.searchParams.has('code'))
+  expect(new URL(page.url()).searchParams.get('state')).toBe('st-4')
 })

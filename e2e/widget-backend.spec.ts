@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { expect, test, type Page } from '@playwright/test'
 import { ORIGINS } from './origins.ts'
+import { REDIRECT_URLS_PATH } from '../shared/api/oauth/redirect-urls.ts'
 import { freePortPair } from '../server/test/support.ts'
 
 /**
@@ -16,10 +17,22 @@ import { freePortPair } from '../server/test/support.ts'
 
 let backend: ChildProcess | undefined
 let backendUrl = ''
+/** The backend's OAuth callback on its port, registered for the app before it connects. */
+let callbackUrl = ''
+
+/** Add or remove a redirect URL of the app in the server's main database (a Node client names no sandbox). */
+async function redirectUrl(method: 'POST' | 'DELETE', url: string): Promise<void> {
+  const endpoint = new URL(REDIRECT_URLS_PATH, ORIGINS.harness)
+  if (method === 'DELETE') endpoint.searchParams.set('url', url)
+  const response = await fetch(endpoint, { method, ...(method === 'POST' && { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) }) })
+  if (!response.ok) throw new Error(`${method} ${REDIRECT_URLS_PATH} → ${response.status}: ${await response.text()}`)
+}
 
 test.beforeAll(async () => {
   const port = await freePortPair()
   backendUrl = `http://127.0.0.1:${port}`
+  callbackUrl = `http://localhost:${port}/oauth/callback`
+  await redirectUrl('POST', callbackUrl)
   backend = spawn(process.execPath, ['examples/widget-backend/server.mjs'], {
     env: { ...process.env, RINGSIDE_URL: ORIGINS.harness, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,8 +49,9 @@ test.beforeAll(async () => {
   throw new Error('the example backend did not start')
 })
 
-test.afterAll(() => {
+test.afterAll(async () => {
   backend?.kill('SIGTERM')
+  if (callbackUrl) await redirectUrl('DELETE', callbackUrl)
 })
 
 const activity = (page: Page) => page.getByRole('region', { name: 'Activity' })

@@ -7,6 +7,7 @@ import { relative } from 'node:path'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { SERVER_PATHS } from '../shared/api/api-paths.ts'
 import { SERVED_PREFIX } from '../shared/sdk-cdn/cdn-urls.ts'
+import { harnessCallbackUrl, redirectUrlProblem } from '../shared/api/oauth/redirect-urls.ts'
 import { DEFAULT_PORT, PACKAGE_VERSION, StartupError, REPO_ROOT, startRingside, type RingsideServer } from './server.ts'
 import { DataInUseError, StorageError } from './storage.ts'
 import { nameOfWidget } from './widget-page.ts'
@@ -26,6 +27,13 @@ function httpUrl(value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('an http(s) URL')
   return url.href
+}
+
+/** A redirect URL the app may register (https, or http on localhost), for --redirect-url. */
+function redirectUrl(value: string, previous: string[] | undefined): string[] {
+  const problem = redirectUrlProblem(value)
+  if (problem) throw new InvalidArgumentError(problem)
+  return [...(previous ?? []), value]
 }
 
 function positive(value: string): number {
@@ -51,6 +59,9 @@ export function addStartOptions(command: Command, mode: { defaultData: string; p
     .option('--fresh', 'start from the seed data; the data the location held is kept beside it as *.previous')
     .addOption(new Option('--widget <url>', "register this calling widget at startup (a fresh account registers the widget origin's /widget/)").argParser(httpUrl))
     .option('--widget-name <text>', "the --widget's name in the dock (default: its page's <title>, else \"Widget at host/path\")")
+    .addOption(
+      new Option('--redirect-url <urls...>', "register these OAuth redirect URLs for the app (https, or http on localhost; the harness's own callback always works)").argParser(redirectUrl),
+    )
     .option('--import <file>', 'load this export (Developer → Database → Export, or GET /_ringside/v1/export) at startup, replacing the data')
     .option('--export-on-exit <file>', 'write an export of the data to this file when the server stops')
     .addOption(
@@ -86,6 +97,7 @@ export interface CliOptions {
   widget?: string
   widgetName?: string
   import?: string
+  redirectUrl?: string[]
   exportOnExit?: string
   cors?: string[] | true
   dist?: boolean
@@ -120,6 +132,7 @@ function printStartup(server: RingsideServer, options: CliOptions): void {
   row('  Developer API key', `${ACCOUNT.developerApiKey}   query   ?hapikey=${ACCOUNT.developerApiKey}`)
   row('  OAuth client id', ACCOUNT.clientId)
   row('  OAuth client secret', ACCOUNT.clientSecret)
+  row('  OAuth redirect URLs', `${harnessCallbackUrl(server.url.slice(0, -1))} and the registered ones (Developer → OAuth, --redirect-url)`)
   row('  App id', String(ACCOUNT.appId))
   row('  Hub id (portal)', `${ACCOUNT.hubId}  (${ACCOUNT.hubDomain}, user ${ACCOUNT.userEmail})`)
   out.push('', `  Try: curl -H 'authorization: Bearer ${ACCOUNT.privateAppToken}' '${server.url}crm/v3/objects/contacts?limit=2'`)
@@ -156,6 +169,7 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
       fresh: options.fresh ?? false,
       ...(widgetUrl && { widgetUrl, widgetName: options.widgetName?.trim() || (await nameOfWidget(widgetUrl)) }),
       ...(options.import && { importFile: options.import }),
+      ...(options.redirectUrl && { redirectUrls: options.redirectUrl }),
       corsOrigins,
       pages: !options.pages ? 'none' : options.dist ? 'dist' : 'vite',
       sandboxes: options.sandboxes ?? false,

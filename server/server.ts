@@ -32,6 +32,7 @@ import { ApiError, Category, notFound } from '../shared/api/errors.ts'
 import { MAX_BODY_BYTES } from '../shared/api/http.ts'
 import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/seed.ts'
 import { ACCOUNT } from '../shared/api/auth.ts'
+import { REDIRECT_URLS_PATH, redirectUrlProblem } from '../shared/api/oauth/redirect-urls.ts'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
 import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
 import { isServablePath, RequestGuard } from './guard.ts'
@@ -90,6 +91,8 @@ export interface RingsideServerOptions {
   widgetName?: string
   /** A snapshot file (an export) to load at startup, replacing the data. */
   importFile?: string
+  /** OAuth redirect URLs the app registers at startup (--redirect-url), besides the ones the data holds. */
+  redirectUrls?: readonly string[]
   /** Origins allowed to call the API from a browser (CORS); empty = none, as the real API. */
   corsOrigins?: readonly string[]
   /** Host names served besides localhost, IP addresses and --host (--allowed-host; `.name` allows subdomains). */
@@ -226,6 +229,14 @@ async function registerWidget(service: CrmService, url: string, name: string): P
   if (!response.ok) throw new StartupError(`--widget ${url}: the API refused it (${response.status}): ${await response.text()}`)
 }
 
+/** Register an OAuth redirect URL of the app (already registered: nothing changes). */
+async function registerRedirectUrl(service: CrmService, url: string): Promise<void> {
+  const response = await service.handle(
+    new Request(`http://ringside.local${REDIRECT_URLS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) }),
+  )
+  if (!response.ok) throw new StartupError(`--redirect-url ${url}: the API refused it (${response.status}): ${await response.text()}`)
+}
+
 export async function startRingside(options: RingsideServerOptions = {}): Promise<RingsideServer> {
   const host = options.host ?? '127.0.0.1'
   const port = options.port ?? DEFAULT_PORT
@@ -239,13 +250,20 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   if (pages === 'dist' && !existsSync(resolve(distRoot, 'index.html'))) {
     throw new StartupError(`No production build in ${distRoot}: run \`npm run build\` first, or start without --dist.`)
   }
+  for (const url of options.redirectUrls ?? []) {
+    const problem = redirectUrlProblem(url)
+    if (problem) throw new StartupError(`--redirect-url ${url}: ${problem}`)
+  }
   const warnings: string[] = []
   const notes: string[] = []
   if (!isLoopback(host)) {
     warnings.push(`Listening on ${host}: the emulated CRM has no real authentication (its tokens are public), so anyone who can reach this machine can read and change its data.`)
   }
 
-  const serviceOptions: CrmServiceOptions = { seedOptions: { widgetUrl, ...(options.widgetName && { widgetName: options.widgetName }) }, ...(options.now && { now: options.now }) }
+  const serviceOptions: CrmServiceOptions = {
+    seedOptions: { widgetUrl, ...(options.widgetName && { widgetName: options.widgetName }), ...(options.redirectUrls && { redirectUrls: options.redirectUrls }) },
+    ...(options.now && { now: options.now }),
+  }
 
   // The main CRM: seeded only when there is nothing to load (or --fresh).
   const storage = options.data === null ? null : new DiskStorage(options.data ?? resolve(REPO_ROOT, '.ringside'), { compactEvery: options.compactEvery })
@@ -289,6 +307,16 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       throw error
     }
     notes.push(`--widget: registered ${options.widgetUrl} as the calling widget of app ${ACCOUNT.appId}, named ${JSON.stringify(options.widgetName ?? WIDGET_NAME)}.`)
+  }
+  if (options.redirectUrls && options.redirectUrls.length > 0) {
+    // Saved or imported data has its own list; --redirect-url adds to it, through the API like any client.
+    try {
+      for (const url of options.redirectUrls) await registerRedirectUrl(service, url)
+    } catch (error) {
+      storage?.releaseLockSync()
+      throw error
+    }
+    notes.push(`--redirect-url: registered ${options.redirectUrls.join(', ')} as redirect URL${options.redirectUrls.length > 1 ? 's' : ''} of app ${ACCOUNT.appId}.`)
   }
   if (storage) {
     // Compaction at startup: whatever was loaded (or seeded, or imported) becomes the new snapshot.

@@ -29,7 +29,11 @@ const CLIENT_SECRET = process.env.CLIENT_SECRET ?? 'local-secret'
 const DEVELOPER_API_KEY = process.env.DEVELOPER_API_KEY ?? 'dev-key-local'
 const APP_ID = Number(process.env.APP_ID ?? 1001)
 const SELF = `http://127.0.0.1:${PORT}`
-const REDIRECT_URI = `${SELF}/oauth/callback`
+// Registered in the app's auth settings: the CRM redirects only to a registered URL, and takes http only on
+// localhost (https://developers.hubspot.com/changelog/2018-03-05-oauth2-redirect-uri-served-over-http-localhost).
+// A fresh Ringside has http://localhost:3000/oauth/callback registered; with another PORT, register yours
+// (`npm start -- --redirect-url http://localhost:<PORT>/oauth/callback`, or Developer → OAuth).
+const REDIRECT_URI = `http://localhost:${PORT}/oauth/callback`
 const AUTHORIZE_URL = process.env.AUTHORIZE_URL ?? `${CRM}/oauth/authorize` // the CRM's consent page
 const SCOPES = ['timeline', 'crm.objects.contacts.read', 'crm.objects.contacts.write']
 const CALL_TO_CONTACT = 194 // HUBSPOT_DEFINED association type: call → contact

@@ -14,6 +14,7 @@
 import { useSyncExternalStore } from 'react'
 
 import { isObjectType, recordTypeOf, type ObjectType } from './crm-types.ts'
+import { OAUTH_CALLBACK_MARKER } from '../../shared/api/oauth/redirect-urls.ts'
 
 export const DEVELOPER_PANELS = [
   { id: 'account', label: 'Account & credentials' },
@@ -84,7 +85,7 @@ export function navigateTo(href: string): void {
  * the API refuses redirect URIs with a fragment, so the callback is marked in
  * the query rather than in the hash route.
  */
-export const OAUTH_CALLBACK_MARKER = 'oauth_callback'
+export { OAUTH_CALLBACK_MARKER }
 
 /** The route for a whole location: the OAuth callback query wins over the hash. */
 export function parseLocation(search: string, hash: string): Route {

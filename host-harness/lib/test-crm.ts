@@ -4,6 +4,7 @@
  */
 import { vi } from 'vitest'
 import { createCrmService, type CrmService } from '../../shared/api/service.ts'
+import { harnessCallbackUrl } from '../../shared/api/oauth/redirect-urls.ts'
 
 export const TEST_ORIGIN = 'http://localhost:3000'
 
@@ -39,7 +40,7 @@ export async function callApi<T = unknown>(
 
 /** Install the app through the consent decision route and exchange the code: an OAuth access token. */
 export async function oauthAccessToken(service: CrmService, scopes = 'oauth timeline crm.objects.contacts.read'): Promise<string> {
-  const redirectUri = `${TEST_ORIGIN}/?oauth_callback=1`
+  const redirectUri = harnessCallbackUrl(TEST_ORIGIN)
   const decision = await callApi<{ code: string }>(service, 'POST', '/_ringside/v1/oauth/authorize', {
     body: { client_id: 'local-client', redirect_uri: redirectUri, scope: scopes, state: 'test', decision: 'grant' },
   })

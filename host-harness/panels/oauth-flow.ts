@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { api } from '../lib/api-client.ts'
-import { OAUTH_CALLBACK_MARKER } from '../lib/routes.ts'
+import { harnessCallbackUrl, REDIRECT_URLS_PATH } from '../../shared/api/oauth/redirect-urls.ts'
 import { useHarnessStore, type OAuthConnection } from '../lib/harness-store.ts'
 import { ACCOUNT } from '../../shared/crm/account.ts'
 
@@ -26,7 +26,7 @@ export const INSTALLATIONS_PATH = '/_ringside/v1/installations'
 
 /** Where the consent page sends the browser back (no fragment: the API refuses one). */
 export function redirectUri(origin: string = window.location.origin): string {
-  return `${origin}/?${OAUTH_CALLBACK_MARKER}=1`
+  return harnessCallbackUrl(origin)
 }
 
 export function authorizeUrl(state: string, scopes: readonly string[], origin: string = window.location.origin): string {
@@ -133,4 +133,24 @@ export interface Installation {
 export async function loadInstallation(): Promise<Installation | undefined> {
   const body = await api.get<{ results: Installation[] }>(INSTALLATIONS_PATH)
   return body.results.find((r) => r.appId === ACCOUNT.appId)
+}
+
+/** The app's registered redirect URLs, and Ringside's own callback pages on this origin. */
+export interface RedirectUrls {
+  appId: number
+  redirectUrls: string[]
+  builtIn: string[]
+}
+
+export function loadRedirectUrls(): Promise<RedirectUrls> {
+  return api.get<RedirectUrls>(REDIRECT_URLS_PATH)
+}
+
+/** Register a redirect URL (the API says why when it cannot be one). */
+export function registerRedirectUrl(url: string): Promise<RedirectUrls> {
+  return api.post<RedirectUrls>(REDIRECT_URLS_PATH, { url })
+}
+
+export async function removeRedirectUrl(url: string): Promise<void> {
+  await api.delete(REDIRECT_URLS_PATH, { query: { url } })
 }

@@ -1,14 +1,27 @@
 /**
  * OAuth: connect (install) the app through the consent page, see the tokens
  * the harness holds and the installation state the API reports, refresh the
- * access token, and disconnect (uninstall, which revokes the tokens).
+ * access token, and disconnect (uninstall, which revokes the tokens). The
+ * app's redirect URLs are registered here too, as in the app's auth settings
+ * in the real CRM: an authorization request may only send the browser to one
+ * of them.
  */
 import { useState } from 'react'
 import { formatDateTime } from '../lib/format.ts'
 import { useHarnessStore } from '../lib/harness-store.ts'
 import { useApiData } from '../lib/use-api-data.ts'
 import { ApiErrorView } from '../lib/api-error-view.tsx'
-import { beginConnect, DEFAULT_SCOPES, disconnect, loadInstallation, redirectUri, refreshConnection } from './oauth-flow.ts'
+import {
+  beginConnect,
+  DEFAULT_SCOPES,
+  disconnect,
+  loadInstallation,
+  loadRedirectUrls,
+  redirectUri,
+  refreshConnection,
+  registerRedirectUrl,
+  removeRedirectUrl,
+} from './oauth-flow.ts'
 
 const ALL_SCOPES = [...DEFAULT_SCOPES, 'crm.objects.companies.write', 'crm.objects.deals.write', 'crm.schemas.contacts.read']
 
@@ -19,6 +32,8 @@ export function OAuthPanel({ connect = beginConnect }: { connect?: (scopes: read
   const [scopes, setScopes] = useState<string[]>([...DEFAULT_SCOPES])
   const [error, setError] = useState<unknown>(undefined)
   const [busy, setBusy] = useState(false)
+  const [newUrl, setNewUrl] = useState('')
+  const redirects = useApiData(loadRedirectUrls, [])
   const installation = state.data
 
   const run = async (action: () => Promise<unknown>) => {
@@ -94,6 +109,57 @@ export function OAuthPanel({ connect = beginConnect }: { connect?: (scopes: read
         <button type="button" disabled={busy || scopes.length === 0} onClick={() => connect(scopes)}>
           Connect (open the consent page)
         </button>
+      </section>
+
+      <section className="card" aria-labelledby="redirect-urls-heading">
+        <h2 id="redirect-urls-heading">Redirect URLs</h2>
+        <p className="muted">
+          An authorization request's <code>redirect_uri</code> must be exactly one of these, as in the app's auth settings in the real CRM
+          (https, or http on <code>localhost</code> only). Ringside's own callback pages on this origin are always accepted.
+        </p>
+        {redirects.state.status === 'error' && <ApiErrorView error={redirects.state.error} title="Could not read the redirect URLs" />}
+        {redirects.state.data && (
+          <>
+            <ul className="redirect-urls" aria-label="Registered redirect URLs">
+              {redirects.state.data.redirectUrls.map((url) => (
+                <li key={url}>
+                  <code>{url}</code>{' '}
+                  <button type="button" disabled={busy} aria-label={`Remove ${url}`} onClick={() => void run(() => removeRedirectUrl(url))}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+              {redirects.state.data.redirectUrls.length === 0 && <li className="muted">None registered.</li>}
+            </ul>
+            <p className="muted">
+              Always accepted here:{' '}
+              {redirects.state.data.builtIn.map((url, i) => (
+                <span key={url}>
+                  {i > 0 && ', '}
+                  <code>{url}</code>
+                </span>
+              ))}
+            </p>
+          </>
+        )}
+        <form
+          onSubmit={(event) => {
+            event.preventDefault()
+            const url = newUrl.trim()
+            void run(async () => {
+              await registerRedirectUrl(url)
+              setNewUrl('')
+            })
+          }}
+        >
+          <label>
+            Redirect URL{' '}
+            <input type="url" value={newUrl} onChange={(e) => setNewUrl(e.target.value)} placeholder="https://app.example.com/oauth/callback" required />
+          </label>{' '}
+          <button type="submit" disabled={busy || newUrl.trim() === ''}>
+            Register
+          </button>
+        </form>
       </section>
 
       <section className="card" aria-labelledby="tokens-heading">

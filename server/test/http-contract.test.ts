@@ -9,11 +9,12 @@ import { Client } from '@hubspot/api-client'
 import { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls/index.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ACCOUNT } from '../../shared/api/auth.ts'
+import { EXAMPLE_BACKEND_REDIRECT_URL } from '../../shared/api/oauth/redirect-urls.ts'
 import { startRingside, type RingsideServer } from '../server.ts'
 import { freePortPair, removeScratchDirs, scratchDir } from './support.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-const REDIRECT_URI = 'http://127.0.0.1:3000/oauth/callback'
+const REDIRECT_URI = EXAMPLE_BACKEND_REDIRECT_URL
 
 let server: RingsideServer
 let origin: string

@@ -14,12 +14,16 @@ import { putCallingSettings } from './calling-settings.ts'
 import type { Database } from './db.ts'
 import { DEFAULT_PIPELINES, pipelineTable } from './objects/pipelines.ts'
 import type { ObjectStore } from './objects/store.ts'
+import { seedRedirectUrls } from './oauth/store.ts'
+import { DEFAULT_REDIRECT_URLS } from './oauth/redirect-urls.ts'
 
 export interface SeedOptions {
   /** URL of the calling widget registered for the developer app. */
   widgetUrl?: string
   /** Its name in the dock (default WIDGET_NAME, the reference widget's). */
   widgetName?: string
+  /** Redirect URLs the developer app registers besides DEFAULT_REDIRECT_URLS (--redirect-url). */
+  redirectUrls?: readonly string[]
 }
 
 export const DEFAULT_WIDGET_URL = 'http://127.0.0.1:5174/widget/'
@@ -202,4 +206,5 @@ export function seed(db: Database, objects: ObjectStore, now: number, options: S
     },
     at(90),
   )
+  seedRedirectUrls(db, [...DEFAULT_REDIRECT_URLS, ...(options.redirectUrls ?? [])], at(90))
 }

@@ -18,6 +18,7 @@ import { DEFAULT_PIPELINES } from '../objects/pipelines.ts'
 import { propertyDefinitions, type PropertyDefinition } from '../objects/properties.ts'
 import type { Route } from '../route.ts'
 import type { CrmService } from '../service.ts'
+import { EXAMPLE_BACKEND_REDIRECT_URL } from '../oauth/redirect-urls.ts'
 import { BASE_URL, toRequest, type RequestSpec } from './hostile.ts'
 
 export interface Fixture {
@@ -26,7 +27,8 @@ export interface Fixture {
   oauthToken: string
 }
 
-export const REDIRECT_URI = 'https://app.example/callback'
+/** A redirect URL a fresh account has registered. */
+export const REDIRECT_URI = EXAMPLE_BACKEND_REDIRECT_URL
 
 /** Draws from fast-check numbers: `pick(list)` and `int(n)` consume them in turn. */
 export class Dice {
@@ -476,6 +478,15 @@ function oauthRecipe(route: Route): Recipe {
         return { method: 'GET', path: route.path.replace(':token', (await tokens(fx)).access_token) }
       case 'GET /_ringside/v1/installations':
         return { method: 'GET', path: route.path }
+      case 'GET /_ringside/v1/oauth/redirect-urls':
+        return { method: 'GET', path: route.path }
+      case 'POST /_ringside/v1/oauth/redirect-urls':
+        return { method: 'POST', path: route.path, body: json({ url: dice.pick([REDIRECT_URI, `https://app.example/${fresh('cb')}`, `http://localhost:${1 + dice.int(65_535)}/cb`]) }) }
+      case 'DELETE /_ringside/v1/oauth/redirect-urls': {
+        const url = `https://app.example/${fresh('gone')}`
+        await fx.service.handle(toRequest({ method: 'POST', path: route.path, body: json({ url }) }))
+        return { method: 'DELETE', path: route.path, query: [['url', url]] }
+      }
       case 'DELETE /_ringside/v1/installations/:appId':
         await tokens(fx)
         return { method: 'DELETE', path: route.path.replace(':appId', String(ACCOUNT.appId)) }

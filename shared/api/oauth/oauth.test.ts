@@ -1,6 +1,7 @@
 import { ACCOUNT } from '../auth.ts'
 import { tablesOf } from '../objects/testing.ts'
 import { s256Challenge } from './store.ts'
+import { DEFAULT_REDIRECT_URLS, MAX_REDIRECT_URLS, REDIRECT_URLS_PATH } from './redirect-urls.ts'
 import {
   authorize,
   body,
@@ -8,6 +9,7 @@ import {
   createTestService,
   expectError,
   grantTokens,
+  BASE_URL,
   REDIRECT_URI,
   T0,
   token,
@@ -65,6 +67,7 @@ test.each([
 })
 
 test('granting returns a redirect to redirect_uri with the code and the state, and records the installation', async () => {
+  expect((await call(api, 'POST', REDIRECT_URLS_PATH, { json: { url: `${REDIRECT_URI}?keep=1` } })).status).toBe(200)
   const response = await call(api, 'POST', '/_ringside/v1/oauth/authorize', {
     json: { client_id: 'local-client', redirect_uri: `${REDIRECT_URI}?keep=1`, scope: 'timeline', state: 'xyz', decision: 'grant' },
   })
@@ -438,4 +441,106 @@ test('an access token works until the last millisecond before expires_in runs ou
   expect((await get()).status).toBe(200)
   api.clock.now = T0 + 30 * MINUTE
   await expectError(await get(), 401, 'EXPIRED_AUTHENTICATION')
+})
+
+// ---------------------------------------------------------------- registered redirect URLs
+
+const redirectUrls = async () => body(await call(api, 'GET', REDIRECT_URLS_PATH))
+const register = (url: unknown) => call(api, 'POST', REDIRECT_URLS_PATH, { json: { url } })
+const snapshot = async () => {
+  const exported = await body(await call(api, 'GET', '/_ringside/v1/export'))
+  delete exported.exportedAt
+  return exported
+}
+
+test('an unregistered redirect_uri is refused at authorize with the real message, gives no redirect and changes nothing', async () => {
+  const before = await snapshot()
+  const foreign = 'https://attacker.example/steal'
+  const read = await expectError(await call(api, 'GET', consentQuery({ client_id: 'local-client', redirect_uri: foreign, scope: 'timeline' })), 400, 'VALIDATION_ERROR', 'BAD_REDIRECT_URI')
+  expect(read.message).toContain(`Authorization failed as the redirect URL '${foreign}' doesn't match the app's registered redirect URL`)
+  for (const decision of ['grant', 'deny']) {
+    const refused = await expectError(
+      await call(api, 'POST', '/_ringside/v1/oauth/authorize', { json: { client_id: 'local-client', redirect_uri: foreign, scope: 'timeline', state: 's', decision } }),
+      400,
+      'VALIDATION_ERROR',
+      'BAD_REDIRECT_URI',
+    )
+    expect(refused).not.toHaveProperty('redirectTo')
+    expect(JSON.stringify(refused)).not.toMatch(/code=/)
+  }
+  // Exact match: the registered URL with a trailing slash, another port or a query is another URL.
+  for (const near of [`${REDIRECT_URI}/`, REDIRECT_URI.replace(':3000', ':3001'), `${REDIRECT_URI}?x=1`, REDIRECT_URI.replace('http:', 'https:')]) {
+    await expectError(await call(api, 'GET', consentQuery({ client_id: 'local-client', redirect_uri: near, scope: 'timeline' })), 400, 'VALIDATION_ERROR', 'BAD_REDIRECT_URI')
+  }
+  expect(await snapshot()).toEqual(before)
+})
+
+test("a registered redirect_uri works, and so do Ringside's own callback pages on the request's origin only", async () => {
+  expect((await redirectUrls()).redirectUrls).toEqual([...DEFAULT_REDIRECT_URLS])
+  expect((await grantTokens(api)).access_token).toBeTruthy()
+  const own = `${BASE_URL}/?oauth_callback=1`
+  expect((await redirectUrls()).builtIn).toEqual([own, `${BASE_URL}/e2e/fixtures/oauth-callback/`])
+  expect((await grantTokens(api, { redirectUri: own })).access_token).toBeTruthy()
+  await expectError(
+    await call(api, 'GET', consentQuery({ client_id: 'local-client', redirect_uri: 'http://other.test/?oauth_callback=1', scope: 'timeline' })),
+    400,
+    'VALIDATION_ERROR',
+    'BAD_REDIRECT_URI',
+  )
+})
+
+test('registering: https anywhere, http only on localhost, no fragment; idempotent; removable; budgeted', async () => {
+  const added = await register('https://app.example/callback')
+  expect(added.status).toBe(200)
+  expect((await body(added)).redirectUrls).toEqual([...DEFAULT_REDIRECT_URLS, 'https://app.example/callback'])
+  expect((await register('https://app.example/callback')).status).toBe(200)
+  expect((await redirectUrls()).redirectUrls).toHaveLength(DEFAULT_REDIRECT_URLS.length + 1)
+  expect((await grantTokens(api, { redirectUri: 'https://app.example/callback' })).access_token).toBeTruthy()
+
+  const before = await snapshot()
+  for (const bad of ['http://127.0.0.1:3000/cb', 'http://app.example/cb', 'javascript:alert(1)', 'https://app.example/cb#x', '/relative', ' https://app.example/cb', `https://app.example/${'a'.repeat(2100)}`, '']) {
+    const error = await expectError(await register(bad), 400, 'VALIDATION_ERROR', 'BAD_REDIRECT_URI')
+    expect(error.message.length).toBeGreaterThan(0)
+  }
+  await expectError(await register(42), 400, 'VALIDATION_ERROR')
+  await expectError(await call(api, 'DELETE', `${REDIRECT_URLS_PATH}?url=${encodeURIComponent('https://nope.example/')}`), 404, 'OBJECT_NOT_FOUND')
+  expect(await snapshot()).toEqual(before)
+
+  expect((await call(api, 'DELETE', `${REDIRECT_URLS_PATH}?url=${encodeURIComponent('https://app.example/callback')}`)).status).toBe(204)
+  await expectError(
+    await call(api, 'GET', consentQuery({ client_id: 'local-client', redirect_uri: 'https://app.example/callback', scope: 'timeline' })),
+    400,
+    'VALIDATION_ERROR',
+    'BAD_REDIRECT_URI',
+  )
+  for (let i = (await redirectUrls()).redirectUrls.length; i < MAX_REDIRECT_URLS; i++) expect((await register(`https://app.example/${i}`)).status).toBe(200)
+  await expectError(await register('https://app.example/one-too-many'), 400, 'VALIDATION_ERROR')
+})
+
+test('the registered redirect URLs survive export and import; reset brings back the defaults; an older export without them gets the defaults', async () => {
+  await register('http://localhost:4000/cb')
+  const exported = await body(await call(api, 'GET', '/_ringside/v1/export'))
+  await call(api, 'POST', '/_ringside/v1/reset', { json: {} })
+  expect((await redirectUrls()).redirectUrls).toEqual([...DEFAULT_REDIRECT_URLS])
+  expect((await call(api, 'POST', '/_ringside/v1/import', { json: exported })).status).toBe(200)
+  expect((await redirectUrls()).redirectUrls).toEqual([...DEFAULT_REDIRECT_URLS, 'http://localhost:4000/cb'])
+  const older = structuredClone(exported)
+  delete older.tables.oauth_app_auth_settings
+  expect((await call(api, 'POST', '/_ringside/v1/import', { json: older })).status).toBe(200)
+  expect((await redirectUrls()).redirectUrls).toEqual([...DEFAULT_REDIRECT_URLS])
+  // An export whose list breaks the rules is refused, and nothing changes.
+  const forged = structuredClone(exported)
+  forged.tables.oauth_app_auth_settings[0][1].redirectUrls.push('http://evil.example/cb')
+  await expectError(await call(api, 'POST', '/_ringside/v1/import', { json: forged }), 400, 'VALIDATION_ERROR')
+  expect((await redirectUrls()).redirectUrls).toEqual([...DEFAULT_REDIRECT_URLS])
+})
+
+test('at the token step, another registered redirect_uri than the one at authorize is the real 400 BAD_REDIRECT_URI, and the code survives', async () => {
+  await register('https://app.example/other')
+  const code = await authorize(api)
+  const before = await snapshot()
+  const error = await expectError(await exchange(code, { redirect_uri: 'https://app.example/other' }), 400, 'VALIDATION_ERROR', 'BAD_REDIRECT_URI')
+  expect(error).toMatchObject({ status: 'BAD_REDIRECT_URI', error: 'invalid_grant' })
+  expect(await snapshot()).toEqual(before)
+  expect((await exchange(code)).status).toBe(200)
 })

@@ -10,7 +10,9 @@
  * user's decision to `POST /_ringside/v1/oauth/authorize`, which records the
  * installation and returns where to send the browser: `redirect_uri?code=…&state=…`
  * (or `?error=access_denied&state=…`). The app exchanges the code at
- * `POST /oauth/v1/token` (form-urlencoded only).
+ * `POST /oauth/v1/token` (form-urlencoded only). The redirect_uri must be one
+ * of the app's registered redirect URLs (see redirect-urls.ts), which
+ * `GET|POST|DELETE /_ringside/v1/oauth/redirect-urls` list, add and remove.
  *
  * The token endpoint takes its fields in the form body or as query
  * parameters (the v1 endpoint accepts both, and older client code sends
@@ -19,6 +21,7 @@
 import { validationError } from '../errors.ts'
 import { json, noContent } from '../http.ts'
 import type { Route, ServiceDeps } from '../route.ts'
+import { REDIRECT_URLS_PATH } from './redirect-urls.ts'
 import { OAuthErrorCode, oauthError, OAuthStore, type Fields, type TokenForm } from './store.ts'
 
 /** Fields of a token request (RFC 6749 §4.1.3, §6, §2.3.1; RFC 7636). */
@@ -42,7 +45,7 @@ export function oauthRoutes(deps: ServiceDeps): Route[] {
       path: '/_ringside/v1/oauth/authorize',
       auth: none,
       handler(ctx) {
-        return json(store.consent(Object.fromEntries(ctx.query)))
+        return json(store.consent(Object.fromEntries(ctx.query), ctx.url.origin))
       },
     },
     {
@@ -52,7 +55,39 @@ export function oauthRoutes(deps: ServiceDeps): Route[] {
       handler(ctx) {
         const body = ctx.jsonBody()
         if (typeof body !== 'object' || body === null || Array.isArray(body)) throw validationError('The body must be a JSON object.')
-        return json(store.decide(body as Fields, ctx.now))
+        return json(store.decide(body as Fields, ctx.url.origin, ctx.now))
+      },
+    },
+    {
+      method: 'GET',
+      path: REDIRECT_URLS_PATH,
+      auth: none,
+      handler(ctx) {
+        return json(store.redirectUrls(ctx.url.origin))
+      },
+    },
+    {
+      // Body {"url": "…"}; 200 with the list (an already registered URL changes nothing).
+      method: 'POST',
+      path: REDIRECT_URLS_PATH,
+      auth: none,
+      handler(ctx) {
+        const body = ctx.jsonBody()
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw validationError('The body must be a JSON object: {"url": "…"}.')
+        store.addRedirectUrl((body as Record<string, unknown>).url, ctx.now)
+        return json(store.redirectUrls(ctx.url.origin))
+      },
+    },
+    {
+      // ?url=… names the URL to remove; 204, or 404 if it is not registered.
+      method: 'DELETE',
+      path: REDIRECT_URLS_PATH,
+      auth: none,
+      handler(ctx) {
+        const url = ctx.query.get('url')
+        if (!url) throw validationError('The query parameter url is required: the redirect URL to remove.')
+        store.removeRedirectUrl(url, ctx.now)
+        return noContent()
       },
     },
     {

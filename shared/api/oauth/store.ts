@@ -5,8 +5,12 @@
  * codes, refresh and access tokens, and every check on them. `routes.ts`
  * turns requests into calls of `OAuthStore` and its answers into responses.
  *
- * Rules: a code is single-use and lives 5 minutes; the redirect_uri at the
- * token step must equal the one used at authorize; PKCE (S256 and plain) is
+ * Rules: the redirect_uri at authorize must be exactly one of the app's
+ * registered redirect URLs (see redirect-urls.ts), or the request is refused
+ * without a redirect; a code is single-use and lives 5 minutes; the
+ * redirect_uri at the token step must equal the one used at authorize
+ * (https://developers.hubspot.com/docs/api/oauth/tokens: "This must exactly
+ * match the redirect_uri used when initiating the OAuth 2.0 connection"); PKCE (S256 and plain) is
  * checked when a code_challenge was sent; a refresh may narrow the scopes of
  * the new access token but never widen them; access tokens live 30 minutes.
  *
@@ -24,6 +28,7 @@ import { ACCOUNT, ALL_SCOPES, accessTokens, type AccessTokenRow } from '../auth.
 import type { Database, Table } from '../db.ts'
 import { notFound, validationError } from '../errors.ts'
 import { safeDecodeURIComponent } from '../http.ts'
+import { DEFAULT_REDIRECT_URLS, MAX_REDIRECT_URLS, ownRedirectUrls, REDIRECT_URLS_PATH, redirectUrlProblem } from './redirect-urls.ts'
 
 /** The developer app the emulator knows (one app, installed in one account). */
 export const DEV_APP = {
@@ -105,7 +110,20 @@ const refreshTokenSchema = z.object({
 })
 type RefreshTokenRow = z.infer<typeof refreshTokenSchema>
 
+const redirectUrlSchema = z.string().superRefine((value, ctx) => {
+  const problem = redirectUrlProblem(value)
+  if (problem) ctx.addIssue({ code: 'custom', message: problem })
+})
+
+/** The app's auth settings: its registered redirect URLs (one row, keyed by appId). */
+const appAuthSettingsSchema = z.object({
+  redirectUrls: z.array(redirectUrlSchema).max(MAX_REDIRECT_URLS),
+  updatedAt: z.number(),
+})
+type AppAuthSettingsRow = z.infer<typeof appAuthSettingsSchema>
+
 interface OAuthTables {
+  authSettings: Table<AppAuthSettingsRow>
   installations: Table<InstallationRow>
   codes: Table<AuthCodeRow>
   refreshTokens: Table<RefreshTokenRow>
@@ -114,6 +132,7 @@ interface OAuthTables {
 
 function tables(db: Database): OAuthTables {
   return {
+    authSettings: db.table('oauth_app_auth_settings', appAuthSettingsSchema),
     installations: db.table('oauth_installations', installationSchema),
     codes: db.table('oauth_auth_codes', authCodeSchema),
     refreshTokens: db.table('oauth_refresh_tokens', refreshTokenSchema),
@@ -207,12 +226,25 @@ function optionalString(fields: Fields, name: string): string | undefined {
   return value
 }
 
-/** Check the query of /oauth/authorize (shared by the read and the decision). */
-function parseAuthorizeRequest(fields: Fields): AuthorizeRequest {
+/**
+ * Check the query of /oauth/authorize (shared by the read and the decision).
+ * `accepted` are the redirect URLs this request may use: the registered
+ * ones and Ringside's own callback pages on the request's origin.
+ */
+function parseAuthorizeRequest(fields: Fields, accepted: readonly string[]): AuthorizeRequest {
   const clientId = optionalString(fields, 'client_id')
   checkClientId(clientId)
   const redirectUri = optionalString(fields, 'redirect_uri')
   checkRedirectUri(redirectUri)
+  if (!accepted.includes(redirectUri as string)) {
+    // The real consent screen's wording; the rest says how to register it here.
+    throw oauthError(
+      OAuthErrorCode.BAD_REDIRECT_URI,
+      'invalid_request',
+      `Authorization failed as the redirect URL '${redirectUri}' doesn't match the app's registered redirect URL. ` +
+        `Register it exactly (Developer → OAuth → Redirect URLs, POST ${REDIRECT_URLS_PATH}, or start with --redirect-url).`,
+    )
+  }
   const requiredScopes = parseScopes(optionalString(fields, 'scope'))
   if (requiredScopes.length === 0) throw oauthError(OAuthErrorCode.BAD_SCOPE, 'invalid_scope', 'scope is required: a space-separated list of scopes.')
   checkKnownScopes(requiredScopes, 'scope')
@@ -312,6 +344,20 @@ export interface TokenGrant {
 /** The token request's fields (RFC 6749 §4.1.3, §6; RFC 7636), by name. */
 export type TokenForm = Record<string, string>
 
+function putRedirectUrls(table: Table<AppAuthSettingsRow>, redirectUrls: string[], now: number): void {
+  table.set(String(DEV_APP.appId), { redirectUrls, updatedAt: now })
+}
+
+/** Set the app's registered redirect URLs (the seed); duplicates dropped, each checked. */
+export function seedRedirectUrls(db: Database, redirectUrls: readonly string[], now: number): void {
+  const list = [...new Set(redirectUrls)].slice(0, MAX_REDIRECT_URLS)
+  for (const url of list) {
+    const problem = redirectUrlProblem(url)
+    if (problem) throw new Error(`Redirect URL ${url}: ${problem}`)
+  }
+  putRedirectUrls(tables(db).authSettings, list, now)
+}
+
 export class OAuthStore {
   readonly #t: OAuthTables
 
@@ -320,9 +366,45 @@ export class OAuthStore {
     this.#t = tables(db)
   }
 
+  /** The app's registered redirect URLs (an export from before they existed has none stored: the defaults). */
+  registeredRedirectUrls(): string[] {
+    return [...(this.#t.authSettings.get(String(DEV_APP.appId))?.redirectUrls ?? DEFAULT_REDIRECT_URLS)]
+  }
+
+  /** The registered redirect URLs, and Ringside's own callback pages on `origin`. */
+  redirectUrls(origin: string) {
+    return { appId: DEV_APP.appId, redirectUrls: this.registeredRedirectUrls(), builtIn: ownRedirectUrls(origin) }
+  }
+
+  #accepted(origin: string): string[] {
+    return [...this.registeredRedirectUrls(), ...ownRedirectUrls(origin)]
+  }
+
+  /** Register a redirect URL (already registered: nothing changes). 400 with the reason if it cannot be one. */
+  addRedirectUrl(value: unknown, now: number): void {
+    if (typeof value !== 'string') throw validationError("'url' must be a string: the redirect URL to register.")
+    const problem = redirectUrlProblem(value)
+    if (problem) throw oauthError(OAuthErrorCode.BAD_REDIRECT_URI, 'invalid_request', problem)
+    const list = this.registeredRedirectUrls()
+    if (list.includes(value)) return
+    if (list.length >= MAX_REDIRECT_URLS) {
+      throw validationError(`The app already has ${MAX_REDIRECT_URLS} redirect URLs, the most Ringside keeps; remove one first.`)
+    }
+    putRedirectUrls(this.#t.authSettings, [...list, value], now)
+  }
+
+  /** Unregister a redirect URL; 404 if it is not registered. */
+  removeRedirectUrl(value: string, now: number): void {
+    const list = this.registeredRedirectUrls()
+    if (!list.includes(value)) {
+      throw notFound(`'${value}' is not a registered redirect URL. Registered: ${list.length > 0 ? list.join(', ') : 'none'}.`)
+    }
+    putRedirectUrls(this.#t.authSettings, list.filter((url) => url !== value), now)
+  }
+
   /** What the consent screen shows for an authorization request (checked in full first). */
-  consent(fields: Fields): Consent {
-    const request = parseAuthorizeRequest(fields)
+  consent(fields: Fields, origin: string): Consent {
+    const request = parseAuthorizeRequest(fields, this.#accepted(origin))
     const installation = this.#t.installations.get(String(DEV_APP.appId))
     return {
       app: { id: DEV_APP.appId, name: DEV_APP.name, clientId: DEV_APP.clientId },
@@ -339,8 +421,8 @@ export class OAuthStore {
    * required scope and only requested ones; it records (or widens) the
    * installation and issues a single-use code for the redirect.
    */
-  decide(fields: Fields, now: number): Decision {
-    const request = parseAuthorizeRequest(fields)
+  decide(fields: Fields, origin: string, now: number): Decision {
+    const request = parseAuthorizeRequest(fields, this.#accepted(origin))
     const parsed = decisionSchema.safeParse(fields)
     if (!parsed.success) {
       throw validationError("'decision' must be \"grant\" or \"deny\", and 'granted_scopes' an array of scope names.")

@@ -6,9 +6,11 @@
 import { expect } from 'vitest'
 import { ACCOUNT } from '../auth.ts'
 import { createCrmService, type CrmService } from '../service.ts'
+import { EXAMPLE_BACKEND_REDIRECT_URL } from '../oauth/redirect-urls.ts'
 
 export const BASE_URL = 'http://api.test'
-export const REDIRECT_URI = 'https://app.example/callback'
+/** A registered redirect URL of a fresh account (the example backend's). */
+export const REDIRECT_URI = EXAMPLE_BACKEND_REDIRECT_URL
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0)
 /** UUID v4 as crypto.randomUUID makes them. */
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
