@@ -12,7 +12,7 @@ import type { CallEngagement, Harness } from './kit/harness.ts'
 import type { MessageLog } from './kit/message-log.ts'
 import { fixtureUrl, kitOrigins } from './kit/origins.ts'
 import { CHECKS, evaluateCheck, type CheckOutcome } from './kit/checks.ts'
-import { newJourneyResult, STAGES } from './kit/journey.ts'
+import { DEFAULT_JOURNEY, newJourneyResult, runJourney, STAGES } from './kit/journey.ts'
 
 const CONTACT = { id: '1', phone: '+1 617 555 0101' }
 
@@ -155,6 +155,18 @@ test("CALL_ENDED with the call's engagementId but another externalCallId: the ho
   expect(verdict.warnings).toEqual([expect.stringMatching(/names externalCallId "judge-another-id", which no call the widget started has/)])
   expect(kitChecks(messages, call)['call-ended']).toEqual({ status: 'passed' })
   expect(kitChecks(messages, call)['valid-payloads']).toEqual({ status: 'passed', warnings: verdict.warnings })
+})
+
+test("check-widget's journey waits for the CALL_ENDED the host applied, not for the externalCallId: call-id-mismatch passes hangUp and logs the call", async ({ harness, messages, baseURL }) => {
+  // No driver steps: with auto=1 the widget runs the call by itself after DIAL_NUMBER.
+  const widgetUrl = fixtureUrl(kitOrigins(baseURL), 'judgement-widget', { case: 'call-id-mismatch', auto: '1' })
+  const result = await runJourney({ harness, messages, driver: { name: 'none' } }, { ...DEFAULT_JOURNEY, widgetUrl })
+  expect(result.stages.hangUp).toEqual({ status: 'passed', note: 'the widget did it by itself' })
+  expect(result.stages.wrapUp.status).toBe('passed')
+  expect(result.stages.update).toEqual({ status: 'passed' })
+  expect(result.engagement?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: 'call-id-mismatch' })
+  const call = CHECKS.find((c) => c.id === 'call-ended')!
+  expect(evaluateCheck(call, result)).toEqual({ status: 'passed' })
 })
 
 test('a widget that listens only for the legacy ENGAGEMENT_CREATED learns its engagement and logs the call', async ({ harness, messages, baseURL }) => {

@@ -21,6 +21,7 @@ import { expect } from '@playwright/test'
 import { StepSkipped, type DriverContext, type DriverStep, type WidgetDriver } from './drivers/types.ts'
 import type { CallEngagement, Harness } from './harness.ts'
 import { payloadOf, type MessageLog, type RecordedMessage } from './message-log.ts'
+import { replayWire } from '../../shared/protocol/index.ts'
 
 export const STAGES = ['handshake', 'initialized', 'login', 'dial', 'ring', 'placeCall', 'engagement', 'answer', 'hangUp', 'wrapUp', 'update'] as const
 export const JOURNEYS = ['outbound', 'inbound'] as const
@@ -263,8 +264,19 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
       stages.placeCall = stages.ring.status === 'passed' ? nothingToDo('the call rings in (see ring)') : stages.ring
     }
 
-    const ofCall = (type: string, direction: 'from-widget' | 'to-widget') => () =>
-      messages.ofType(type, direction).find((r) => (direction === 'to-widget' ? r.time >= (startedCall?.time ?? 0) : payloadOf(r).externalCallId === result.externalCallId))
+    /**
+     * The journey call's `type` message: to the widget, the first one after the call started; from the
+     * widget, the first one the host applied to the call by its own verdict (the shared call session,
+     * replayed over the wire as the checks do): by externalCallId, or by the engagement the host created
+     * for the call when the widget names another externalCallId.
+     */
+    const ofCall = (type: string, direction: 'from-widget' | 'to-widget') => (): RecordedMessage | undefined => {
+      if (direction === 'to-widget') return messages.ofType(type, direction).find((r) => r.time >= (startedCall?.time ?? 0))
+      if (result.externalCallId === null || messages.ofType(type, direction).length === 0) return undefined
+      const log = messages.all()
+      const applied = replayWire(log).messages.find((m) => m.type === type && m.verdict?.act === true && m.verdict.externalCallId === result.externalCallId)
+      return applied === undefined ? undefined : log[applied.index]
+    }
 
     await stage('engagement', async () => {
       if (payloadOf(startedCall).createEngagement !== true) {

@@ -3,7 +3,8 @@
  * through its accessible roles and names, as a user reading the screen would.
  *
  * - logIn: fills an empty sign-in form (e-mail, user name, password) with
- *   placeholder credentials and presses "Log in" / "Sign in" / "Connect";
+ *   placeholder credentials and presses "Log in" / "Sign in" / "Connect" /
+ *   "Get started" (an onboarding screen that logs the user in);
  * - placeCall: after the host's DIAL_NUMBER, types the dialed number if the
  *   number field is still empty, and presses "Call" / "Dial" / "Start call";
  * - answer: presses "Answer" / "Call answered" / "Pick up" when the widget
@@ -28,7 +29,7 @@ const anywhere = (...alternatives: string[]) => new RegExp(`\\b(${words(...alter
 
 /** The wordings each step looks for, best first; `avoid` rules out a looser match. */
 export const GENERIC_CONTROLS = {
-  logIn: { names: [exact('log in', 'login', 'sign in', 'signin', 'connect', 'go online', 'start session'), anywhere('log in', 'sign in')], avoid: /log\s*out|sign\s*out/i },
+  logIn: { names: [exact('log in', 'login', 'sign in', 'signin', 'connect', 'go online', 'start session', 'get started'), anywhere('log in', 'sign in')], avoid: /log\s*out|sign\s*out/i },
   placeCall: {
     names: [exact('call', 'dial', 'call now', 'start call', 'place call', 'make call', 'outgoing call', 'outgoing call started', 'start'), anywhere('call', 'dial')],
     avoid: /end|hang|log|history|transfer|back|answer|cancel|complete|ended|save|record|incoming|missed/i,

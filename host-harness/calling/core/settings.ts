@@ -43,6 +43,8 @@ export type SettingSource = 'api' | 'override' | 'query' | 'default'
 /** The settings the harness runs with, and where each overridable field came from. */
 export interface EffectiveSettings extends ApiCallingSettings {
   sources: { url: SettingSource; name: SettingSource; isReady: SettingSource }
+  /** The registered app's widget URL (calling settings), when there is one: an override may name the same widget. */
+  registeredUrl?: string
 }
 
 export const DEFAULT_SIZE = { width: 400, height: 600 } as const
@@ -168,8 +170,10 @@ export function resolveSettings(input: ResolveInput): EffectiveSettings | null {
     url = httpUrl(input.defaultUrl)
   }
   if (!url) return null
+  const registered = input.api?.url ? httpUrl(input.api.url) : null
   return {
     ...base,
+    ...(registered ? { registeredUrl: registered } : {}),
     url,
     name: input.override.name ?? base.name,
     isReady: input.override.isReady ?? base.isReady,

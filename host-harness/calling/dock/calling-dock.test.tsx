@@ -101,6 +101,14 @@ describe('dockTitle and dockReserve', () => {
     expect(dockTitle(settings('api'), 'https://other.example/').title).toBe('Widget at other.example')
   })
 
+  test('?widget= or an override naming the registered widget’s own URL: the registered app’s name, no note', () => {
+    const same = { ...settings('query'), registeredUrl: 'https://dialer.example:3000/softphone/' }
+    expect(dockTitle(same, null)).toEqual({ title: 'Ringside reference widget' })
+    expect(dockTitle({ ...same, sources: { ...same.sources, url: 'override' } }, 'https://dialer.example:3000/softphone/')).toEqual({ title: 'Ringside reference widget' })
+    // another URL than the registered one is still another widget
+    expect(dockTitle({ ...same, url: 'https://other.example/' }, null)).toEqual({ title: 'Widget at other.example', note: 'instead of the registered app "Ringside reference widget"' })
+  })
+
   test('the page keeps the dock’s width free in every placement unless it is hidden', () => {
     const base = { iframeLocation: 'widget' as const, visibility: { isHidden: false, isMinimized: false }, size: { width: 400, height: 600 }, mounted: true }
     expect(dockReserve(base)).toBe(434)

@@ -22,14 +22,16 @@ const SOURCE_LABEL = { api: 'calling settings (API)', override: 'localStorage ov
 
 /**
  * The dock's title: the registered app's name, unless another widget is loaded
- * (a URL override or ?widget=): then that widget's own name (the override's `name`),
+ * (a URL override or ?widget= naming another URL than the registered one): then that
+ * widget's own name (the override's `name`),
  * else its address, since a cross-origin widget's page title cannot be read.
  */
 export function dockTitle(effective: EffectiveSettings | null, currentSrc: string | null): { title: string; note?: string } {
   if (!effective) return { title: 'Calling widget' }
-  const replaced = effective.sources.url === 'override' || effective.sources.url === 'query'
   const shown = currentSrc ?? effective.url
-  if (!replaced && shown === effective.url) return { title: effective.name }
+  // An override naming the registered widget's own URL loads that same app.
+  const replaced = (effective.sources.url === 'override' || effective.sources.url === 'query') && shown !== effective.registeredUrl
+  if (!replaced && (shown === effective.url || shown === effective.registeredUrl)) return { title: effective.name }
   if (effective.sources.name === 'override') return { title: effective.name }
   let host = shown
   try {
