@@ -9,7 +9,7 @@
  */
 import { expect, test, type Page } from '@playwright/test'
 import { Harness, type CallEngagement } from './kit/harness.ts'
-import { fixtureUrl, kitOrigins } from './kit/origins.ts'
+import { fixtureUrl, kitOrigins, ourWidgetUrl } from './kit/origins.ts'
 
 const FIRST = { type: 'contacts', id: '1', phone: '+1 617 555 0101' }
 const MOVES = [
@@ -144,4 +144,16 @@ test('the kit opens the calling window for a handshake in the window placement, 
   await expect(widget.getByLabel('Dialed number')).not.toHaveText('none')
   expect(page.context().pages().filter((p) => p.url().endsWith('#/calling-window'))).toHaveLength(1)
   await other.close()
+})
+
+test("in the window placement a record page's Call button follows the calling window's widget: disabled with its reason while logged out", async ({ page, baseURL }) => {
+  const harness = new Harness(page)
+  // Our reference widget without autoLogin starts logged out, as a real softphone does.
+  await harness.open({ widgetUrl: ourWidgetUrl(baseURL, {}), route: `/${FIRST.type}/${FIRST.id}`, placement: 'window' })
+  await harness.widgetPage() // the calling window, which the page opened
+  const call = page.getByRole('button', { name: `Call ${FIRST.phone}`, exact: true })
+  await expect(call).toBeDisabled({ timeout: 15_000 })
+  await expect(page.getByText(/log in/i).first()).toBeVisible()
+  await harness.widget.getByRole('button', { name: 'Log in' }).click()
+  await expect(call).toBeEnabled()
 })

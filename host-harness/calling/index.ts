@@ -5,7 +5,8 @@
 import { useCalling, dialBlocker, callingStore } from './core/calling-store.ts'
 import { parseLocation } from '../lib/routes.ts'
 import { topology } from './topology/topology.ts'
-import { WINDOW_CARD_RESERVE } from './topology/window-call-card.tsx'
+import { usePageLink, WINDOW_CARD_RESERVE } from './topology/window-call-card.tsx'
+import { windowDialBlocker } from './topology/window-link.ts'
 import type { StartCallInput, StartCallResult } from './core/controller/controller.ts'
 import { callingRuntime, type CallingConfig } from './core/runtime.ts'
 
@@ -30,8 +31,11 @@ export function startCall(input: StartCallInput): StartCallResult {
 
 /** Whether a Call button may dial now, and if not, why (for its disabled state and hint). */
 export function useCanDial(): { ok: boolean; reason?: string } {
-  // In the window placement a record page's Call opens (or reaches) the calling window, which answers for its widget.
-  const reason = useCalling((s) => (s.iframeLocation === 'window' && !topology.inCallingWindow ? null : dialBlocker(s)))
+  // In the window placement a record page's Call opens (or reaches) the calling window, which answers for its
+  // widget: the page is blocked only by what that window reports (undefined here means "ask the window").
+  const own = useCalling((s) => (s.iframeLocation === 'window' && !topology.inCallingWindow ? undefined : dialBlocker(s)))
+  const link = usePageLink()
+  const reason = own === undefined ? windowDialBlocker(link) : own
   return reason === null ? { ok: true } : { ok: false, reason }
 }
 

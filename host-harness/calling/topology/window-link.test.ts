@@ -1,5 +1,5 @@
 import { BroadcastChannel } from 'node:worker_threads'
-import { PageLink, WindowLink, type WindowHostPort } from './window-link.ts'
+import { PageLink, WindowLink, windowDialBlocker, type WindowHostPort } from './window-link.ts'
 import type { ChannelPort, DialInput, WindowSummary } from './window-protocol.ts'
 
 const NAME = 'window-link-test'
@@ -181,4 +181,11 @@ test('a dial request carries only the record properties its label needs', async 
   await settle()
   expect(calls[0]?.record).toEqual({ id: '1', properties: { firstname: 'Ada', lastname: 'Lovelace' } })
   expect(Object.getPrototypeOf(calls[0]?.record?.properties)).toBe(Object.prototype)
+})
+
+test("a record page's Call is blocked by what the calling window reports, and not when no window is known", () => {
+  const summary = (cannotDial: string | null): WindowSummary => ({ widgetName: 'Fixture', handshake: 'ready', cannotDial, loggedIn: cannotDial === null, available: null, isReady: true, call: null })
+  expect(windowDialBlocker({ window: null, pending: false, lastResult: null })).toBeNull()
+  expect(windowDialBlocker({ window: summary('Log in to the calling widget before calling.'), pending: false, lastResult: null })).toBe('Log in to the calling widget before calling.')
+  expect(windowDialBlocker({ window: summary(null), pending: false, lastResult: null })).toBeNull()
 })

@@ -35,6 +35,15 @@ export interface PageLinkState {
   lastResult: { ok: boolean; reason?: string } | null
 }
 
+/**
+ * Why a record page may not dial through the calling window, or null when it may: the
+ * window's own reason (e.g. its widget is logged out), as the docked widget gives its own.
+ * With no window known to be open, a Call press opens one, so nothing blocks it here.
+ */
+export function windowDialBlocker(state: PageLinkState): string | null {
+  return state.window?.cannotDial ?? null
+}
+
 /** How long a page that just loaded waits for a calling window to answer `who` before it opens one. */
 export const WHO_WAIT_MS = 500
 
