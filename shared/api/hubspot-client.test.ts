@@ -1,31 +1,22 @@
 /**
  * The official Node client, @hubspot/api-client, against the emulator, in
- * process: the client sends every request through the `node-fetch` module,
- * whose `default` export is pointed here at `service.handle`, so the
- * requests and answers are exactly what the client would exchange with the
- * real API, with no server in between. Each call below goes through the
- * client's own serialization and deserialization (models, dates, errors).
+ * process: the client (14.x) sends every JSON request through the global
+ * `fetch`, which is pointed here at `service.handle`, so the requests and
+ * answers are exactly what the client would exchange with the real API, with
+ * no server in between. Each call below goes through the client's own
+ * serialization and deserialization (models, dates, errors).
  */
-import { createRequire } from 'node:module'
 import { Client } from '@hubspot/api-client'
 import { ACCOUNT } from './auth.ts'
 import { createTestService, grantTokens, REDIRECT_URI, type TestService } from './timeline/testing.ts'
 
-const require = createRequire(import.meta.url)
-const nodeFetch = require('node-fetch') as { default: unknown }
-const realFetch = nodeFetch.default
-
 let api: TestService
 beforeEach(() => {
   api = createTestService()
-  // node-fetch's answer has buffer(); a fetch-standard Response gets one.
-  nodeFetch.default = async (url: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
-    const response = await api.handle(new Request(url, { method: init.method, headers: init.headers, body: init.body as BodyInit | undefined }))
-    return Object.assign(response, { buffer: async () => Buffer.from(await response.clone().arrayBuffer()) })
-  }
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => api.handle(new Request(input, init)))
 })
-afterAll(() => {
-  nodeFetch.default = realFetch
+afterEach(() => {
+  vi.unstubAllGlobals()
 })
 
 const BASE = { basePath: 'http://api.test' }
