@@ -74,24 +74,6 @@ const PENDING: Record<string, string> = {
       'POST /crm/v3/associations/{fromObjectType}/{toObjectType}/batch/create',
       'POST /crm/v3/associations/{fromObjectType}/{toObjectType}/batch/read',
       'POST /crm/v3/associations/{fromObjectType}/{toObjectType}/batch/archive',
-      'POST /crm/v4/associations/usage/high-usage-report/{userId}',
-      'POST /crm/v4/associations/{fromObjectType}/{toObjectType}/labels',
-      'PUT /crm/v4/associations/{fromObjectType}/{toObjectType}/labels',
-      'DELETE /crm/v4/associations/{fromObjectType}/{toObjectType}/labels/{associationTypeId}',
-      'GET /crm/v4/associations/definitions/configurations/all',
-      'GET /crm/v4/associations/definitions/configurations/{fromObjectType}/{toObjectType}',
-      'POST /crm/v4/associations/definitions/configurations/{fromObjectType}/{toObjectType}/batch/create',
-      'POST /crm/v4/associations/definitions/configurations/{fromObjectType}/{toObjectType}/batch/update',
-      'POST /crm/v4/associations/definitions/configurations/{fromObjectType}/{toObjectType}/batch/purge',
-      'GET /crm/associations/v4/{fromObjectType}/{toObjectType}/labels',
-      'POST /crm/associations/v4/{fromObjectType}/{toObjectType}/labels',
-      'PUT /crm/associations/v4/{fromObjectType}/{toObjectType}/labels',
-      'DELETE /crm/associations/v4/{fromObjectType}/{toObjectType}/labels/{associationTypeId}',
-      'GET /crm/associations/v4/definitions/configurations/all',
-      'GET /crm/associations/v4/definitions/configurations/{fromObjectType}/{toObjectType}',
-      'POST /crm/associations/v4/definitions/configurations/{fromObjectType}/{toObjectType}/batch/create',
-      'POST /crm/associations/v4/definitions/configurations/{fromObjectType}/{toObjectType}/batch/update',
-      'POST /crm/associations/v4/definitions/configurations/{fromObjectType}/{toObjectType}/batch/purge',
       'POST /crm/v3/properties/{objectType}/batch/create',
       'POST /crm/v3/properties/{objectType}/batch/read',
       'POST /crm/v3/properties/{objectType}/batch/archive',
@@ -649,14 +631,20 @@ function newSchema() {
   }
 }
 
-async function argumentsFor(op: Operation): Promise<unknown[] | undefined> {
+async function argumentsFor(op: Operation, all: ReadonlyMap<string, Operation>): Promise<unknown[] | undefined> {
   const objects = OBJECT_PATH.exec(op.key)
   if (objects) {
     const rest = (objects[3] ?? '').replace(/\{\w+\}/g, '{id}')
     return objectArgs(objects[1]!, objects[2]!, rest)
   }
-  // The client's `/crm/associations/v4/…` paths are the same operations as `/crm/v4/associations/…`.
-  return ARGS[op.key.replace(' /crm/associations/v4/', ' /crm/v4/associations/')]?.()
+  // The client's `/crm/associations/v4/…` paths are the same operations as `/crm/v4/associations/…`,
+  // with the same parameter names (not always in the same order).
+  const canonical = all.get(op.key.replace(' /crm/associations/v4/', ' /crm/v4/associations/'))
+  if (canonical && canonical !== op) {
+    const args = await ARGS[canonical.key]?.()
+    return args && op.params.map((name) => args[canonical.params.indexOf(name)])
+  }
+  return ARGS[op.key]?.()
 }
 
 // ------------------------------------------------------------------ test
@@ -675,7 +663,7 @@ test('every operation of @hubspot/api-client in the calling areas is served over
   const stale: string[] = []
   let succeeded = 0
   for (const op of operations) {
-    const args = await argumentsFor(op).catch((error: unknown) => {
+    const args = await argumentsFor(op, seen).catch((error: unknown) => {
       // Its setup needs a route that is still pending: send placeholders, enough to find the route.
       if (PENDING[op.key]) return op.params.map(() => '1')
       problems.push(`${op.key}: preparing its arguments failed: ${String(error)}`)

@@ -1,8 +1,9 @@
 /**
  * The router: `(request: Request) => Promise<Response>` over an ordered route
  * table. It is the one place where
- * - paths are matched (with `:param` segments) and the timeline alias
- *   `/integrators/timeline/v3/*` is mapped to `/crm/v3/timeline/*`;
+ * - paths are matched (with `:param` segments) and the aliases are mapped
+ *   (`/integrators/timeline/v3/*` to `/crm/v3/timeline/*`,
+ *   `/crm/associations/v4/*` to `/crm/v4/associations/*`);
  * - a known path with the wrong method becomes 405;
  * - credentials are checked against the route's requirement;
  * - bodies are parsed (JSON or form, see http.ts);
@@ -28,8 +29,11 @@ export interface RouterOptions {
   rateLimiter?: RateLimiter
 }
 
-/** Aliases applied before matching: [prefix, replacement]. */
-const ALIASES: Array<[string, string]> = [['/integrators/timeline/v3/', '/crm/v3/timeline/']]
+/** Aliases applied before matching: [prefix, replacement]. The official client calls the association schema API under both prefixes. */
+const ALIASES: Array<[string, string]> = [
+  ['/integrators/timeline/v3/', '/crm/v3/timeline/'],
+  ['/crm/associations/v4/', '/crm/v4/associations/'],
+]
 
 function normalizePath(pathname: string): string {
   let path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname
