@@ -70,10 +70,6 @@ const PENDING: Record<string, string> = {
   // assoc: association labels, configurations, the usage report, v3 association batches and types, properties batches, pipeline audits
   ...Object.fromEntries(
     [
-      'GET /crm/v3/associations/{fromObjectType}/{toObjectType}/types',
-      'POST /crm/v3/associations/{fromObjectType}/{toObjectType}/batch/create',
-      'POST /crm/v3/associations/{fromObjectType}/{toObjectType}/batch/read',
-      'POST /crm/v3/associations/{fromObjectType}/{toObjectType}/batch/archive',
       'POST /crm/v3/properties/{objectType}/batch/create',
       'POST /crm/v3/properties/{objectType}/batch/read',
       'POST /crm/v3/properties/{objectType}/batch/archive',

@@ -570,11 +570,35 @@ function associationSchemaRecipe(route: Route): Recipe | undefined {
   }
 }
 
+/** The v3 association batches and types. */
+function associationV3Recipe(route: Route): Recipe | undefined {
+  if (!route.path.startsWith('/crm/v3/associations/')) return undefined
+  return async (fx, dice) => {
+    const assoc = dice.pick(ASSOCIATION_TYPES)
+    const path = route.path.replace(':fromObjectType', dice.int(2) === 0 ? assoc.from : OBJECT_TYPES[assoc.from].typeId).replace(':toObjectType', assoc.to)
+    const from = await someRecord(fx, assoc.from, dice)
+    const to = await someRecord(fx, assoc.to, dice)
+    const type = dice.int(2) === 0 ? assoc.name : String(assoc.typeId)
+    const spec = (body?: unknown): RequestSpec => ({ method: route.method, path, headers: PAT, ...(body !== undefined && { body: json(body) }) })
+    switch (route.path.slice(route.path.lastIndexOf(':toObjectType') + ':toObjectType'.length)) {
+      case '/types':
+        return spec()
+      case '/batch/create':
+      case '/batch/archive':
+        return spec({ inputs: [{ from: { id: from }, to: { id: to }, type }] })
+      case '/batch/read':
+        await send(fx, { method: 'PUT', path: `/crm/v3/objects/${assoc.from}/${from}/associations/${assoc.to}/${to}/${assoc.typeId}`, headers: PAT })
+        return spec({ inputs: [{ id: from }] })
+    }
+    return undefined
+  }
+}
+
 /** The recipe of valid requests for a route. */
 export function validRecipe(route: Route): Recipe {
   const objects = /^\/crm\/v3\/objects\/([^/]+)/.exec(route.path)
   if (objects) return objectRecipe(route, parseObjectType(objects[1]!)!, objects[1]!)!
-  const schema = associationSchemaRecipe(route)
+  const schema = associationSchemaRecipe(route) ?? associationV3Recipe(route)
   if (schema) return schema
   const v4 = /^\/crm\/v4\/(?:objects|associations)\/([^/:]+)/.exec(route.path)
   if (v4) return v4Recipe(route, parseObjectType(v4[1]!)!)!

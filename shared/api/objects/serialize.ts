@@ -5,7 +5,6 @@
  */
 import type { ApiError } from '../errors.ts'
 import { own } from '../http.ts'
-import { ASSOCIATION_TYPES } from '../../crm/association-types.ts'
 import type { ObjectType } from './object-types.ts'
 import { DEFAULT_PROPERTIES } from './properties.ts'
 import type { CrmRecord, ObjectStore, ValueWithTimestamp } from './store.ts'
@@ -78,8 +77,6 @@ export function toPublicObject(objectType: ObjectType, record: CrmRecord, select
   return result
 }
 
-const TYPE_NAMES = new Map(ASSOCIATION_TYPES.map((t) => [`${t.from}:${t.typeId}`, t.name]))
-
 /** The record plus its associations with each of `toTypes` that has any. */
 export function withAssociations(
   objects: ObjectStore,
@@ -95,7 +92,7 @@ export function withAssociations(
     const linked = objects.associations(objectType, record.id, toType)
     if (linked.length === 0) continue
     associations[toType] = {
-      results: linked.flatMap((a) => a.typeIds.map((typeId) => ({ id: a.id, type: TYPE_NAMES.get(`${objectType}:${typeId}`) ?? String(typeId) }))),
+      results: linked.flatMap((a) => a.typeIds.map((typeId) => ({ id: a.id, type: objects.associationType(objectType, typeId)?.name ?? String(typeId) }))),
     }
   }
   if (Object.keys(associations).length > 0) result.associations = associations
