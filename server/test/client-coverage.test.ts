@@ -70,9 +70,6 @@ const PENDING: Record<string, string> = {
   // assoc: association labels, configurations, the usage report, v3 association batches and types, properties batches, pipeline audits
   ...Object.fromEntries(
     [
-      'POST /crm/v3/properties/{objectType}/batch/create',
-      'POST /crm/v3/properties/{objectType}/batch/read',
-      'POST /crm/v3/properties/{objectType}/batch/archive',
       'GET /crm/v3/pipelines/{objectType}/{pipelineId}/audit',
       'GET /crm/v3/pipelines/{objectType}/{pipelineId}/stages/{stageId}/audit',
     ].map((key) => [key, 'assoc']),

@@ -322,6 +322,12 @@ function propertyRecipe(route: Route, type: ObjectType, segment: string): Recipe
         return spec('PATCH', `/groups/${await customGroup()}`, { label: 'Renamed group' })
       case 'DELETE /groups/:groupName':
         return spec('DELETE', `/groups/${await customGroup()}`)
+      case 'POST /batch/create':
+        return spec('POST', '/batch/create', { inputs: [newProperty(dice), newProperty(dice)] })
+      case 'POST /batch/read':
+        return spec('POST', '/batch/read', { inputs: [{ name: dice.pick(propertyDefinitions(type)).name }, { name: await custom() }], archived: false })
+      case 'POST /batch/archive':
+        return spec('POST', '/batch/archive', { inputs: [{ name: await custom() }, { name: fresh('never_made') }] })
     }
     throw new Error(`no property recipe for ${route.method} ${route.path}`)
   }
