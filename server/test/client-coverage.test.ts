@@ -67,13 +67,6 @@ const PENDING: Record<string, string> = {
   'PATCH /crm/v3/extensions/calling/{appId}/settings/channel-connection': 'cx',
   'DELETE /crm/v3/extensions/calling/{appId}/settings/channel-connection': 'cx',
   'POST /crm/v3/extensions/calling/inbound-call': 'cx',
-  // assoc: association labels, configurations, the usage report, v3 association batches and types, properties batches, pipeline audits
-  ...Object.fromEntries(
-    [
-      'GET /crm/v3/pipelines/{objectType}/{pipelineId}/audit',
-      'GET /crm/v3/pipelines/{objectType}/{pipelineId}/stages/{stageId}/audit',
-    ].map((key) => [key, 'assoc']),
-  ),
   // objs: notes, owners, custom object schemas, merges, gdpr-delete
   ...Object.fromEntries(
     [

@@ -377,6 +377,13 @@ function pipelineRecipe(route: Route, type: 'tickets' | 'deals', segment: string
         const p = await made()
         return spec('DELETE', `/${p.id}/stages/${p.stages[1]!.id}`)
       }
+      case 'GET /:pipelineId/audit':
+        return spec('GET', `/${dice.int(2) === 0 ? defaultId : (await made()).id}/audit`)
+      case 'GET /:pipelineId/stages/:stageId/audit': {
+        const p = await made()
+        // The official client sends `{pipelineId}` unfilled; the stage is found by its id.
+        return spec('GET', `/${dice.int(2) === 0 ? p.id : '%7BpipelineId%7D'}/stages/${p.stages[0]!.id}/audit`)
+      }
     }
     throw new Error(`no pipeline recipe for ${route.method} ${route.path}`)
   }
