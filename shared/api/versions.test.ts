@@ -1,8 +1,12 @@
+import { ALL_SCOPES } from './auth.ts'
 import { Database } from './db.ts'
+import { toRequest } from './fuzz/hostile.ts'
+import { Dice, validRecipe } from './fuzz/valid.ts'
 import { json } from './http.ts'
 import type { Route } from './route.ts'
 import { createRouter } from './router.ts'
-import { expectError } from './timeline/testing.ts'
+import { createCrmService } from './service.ts'
+import { expectError, oauthCredential, T0 } from './timeline/testing.ts'
 import { DATE_VERSIONS, PATH_MAPPINGS, dateVersionedPaths, toRoutePath, unservedDateVersion } from './versions.ts'
 
 describe('the path table', () => {
@@ -132,3 +136,48 @@ describe('the router serves every route under its date-versioned and alias forms
   })
 })
 
+
+describe('every route of the service under its date-versioned forms', () => {
+  /** The same valid request (fuzz/valid.ts) to the legacy path and to each date-versioned one, each from the same database. */
+  test('answers as its legacy path does', { timeout: 60_000 }, async () => {
+    const service = createCrmService({ now: () => T0, rateLimits: false })
+    const { bearer } = (await oauthCredential(service, ALL_SCOPES.filter((s) => s !== 'oauth').join(' '))) as { bearer: string }
+    const fx = { service, oauthToken: bearer }
+    const reached: string[] = []
+    const without: string[] = []
+    for (const route of service.routes) {
+      if (dateVersionedPaths(route.path).length === 0) {
+        without.push(`${route.method} ${route.path}`)
+        continue
+      }
+      const spec = await validRecipe(route)(fx, new Dice([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8]))
+      expect(spec, `no valid request for ${route.method} ${route.path}`).toBeDefined()
+      if (!spec) continue
+      const before = service.db.snapshot()
+      const legacy = await service.handle(toRequest(spec))
+      const legacyBody = comparable(await legacy.text())
+      const forms = dateVersionedPaths(spec.path)
+      expect(forms, spec.path).toHaveLength(DATE_VERSIONS.length)
+      for (const path of forms) {
+        service.db.restore(before)
+        const versioned = await service.handle(toRequest({ ...spec, path }))
+        const label = `${spec.method} ${path} (legacy ${spec.path})`
+        expect(versioned.status, label).toBe(legacy.status)
+        // Links (paging) name the path as the client sent it.
+        expect(comparable((await versioned.text()).replaceAll(path, spec.path)), label).toEqual(legacyBody)
+      }
+      if (legacy.status < 300) reached.push(`${route.method} ${route.path}`)
+    }
+    // Every route with a date-versioned form was reached under it with a success.
+    expect(reached.length).toBe(service.routes.length - without.length)
+    // Those without one: the v1 OAuth API, the timeline, the v3 association endpoints and the emulator's own.
+    for (const name of without) expect(name).toMatch(/ \/(oauth\/v1|crm\/v3\/timeline|_ringside)\/|\/crm\/v3\/objects\/[^ ]*\/associations\//)
+  })
+})
+
+/** A response body with what differs between two identical requests (correlation ids, issued tokens) left out. */
+function comparable(text: string): unknown {
+  if (text === '') return ''
+  const drop = new Set(['correlationId', 'access_token', 'refresh_token', 'id_token'])
+  return JSON.parse(text, (key, value: unknown) => (drop.has(key) ? undefined : value))
+}
