@@ -12,7 +12,7 @@
  * - `POST /crm/v4/associations/usage/high-usage-report/{userId}` (200).
  *
  * The client also calls every one of them under `/crm/associations/v4/…`;
- * the router maps that prefix here (its alias table). The rules are in
+ * the path table (versions.ts) maps that prefix here. The rules are in
  * association-labels.ts.
  */
 import { z } from 'zod'
