@@ -16,7 +16,7 @@
  * association-labels.ts.
  */
 import { z } from 'zod'
-import { ApiError, notFound, validationError } from '../errors.ts'
+import { notFound, validationError } from '../errors.ts'
 import { boundedArray, json, noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import type { Scope } from '../auth.ts'
@@ -25,7 +25,7 @@ import type { AssociationType } from '../../crm/association-types.ts'
 import { labelledTypesBetween } from './associations-v4.ts'
 import { MAX_LABEL_LENGTH } from './association-labels.ts'
 import { OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
-import { batchResponse, toStandardError, type StandardError } from './serialize.ts'
+import { batchResponse, eachInput } from './serialize.ts'
 
 /** Most inputs in one batch of limits. */
 export const LIMITS_BATCH_LIMIT = 100
@@ -84,20 +84,6 @@ export function associationSchemaRoutes(deps: ServiceDeps): Route[] {
       for (const link of objects.associations(type.from, record.id, type.to)) if (link.typeIds.includes(type.typeId)) count++
     }
     return count
-  }
-  /** Each input in its own all-or-nothing step; failures become errors[] with the input's index. */
-  const perInput = <I, R>(ctx: RouteContext, inputs: readonly I[], step: (input: I) => R) => {
-    const results: R[] = []
-    const errors: StandardError[] = []
-    for (const [index, input] of inputs.entries()) {
-      try {
-        results.push(ctx.db.attempt(() => step(input)))
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error
-        errors.push(toStandardError(error, { inputIndex: [String(index)] }))
-      }
-    }
-    return { results, errors }
   }
   const base = '/crm/v4/associations'
   const configurations = `${base}/definitions/configurations`
@@ -169,7 +155,7 @@ export function associationSchemaRoutes(deps: ServiceDeps): Route[] {
         handler(ctx) {
           const { from, to } = pair(ctx)
           const input = parseInput(limitsSchema, ctx.jsonBody())
-          const { results, errors } = perInput(ctx, input.inputs, (item) =>
+          const { results, errors } = eachInput(ctx.db, input.inputs, (item) =>
             limitView(objects.labels.setLimit(mode, from, to, item.category, item.typeId, item.maxToObjectIds)),
           )
           // batch/update answers PublicAssociationDefinitionConfigurationUpdateResult, without the label.

@@ -16,13 +16,13 @@
  * no trace and is reported in `errors[]` with its index.
  */
 import { z } from 'zod'
-import { ApiError, notFound, validationError } from '../errors.ts'
+import { notFound, validationError } from '../errors.ts'
 import { boundedArray, json, noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import type { AssociationType } from '../../crm/association-types.ts'
 import { V4_BATCH_LIMIT } from './associations-v4.ts'
 import { OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
-import { batchResponse, toStandardError, type StandardError } from './serialize.ts'
+import { batchResponse, eachInput, toStandardError, type StandardError } from './serialize.ts'
 import type { ObjectStore } from './store.ts'
 
 const recordId = z.union([z.string().regex(/^\d{1,18}$/, 'must be a record id'), z.number().int().nonnegative()]).transform(String)
@@ -75,20 +75,10 @@ export function associationV3Routes(deps: ServiceDeps): Route[] {
       handler(ctx) {
         const { from, to } = pair(ctx)
         const input = parseInput(pairSchema, ctx.jsonBody())
-        const results: unknown[] = []
-        const errors: StandardError[] = []
-        for (const [index, item] of input.inputs.entries()) {
-          try {
-            ctx.db.attempt(() => {
-              const type = v3AssociationType(objects, from, item.type, to)
-              objects.associate(from, item.from.id, to, item.to.id, type.typeId)
-            })
-            results.push({ from: { id: item.from.id }, to: { id: item.to.id }, type: item.type })
-          } catch (error) {
-            if (!(error instanceof ApiError)) throw error
-            errors.push(toStandardError(error, { inputIndex: [String(index)] }))
-          }
-        }
+        const { results, errors } = eachInput(ctx.db, input.inputs, (item) => {
+          objects.associate(from, item.from.id, to, item.to.id, v3AssociationType(objects, from, item.type, to).typeId)
+          return { from: { id: item.from.id }, to: { id: item.to.id }, type: item.type }
+        })
         return json(batchResponse(results, errors, ctx.now, deps.now()), errors.length > 0 ? 207 : 201)
       },
     },

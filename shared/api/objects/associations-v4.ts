@@ -20,12 +20,12 @@
  * be the type's, else 400.
  */
 import { z } from 'zod'
-import { ApiError, notFound, validationError } from '../errors.ts'
+import { notFound, validationError } from '../errors.ts'
 import { boundedArray, intParam, json, noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { defaultAssociationType, type AssociationType } from '../../crm/association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
-import { batchResponse, toStandardError, type StandardError } from './serialize.ts'
+import { batchResponse, eachInput, toStandardError, type StandardError } from './serialize.ts'
 import type { ObjectStore } from './store.ts'
 
 /** Most inputs in one v4 batch (the real API's limit for association batches). */
@@ -200,19 +200,10 @@ function batchRoutes(deps: ServiceDeps, from: ObjectType, base: string): Route[]
   const { objects } = deps
   const read = { kind: 'bearer', scopes: [OBJECT_TYPES[from].readScope] } as const
   const write = { kind: 'bearer', scopes: [OBJECT_TYPES[from].writeScope] } as const
-  /** Run `step` per input in its own all-or-nothing attempt; failures become errors[] with the input's index. */
+  /** Each input in its own all-or-nothing attempt (serialize.ts's eachInput); an input may give several results. */
   const perInput = <I, R>(ctx: RouteContext, inputs: readonly I[], step: (input: I) => R[]) => {
-    const results: R[] = []
-    const errors: StandardError[] = []
-    for (const [index, input] of inputs.entries()) {
-      try {
-        results.push(...ctx.db.attempt(() => step(input)))
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error
-        errors.push(toStandardError(error, { inputIndex: [String(index)] }))
-      }
-    }
-    return { results, errors }
+    const { results, errors } = eachInput(ctx.db, inputs, step)
+    return { results: results.flat(), errors }
   }
   return [
     {

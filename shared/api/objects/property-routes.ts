@@ -22,11 +22,11 @@
  * A group that still holds live custom properties cannot be archived.
  */
 import { z } from 'zod'
-import { ApiError, conflict, notFound, validationError } from '../errors.ts'
+import { conflict, notFound, validationError } from '../errors.ts'
 import { boolParam, boundedArray, json, noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
-import { batchResponse, toStandardError, type StandardError } from './serialize.ts'
+import { batchResponse, eachInput, toStandardError } from './serialize.ts'
 import { FIELD_TYPES, PROPERTY_TYPES, type CustomPropertyRow, type FieldType, type PropertyOption, type PropertyType } from './properties.ts'
 
 /** Which field types each property type may be shown with. */
@@ -195,16 +195,7 @@ function propertyRoutes(deps: ServiceDeps, objectType: ObjectType, base: string)
       handler(ctx) {
         const input = parseInput(batchCreateSchema, ctx.jsonBody())
         // Each input on its own, with the rules of a single create; a failing one leaves no trace.
-        const results: CustomPropertyRow[] = []
-        const errors: StandardError[] = []
-        for (const [index, item] of input.inputs.entries()) {
-          try {
-            results.push(ctx.db.attempt(() => create(ctx, item)))
-          } catch (error) {
-            if (!(error instanceof ApiError)) throw error
-            errors.push(toStandardError(error, { inputIndex: [String(index)] }))
-          }
-        }
+        const { results, errors } = eachInput(ctx.db, input.inputs, (item) => create(ctx, item))
         return json(batchResponse(results, errors, ctx.now, deps.now()), errors.length > 0 ? 207 : 201)
       },
     },
@@ -218,8 +209,8 @@ function propertyRoutes(deps: ServiceDeps, objectType: ObjectType, base: string)
         const results: unknown[] = []
         const missing: string[] = []
         for (const { name } of input.inputs) {
-          const def = archived ? catalog.customRow(objectType, name) : catalog.definition(objectType, name)
-          if (def && def.archived === archived) results.push(def)
+          const def = find(name, archived)
+          if (def) results.push(def)
           else if (!missing.includes(name)) missing.push(name)
         }
         const errors = missing.map((name) => toStandardError(notFound(`Property ${name} does not exist on ${objectType}.`), { name: [name] }))
@@ -273,6 +264,11 @@ function propertyRoutes(deps: ServiceDeps, objectType: ObjectType, base: string)
     catalog.putCustom(objectType, row)
     return row
   }
+  /** A live property (built-in or custom), or an archived custom one. */
+  function find(name: string, archived: boolean) {
+    const def = archived ? catalog.customRow(objectType, name) : catalog.definition(objectType, name)
+    return def && def.archived === archived ? def : undefined
+  }
   function archive(ctx: RouteContext, current: CustomPropertyRow): void {
     catalog.putCustom(objectType, { ...current, archived: true, archivedAt: iso(ctx), updatedAt: iso(ctx) })
     deps.objects.dropProperty(objectType, current.name)
@@ -294,9 +290,8 @@ function propertyRoutes(deps: ServiceDeps, objectType: ObjectType, base: string)
       auth: read,
       handler(ctx) {
         const name = ctx.params.propertyName!
-        const archived = boolParam(ctx.query, 'archived', false)
-        const def = archived ? catalog.customRow(objectType, name) : catalog.definition(objectType, name)
-        if (!def || def.archived !== archived) throw notFound(`Property ${name} does not exist on ${objectType}.`)
+        const def = find(name, boolParam(ctx.query, 'archived', false))
+        if (!def) throw notFound(`Property ${name} does not exist on ${objectType}.`)
         return json(def)
       },
     },

@@ -17,6 +17,7 @@ import { schemaRoutes } from './schema-routes.ts'
 import { compareForSearch, parseSearchRequest, searchPredicate } from './search.ts'
 import {
   batchResponse,
+  eachInput,
   toPublicObject,
   toStandardError,
   withAssociations,
@@ -278,20 +279,10 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
         const input = parseInput(batchCreateSchema, ctx.jsonBody())
         return batchCreateOrUpdate(
           ctx,
-          () => {
-            const results: SimplePublicObject[] = []
-            const errors: StandardError[] = []
-            for (const [index, item] of input.inputs.entries()) {
-              try {
-                const record = ctx.db.attempt(() => objects.create(objectType, item.properties, ctx.now, 'API', toAssociationInputs(item)))
-                results.push(toPublicObject(objectType, record, { all: true }))
-              } catch (error) {
-                if (!(error instanceof ApiError)) throw error
-                errors.push(toStandardError(error, { inputIndex: [String(index)] }))
-              }
-            }
-            return { results, errors }
-          },
+          () =>
+            eachInput(ctx.db, input.inputs, (item) =>
+              toPublicObject(objectType, objects.create(objectType, item.properties, ctx.now, 'API', toAssociationInputs(item)), { all: true }),
+            ),
           201,
         )
       },
