@@ -25,7 +25,7 @@ import { boundedArray, json, noContent, own, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { ACCOUNT } from '../../crm/account.ts'
 import { OBJECT_TYPES } from './object-types.ts'
-import { auditOf, recordAudit, stageChanges, type AuditAction } from './pipeline-audit.ts'
+import { auditOf, auditTable, recordAudit, stageChanges, type AuditAction } from './pipeline-audit.ts'
 import {
   findPipeline,
   PIPELINE_PROPERTIES,
@@ -338,6 +338,8 @@ function pipelineRoutes(deps: ServiceDeps, objectType: PipelineObjectType, base:
 }
 
 export function pipelinesRoutes(deps: ServiceDeps): Route[] {
+  // Declared now, not on first use, so saved data holding a trail loads into a service that never wrote one.
+  auditTable(deps.db)
   const routes: Route[] = []
   for (const type of ['tickets', 'deals'] as const) {
     for (const segment of [type, OBJECT_TYPES[type].typeId]) routes.push(...pipelineRoutes(deps, type, `/crm/v3/pipelines/${segment}`))

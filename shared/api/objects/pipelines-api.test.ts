@@ -161,9 +161,9 @@ describe('audit', () => {
     await expectError(await c.req('PATCH', `${PIPES}/${made.id}`, { label: 'Support Pipeline' }), 409, 'CONFLICT')
     expect((await c.ok('GET', `${PIPES}/${made.id}/audit`)).results).toHaveLength(1)
     const exported = await c.ok('GET', '/_ringside/v1/export')
-    await c.ok('POST', '/_ringside/v1/reset')
-    expect((await c.req('GET', `${PIPES}/${made.id}/audit`)).status).toBe(404)
-    await c.ok('POST', '/_ringside/v1/import', exported)
-    expect((await c.ok('GET', `${PIPES}/${made.id}/audit`)).results).toHaveLength(1)
+    // A service that never wrote an audit entry (what a restart loads the saved data into) takes the trail.
+    const fresh = client(createTestService())
+    await fresh.ok('POST', '/_ringside/v1/import', exported)
+    expect((await fresh.ok('GET', `${PIPES}/${made.id}/audit`)).results).toHaveLength(1)
   })
 })
