@@ -137,7 +137,9 @@ export class AssociationLabels {
    * DELETE …/labels/{typeId}: removes both directions of the label and their
    * limits. `uses` counts the associations of the pair's types; a label that
    * links any records is refused (400), as nothing may be left pointing at a
-   * type that no longer exists.
+   * type that no longer exists. HubSpot does not publish this error's
+   * wording: the category is the real one (VALIDATION_ERROR), the message the
+   * emulator's.
    */
   remove(from: ObjectType, to: ObjectType, typeId: number, uses: (type: AssociationType) => number): void {
     const { row } = this.#label(from, to, typeId)
@@ -145,7 +147,7 @@ export class AssociationLabels {
     if (inUse > 0) {
       throw validationError(
         `Association label '${row.label}' (typeId ${typeId}) is in use by ${inUse} association${inUse === 1 ? '' : 's'} and cannot be deleted. Remove the label from those associations first (POST /crm/v4/associations/${from}/${to}/batch/labels/archive).`,
-        { subCategory: 'crm.associations.LABEL_IN_USE', context: { associationTypeId: [String(typeId)], usage: [String(inUse)] } },
+        { context: { associationTypeId: [String(typeId)], usage: [String(inUse)] } },
       )
     }
     this.#labels.delete(String(row.typeId))

@@ -586,7 +586,7 @@ export class ObjectStore {
       if (linked + 1 > max) {
         throw validationError(
           `${OBJECT_TYPES[aType].upper} ${aId} already has ${linked} ${bType} associated through association type ${typeId}, the limit configured for it (${max}).`,
-          { subCategory: 'crm.associations.ASSOCIATION_LIMIT_EXCEEDED', context: { fromObjectId: [aId], associationTypeId: [String(typeId)], limit: [String(max)] } },
+          { context: { fromObjectId: [aId], associationTypeId: [String(typeId)], limit: [String(max)] } },
         )
       }
     }
