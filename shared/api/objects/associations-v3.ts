@@ -33,7 +33,7 @@ const readSchema = z.object({ inputs: boundedArray(idObject, V4_BATCH_LIMIT) })
 /** The association type a v3 request names, by its v3 name or numeric id; `to` narrows it to one target type. */
 export function v3AssociationType(objects: ObjectStore, from: ObjectType, raw: string, to?: ObjectType): AssociationType {
   const type = /^\d{1,9}$/.test(raw)
-    ? objects.associationType(from, Number(raw))
+    ? objects.associationTypeFrom(from, Number(raw))
     : (to ? objects.labels.between(from, to) : Object.keys(OBJECT_TYPES).flatMap((t) => objects.labels.between(from, t as ObjectType))).find((t) => t.name === raw)
   if (!type || (to && type.to !== to)) throw validationError(`Unknown association type "${raw}" from ${from}${to ? ` to ${to}` : ''}.`)
   return type
@@ -99,7 +99,7 @@ export function associationV3Routes(deps: ServiceDeps): Route[] {
           }
           const linked = objects
             .associations(from, id, to)
-            .flatMap((a) => a.typeIds.map((typeId) => ({ id: a.id, type: objects.associationType(from, typeId)?.name ?? String(typeId) })))
+            .flatMap((a) => a.typeIds.map((typeId) => ({ id: a.id, type: objects.associationTypeFrom(from, typeId)?.name ?? String(typeId) })))
           if (linked.length === 0) {
             const none = notFound(`No ${OBJECT_TYPES[to].singular} is associated with ${OBJECT_TYPES[from].singular} ${id}.`, { subCategory: 'crm.associations.NO_ASSOCIATIONS_FOUND' })
             errors.push(toStandardError(none, { fromObjectId: [id] }))

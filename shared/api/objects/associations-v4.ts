@@ -64,7 +64,7 @@ function checkRecordId(raw: string): string {
 /** The types named by a request (HubSpot's or the account's labels), each checked to lead from `from` to `to`. */
 function resolveSpecs(objects: ObjectStore, from: ObjectType, to: ObjectType, specs: z.infer<typeof specsSchema>): AssociationType[] {
   return specs.map((spec) => {
-    const type = objects.associationType(from, spec.associationTypeId)
+    const type = objects.associationTypeFrom(from, spec.associationTypeId)
     if (!type || spec.associationCategory !== type.category || type.to !== to) {
       throw validationError(
         `${spec.associationCategory} association type ${spec.associationTypeId} does not exist from ${from} to ${to}. See GET /crm/v4/associations/${from}/${to}/labels.`,
@@ -83,7 +83,7 @@ function requireRecords(objects: ObjectStore, from: ObjectType, fromId: string, 
 /** LabelsBetweenObjectPair: the labels of every type now linking the two records. */
 function labelsBetween(objects: ObjectStore, from: ObjectType, fromId: string, to: ObjectType, toId: string) {
   const typeIds = objects.associations(from, fromId, to).find((a) => a.id === toId)?.typeIds ?? []
-  const labels = typeIds.map((id) => objects.associationType(from, id)?.label).filter((l): l is string => typeof l === 'string')
+  const labels = typeIds.map((id) => objects.associationTypeFrom(from, id)?.label).filter((l): l is string => typeof l === 'string')
   return {
     fromObjectTypeId: OBJECT_TYPES[from].typeId,
     fromObjectId: Number(fromId),
@@ -113,7 +113,7 @@ function associatedWithLabels(objects: ObjectStore, from: ObjectType, fromId: st
     .associations(from, fromId, to)
     .map((a) => ({
       toObjectId: Number(a.id),
-      associationTypes: a.typeIds.map((id) => objects.associationType(from, id)).filter((t): t is AssociationType => t !== undefined).map(typeWithLabel),
+      associationTypes: a.typeIds.map((id) => objects.associationTypeFrom(from, id)).filter((t): t is AssociationType => t !== undefined).map(typeWithLabel),
     }))
     .sort((a, b) => a.toObjectId - b.toObjectId)
 }
@@ -132,7 +132,7 @@ function removeAll(objects: ObjectStore, from: ObjectType, fromId: string, to: O
   const linked = objects.associations(from, fromId, to).find((a) => a.id === toId)
   for (const typeId of linked?.typeIds ?? []) {
     // Removing a type also removes its inverse; a type already gone (an implied one) is skipped.
-    if (objects.associationType(from, typeId)) objects.dissociate(from, fromId, to, toId, typeId, now)
+    if (objects.associationTypeFrom(from, typeId)) objects.dissociate(from, fromId, to, toId, typeId, now)
   }
 }
 

@@ -93,7 +93,7 @@ export function withAssociations(
     const linked = objects.associations(objectType, record.id, toType)
     if (linked.length === 0) continue
     associations[toType] = {
-      results: linked.flatMap((a) => a.typeIds.map((typeId) => ({ id: a.id, type: objects.associationType(objectType, typeId)?.name ?? String(typeId) }))),
+      results: linked.flatMap((a) => a.typeIds.map((typeId) => ({ id: a.id, type: objects.associationTypeFrom(objectType, typeId)?.name ?? String(typeId) }))),
     }
   }
   if (Object.keys(associations).length > 0) result.associations = associations

@@ -210,7 +210,7 @@ export class ObjectStore {
   }
 
   /** The association type with this id from `fromType`, HubSpot's or a label's. */
-  associationType(fromType: ObjectType, typeId: number): AssociationType | undefined {
+  associationTypeFrom(fromType: ObjectType, typeId: number): AssociationType | undefined {
     return this.labels.typeFrom(fromType, typeId)
   }
 
@@ -243,7 +243,7 @@ export class ObjectStore {
     const values = this.#checkValues(objectType, properties, undefined)
     const links = this.#resolveAssociations(objectType, associations)
     // A new record has no associations yet: only the far side's limits can be reached.
-    for (const link of links) this.#checkLimit(link.toType, link.toId, objectType, undefined, this.associationType(link.toType, link.type.inverseTypeId)!)
+    for (const link of links) this.#checkLimit(link.toType, link.toId, objectType, undefined, this.associationTypeFrom(link.toType, link.type.inverseTypeId)!)
     this.#applyDefaults(objectType, values, now)
     this.#checkRules(objectType, undefined, values, links)
     this.#checkUnique(objectType, undefined, values)
@@ -421,7 +421,7 @@ export class ObjectStore {
         for (const link of links) {
           if (!this.get(toType, link.id) && !this.getArchived(toType, link.id)) return `crm_associations row "${key}": ${toType} ${link.id} does not exist`
           for (const typeId of link.typeIds) {
-            if (this.associationType(fromType, typeId)?.to !== toType) return `crm_associations row "${key}": ${typeId} is not an association type from ${fromType} to ${toType}`
+            if (this.associationTypeFrom(fromType, typeId)?.to !== toType) return `crm_associations row "${key}": ${typeId} is not an association type from ${fromType} to ${toType}`
           }
         }
       }
@@ -565,7 +565,7 @@ export class ObjectStore {
   }
 
   #associationType(fromType: ObjectType, toType: ObjectType, typeId: number): AssociationType {
-    const type = this.associationType(fromType, typeId)
+    const type = this.associationTypeFrom(fromType, typeId)
     if (!type || type.to !== toType) {
       throw validationError(
         `Association type id ${typeId} is not a valid association from ${fromType} to ${toType}. See GET /crm/v4/associations/${fromType}/${toType}/labels.`,
@@ -599,7 +599,7 @@ export class ObjectStore {
     for (const [index, input] of inputs.entries()) {
       if (input.types.length === 0) throw validationError(`associations[${index}].types must name at least one association type.`)
       for (const spec of input.types) {
-        const type = this.associationType(fromType, spec.associationTypeId)
+        const type = this.associationTypeFrom(fromType, spec.associationTypeId)
         if (!type || spec.associationCategory !== type.category) {
           throw validationError(
             `associations[${index}]: ${spec.associationCategory} association type ${spec.associationTypeId} does not exist for ${fromType}.`,
@@ -620,7 +620,7 @@ export class ObjectStore {
     this.#linkOne(fromType, fromId, toType, toId, type.typeId)
     this.#linkOne(toType, toId, fromType, fromId, type.inverseTypeId)
     if (type.implies !== undefined) {
-      const implied = this.associationType(fromType, type.implies)
+      const implied = this.associationTypeFrom(fromType, type.implies)
       if (implied) this.#link(fromType, fromId, toType, toId, implied)
     }
   }
