@@ -70,7 +70,7 @@ function withHeaders(response: Response, extra: Record<string, string>): Respons
  * 404. The real API marks such an answer with `X-HubSpot-NotFound: true`.
  * A date-versioned path with a version that is not published says which are.
  */
-export function unknownPath(method: string, path: string): ApiError {
+function unknownPath(method: string, path: string): ApiError {
   const version = unservedDateVersion(path)
   const message = version
     ? `No API route matches ${method} ${path}: ${version.api} has no version ${version.version}; the date versions are ${DATE_VERSIONS.join(', ')}.`
