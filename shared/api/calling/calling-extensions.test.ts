@@ -127,6 +127,19 @@ describe('recordings/ready and playback', () => {
     expect(vendor.requests.length, 'a range past the end is answered without asking the vendor').toBe(asked)
   })
 
+  test('an open-ended range gets one chunk of 512 KiB, from which the player asks on', async () => {
+    start({ vendor: fakeVendor({ size: 600_000 }) })
+    await c.ok('POST', RECORDING_SETTINGS, { urlToRetrieveAuthedRecording: VENDOR_RECORDING_ENDPOINT }, 200, developer)
+    const callId = await loggedCall()
+    await c.ok('POST', READY, { engagementId: Number(callId) }, 204)
+    const first = await audio(callId, 'bytes=0-')
+    expect(first.status).toBe(206)
+    expect(first.headers.get('content-range')).toBe('bytes 0-524287/600000')
+    const rest = await audio(callId, 'bytes=524288-')
+    expect(rest.headers.get('content-range')).toBe('bytes 524288-599999/600000')
+    expect(new Uint8Array(await rest.arrayBuffer())).toEqual(vendor.audio.slice(524_288))
+  })
+
   test('a vendor that ignores Range (200) still plays: Ringside cuts the range out itself', async () => {
     start({ vendor: fakeVendor({ ranges: false }) })
     await c.ok('POST', RECORDING_SETTINGS, { urlToRetrieveAuthedRecording: VENDOR_RECORDING_ENDPOINT }, 200, developer)

@@ -30,6 +30,13 @@ export const OUTBOUND_LIMITS = {
   maxJsonBytes: 256 * 1024,
   /** One answer of audio passed to the player (a range of the recording, or the whole file). */
   maxAudioBytes: 64 * 1024 * 1024,
+  /**
+   * The most the player gets for an open-ended range (`bytes=N-`): a server
+   * may send less than such a range asks for, and the player asks on from
+   * where it stopped, so seeking far ahead makes a new Range request rather
+   * than waiting for the file to arrive in order.
+   */
+  playerChunkBytes: 512 * 1024,
 } as const
 
 /** Why an outbound request failed, in words for the developer (shown in the harness and in API answers). */

@@ -147,7 +147,7 @@ async function retrieve(deps: ServiceDeps, settings: RecordingSettings, row: Rec
 }
 
 /** A byte range of a file of `size` bytes, from a Range header; undefined: the whole file. */
-export function parseRange(header: string | null, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+export function parseRange(header: string | null, size: number): { start: number; end: number; open: boolean } | 'unsatisfiable' | undefined {
   if (header === null) return undefined
   // One range is served; a list (bytes=0-1,5-9) is answered with its first, as RFC 9110 lets a server do.
   const match = /^bytes=(\d*)-(\d*)(?:,.*)?$/i.exec(header.trim())
@@ -155,13 +155,13 @@ export function parseRange(header: string | null, size: number): { start: number
   if (match[1] === '') {
     const suffix = Number(match[2])
     if (suffix === 0) return 'unsatisfiable'
-    return { start: Math.max(0, size - suffix), end: size - 1 }
+    return { start: Math.max(0, size - suffix), end: size - 1, open: false }
   }
   const start = Number(match[1])
   const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)
   if (start >= size) return 'unsatisfiable'
   if (end < start) return undefined
-  return { start, end }
+  return { start, end, open: match[2] === '' }
 }
 
 /** The bytes [start, end] of the vendor's answer to a Range request for them, whether it answered 206 or 200. */
@@ -264,8 +264,9 @@ export function recordingRoutes(deps: ServiceDeps): Route[] {
           })
         }
         const start = range?.start ?? 0
-        // At most the budget per answer: a player asking for "bytes=0-" gets the first part and asks on.
-        const end = Math.min(range?.end ?? size - 1, start + OUTBOUND_LIMITS.maxAudioBytes - 1)
+        // An open-ended range gets one chunk (the player asks on); any answer at most the budget.
+        const limit = range?.open ? OUTBOUND_LIMITS.playerChunkBytes : OUTBOUND_LIMITS.maxAudioBytes
+        const end = Math.min(range?.end ?? size - 1, start + limit - 1)
         const partial = range !== undefined || end < size - 1
         let bytes: Uint8Array<ArrayBuffer>
         try {
