@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import { ORIGINS } from './origins.ts'
 import { REDIRECT_URLS_PATH } from '../shared/api/oauth/redirect-urls.ts'
 import { freePortPair } from '../server/test/support.ts'
@@ -59,27 +59,38 @@ test.afterAll(async () => {
 
 const activity = (page: Page) => page.getByRole('region', { name: 'Activity' })
 
-test('the example backend’s timeline event and call show live on the open record page; the inspector stays clean', async ({ context, page }) => {
+/** Maria Garcia's record page, in the main database; returns the page errors seen from now on. */
+async function openMariaGarcia(context: BrowserContext, page: Page): Promise<string[]> {
   await context.addCookies([{ name: 'ringside_sandbox', value: 'main', url: ORIGINS.harness }])
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
-
-  // The contact's record page, open before the backend does anything.
   await page.goto('/#/contacts')
   await page.getByRole('link', { name: 'Maria Garcia' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Maria Garcia' })).toBeVisible()
-  const events = activity(page).getByRole('article', { name: /Inbound desk-phone call with \+1 617 555 0101/ })
-  const calls = activity(page).getByRole('article', { name: 'Inbound call: Answered on the desk phone' })
-  await expect(activity(page).getByRole('article').first()).toBeVisible()
-  const before = { events: await events.count(), calls: await calls.count() }
+  return errors
+}
 
-  // The backend, in another tab: connect through the consent page, refresh, log a call.
+/** The backend in another tab, connected through the consent page (OAuth code flow). */
+async function connectBackend(context: BrowserContext): Promise<Page> {
   const app = await context.newPage()
   await app.goto(`${backendUrl}/`)
   await app.getByRole('link', { name: 'Connect to the CRM (OAuth)' }).click()
   await expect(app.getByRole('heading', { name: /Connect Ringside Local App/ })).toBeVisible()
   await app.getByRole('button', { name: 'Grant access' }).click()
   await expect(app.locator('#result')).toHaveText('Connected: exchanged the code for tokens.')
+  return app
+}
+
+test('the example backend’s timeline event and call show live on the open record page; the inspector stays clean', async ({ context, page }) => {
+  // The contact's record page, open before the backend does anything.
+  const errors = await openMariaGarcia(context, page)
+  const events = activity(page).getByRole('article', { name: /Inbound desk-phone call with \+1 617 555 0101/ })
+  const calls = activity(page).getByRole('article', { name: 'Inbound call: Answered on the desk phone' })
+  await expect(activity(page).getByRole('article').first()).toBeVisible()
+  const before = { events: await events.count(), calls: await calls.count() }
+
+  // The backend, in another tab: connect through the consent page, refresh, log a call.
+  const app = await connectBackend(context)
   await expect(app.locator('#connection')).toContainText('Connected')
   const firstToken = /access token (…\S+),/.exec((await app.locator('#connection').textContent()) ?? '')?.[1]
   expect(firstToken).toBeTruthy()
@@ -108,18 +119,8 @@ async function crmRequests(): Promise<Array<{ method: string; path: string; rang
 const rangeStart = (range: string | null) => Number(/^bytes=(\d+)-/.exec(range ?? '')?.[1] ?? -1)
 
 test('an inbound call: caller-ID matches, then the recording plays through Ringside with seeking, and the transcript shows', async ({ context, page }) => {
-  await context.addCookies([{ name: 'ringside_sandbox', value: 'main', url: ORIGINS.harness }])
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  await page.goto('/#/contacts')
-  await page.getByRole('link', { name: 'Maria Garcia' }).click()
-  await expect(page.getByRole('heading', { level: 1, name: 'Maria Garcia' })).toBeVisible()
-
-  const app = await context.newPage()
-  await app.goto(`${backendUrl}/`)
-  await app.getByRole('link', { name: 'Connect to the CRM (OAuth)' }).click()
-  await app.getByRole('button', { name: 'Grant access' }).click()
-  await expect(app.locator('#result')).toHaveText('Connected: exchanged the code for tokens.')
+  const errors = await openMariaGarcia(context, page)
+  const app = await connectBackend(context)
 
   // The inbound call: the CRM logs it and answers who is calling.
   await app.getByRole('textbox', { name: "Caller's number" }).fill('+16175550101')

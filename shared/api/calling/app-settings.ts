@@ -1,5 +1,6 @@
 /**
- * Settings a calling app keeps per app id, with the developer API key
+ * Settings a calling app keeps per app id (the widget settings, recording
+ * settings, channel-connection settings), with the developer API key
  * (`?hapikey=`), in the shape every calling-extension settings resource has:
  * POST creates (200, as the real API answers; 409 if they exist), GET reads,
  * PATCH changes the fields sent, DELETE removes (204) where the resource has
@@ -21,8 +22,8 @@ export interface AppSettingsResource<Row extends { createdAt: string; updatedAt:
   table: Table<Row>
   postSchema: ZodType<Input>
   patchSchema: ZodType<Partial<Input>>
-  /** Further checks of a complete row before it is stored (throw a 400). */
-  check?: (row: Row) => void
+  /** Values of fields a POST leaves out. */
+  defaults?: Partial<Row>
   /** The row as the API returns it. */
   toResponse: (row: Row) => unknown
   /** Whether the resource has DELETE (recording settings have none). */
@@ -45,8 +46,8 @@ export function appSettingsRoutes<Row extends { createdAt: string; updatedAt: st
     return row
   }
   const store = (ctx: RouteContext, row: Row): Row => {
+    // Parsed so the row has the schema's key order, as a restored snapshot has.
     const parsed = table.schema.parse(row)
-    resource.check?.(parsed)
     table.set(ownAppId(ctx), parsed)
     return parsed
   }
@@ -60,7 +61,7 @@ export function appSettingsRoutes<Row extends { createdAt: string; updatedAt: st
         const input = parseInput(resource.postSchema, ctx.jsonBody())
         if (table.has(id)) throw conflict(`${what} for app ${id} already exist; change them with PATCH.`)
         const iso = new Date(ctx.now).toISOString()
-        return json(resource.toResponse(store(ctx, { ...input, createdAt: iso, updatedAt: iso } as unknown as Row)))
+        return json(resource.toResponse(store(ctx, { ...resource.defaults, ...input, createdAt: iso, updatedAt: iso } as unknown as Row)))
       },
     },
     {

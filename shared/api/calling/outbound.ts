@@ -17,7 +17,7 @@
  *   method + URI + body + timestamp)) and `X-HubSpot-Request-Timestamp`
  *   (epoch ms); the app refuses a timestamp older than five minutes.
  */
-import { jsonDepth, MAX_JSON_DEPTH } from '../http.ts'
+import { jsonDepth, MAX_JSON_DEPTH, readAllWithin } from '../http.ts'
 
 /** How the service reaches a vendor's server. */
 export type OutboundFetch = (request: Request) => Promise<Response>
@@ -116,32 +116,13 @@ export async function fetchWithBudget(fetch: OutboundFetch | undefined, request:
       await response.body?.cancel().catch(() => {})
       throw new OutboundError(`${what} answered ${declared} bytes; the limit is ${maxBytes}.`)
     }
-    const chunks: Uint8Array[] = []
-    let size = 0
-    if (response.body) {
-      const reader = response.body.getReader()
-      try {
-        for (;;) {
-          const { done, value } = await reader.read()
-          if (done) break
-          size += value.byteLength
-          if (size > maxBytes) {
-            await reader.cancel().catch(() => {})
-            throw new OutboundError(`${what} answered more than ${maxBytes} bytes, the limit.`)
-          }
-          chunks.push(value)
-        }
-      } catch (error) {
-        if (error instanceof OutboundError) throw error
-        throw new OutboundError(controller.signal.aborted ? `${what} did not finish within ${OUTBOUND_LIMITS.timeoutMs} ms.` : `${what} broke off: ${error instanceof Error ? error.message : String(error)}.`)
-      }
+    let body: Uint8Array<ArrayBuffer> | 'too-large'
+    try {
+      body = await readAllWithin(response.body, maxBytes)
+    } catch (error) {
+      throw new OutboundError(controller.signal.aborted ? `${what} did not finish within ${OUTBOUND_LIMITS.timeoutMs} ms.` : `${what} broke off: ${error instanceof Error ? error.message : String(error)}.`)
     }
-    const body = new Uint8Array(size)
-    let offset = 0
-    for (const chunk of chunks) {
-      body.set(chunk, offset)
-      offset += chunk.byteLength
-    }
+    if (body === 'too-large') throw new OutboundError(`${what} answered more than ${maxBytes} bytes, the limit.`)
     return { status: response.status, headers: response.headers, body }
   } finally {
     clearTimeout(timer)
