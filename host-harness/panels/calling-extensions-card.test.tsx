@@ -16,7 +16,7 @@ const DEV = '?hapikey=dev-key-local'
 test('Developer settings show the channel connection: what the signed webhook request returned', async () => {
   await callApi(service, 'POST', `/crm/v3/extensions/calling/1001/settings/channel-connection${DEV}`, { body: { url: VENDOR_NUMBERS_URL, isReady: true } })
   render(<CallingExtensionsCard />)
-  const status = await screen.findByRole('status', { name: 'Channel connection status' })
+  const status = await screen.findByRole('region', { name: 'Channel connection status' })
   expect(await within(status).findByText(/Connected: the webhook answered the signed request/)).toBeInTheDocument()
   expect(within(status).getByText(/\+18001231234 — Support line/)).toBeInTheDocument()
   expect(await screen.findByText(VENDOR_NUMBERS_URL)).toBeInTheDocument()

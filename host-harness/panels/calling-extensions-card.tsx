@@ -1,21 +1,24 @@
 /**
  * The calling app's recording and channel-connection settings, read through
- * the API with the developer API key, and the state of the channel
+ * the API (`GET /_ringside/v1/calling/settings`, which says "none" where the
+ * real GETs answer 404), and the state of the channel
  * connection: the CRM asks the app's webhook for its numbers with a signed
  * request (POST /_ringside/v1/calling/channel-connection/check) and shows
  * what came back. The check reaches the app's server, so it runs once when
  * the panel opens and again on demand, never on every change.
  */
-import { ACCOUNT } from '../../shared/crm/account.ts'
-import { api, ApiRequestError } from '../lib/api-client.ts'
+import { api } from '../lib/api-client.ts'
 import { ApiErrorView } from '../lib/api-error-view.tsx'
 import { formatDateTime } from '../lib/format.ts'
 import { useApiData } from '../lib/use-api-data.ts'
 
-const BASE = `/crm/v3/extensions/calling/${ACCOUNT.appId}/settings`
-export const RECORDING_SETTINGS_PATH = `${BASE}/recording`
-export const CHANNEL_CONNECTION_PATH = `${BASE}/channel-connection`
+const SETTINGS_PATH = '/_ringside/v1/calling/settings'
 const CHECK_PATH = '/_ringside/v1/calling/channel-connection/check'
+
+interface ExtensionSettings {
+  recording: { urlToRetrieveAuthedRecording: string } | null
+  channelConnection: { url: string; isReady: boolean } | null
+}
 
 interface ChannelCheck {
   status: 'NOT_CONFIGURED' | 'NOT_READY' | 'CONNECTED' | 'FAILED'
@@ -23,16 +26,6 @@ interface ChannelCheck {
   checkedAt: string
   reason?: string
   numbers?: Array<{ e164PhoneNumber: string; extension?: string; friendlyName?: string; connectable: boolean; problem?: string }>
-}
-
-/** The settings, or null when the API answers 404 (none stored). */
-async function settingsOrNull<T>(path: string): Promise<T | null> {
-  try {
-    return await api.get<T>(path, { developerKey: true })
-  } catch (error) {
-    if (error instanceof ApiRequestError && error.status === 404) return null
-    throw error
-  }
 }
 
 const STATUS_TEXT: Record<ChannelCheck['status'], string> = {
@@ -43,8 +36,8 @@ const STATUS_TEXT: Record<ChannelCheck['status'], string> = {
 }
 
 export function CallingExtensionsCard() {
-  const recording = useApiData(() => settingsOrNull<{ urlToRetrieveAuthedRecording: string }>(RECORDING_SETTINGS_PATH), [])
-  const channel = useApiData(() => settingsOrNull<{ url: string; isReady: boolean }>(CHANNEL_CONNECTION_PATH), [])
+  const settings = useApiData(() => api.get<ExtensionSettings>(SETTINGS_PATH), [])
+  const stored = settings.state.data
   const check = useApiData(() => api.post<ChannelCheck>(CHECK_PATH), [], { refreshOnChange: false })
   const result = check.state.data
   return (
@@ -53,16 +46,15 @@ export function CallingExtensionsCard() {
       <dl className="call-facts">
         <div>
           <dt>Recording endpoint</dt>
-          <dd>{recording.state.data === undefined ? '…' : recording.state.data === null ? 'not registered' : <code>{recording.state.data.urlToRetrieveAuthedRecording}</code>}</dd>
+          <dd>{stored === undefined ? '…' : stored.recording === null ? 'not registered' : <code>{stored.recording.urlToRetrieveAuthedRecording}</code>}</dd>
         </div>
         <div>
           <dt>Channel-connection webhook</dt>
-          <dd>{channel.state.data === undefined ? '…' : channel.state.data === null ? 'not registered' : <code>{channel.state.data.url}</code>}</dd>
+          <dd>{stored === undefined ? '…' : stored.channelConnection === null ? 'not registered' : <code>{stored.channelConnection.url}</code>}</dd>
         </div>
       </dl>
-      {recording.state.status === 'error' && <ApiErrorView error={recording.state.error} title="Could not read the recording settings" />}
-      {channel.state.status === 'error' && <ApiErrorView error={channel.state.error} title="Could not read the channel-connection settings" />}
-      <div role="status" aria-label="Channel connection status" className="channel-status">
+      {settings.state.status === 'error' && <ApiErrorView error={settings.state.error} title="Could not read the settings" />}
+      <section aria-label="Channel connection status" className="channel-status">
         {result === undefined ? (
           <p className="muted">Checking the channel connection…</p>
         ) : (
@@ -86,7 +78,7 @@ export function CallingExtensionsCard() {
             )}
           </>
         )}
-      </div>
+      </section>
       {check.state.status === 'error' && <ApiErrorView error={check.state.error} title="The check failed" />}
       <div className="button-row">
         <button type="button" onClick={() => check.reload()} disabled={check.state.status === 'loading'}>

@@ -65,6 +65,16 @@ describe('recording settings', () => {
     expect(tablesOf(api)).toBe(before)
   })
 
+  test('GET /_ringside/v1/calling/settings says null where the real GETs answer 404', async () => {
+    expect(await c.ok('GET', '/_ringside/v1/calling/settings')).toEqual({ recording: null, channelConnection: null })
+    await c.ok('POST', RECORDING_SETTINGS, { urlToRetrieveAuthedRecording: VENDOR_RECORDING_ENDPOINT }, 200, developer)
+    await c.ok('POST', CHANNEL_SETTINGS, { url: VENDOR_NUMBERS_URL, isReady: true }, 200, developer)
+    expect(await c.ok('GET', '/_ringside/v1/calling/settings')).toEqual({
+      recording: { urlToRetrieveAuthedRecording: VENDOR_RECORDING_ENDPOINT },
+      channelConnection: { url: VENDOR_NUMBERS_URL, isReady: true, createdAt: expect.any(String), updatedAt: expect.any(String) },
+    })
+  })
+
   test('http is accepted on this machine (a vendor server under development); another app id is 404; the API key is required', async () => {
     await c.ok('POST', RECORDING_SETTINGS, { urlToRetrieveAuthedRecording: 'http://127.0.0.1:3000/recordings/%s' }, 200, developer)
     await expectError(await c.req('GET', '/crm/v3/extensions/calling/2002/settings/recording', undefined, developer), 404, 'OBJECT_NOT_FOUND')

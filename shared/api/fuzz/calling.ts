@@ -74,6 +74,9 @@ export function callingRecipe(route: Route): Recipe {
         const headers: Record<string, string> = dice.int(3) === 0 ? {} : { range: `bytes=${start}-${start + dice.int(200)}` }
         return { method: 'GET', path: `/_ringside/v1/calls/${callId}/recording`, headers }
       }
+      case 'GET /_ringside/v1/calling/settings':
+        if (dice.int(2) === 0) await recordingSettings(fx)
+        return { method: 'GET', path: route.path }
       case 'GET /_ringside/v1/calls/:callId/media':
         return { method: 'GET', path: `/_ringside/v1/calls/${await appCall(fx, dice)}/media` }
       case 'POST /crm/v3/extensions/calling/transcripts':
