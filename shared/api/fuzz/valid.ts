@@ -477,6 +477,19 @@ function oauthRecipe(route: Route): Recipe {
         return { method: route.method, path: route.path.replace(':token', (await tokens(fx)).refresh_token) }
       case 'GET /oauth/v1/access-tokens/:token':
         return { method: 'GET', path: route.path.replace(':token', (await tokens(fx)).access_token) }
+      case 'POST /oauth/v3/token': {
+        const credentials = { client_id: ACCOUNT.clientId, client_secret: ACCOUNT.clientSecret }
+        if (dice.int(2) === 0) {
+          return { method: 'POST', path: route.path, body: form({ grant_type: 'authorization_code', redirect_uri: REDIRECT_URI, code: await authorizeCode(fx), ...credentials }) }
+        }
+        return { method: 'POST', path: route.path, body: form({ grant_type: 'refresh_token', refresh_token: (await tokens(fx)).refresh_token, ...credentials }) }
+      }
+      case 'POST /oauth/v3/token/introspect':
+      case 'POST /oauth/v3/token/revoke': {
+        const issued = await tokens(fx)
+        const [token, hint] = route.path.endsWith('/revoke') || dice.int(2) === 0 ? [issued.refresh_token, 'refresh_token'] : [issued.access_token, 'access_token']
+        return { method: 'POST', path: route.path, body: form({ token, token_type_hint: hint, client_id: ACCOUNT.clientId, client_secret: ACCOUNT.clientSecret }) }
+      }
       case 'GET /_ringside/v1/installations':
         return { method: 'GET', path: route.path }
       case 'GET /_ringside/v1/oauth/redirect-urls':
