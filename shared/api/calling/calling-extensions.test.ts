@@ -374,3 +374,16 @@ describe('channel connection', () => {
 })
 
 
+
+test('the 2026-03 paths reach the same resources (the versions table maps them)', async () => {
+  await c.ok('POST', '/crm/extensions/calling/2026-03/1001/settings/recording', { urlToRetrieveAuthedRecording: VENDOR_RECORDING_ENDPOINT }, 200, developer)
+  expect(await c.ok('GET', RECORDING_SETTINGS, undefined, 200, developer)).toEqual({ urlToRetrieveAuthedRecording: VENDOR_RECORDING_ENDPOINT })
+  const callId = await loggedCall()
+  await c.ok('POST', '/crm/extensions/calling/2026-03/recordings/ready', { engagementId: Number(callId) }, 204)
+  const { id } = await c.ok('POST', '/crm/extensions/calling/2026-03/transcripts', {
+    engagementId: Number(callId),
+    transcriptCreateUtterances: [{ speaker: { id: '1', name: 'A' }, text: 'Hi', startTimeMillis: 0, endTimeMillis: 10 }],
+  })
+  expect((await c.ok('GET', `${TRANSCRIPTS}/${id}`)).engagementId).toBe(Number(callId))
+  expect((await media(callId)).recording.status).toBe('READY')
+})
