@@ -143,7 +143,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
     // Every request runs in a transaction: a failed write changes nothing, and
     // since transactions are queued, a read never sees another request's
     // half-done write.
-    return options.db.transaction(() => route.handler(ctx))
+    return route.outsideTransaction ? route.handler(ctx) : options.db.transaction(() => route.handler(ctx))
   }
 
   return async function handle(request: Request): Promise<Response> {

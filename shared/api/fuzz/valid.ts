@@ -20,6 +20,7 @@ import type { Route } from '../route.ts'
 import type { CrmService } from '../service.ts'
 import { EXAMPLE_BACKEND_REDIRECT_URL } from '../oauth/redirect-urls.ts'
 import { BASE_URL, toRequest, type RequestSpec } from './hostile.ts'
+import { callingRecipe } from './calling.ts'
 
 export interface Fixture {
   service: CrmService
@@ -83,7 +84,7 @@ function validValue(fx: Fixture, type: ObjectType, def: PropertyDefinition, dice
     case 'hubspot_owner_id':
       return '1'
     case 'hs_call_recording_url':
-      return dice.pick(['https://rec.example/1.mp3', 'http://127.0.0.1/r.wav'])
+      return dice.pick(['https://rec.example/1.mp3', 'https://127.0.0.1/r.wav'])
   }
   switch (def.type) {
     case 'enumeration':
@@ -547,7 +548,7 @@ function otherRecipe(route: Route): Recipe | undefined {
       case 'PUT /_ringside/v1/rate-limits':
         return { method: 'PUT', path: route.path, body: json({ enabled: true, burst: { max: 100 + dice.int(100), intervalMs: 10_000 } }) }
     }
-    return (await timelineRecipe(route)(fx, dice)) ?? oauthRecipe(route)(fx, dice)
+    return (await callingRecipe(route)(fx, dice)) ?? (await timelineRecipe(route)(fx, dice)) ?? oauthRecipe(route)(fx, dice)
   }
 }
 
