@@ -34,6 +34,7 @@ import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/seed.ts'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { REDIRECT_URLS_PATH, redirectUrlProblem } from '../shared/api/oauth/redirect-urls.ts'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
+import { isLoopback } from '../shared/api/calling/outbound.ts'
 import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
 import { isServablePath, RequestGuard } from './guard.ts'
 import { serveCdnSdk } from './sdk-cdn.ts'
@@ -135,11 +136,7 @@ export class ListenError extends StartupError {
   override name = 'ListenError'
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
-
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.')
-}
+export { isLoopback }
 
 function listen(server: Server, port: number, host: string, role: string): Promise<void> {
   return new Promise((resolveListen, reject) => {
@@ -261,6 +258,8 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   }
 
   const serviceOptions: CrmServiceOptions = {
+    // The CRM's requests to calling apps' servers (recordings, channel connection): Node's fetch.
+    outboundFetch: (request) => fetch(request),
     seedOptions: { widgetUrl, ...(options.widgetName && { widgetName: options.widgetName }), ...(options.redirectUrls && { redirectUrls: options.redirectUrls }) },
     ...(options.now && { now: options.now }),
   }
@@ -487,8 +486,9 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   widgetServer.on('request', (req, res) => {
     if (refusedHost(req, res)) return
     if (isApiPath(pathOf(req))) {
-      res.writeHead(404, { 'content-type': 'application/json' })
-      res.end(JSON.stringify(notFound(`This is the widget origin; the CRM API is served at ${origin}.`).toBody(crypto.randomUUID())))
+      const correlationId = crypto.randomUUID()
+      res.writeHead(404, { 'content-type': 'application/json', 'x-hubspot-correlation-id': correlationId })
+      res.end(JSON.stringify(notFound(`This is the widget origin; the CRM API is served at ${origin}.`).toBody(correlationId)))
       return
     }
     servePage(req, res)

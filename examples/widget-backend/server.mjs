@@ -13,6 +13,15 @@
 //   4. A call engagement for a call that did not start from the CRM page (a
 //      desk-phone call), created with POST /crm/v3/objects/calls and
 //      associated with the contact in the same request.
+//   5. An inbound call: POST /crm/v3/extensions/calling/inbound-call logs it
+//      and answers the caller-ID matches of the caller's number.
+//   6. After the call: the recording is marked ready (the CRM then asks
+//      GET /recordings/{externalId} here for its URL and fetches it from
+//      /files/… with Range requests, answered 206) and a transcript is posted.
+//   7. The channel connection: the CRM asks POST /channel-numbers here for the
+//      numbers a help desk can connect.
+//   Every request the CRM makes here carries HubSpot's v3 signature
+//   (X-HubSpot-Signature-v3), checked with the client's Signature.isValid.
 //
 // Run beside `npm start`:  node examples/widget-backend/server.mjs
 // Settings (environment): RINGSIDE_URL (http://127.0.0.1:5173), PORT (3000),
@@ -20,7 +29,7 @@
 // DEVELOPER_API_KEY, APP_ID (Ringside's defaults).
 import { createServer } from 'node:http'
 import { randomBytes } from 'node:crypto'
-import { Client } from '@hubspot/api-client'
+import { Client, Signature } from '@hubspot/api-client'
 
 const CRM = process.env.RINGSIDE_URL ?? 'http://127.0.0.1:5173'
 const PORT = Number(process.env.PORT ?? 3000)
@@ -35,8 +44,9 @@ const SELF = `http://127.0.0.1:${PORT}`
 // (`npm start -- --redirect-url http://localhost:<PORT>/oauth/callback`, or Developer → OAuth).
 const REDIRECT_URI = `http://localhost:${PORT}/oauth/callback`
 const AUTHORIZE_URL = process.env.AUTHORIZE_URL ?? `${CRM}/oauth/authorize` // the CRM's consent page
-const SCOPES = ['timeline', 'crm.objects.contacts.read', 'crm.objects.contacts.write']
+const SCOPES = ['timeline', 'crm.objects.contacts.read', 'crm.objects.contacts.write', 'crm.extensions_calling_transcripts.write']
 const CALL_TO_CONTACT = 194 // HUBSPOT_DEFINED association type: call → contact
+const OUR_NUMBER = '+18001231234' // the number callers dial; offered to the help desk as a channel
 
 /** The tokens of the one portal that installed us. A real backend keeps them per portal, in its database. */
 let tokens = null
@@ -107,6 +117,174 @@ async function logDeskPhoneCall(contactId) {
   return `Logged for ${contact.properties.firstname} ${contact.properties.lastname}: timeline event ${event.id} and call ${call.id}.`
 }
 
+/**
+ * Our recordings: two minutes of a tone as 8 kHz 16-bit mono WAV, made once.
+ * A real backend streams its stored recordings; what matters to the CRM is
+ * that the file is served with Range support (206), so users can seek.
+ */
+const RECORDING_SECONDS = 120
+const RECORDING = (() => {
+  const rate = 8000
+  const samples = rate * RECORDING_SECONDS
+  const wav = Buffer.alloc(44 + samples * 2)
+  wav.write('RIFF', 0)
+  wav.writeUInt32LE(36 + samples * 2, 4)
+  wav.write('WAVEfmt ', 8)
+  wav.writeUInt32LE(16, 16) // fmt chunk size
+  wav.writeUInt16LE(1, 20) // PCM
+  wav.writeUInt16LE(1, 22) // mono
+  wav.writeUInt32LE(rate, 24)
+  wav.writeUInt32LE(rate * 2, 28) // bytes per second
+  wav.writeUInt16LE(2, 32) // bytes per sample frame
+  wav.writeUInt16LE(16, 34) // bits per sample
+  wav.write('data', 36)
+  wav.writeUInt32LE(samples * 2, 40)
+  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(3000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2)
+  return wav
+})()
+
+/** The calls whose recordings we hold: external id → access token in the recording's URL. */
+const recordings = new Map()
+/** Requests the CRM made to this backend (newest last), shown on the page and at /crm-requests.json. */
+const crmRequests = []
+let lastInbound = null
+
+/** Whether a request really comes from the CRM: HubSpot's v3 signature, made with our client secret. */
+function signedByCrm(req, body) {
+  const signature = req.headers['x-hubspot-signature-v3']
+  const timestamp = Number(req.headers['x-hubspot-request-timestamp'])
+  if (typeof signature !== 'string' || !Number.isFinite(timestamp)) return false
+  try {
+    return Signature.isValid({ signatureVersion: 'v3', method: req.method, url: `${SELF}${req.url}`, requestBody: body, clientSecret: CLIENT_SECRET, signature, timestamp })
+  } catch {
+    return false // a timestamp older than five minutes
+  }
+}
+
+function logCrmRequest(req, verified) {
+  crmRequests.push({ method: req.method, path: new URL(req.url ?? '/', SELF).pathname, range: req.headers.range ?? null, signed: verified })
+  if (crmRequests.length > 200) crmRequests.shift()
+}
+
+/** Tell the CRM where to get recordings and numbers (developer API key), once per start. */
+let registered = false
+async function registerCallingEndpoints() {
+  if (registered) return
+  const calling = developerClient.crm.extensions.calling
+  const urlToRetrieveAuthedRecording = `${SELF}/recordings/%s`
+  try {
+    await calling.recordingSettingsApi.registerUrlFormat(APP_ID, { urlToRetrieveAuthedRecording })
+  } catch (error) {
+    if (error?.code !== 409) throw error
+    await calling.recordingSettingsApi.updateUrlFormat(APP_ID, { urlToRetrieveAuthedRecording })
+  }
+  const channel = { url: `${SELF}/channel-numbers`, isReady: true }
+  try {
+    await calling.channelConnectionSettingsApi.create(APP_ID, channel)
+  } catch (error) {
+    if (error?.code !== 409) throw error
+    await calling.channelConnectionSettingsApi.update(APP_ID, channel)
+  }
+  registered = true
+}
+
+/** Step 5: an inbound call reached us; the CRM logs it and tells us who is calling. */
+async function receiveInboundCall(from) {
+  const client = await crmClient()
+  await registerCallingEndpoints()
+  const externalCallId = `inbound-${randomBytes(6).toString('hex')}`
+  // The generated client has no method for inbound-call; apiRequest sends it with our token.
+  const response = await client.apiRequest({
+    method: 'POST',
+    path: '/crm/v3/extensions/calling/inbound-call',
+    body: {
+      createEngagement: true,
+      engagementProperties: { hs_call_title: 'Inbound call to the support line' },
+      externalCallId,
+      finalCallStatus: 'COMPLETED',
+      fromNumber: { e164Number: from, phoneNumberType: 'MOBILE' },
+      toNumber: { e164Number: OUR_NUMBER, phoneNumberType: 'FIXED_LINE' },
+      potentialRecipientUserIds: [],
+      callStartedTimestamp: new Date(Date.now() - RECORDING_SECONDS * 1000).toISOString(),
+      durationSeconds: RECORDING_SECONDS,
+    },
+  })
+  const answer = await response.json()
+  if (!response.ok) throw Object.assign(new Error(`inbound-call failed with HTTP ${response.status}`), { body: answer })
+  const found = await client.crm.objects.calls.searchApi.doSearch({
+    filterGroups: [{ filters: [{ propertyName: 'hs_call_external_id', operator: 'EQ', value: externalCallId }] }],
+    properties: ['hs_call_external_id'],
+    limit: 1,
+  })
+  const callId = found.results[0]?.id
+  lastInbound = { externalCallId, callId }
+  const names = answer.callerIdMatches.map((m) =>
+    m.callerIdType === 'CONTACT' ? `${m.firstName ?? ''} ${m.lastName ?? ''}`.trim() + ` (contact ${m.objectCoordinates.objectId})` : `${m.name} (company ${m.objectCoordinates.objectId})`,
+  )
+  return `Inbound call from ${from}: caller ID matches ${names.length ? names.join(', ') : 'nobody'}. Logged as call ${callId}.`
+}
+
+/** Step 6: the call is over: its recording is ready, and here is our transcript. */
+async function afterInboundCall() {
+  if (!lastInbound?.callId) throw new Error('Receive an inbound call first.')
+  const client = await crmClient()
+  const { externalCallId, callId } = lastInbound
+  recordings.set(externalCallId, randomBytes(12).toString('hex'))
+  await client.crm.extensions.calling.recordingSettingsApi.markAsReady({ engagementId: Number(callId) })
+  // Transcripts have no generated client either.
+  const response = await client.apiRequest({
+    method: 'POST',
+    path: '/crm/v3/extensions/calling/transcripts',
+    body: {
+      engagementId: Number(callId),
+      transcriptCreateUtterances: [
+        { speaker: { id: 'caller', name: 'Caller' }, text: 'Hi, my headset crackles on every call.', languageCode: 'en-US', startTimeMillis: 1000, endTimeMillis: 4000 },
+        { speaker: { id: 'agent', name: 'Support agent' }, text: 'Let me replace it for you today.', languageCode: 'en-US', startTimeMillis: 90000, endTimeMillis: 94000 },
+      ],
+    },
+  })
+  const transcript = await response.json()
+  if (!response.ok) throw Object.assign(new Error(`transcript failed with HTTP ${response.status}`), { body: transcript })
+  return `Call ${callId}: recording marked ready and transcript ${transcript.id} posted.`
+}
+
+/** GET /recordings/{externalId}: the CRM asks where the recording is; we answer a URL with an access token. */
+function recordingUrl(req, res, url) {
+  const verified = signedByCrm(req, '')
+  logCrmRequest(req, verified)
+  const externalId = decodeURIComponent(url.pathname.slice('/recordings/'.length))
+  const token = recordings.get(externalId)
+  if (!verified) return res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'bad signature' }))
+  if (!token) return res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no such recording' }))
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ authenticatedUrl: `${SELF}/files/${encodeURIComponent(externalId)}.wav?token=${token}` }))
+}
+
+/** GET /files/{externalId}.wav?token=…: the recording, with Range support (206, or 416 past the end). */
+function recordingFile(req, res, url) {
+  logCrmRequest(req, false)
+  const externalId = decodeURIComponent(url.pathname.slice('/files/'.length).replace(/\.wav$/, ''))
+  if (!recordings.has(externalId) || recordings.get(externalId) !== url.searchParams.get('token')) return res.writeHead(403).end()
+  const size = RECORDING.length
+  const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '')
+  const headers = { 'content-type': 'audio/wav', 'accept-ranges': 'bytes' }
+  if (!range || (range[1] === '' && range[2] === '')) return res.writeHead(200, { ...headers, 'content-length': size }).end(RECORDING)
+  let start = range[1] === '' ? size - Number(range[2]) : Number(range[1])
+  let end = range[1] === '' || range[2] === '' ? size - 1 : Math.min(Number(range[2]), size - 1)
+  start = Math.max(0, start)
+  if (start >= size || end < start) return res.writeHead(416, { 'content-range': `bytes */${size}` }).end()
+  res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': end - start + 1 }).end(RECORDING.subarray(start, end + 1))
+}
+
+/** POST /channel-numbers: the numbers a help desk can connect (signed request from the CRM). */
+async function channelNumbers(req, res) {
+  let body = ''
+  for await (const chunk of req) body += chunk
+  const verified = signedByCrm(req, body)
+  logCrmRequest(req, verified)
+  if (!verified) return res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'bad signature' }))
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ e164PhoneNumber: OUR_NUMBER, friendlyName: 'Support line' }]))
+}
+
 const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 function page() {
@@ -125,7 +303,14 @@ function page() {
   <label>Contact id <input name="contactId" value="1" size="6"></label>
   <button>Log a desk-phone call</button>
 </form>
+<form method="post" action="/inbound">
+  <label>Caller's number <input name="from" value="+16175550101" size="14"></label>
+  <button>Receive an inbound call</button>
+</form>
+<form method="post" action="/inbound/after"><button>After the call: recording ready, post the transcript</button></form>
 <p role="log" id="result">${escapeHtml(lastResult)}</p>
+<h2>Requests from the CRM</h2>
+<ul id="crm-requests">${crmRequests.map((r) => `<li>${escapeHtml(`${r.method} ${r.path}${r.range ? ` (Range ${r.range})` : ''}${r.signed ? ' — signature valid' : ''}`)}</li>`).join('')}</ul>
 </body></html>`
 }
 
@@ -159,6 +344,20 @@ const server = createServer(async (req, res) => {
     } else if (req.method === 'POST' && url.pathname === '/refresh') {
       await crmClient({ forceRefresh: true })
       back('Refreshed the access token.')
+    } else if (req.method === 'GET' && url.pathname.startsWith('/recordings/')) {
+      recordingUrl(req, res, url)
+    } else if (req.method === 'GET' && url.pathname.startsWith('/files/')) {
+      recordingFile(req, res, url)
+    } else if (req.method === 'POST' && url.pathname === '/channel-numbers') {
+      await channelNumbers(req, res)
+    } else if (req.method === 'GET' && url.pathname === '/crm-requests.json') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(crmRequests))
+    } else if (req.method === 'POST' && url.pathname === '/inbound') {
+      const from = (await readForm(req)).get('from') ?? ''
+      if (!/^\+[1-9]\d{1,14}$/.test(from)) return back('The caller\'s number must be an E.164 number, e.g. +16175550101.')
+      back(await receiveInboundCall(from))
+    } else if (req.method === 'POST' && url.pathname === '/inbound/after') {
+      back(await afterInboundCall())
     } else if (req.method === 'POST' && url.pathname === '/calls') {
       const contactId = (await readForm(req)).get('contactId') ?? ''
       if (!/^\d+$/.test(contactId)) return back('The contact id must be a number.')

@@ -8,6 +8,7 @@ import { api, ApiRequestError, CALLING_SETTINGS_PATH } from '../lib/api-client.t
 import { useApiData } from '../lib/use-api-data.ts'
 import { ApiErrorView } from '../lib/api-error-view.tsx'
 import { ACCOUNT } from '../../shared/crm/account.ts'
+import { CallingExtensionsCard } from './calling-extensions-card.tsx'
 
 
 export interface CallingSettings {
@@ -173,6 +174,7 @@ export function CallingSettingsPanel() {
         </p>
       )}
       <ApiErrorView error={error} />
+      <CallingExtensionsCard />
     </section>
   )
 }

@@ -1,12 +1,15 @@
 /**
  * One call engagement on a record's timeline: direction, status, duration,
- * numbers, the notes (hs_call_body, HTML from the calling app: sanitized) and
- * the recording link (only if it is an http(s) URL).
+ * numbers, the notes (hs_call_body, HTML from the calling app: sanitized),
+ * the recording link (only if it is an http(s) URL), and what call-media.tsx
+ * shows: the caller-ID matches of an inbound call, the recording the calling
+ * app marked ready (played through Ringside) and its transcript.
  */
 import type { CrmObject } from '../lib/crm-api.ts'
 import { callHeading, callTime } from '../lib/call-summary.ts'
 import { formatDateTime, formatDuration, humanizeEnum } from '../lib/format.ts'
 import { safeHttpUrl, sanitizeHtml } from '../lib/security/sanitize.ts'
+import { CallerMatches, CallMediaView } from './call-media.tsx'
 
 export function CallEntry({ call, dispositions, pinned = false }: { call: CrmObject; dispositions?: ReadonlyMap<string, string>; pinned?: boolean }) {
   const p = call.properties
@@ -57,7 +60,9 @@ export function CallEntry({ call, dispositions, pinned = false }: { call: CrmObj
           </div>
         )}
       </dl>
+      <CallerMatches call={call} />
       {body && <div className="call-notes rendered-html" dangerouslySetInnerHTML={{ __html: sanitizeHtml(body) }} />}
+      <CallMediaView callId={call.id} />
       {recording && (
         <p>
           <a href={recording} target="_blank" rel="noopener noreferrer">

@@ -33,6 +33,8 @@ export const ALL_SCOPES = [
   'tickets',
   'timeline',
   'crm.schemas.contacts.read',
+  'crm.extensions_calling_transcripts.read',
+  'crm.extensions_calling_transcripts.write',
 ] as const
 export type Scope = (typeof ALL_SCOPES)[number]
 

@@ -4,8 +4,9 @@
  * POST (200, not 201), GET, PATCH, DELETE (204) on
  * /crm/v3/extensions/calling/{appId}/settings, with the developer API key.
  *
- * Only the developer app of the account (ACCOUNT.appId) has settings; any
- * other appId is 404. Defaults for fields a POST leaves out: isReady true
+ * Only the developer app of the account has settings; any other appId is
+ * 404 (the routes are calling/app-settings.ts's, shared with the recording
+ * and channel-connection settings). Defaults for fields a POST leaves out: isReady true
  * ("Whether the widget is ready for users (default=true)", the SDK's README
  * until the inbound-calling rewrite, HubSpot/calling-extensions-sdk PR #150);
  * width 400 and height 600, the size of the README's example payload; every
@@ -16,11 +17,9 @@
  * values when a settings body lacks a field.
  */
 import { z } from 'zod'
-import { ACCOUNT } from './auth.ts'
 import type { Database, Table } from './db.ts'
-import { conflict, notFound } from './errors.ts'
-import { json, noContent, parseInput } from './http.ts'
-import type { Route, RouteContext, ServiceDeps } from './route.ts'
+import type { Route, ServiceDeps } from './route.ts'
+import { appSettingsRoutes } from './calling/app-settings.ts'
 
 const settingsSchema = z.object({
   name: z.string(),
@@ -89,7 +88,7 @@ export function callingSettingsTable(db: Database): Table<CallingSettings> {
   return db.table('calling_settings', settingsSchema)
 }
 
-/** Register (or replace) the settings of an app; used by the seed and the POST route. */
+/** Register (or replace) the settings of an app; used by the seed. */
 export function putCallingSettings(db: Database, appId: number, input: CallingSettingsInput, now: number): CallingSettings {
   const iso = new Date(now).toISOString()
   // Parsed so the row has the schema's key order, as a restored snapshot has.
@@ -99,62 +98,14 @@ export function putCallingSettings(db: Database, appId: number, input: CallingSe
 }
 
 export function callingSettingsRoutes(deps: ServiceDeps): Route[] {
-  const table = callingSettingsTable(deps.db)
-  const path = '/crm/v3/extensions/calling/:appId/settings'
-  const auth = { kind: 'developer' } as const
-
-  const appId = (ctx: RouteContext): string => {
-    const raw = ctx.params.appId!
-    if (raw !== String(ACCOUNT.appId)) throw notFound(`No calling app ${raw} in this developer account (its app is ${ACCOUNT.appId}).`)
-    return raw
-  }
-  const existing = (ctx: RouteContext): CallingSettings => {
-    const settings = table.get(appId(ctx))
-    if (!settings) throw notFound(`App ${ctx.params.appId} has no calling settings yet; create them with POST.`)
-    return settings
-  }
-
-  return [
-    {
-      method: 'POST',
-      path,
-      auth,
-      handler(ctx) {
-        const id = appId(ctx)
-        const input = parseInput(postSchema, ctx.jsonBody())
-        if (table.has(id)) throw conflict(`Calling settings for app ${id} already exist; change them with PATCH.`)
-        return json(putCallingSettings(deps.db, Number(id), input, ctx.now))
-      },
-    },
-    {
-      method: 'GET',
-      path,
-      auth,
-      handler(ctx) {
-        return json(existing(ctx))
-      },
-    },
-    {
-      method: 'PATCH',
-      path,
-      auth,
-      handler(ctx) {
-        const current = existing(ctx)
-        const input = parseInput(patchSchema, ctx.jsonBody())
-        const updated = settingsSchema.parse({ ...current, ...input, updatedAt: new Date(ctx.now).toISOString() })
-        table.set(appId(ctx), updated)
-        return json(updated)
-      },
-    },
-    {
-      method: 'DELETE',
-      path,
-      auth,
-      handler(ctx) {
-        existing(ctx)
-        table.delete(appId(ctx))
-        return noContent()
-      },
-    },
-  ]
+  return appSettingsRoutes({
+    path: '/crm/v3/extensions/calling/:appId/settings',
+    what: 'Calling settings',
+    table: callingSettingsTable(deps.db),
+    postSchema,
+    patchSchema,
+    defaults: SETTINGS_DEFAULTS,
+    toResponse: (row: CallingSettings) => row,
+    deletable: true,
+  })
 }

@@ -112,19 +112,31 @@ const tooLarge = (bytes: number | string, limit: number) =>
 export async function readBodyText(request: Request, limit: number): Promise<{ text: string; bytes: number }> {
   const declared = Number(request.headers.get('content-length') ?? 0)
   if (declared > limit) throw tooLarge(declared, limit)
-  if (request.body === null) return { text: '', bytes: 0 }
-  const reader = request.body.getReader()
+  const whole = await readAllWithin(request.body, limit)
+  if (whole === 'too-large') throw tooLarge(`over ${limit}`, limit)
+  return { text: new TextDecoder().decode(whole), bytes: whole.byteLength }
+}
+
+/**
+ * Every byte of a stream, or 'too-large' as soon as it passes `limit` (the
+ * stream is then cancelled, so a huge body is never held whole). Request
+ * bodies and the answers of calling apps' servers are read with it.
+ */
+export async function readAllWithin(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array<ArrayBuffer> | 'too-large'> {
   const chunks: Uint8Array[] = []
   let bytes = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    bytes += value.byteLength
-    if (bytes > limit) {
-      await reader.cancel().catch(() => {})
-      throw tooLarge(`over ${limit}`, limit)
+  if (body !== null) {
+    const reader = body.getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      bytes += value.byteLength
+      if (bytes > limit) {
+        await reader.cancel().catch(() => {})
+        return 'too-large'
+      }
+      chunks.push(value)
     }
-    chunks.push(value)
   }
   const whole = new Uint8Array(bytes)
   let offset = 0
@@ -132,7 +144,7 @@ export async function readBodyText(request: Request, limit: number): Promise<{ t
     whole.set(chunk, offset)
     offset += chunk.byteLength
   }
-  return { text: new TextDecoder().decode(whole), bytes }
+  return whole
 }
 
 /**

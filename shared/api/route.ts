@@ -9,6 +9,7 @@ import type { AuthRequirement, Principal } from './auth.ts'
 import type { Database } from './db.ts'
 import type { BodyKind, ParsedBody } from './http.ts'
 import type { ObjectStore } from './objects/store.ts'
+import type { OutboundFetch } from './calling/outbound.ts'
 
 /** What every resource module gets. */
 export interface ServiceDeps {
@@ -17,6 +18,8 @@ export interface ServiceDeps {
   now: () => number
   /** Re-create the fresh account (used by the admin reset route). */
   reseed: () => void
+  /** How the CRM reaches a calling app's servers (recordings, channel connection); none: it makes no outbound request. */
+  outboundFetch?: OutboundFetch
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -48,4 +51,10 @@ export interface Route {
   /** Deepest JSON nesting taken; default MAX_JSON_DEPTH (an import of an export needs a few levels more). */
   maxJsonDepth?: number
   handler: (ctx: RouteContext) => Response | Promise<Response>
+  /**
+   * Run the handler outside the request's transaction: for a handler that
+   * waits on a vendor's server, which must not hold up every other request.
+   * It reads and writes inside its own `ctx.db.transaction(…)` calls.
+   */
+  outsideTransaction?: boolean
 }

@@ -10,6 +10,8 @@ import type { Route, ServiceDeps } from './route.ts'
 import { ObjectStore } from './objects/store.ts'
 import { objectRoutes } from './objects/routes.ts'
 import { callingSettingsRoutes } from './calling-settings.ts'
+import { callingExtensionRoutes } from './calling/index.ts'
+import type { OutboundFetch } from './calling/outbound.ts'
 import { adminRoutes } from './admin.ts'
 import { oauthRoutes } from './oauth/routes.ts'
 import { timelineRoutes } from './timeline/routes.ts'
@@ -29,6 +31,8 @@ export interface CrmServiceOptions {
    * e.g. `{ burst: { max: 10, intervalMs: 10_000 } }`.
    */
   rateLimits?: RateLimitInput | false
+  /** How the CRM reaches a calling app's servers (recordings, channel connection); none: it makes no outbound request. */
+  outboundFetch?: OutboundFetch
 }
 
 export interface CrmService {
@@ -47,13 +51,14 @@ export function createCrmService(options: CrmServiceOptions = {}): CrmService {
     db.clear()
     seed(db, objects, now(), options.seedOptions)
   }
-  const deps: ServiceDeps = { db, objects, now, reseed }
+  const deps: ServiceDeps = { db, objects, now, reseed, ...(options.outboundFetch && { outboundFetch: options.outboundFetch }) }
   const rateLimiter = new RateLimiter(options.rateLimits)
   const routes: Route[] = [
     ...oauthRoutes(deps),
     ...timelineRoutes(deps),
     ...objectRoutes(deps),
     ...callingSettingsRoutes(deps),
+    ...callingExtensionRoutes(deps),
     ...adminRoutes(deps),
     ...rateLimitRoutes(rateLimiter),
   ]

@@ -14,6 +14,10 @@
  *   (https://developers.hubspot.com/docs/api-reference/latest/crm/extensions/calling-extensions/inbound/create-inbound-call).
  *   So the CRM stores MISSED as a status of its own: a missed call is MISSED,
  *   not NO_ANSWER (which is an outbound call the callee did not pick up).
+ *   HOLD and UNKNOWN are stored the same way: CALL_STATUSES is the one table
+ *   of both, the property's options and the statuses inbound-call accepts
+ *   (the official client's CompletedThirdPartyCallRequest finalCallStatus enum
+ *   lists exactly these thirteen).
  * - REJECTED has no status in either list: a declined call is CANCELED.
  */
 import type { EndStatus } from '../protocol/index.ts'
@@ -26,11 +30,13 @@ export const CALL_STATUSES = [
   'COMPLETED',
   'CONNECTING',
   'FAILED',
+  'HOLD',
   'IN_PROGRESS',
   'MISSED',
   'NO_ANSWER',
   'QUEUED',
   'RINGING',
+  'UNKNOWN',
 ] as const
 export type CallStatusValue = (typeof CALL_STATUSES)[number]
 

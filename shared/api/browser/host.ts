@@ -74,7 +74,13 @@ function unavailableStore(error: unknown): RowStore {
 export async function openCrmHost(seedOptions: SeedOptions = {}): Promise<CrmHost> {
   // Every page of the origin (harness, consent page, fixtures) seeds the same
   // registration: the widget on the next port of this origin.
-  const service = createCrmService({ seedOptions: { widgetUrl: defaultWidgetUrl(globalThis.location), ...seedOptions } })
+  const service = createCrmService({
+    seedOptions: { widgetUrl: defaultWidgetUrl(globalThis.location), ...seedOptions },
+    // The CRM's requests to calling apps' servers go out from this worker with the browser's fetch: a vendor
+    // on another origin must allow CORS from this origin (and the preflight of the X-HubSpot-* signature
+    // headers), else the recording or numbers check fails with the browser's reason.
+    outboundFetch: (request) => fetch(request),
+  })
   let store: RowStore
   try {
     store = await createIndexedDbRowStore()

@@ -51,9 +51,12 @@ export interface PropertyDefinition {
 
 /** Emulator-only checks that the Property model has no field for. */
 interface ExtraRules {
-  /** The value must be an absolute http(s) URL. */
-  url?: boolean
+  /** The value must be an absolute URL: http(s), or https only. */
+  url?: UrlRule
 }
+
+/** Which URLs a URL property takes. */
+type UrlRule = 'http(s)' | 'https'
 
 interface Spec {
   label: string
@@ -65,7 +68,7 @@ interface Spec {
   externalOptions?: boolean
   readOnly?: boolean
   unique?: boolean
-  url?: boolean
+  url?: UrlRule
 }
 
 const DEFAULT_FIELD_TYPE: Record<PropertyType, FieldType> = {
@@ -248,8 +251,9 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
     hs_call_disposition: { label: 'Call outcome', type: 'enumeration', options: CALL_DISPOSITIONS },
     hs_call_from_number: { label: 'From number', type: 'phone_number' },
     hs_call_to_number: { label: 'To number', type: 'phone_number' },
-    hs_call_recording_url: { label: 'Recording URL', url: true, description: 'An absolute http(s) URL.' },
+    hs_call_recording_url: { label: 'Recording URL', url: 'https', description: 'An absolute https URL (the CRM takes only secure recording URLs).' },
     hs_call_external_id: { label: 'External call ID', description: "The calling app's own id of the call (externalCallId)." },
+    hs_call_external_account_id: { label: 'External account ID', description: "The calling app's id of the account the call belongs to; passed to its recording endpoint." },
     hs_call_source: { label: 'Call source', description: 'e.g. INTEGRATIONS_PLATFORM for calls logged by a calling app.' },
     hs_call_app_id: { label: 'Calling app ID', type: 'number' },
     hs_call_callee_object_id: { label: 'Callee object ID', type: 'number' },
@@ -469,10 +473,10 @@ export interface PropertyProblem {
 /** Longest string value the real API stores. */
 export const MAX_VALUE_LENGTH = 65_536
 
-function isHttpUrl(text: string): boolean {
+function isUrl(text: string, rule: UrlRule): boolean {
   try {
     const url = new URL(text)
-    return url.protocol === 'http:' || url.protocol === 'https:'
+    return url.protocol === 'https:' || (rule === 'http(s)' && url.protocol === 'http:')
   } catch {
     return false
   }
@@ -548,8 +552,8 @@ export function normalizeValue(
     }
     case 'phone_number':
     case 'string':
-      if (def.rules.url && !isHttpUrl(text.trim())) {
-        return fail('INVALID_URL', `"${text}" is not an absolute http(s) URL for "${name}"`)
+      if (def.rules.url && !isUrl(text.trim(), def.rules.url)) {
+        return fail('INVALID_URL', `"${text}" is not an absolute ${def.rules.url} URL for "${name}"${def.rules.url === 'https' ? ': only secure (https) URLs are accepted' : ''}`)
       }
       if (name === 'email' && objectType === 'contacts') {
         const email = text.trim().toLowerCase()

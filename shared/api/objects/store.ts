@@ -17,7 +17,8 @@ import { z } from 'zod'
 import type { Database, Table } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { own } from '../http.ts'
-import { associationTypeFrom, type AssociationType } from '../../crm/association-types.ts'
+import type { AssociationType } from '../../crm/association-types.ts'
+import { AssociationLabels } from './association-labels.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
 import { normalizeValue, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
@@ -111,6 +112,8 @@ export class ObjectStore {
   readonly #db: Database
   /** Built-in and custom property definitions of this account. */
   readonly properties: PropertyCatalog
+  /** The account's own association types (labels) and association limits. */
+  readonly labels: AssociationLabels
   readonly #live: Record<ObjectType, Table<CrmRecord>>
   readonly #archived: Record<ObjectType, Table<CrmRecord>>
   readonly #associations: Table<AssociationRow>
@@ -119,6 +122,7 @@ export class ObjectStore {
   constructor(db: Database) {
     this.#db = db
     this.properties = new PropertyCatalog(db)
+    this.labels = new AssociationLabels(db)
     const live = {} as Record<ObjectType, Table<CrmRecord>>
     const archived = {} as Record<ObjectType, Table<CrmRecord>>
     for (const type of OBJECT_TYPE_NAMES) {
@@ -205,6 +209,11 @@ export class ObjectStore {
     return (row?.[toType] ?? []).filter((a) => this.get(toType, a.id) !== undefined)
   }
 
+  /** The association type with this id from `fromType`, HubSpot's or a label's. */
+  associationTypeFrom(fromType: ObjectType, typeId: number): AssociationType | undefined {
+    return this.labels.typeFrom(fromType, typeId)
+  }
+
   /** Whether two records are linked by any association type. */
   isAssociated(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string): boolean {
     const row = this.#associations.get(recordKey(fromType, fromId))
@@ -233,6 +242,8 @@ export class ObjectStore {
   ): CrmRecord {
     const values = this.#checkValues(objectType, properties, undefined)
     const links = this.#resolveAssociations(objectType, associations)
+    // A new record has no associations yet: only the far side's limits can be reached.
+    for (const link of links) this.#checkLimit(link.toType, link.toId, objectType, undefined, this.associationTypeFrom(link.toType, link.type.inverseTypeId)!)
     this.#applyDefaults(objectType, values, now)
     this.#checkRules(objectType, undefined, values, links)
     this.#checkUnique(objectType, undefined, values)
@@ -283,6 +294,7 @@ export class ObjectStore {
     const type = this.#associationType(fromType, toType, typeId)
     if (!this.get(fromType, fromId)) throw notFound(`${OBJECT_TYPES[fromType].upper} ${fromId} does not exist.`)
     if (!this.get(toType, toId)) throw notFound(`${OBJECT_TYPES[toType].upper} ${toId} does not exist.`)
+    this.#checkLimit(fromType, fromId, toType, toId, type)
     this.#link(fromType, fromId, toType, toId, type)
   }
 
@@ -367,6 +379,8 @@ export class ObjectStore {
    * Returns the first problem found, or undefined.
    */
   findIntegrityProblem(): string | undefined {
+    const labelProblem = this.labels.findIntegrityProblem()
+    if (labelProblem) return labelProblem
     const isoTime = (text: string | undefined) => text !== undefined && ISO_TIMESTAMP.test(text) && parseInstant(text) !== undefined
     for (const type of OBJECT_TYPE_NAMES) {
       for (const archived of [false, true]) {
@@ -407,7 +421,7 @@ export class ObjectStore {
         for (const link of links) {
           if (!this.get(toType, link.id) && !this.getArchived(toType, link.id)) return `crm_associations row "${key}": ${toType} ${link.id} does not exist`
           for (const typeId of link.typeIds) {
-            if (associationTypeFrom(fromType, typeId)?.to !== toType) return `crm_associations row "${key}": ${typeId} is not an association type from ${fromType} to ${toType}`
+            if (this.associationTypeFrom(fromType, typeId)?.to !== toType) return `crm_associations row "${key}": ${typeId} is not an association type from ${fromType} to ${toType}`
           }
         }
       }
@@ -551,7 +565,7 @@ export class ObjectStore {
   }
 
   #associationType(fromType: ObjectType, toType: ObjectType, typeId: number): AssociationType {
-    const type = associationTypeFrom(fromType, typeId)
+    const type = this.associationTypeFrom(fromType, typeId)
     if (!type || type.to !== toType) {
       throw validationError(
         `Association type id ${typeId} is not a valid association from ${fromType} to ${toType}. See GET /crm/v4/associations/${fromType}/${toType}/labels.`,
@@ -560,13 +574,33 @@ export class ObjectStore {
     return type
   }
 
+  /**
+   * The limits set on `type` (from `fromType`) and its inverse hold once
+   * `fromId` is linked to `toId` (undefined: a record being created).
+   */
+  #checkLimit(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string | undefined, type: AssociationType): void {
+    const over = (aType: ObjectType, aId: string, bType: ObjectType, bId: string | undefined, typeId: number) => {
+      const max = this.labels.limitOf(aType, typeId)
+      if (max === undefined) return
+      const linked = this.associations(aType, aId, bType).filter((a) => a.typeIds.includes(typeId) && a.id !== bId).length
+      if (linked + 1 > max) {
+        throw validationError(
+          `${OBJECT_TYPES[aType].upper} ${aId} already has ${linked} ${bType} associated through association type ${typeId}, the limit configured for it (${max}).`,
+          { context: { fromObjectId: [aId], associationTypeId: [String(typeId)], limit: [String(max)] } },
+        )
+      }
+    }
+    over(fromType, fromId, toType, toId, type.typeId)
+    if (toId !== undefined) over(toType, toId, fromType, fromId, type.inverseTypeId)
+  }
+
   #resolveAssociations(fromType: ObjectType, inputs: readonly AssociationInput[]): ResolvedAssociation[] {
     const resolved: ResolvedAssociation[] = []
     for (const [index, input] of inputs.entries()) {
       if (input.types.length === 0) throw validationError(`associations[${index}].types must name at least one association type.`)
       for (const spec of input.types) {
-        const type = associationTypeFrom(fromType, spec.associationTypeId)
-        if (!type || spec.associationCategory !== 'HUBSPOT_DEFINED') {
+        const type = this.associationTypeFrom(fromType, spec.associationTypeId)
+        if (!type || spec.associationCategory !== type.category) {
           throw validationError(
             `associations[${index}]: ${spec.associationCategory} association type ${spec.associationTypeId} does not exist for ${fromType}.`,
           )
@@ -586,7 +620,7 @@ export class ObjectStore {
     this.#linkOne(fromType, fromId, toType, toId, type.typeId)
     this.#linkOne(toType, toId, fromType, fromId, type.inverseTypeId)
     if (type.implies !== undefined) {
-      const implied = associationTypeFrom(fromType, type.implies)
+      const implied = this.associationTypeFrom(fromType, type.implies)
       if (implied) this.#link(fromType, fromId, toType, toId, implied)
     }
   }
