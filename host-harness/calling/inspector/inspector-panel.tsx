@@ -1,15 +1,20 @@
 /**
  * The message inspector: every message both ways, in order, with its
  * validity, deprecation, faults and conformance findings; request ↔ reply
- * links; filters; clear; export as JSON.
+ * links; filters; clear. The same traffic as a ladder diagram (with the API
+ * requests the host made); export as a traffic file (JSON) and import one
+ * back, whose ladder is shown with no widget running.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react'
 import { useCalling, type InspectorEntry } from '../core/calling-store.ts'
 import { CallLogLine } from '../core/call-log.tsx'
 import { openCalls, RULES, type Finding, type RuleId } from '../core/conformance.ts'
 import { JsonTree } from './json-tree.tsx'
-import { safeJson } from '../core/safe-json.ts'
-import { buildLinkIndex } from './links.ts'
+import { parseTrafficFile, stringifyTrafficFile, TRAFFIC_LIMITS, type TrafficFile } from '../../../shared/traffic/traffic-file.ts'
+import { trafficFileOf } from '../core/traffic-export.ts'
+import { LadderView } from './ladder-view.tsx'
+import { plural } from '../../lib/format.ts'
+import { buildLinkIndex } from '../core/links.ts'
 import { callingRuntime } from '../core/runtime.ts'
 import '../core/panel-controls.css'
 import './inspector.css'
@@ -18,6 +23,21 @@ import './inspector.css'
 const PAGE = 400
 
 type DirectionFilter = 'all' | 'in' | 'out'
+type View = 'list' | 'ladder'
+
+/** Downloads `text` as a file. */
+function download(text: string, type: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }))
+  const a = document.createElement('a')
+  a.href = url
+  a.download = name
+  document.body.appendChild(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 0)
+}
+
+const stamp = () => new Date().toISOString().replace(/[:.]/g, '-')
 
 function formatTime(ms: number): string {
   const d = new Date(ms)
@@ -37,6 +57,12 @@ export function InspectorPanel() {
   const conformance = useCalling((s) => s.conformance)
   const foreignDropped = useCalling((s) => s.foreignDropped)
   const call = useCalling((s) => s.call)
+  const requests = useCalling((s) => s.requests)
+  const currentSrc = useCalling((s) => s.currentSrc)
+  const [view, setView] = useState<View>('list')
+  const [imported, setImported] = useState<{ name: string; file: TrafficFile } | null>(null)
+  const [importError, setImportError] = useState<string | null>(null)
+  const importInput = useRef<HTMLInputElement>(null)
   const [text, setText] = useState('')
   const [direction, setDirection] = useState<DirectionFilter>('all')
   const [onlyProblems, setOnlyProblems] = useState(false)
@@ -97,37 +123,32 @@ export function InspectorPanel() {
       return next
     })
 
+  const liveFile = useMemo(
+    () => (view === 'ladder' && imported === null ? trafficFileOf({ traffic, links, requests, conformance, currentSrc }) : null),
+    [view, imported, traffic, links, requests, conformance, currentSrc],
+  )
+
   const exportJson = () => {
-    const body = {
-      exportedAt: new Date().toISOString(),
-      widgetUrl: callingRuntime.store.getState().currentSrc,
-      entries: traffic.map((e) => ({
-        seq: e.seq,
-        time: new Date(e.time).toISOString(),
-        direction: e.direction,
-        type: e.type,
-        valid: e.valid,
-        ...(e.reason !== undefined ? { reason: e.reason } : {}),
-        ...(e.deprecation !== undefined ? { deprecation: e.deprecation } : {}),
-        ...(e.deviations !== undefined ? { deviations: e.deviations } : {}),
-        ...(e.beforeHandshake ? { beforeHandshake: true } : {}),
-        ...(e.fault !== undefined ? { fault: e.fault } : {}),
-        ...(e.composed !== undefined ? { composed: e.composed } : {}),
-        linkedTo: linkIndex.get(e.seq) ?? [],
-        message: e.message,
-      })),
-      findings: conformance.findings,
-      openCalls: openCalls(conformance),
+    const file = trafficFileOf({ traffic, links, requests, conformance, currentSrc })
+    download(stringifyTrafficFile(file), 'application/json', `ringside-traffic-${stamp()}.json`)
+  }
+
+  const importFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0]
+    event.target.value = ''
+    if (!chosen) return
+    if (chosen.size > TRAFFIC_LIMITS.maxChars * 4) {
+      setImportError(`Could not import ${chosen.name}: Not a usable Ringside traffic file: it has ${chosen.size} bytes, far more than a traffic file may hold.`)
+      return
     }
-    const blob = new Blob([safeJson(body)], { type: 'application/json' })
-    const url = URL.createObjectURL(blob)
-    const a = document.createElement('a')
-    a.href = url
-    a.download = `ringside-messages-${new Date().toISOString().replace(/[:.]/g, '-')}.json`
-    document.body.appendChild(a)
-    a.click()
-    a.remove()
-    setTimeout(() => URL.revokeObjectURL(url), 0)
+    const result = parseTrafficFile(await chosen.text())
+    if (!result.ok) {
+      setImportError(`Could not import ${chosen.name}: ${result.error}`)
+      return
+    }
+    setImportError(null)
+    setImported({ name: chosen.name, file: result.file })
+    setView('ladder')
   }
 
   const open = openCalls(conformance)
@@ -161,144 +182,187 @@ export function InspectorPanel() {
         <button type="button" onClick={exportJson} disabled={traffic.length === 0}>
           Export JSON
         </button>
+        <button type="button" onClick={() => importInput.current?.click()}>
+          Import…
+        </button>
+        <input ref={importInput} type="file" accept=".json,application/json" hidden aria-label="Import a traffic file" onChange={(e) => void importFile(e)} />
+        <div className="inspector__views" role="group" aria-label="View">
+          <button type="button" aria-pressed={view === 'list'} onClick={() => setView('list')} disabled={imported !== null}>
+            List
+          </button>
+          <button type="button" aria-pressed={view === 'ladder'} onClick={() => setView('ladder')}>
+            Ladder
+          </button>
+        </div>
       </div>
 
-      <div className="inspector__summary" role="region" aria-label="Conformance summary">
-        {conformance.findings.length === 0 ? (
-          <span className="inspector__ok">No conformance findings.</span>
-        ) : (
-          <>
-            <p className="inspector__totals">
-              {plural(errors, 'error')}, {plural(warnings, 'warning')}
-            </p>
-            <ul className="inspector__rules">
-              {[...counts.values()]
-                .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1))
-                .map((row) => (
-                  <li key={`${row.rule}:${row.severity}`} className={`finding finding--${row.severity}`}>
-                    {row.severity}: {RULES[row.rule].title}: {row.count}
-                  </li>
-                ))}
-            </ul>
-          </>
-        )}
-        {call ? <CallLogLine call={call} className="inspector__call-log" /> : null}
-        {foreignDropped ? (
-          <p className="finding finding--warning">
-            Ignored {foreignDropped.count} {foreignDropped.count === 1 ? 'message' : 'messages'} from other windows (not the widget's
-            iframe; last from {foreignDropped.lastOrigin || 'an opaque origin'}).
-          </p>
-        ) : null}
-        {open.length > 0 ? (
-          <p className="inspector__open">
-            Open calls (not completed yet):{' '}
-            {open.map((c) => `${c.externalCallId}${c.state === 'ghost' ? ' (ghost)' : ''}${c.createEngagement ? '' : ' (app-owned)'}`).join(', ')}
-          </p>
-        ) : null}
-        {conformance.findings
-          .filter((f) => f.seq === null)
-          .map((f) => (
-            <p key={f.id} className={`finding finding--${f.severity}`}>
-              {f.severity}: {RULES[f.rule].title}: {f.message}
-            </p>
-          ))}
-      </div>
+      {importError !== null ? (
+        <div className="inspector__import-error" role="alert">
+          <p>{importError}</p>
+          <button type="button" onClick={() => setImportError(null)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
 
-      <p className="inspector__count" aria-live="polite">
-        {filtered.length === traffic.length ? `${traffic.length} messages` : `${filtered.length} of ${traffic.length} messages`}
-        {shown.length < filtered.length ? (
-          <>
-            {' '}
-            (showing the newest {shown.length}){' '}
-            <button type="button" onClick={() => setShowAll(true)}>
-              Show all
-            </button>
-          </>
-        ) : null}
-      </p>
+      {imported !== null ? (
+        <div className="inspector__imported" role="status">
+          <p>
+            Showing the imported file <strong>{imported.name}</strong>: {imported.file.messages.length} messages, {imported.file.requests.length} API requests
+            {imported.file.exportedAt ? `, exported ${imported.file.exportedAt}` : ''}
+            {imported.file.widgetUrl ? ` from the widget at ${imported.file.widgetUrl}` : ''}.
+          </p>
+          <button
+            type="button"
+            onClick={() => {
+              setImported(null)
+            }}
+          >
+            Back to live traffic
+          </button>
+        </div>
+      ) : null}
 
-      <ol className="inspector__list" aria-label="Messages">
-        {shown.map((entry) => {
-          const findings = findingsBySeq.get(entry.seq) ?? []
-          // A call event CallingHost accepted but the call session told the host to ignore (no call to touch).
-          const ignoredBy = entry.direction === 'in' ? findings.find((f) => f.hostIgnored) : undefined
-          const partners = linkIndex.get(entry.seq) ?? []
-          const isOpen = expanded.has(entry.seq)
-          const detailsId = `inspector-entry-${entry.seq}`
-          const label = `${entry.type ?? '(no type)'}, ${directionLabel(entry.direction)}, #${entry.seq}`
-          return (
-            <li
-              key={entry.seq}
-              aria-label={label}
-              aria-current={highlighted === entry.seq ? 'true' : undefined}
-              tabIndex={-1}
-              ref={(el) => {
-                if (el) itemRefs.current.set(entry.seq, el)
-                else itemRefs.current.delete(entry.seq)
-              }}
-              className={`inspector__entry inspector__entry--${entry.direction}${highlighted === entry.seq ? ' inspector__entry--highlighted' : ''}${
-                isProblem(entry, findings) ? ' inspector__entry--problem' : ''
-              }`}
-            >
-              <div className="inspector__row">
-                <button type="button" className="inspector__toggle" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => toggle(entry.seq)}>
-                  <span className="inspector__seq">#{entry.seq}</span>
-                  <time className="inspector__time" dateTime={new Date(entry.time).toISOString()}>
-                    {formatTime(entry.time)}
-                  </time>
-                  <span className="inspector__dir">{directionLabel(entry.direction)}</span>
-                  <span className="inspector__type">{entry.type ?? '(no type)'}</span>
-                </button>
-                <span className={`tag ${!entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
-                  {!entry.valid
-                    ? entry.direction === 'in'
-                      ? `ignored: ${entry.reason ?? 'unknown reason'}`
-                      : `invalid: ${entry.reason ?? 'unknown reason'}`
-                    : ignoredBy
-                      ? `ignored: ${ignoredBy.message}`
-                      : entry.deviations?.length
-                      ? 'acted on, deviates from the SDK types'
-                      : 'valid'}
-                </span>
-                {entry.deprecation ? <span className="tag tag--warn">deprecated: {entry.deprecation}</span> : null}
-                {entry.beforeHandshake && entry.direction === 'out' ? <span className="tag">queued before handshake</span> : null}
-                {entry.fault ? <span className="tag tag--fault">fault: {entry.fault}</span> : null}
-                {entry.composed ? (
-                  <span className={`tag ${entry.composed === 'invalid' ? 'tag--bad' : 'tag--composed'}`}>
-                    {entry.composed === 'invalid' ? 'composed, sent invalid on purpose' : 'composed'}
-                  </span>
-                ) : null}
-                {partners.map((seq) => {
-                  const partner = bySeq.get(seq)
-                  if (!partner) return null
-                  const role = partner.seq > entry.seq ? 'Reply' : 'Request'
-                  return (
-                    <button key={seq} type="button" className="inspector__link" onClick={() => jumpTo(seq)}>
-                      {role}: {partner.type ?? '(no type)'} #{seq}
-                    </button>
-                  )
-                })}
-              </div>
-              {findings.length > 0 ? (
-                <ul className="inspector__findings" aria-label={`Findings for #${entry.seq}`}>
-                  {findings.map((f) => (
-                    <li key={f.id} className={`finding finding--${f.severity}`}>
-                      {f.severity}: {RULES[f.rule].title}: {f.message}
+      {imported !== null ? <LadderView file={imported.file} title={imported.name} /> : view === 'ladder' && liveFile ? <LadderView file={liveFile} title="live traffic" /> : null}
+
+      {imported === null ? (
+        <div className="inspector__summary" role="region" aria-label="Conformance summary">
+          {conformance.findings.length === 0 ? (
+            <span className="inspector__ok">No conformance findings.</span>
+          ) : (
+            <>
+              <p className="inspector__totals">
+                {plural(errors, 'error')}, {plural(warnings, 'warning')}
+              </p>
+              <ul className="inspector__rules">
+                {[...counts.values()]
+                  .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1))
+                  .map((row) => (
+                    <li key={`${row.rule}:${row.severity}`} className={`finding finding--${row.severity}`}>
+                      {row.severity}: {RULES[row.rule].title}: {row.count}
                     </li>
                   ))}
-                </ul>
-              ) : null}
-              <div id={detailsId} hidden={!isOpen} className="inspector__details">
-                {isOpen ? <JsonTree value={entry.message} label={`Message #${entry.seq} ${entry.type ?? ''}`.trim()} rootLabel="message" /> : null}
-              </div>
-            </li>
-          )
-        })}
-      </ol>
+              </ul>
+            </>
+          )}
+          {call ? <CallLogLine call={call} className="inspector__call-log" /> : null}
+          {foreignDropped ? (
+            <p className="finding finding--warning">
+              Ignored {foreignDropped.count} {foreignDropped.count === 1 ? 'message' : 'messages'} from other windows (not the widget's
+              iframe; last from {foreignDropped.lastOrigin || 'an opaque origin'}).
+            </p>
+          ) : null}
+          {open.length > 0 ? (
+            <p className="inspector__open">
+              Open calls (not completed yet):{' '}
+              {open.map((c) => `${c.externalCallId}${c.state === 'ghost' ? ' (ghost)' : ''}${c.createEngagement ? '' : ' (app-owned)'}`).join(', ')}
+            </p>
+          ) : null}
+          {conformance.findings
+            .filter((f) => f.seq === null)
+            .map((f) => (
+              <p key={f.id} className={`finding finding--${f.severity}`}>
+                {f.severity}: {RULES[f.rule].title}: {f.message}
+              </p>
+            ))}
+        </div>
+      ) : null}
+
+      {view === 'list' && imported === null ? (
+        <>
+          <p className="inspector__count" aria-live="polite">
+            {filtered.length === traffic.length ? `${traffic.length} messages` : `${filtered.length} of ${traffic.length} messages`}
+            {shown.length < filtered.length ? (
+              <>
+                {' '}
+                (showing the newest {shown.length}){' '}
+                <button type="button" onClick={() => setShowAll(true)}>
+                  Show all
+                </button>
+              </>
+            ) : null}
+          </p>
+
+          <ol className="inspector__list" aria-label="Messages">
+            {shown.map((entry) => {
+              const findings = findingsBySeq.get(entry.seq) ?? []
+              // A call event CallingHost accepted but the call session told the host to ignore (no call to touch).
+              const ignoredBy = entry.direction === 'in' ? findings.find((f) => f.hostIgnored) : undefined
+              const partners = linkIndex.get(entry.seq) ?? []
+              const isOpen = expanded.has(entry.seq)
+              const detailsId = `inspector-entry-${entry.seq}`
+              const label = `${entry.type ?? '(no type)'}, ${directionLabel(entry.direction)}, #${entry.seq}`
+              return (
+                <li
+                  key={entry.seq}
+                  aria-label={label}
+                  aria-current={highlighted === entry.seq ? 'true' : undefined}
+                  tabIndex={-1}
+                  ref={(el) => {
+                    if (el) itemRefs.current.set(entry.seq, el)
+                    else itemRefs.current.delete(entry.seq)
+                  }}
+                  className={`inspector__entry inspector__entry--${entry.direction}${highlighted === entry.seq ? ' inspector__entry--highlighted' : ''}${
+                    isProblem(entry, findings) ? ' inspector__entry--problem' : ''
+                  }`}
+                >
+                  <div className="inspector__row">
+                    <button type="button" className="inspector__toggle" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => toggle(entry.seq)}>
+                      <span className="inspector__seq">#{entry.seq}</span>
+                      <time className="inspector__time" dateTime={new Date(entry.time).toISOString()}>
+                        {formatTime(entry.time)}
+                      </time>
+                      <span className="inspector__dir">{directionLabel(entry.direction)}</span>
+                      <span className="inspector__type">{entry.type ?? '(no type)'}</span>
+                    </button>
+                    <span className={`tag ${!entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
+                      {!entry.valid
+                        ? entry.direction === 'in'
+                          ? `ignored: ${entry.reason ?? 'unknown reason'}`
+                          : `invalid: ${entry.reason ?? 'unknown reason'}`
+                        : ignoredBy
+                          ? `ignored: ${ignoredBy.message}`
+                          : entry.deviations?.length
+                          ? 'acted on, deviates from the SDK types'
+                          : 'valid'}
+                    </span>
+                    {entry.deprecation ? <span className="tag tag--warn">deprecated: {entry.deprecation}</span> : null}
+                    {entry.beforeHandshake && entry.direction === 'out' ? <span className="tag">queued before handshake</span> : null}
+                    {entry.fault ? <span className="tag tag--fault">fault: {entry.fault}</span> : null}
+                    {entry.composed ? (
+                      <span className={`tag ${entry.composed === 'invalid' ? 'tag--bad' : 'tag--composed'}`}>
+                        {entry.composed === 'invalid' ? 'composed, sent invalid on purpose' : 'composed'}
+                      </span>
+                    ) : null}
+                    {partners.map((seq) => {
+                      const partner = bySeq.get(seq)
+                      if (!partner) return null
+                      const role = partner.seq > entry.seq ? 'Reply' : 'Request'
+                      return (
+                        <button key={seq} type="button" className="inspector__link" onClick={() => jumpTo(seq)}>
+                          {role}: {partner.type ?? '(no type)'} #{seq}
+                        </button>
+                      )
+                    })}
+                  </div>
+                  {findings.length > 0 ? (
+                    <ul className="inspector__findings" aria-label={`Findings for #${entry.seq}`}>
+                      {findings.map((f) => (
+                        <li key={f.id} className={`finding finding--${f.severity}`}>
+                          {f.severity}: {RULES[f.rule].title}: {f.message}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                  <div id={detailsId} hidden={!isOpen} className="inspector__details">
+                    {isOpen ? <JsonTree value={entry.message} label={`Message #${entry.seq} ${entry.type ?? ''}`.trim()} rootLabel="message" /> : null}
+                  </div>
+                </li>
+              )
+            })}
+          </ol>
+        </>
+      ) : null}
     </section>
   )
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
 }
