@@ -33,6 +33,11 @@ export const ALL_SCOPES = [
   'tickets',
   'timeline',
   'crm.schemas.contacts.read',
+  'crm.objects.owners.read',
+  'crm.schemas.custom.read',
+  'crm.schemas.custom.write',
+  'crm.objects.custom.read',
+  'crm.objects.custom.write',
 ] as const
 export type Scope = (typeof ALL_SCOPES)[number]
 

@@ -9,6 +9,8 @@ import { createRouter } from './router.ts'
 import type { Route, ServiceDeps } from './route.ts'
 import { ObjectStore } from './objects/store.ts'
 import { objectRoutes } from './objects/routes.ts'
+import { mergeRoutes } from './objects/merge-routes.ts'
+import { ownerRoutes } from './owners.ts'
 import { callingSettingsRoutes } from './calling-settings.ts'
 import { adminRoutes } from './admin.ts'
 import { oauthRoutes } from './oauth/routes.ts'
@@ -53,6 +55,8 @@ export function createCrmService(options: CrmServiceOptions = {}): CrmService {
     ...oauthRoutes(deps),
     ...timelineRoutes(deps),
     ...objectRoutes(deps),
+    ...mergeRoutes(deps),
+    ...ownerRoutes(deps),
     ...callingSettingsRoutes(deps),
     ...adminRoutes(deps),
     ...rateLimitRoutes(rateLimiter),

@@ -230,6 +230,16 @@ function objectRecipe(route: Route, type: ObjectType, segment: string): Recipe |
           body: json({ filterGroups: [{ filters: [{ propertyName: def.name, operator: op, value: value2 }] }], sorts: [{ propertyName: 'hs_object_id', direction: 'DESCENDING' }], limit: 1 + dice.int(200) }),
         })
       }
+      case 'POST /merge': {
+        const create = () => send(fx, spec('POST', '', { body: json({ properties: validProperties(fx, type, dice, true) }) })) as Promise<{ id: string }>
+        const [primary, other] = [await create(), await create()]
+        return spec('POST', '/merge', { body: json({ primaryObjectId: primary.id, objectIdToMerge: dice.int(2) === 0 ? other.id : Number(other.id) }) })
+      }
+      case 'POST /gdpr-delete': {
+        const email = `${fresh('gdpr')}@fuzz.example`
+        const made = await send(fx, spec('POST', '', { body: json({ properties: { email } }) }))
+        return spec('POST', '/gdpr-delete', { body: json(dice.int(2) === 0 ? { objectId: made.id } : { objectId: email.toUpperCase(), idProperty: 'email' }) })
+      }
       case 'GET /:objectId/associations/:toObjectType':
         return spec('GET', `/${await someRecord(fx, type, dice)}/associations/${dice.pick(Object.keys(OBJECT_TYPES))}`)
       case 'PUT /:objectId/associations/:toObjectType/:toObjectId/:associationTypeId':
@@ -518,6 +528,12 @@ function otherRecipe(route: Route): Recipe | undefined {
         const exported = await (await fx.service.handle(new Request(`${BASE_URL}/_ringside/v1/export`))).text()
         return { method: 'POST', path: route.path, body: { text: exported, type: 'application/json' } }
       }
+      case 'GET /crm/v3/owners':
+        return { method: 'GET', path: route.path, headers: PAT, query: dice.pick([[], [['limit', String(1 + dice.int(3))]], [['email', 'alex.rivera@demo.local']], [['archived', 'true']], [['after', '1']]]) }
+      case 'GET /crm/v3/owners/:ownerId':
+        return dice.int(2) === 0
+          ? { method: 'GET', path: `/crm/v3/owners/${dice.pick(['1', '2', '3'])}`, headers: PAT, query: dice.int(2) === 0 ? [['idProperty', 'userId']] : [] }
+          : { method: 'GET', path: '/crm/v3/owners/4', headers: PAT, query: [['archived', 'true']] }
       case 'PUT /_ringside/v1/rate-limits':
         return { method: 'PUT', path: route.path, body: json({ enabled: true, burst: { max: 100 + dice.int(100), intervalMs: 10_000 } }) }
     }

@@ -12,9 +12,10 @@ const SCOPES: Readonly<Record<ObjectType, { readScope: Scope; writeScope: Scope 
   companies: { readScope: 'crm.objects.companies.read', writeScope: 'crm.objects.companies.write' },
   deals: { readScope: 'crm.objects.deals.read', writeScope: 'crm.objects.deals.write' },
   tickets: { readScope: 'tickets', writeScope: 'tickets' },
-  // Calls and tasks are engagements; a calling app reaches them with the contact scopes.
+  // Calls, tasks and notes are engagements; a calling app reaches them with the contact scopes.
   calls: { readScope: 'crm.objects.contacts.read', writeScope: 'crm.objects.contacts.write' },
   tasks: { readScope: 'crm.objects.contacts.read', writeScope: 'crm.objects.contacts.write' },
+  notes: { readScope: 'crm.objects.contacts.read', writeScope: 'crm.objects.contacts.write' },
 }
 
 export type ApiObjectTypeInfo = ObjectTypeInfo & { readScope: Scope; writeScope: Scope }

@@ -13,6 +13,7 @@ import type { ObjectType } from './object-types.ts'
 import { CALL_OUTCOMES } from '../../crm/call-outcomes.ts'
 import { CALL_STATUSES } from '../../crm/call-status.ts'
 import { parseInstant } from '../../crm/time.ts'
+import { isActiveOwnerId } from '../../crm/account.ts'
 
 export const PROPERTY_TYPES = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool', 'phone_number'] as const
 export type PropertyType = (typeof PROPERTY_TYPES)[number]
@@ -53,6 +54,8 @@ export interface PropertyDefinition {
 interface ExtraRules {
   /** The value must be an absolute http(s) URL. */
   url?: boolean
+  /** The value must be the id of an active owner of the account (the owners API's `id`). */
+  owner?: boolean
 }
 
 interface Spec {
@@ -66,6 +69,7 @@ interface Spec {
   readOnly?: boolean
   unique?: boolean
   url?: boolean
+  owner?: boolean
 }
 
 const DEFAULT_FIELD_TYPE: Record<PropertyType, FieldType> = {
@@ -107,7 +111,7 @@ function define(groupDefault: string, specs: Record<string, Spec>): Map<string, 
       updatedAt: EPOCH,
       archived: false,
       modificationMetadata: { archivable: false, readOnlyDefinition: true, readOnlyValue: spec.readOnly ?? false },
-      rules: { url: spec.url },
+      rules: { url: spec.url, owner: spec.owner },
     })
   }
   return map
@@ -120,7 +124,10 @@ const SYSTEM: Record<string, Spec> = {
   hs_lastmodifieddate: { label: 'Last Modified Date', type: 'datetime', readOnly: true, description: 'When any property last changed.' },
 }
 
-const OWNER: Spec = { label: 'Owner', type: 'enumeration', externalOptions: true, description: 'The user who owns the record.' }
+/** The ids a merge replaced (the real API keeps them in this property of the merged record). */
+const MERGED_IDS: Spec = { label: 'Merged record IDs', readOnly: true, description: 'The ids of the records merged into this one, separated by ";". Set by a merge.' }
+
+const OWNER: Spec = { label: 'Owner', type: 'enumeration', externalOptions: true, owner: true, description: 'The user who owns the record: an owner id from GET /crm/v3/owners.' }
 
 /** hs_call_disposition options: the account's default call outcomes, by label. */
 export const CALL_DISPOSITIONS: ReadonlyArray<readonly [id: string, label: string]> = [...CALL_OUTCOMES]
@@ -165,6 +172,8 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
       options: ['NEW', 'OPEN', 'IN_PROGRESS', 'OPEN_DEAL', 'UNQUALIFIED', 'ATTEMPTED_TO_CONTACT', 'CONNECTED', 'BAD_TIMING'],
     },
     notes_last_contacted: { label: 'Last Contacted', type: 'datetime' },
+    hs_additional_emails: { label: 'Additional email addresses', readOnly: true, description: 'E-mail addresses of contacts merged into this one, separated by ";".' },
+    hs_merged_object_ids: MERGED_IDS,
     hubspot_owner_id: OWNER,
   }),
   companies: define('companyinformation', {
@@ -179,6 +188,7 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
     country: { label: 'Country/Region' },
     numberofemployees: { label: 'Number of Employees', type: 'number' },
     description: { label: 'Description', fieldType: 'textarea' },
+    hs_merged_object_ids: MERGED_IDS,
     hubspot_owner_id: OWNER,
   }),
   deals: define('dealinformation', {
@@ -198,6 +208,7 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
       ],
     },
     description: { label: 'Deal Description', fieldType: 'textarea' },
+    hs_merged_object_ids: MERGED_IDS,
     hubspot_owner_id: OWNER,
   }),
   tickets: define('ticketinformation', {
@@ -231,6 +242,7 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
       description: 'The id of one activity (a call) associated with this ticket, shown pinned at the top of its timeline.',
     },
     closed_date: { label: 'Close date', type: 'datetime' },
+    hs_merged_object_ids: MERGED_IDS,
     hubspot_owner_id: OWNER,
   }),
   calls: define('callinformation', {
@@ -267,6 +279,13 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
     hs_task_completion_date: { label: 'Completed at', type: 'datetime' },
     hubspot_owner_id: OWNER,
   }),
+  notes: define('noteinformation', {
+    ...SYSTEM,
+    hs_timestamp: { label: 'Activity date', type: 'datetime', description: 'When the note was taken; defaults to the create date.' },
+    hs_note_body: { label: 'Note body', fieldType: 'html', description: 'The text of the note (up to 65,536 characters).' },
+    hs_attachment_ids: { label: 'Attachment IDs', description: 'The ids of files attached to the note, separated by ";".' },
+    hubspot_owner_id: OWNER,
+  }),
 }
 
 /** Properties returned when a request names none, as the real API's default sets. */
@@ -287,6 +306,7 @@ export const DEFAULT_PROPERTIES: Readonly<Record<ObjectType, readonly string[]>>
   ],
   calls: ['createdate', 'hs_lastmodifieddate', 'hs_object_id', 'hs_timestamp'],
   tasks: ['createdate', 'hs_lastmodifieddate', 'hs_object_id', 'hs_timestamp'],
+  notes: ['createdate', 'hs_lastmodifieddate', 'hs_object_id', 'hs_timestamp'],
 }
 
 /** A definition with the emulator-only rules the Property model has no field for. */
@@ -330,6 +350,7 @@ const GROUP_LABELS: Record<string, string> = {
   dealinformation: 'Deal information',
   ticketinformation: 'Ticket information',
   callinformation: 'Call information',
+  noteinformation: 'Note information',
 }
 
 /** The built-in groups of a type: every groupName its built-in properties use. */
@@ -528,6 +549,12 @@ export function normalizeValue(
       return { ok: true, value: new Date(ms).toISOString().slice(0, 10) }
     }
     case 'enumeration': {
+      if (def.rules.owner) {
+        // The real API checks the id against the account's active owners (a userId, or a deactivated owner, is refused).
+        const id = text.trim()
+        if (!isActiveOwnerId(id)) return fail('INVALID_OWNER_ID', `${text} is not a valid owner id`)
+        return { ok: true, value: id }
+      }
       if (def.externalOptions || def.options.length === 0) return { ok: true, value: text }
       if (def.fieldType === 'checkbox') {
         // Multiple checkboxes: several options, separated by ";".

@@ -89,7 +89,7 @@ function readSelection(query: URLSearchParams): { selection: PropertySelection; 
 }
 
 /** idProperty must be hs_object_id or a property with unique values. */
-function checkIdProperty(objects: ObjectStore, objectType: ObjectType, idProperty: string | undefined | null): string | undefined {
+export function checkIdProperty(objects: ObjectStore, objectType: ObjectType, idProperty: string | undefined | null): string | undefined {
   if (idProperty === undefined || idProperty === null || idProperty === '' || idProperty === 'hs_object_id') return undefined
   const def = objects.definition(objectType, idProperty)
   if (!def) throw validationError(`idProperty "${idProperty}" is not a property of ${objectType}.`)
@@ -98,7 +98,7 @@ function checkIdProperty(objects: ObjectStore, objectType: ObjectType, idPropert
 }
 
 /** The live (or archived) record named by an id, or by a unique property value. */
-function findRecord(objects: ObjectStore, objectType: ObjectType, id: string, idProperty: string | undefined, archived: boolean): CrmRecord | undefined {
+export function findRecord(objects: ObjectStore, objectType: ObjectType, id: string, idProperty: string | undefined, archived: boolean): CrmRecord | undefined {
   if (archived) {
     if (idProperty) {
       const wanted = objects.normalize(objectType, idProperty, id)
@@ -108,7 +108,7 @@ function findRecord(objects: ObjectStore, objectType: ObjectType, id: string, id
     }
     return objects.getArchived(objectType, id)
   }
-  return idProperty ? objects.findByProperty(objectType, idProperty, id) : objects.get(objectType, id)
+  return idProperty ? objects.findByProperty(objectType, idProperty, id) : (objects.get(objectType, id) ?? objects.getMerged(objectType, id))
 }
 
 /** The real API refuses a batch update or upsert that names one id twice, before writing anything. */

@@ -321,6 +321,7 @@ const QUERY_PROPERTIES: Record<ObjectType, readonly string[]> = {
   tickets: ['subject', 'content'],
   calls: ['hs_call_title', 'hs_call_body', 'hs_call_from_number', 'hs_call_to_number'],
   tasks: ['hs_task_subject', 'hs_task_body'],
+  notes: ['hs_note_body'],
 }
 
 function matchesQuery(objectType: ObjectType, record: CrmRecord, query: string): boolean {

@@ -115,6 +115,8 @@ export class ObjectStore {
   readonly #archived: Record<ObjectType, Table<CrmRecord>>
   readonly #associations: Table<AssociationRow>
   readonly #unique: Table<string>
+  /** `${type}:${id}` of a record a merge replaced → the id of the record it became. */
+  readonly #merged: Table<string>
 
   constructor(db: Database) {
     this.#db = db
@@ -129,6 +131,7 @@ export class ObjectStore {
     this.#archived = archived
     this.#associations = db.table('crm_associations', associationsSchema)
     this.#unique = db.table('crm_unique_values', z.string())
+    this.#merged = db.table('crm_merged_ids', z.string().regex(/^[1-9]\d*$/))
     // Declared now, not on first use, so a snapshot restores into a database that was never seeded.
     pipelineTable(db)
   }
@@ -138,6 +141,21 @@ export class ObjectStore {
   /** A live (not archived) record, or undefined. */
   get(objectType: ObjectType, id: string): CrmRecord | undefined {
     return this.#live[objectType].get(id)
+  }
+
+  /** The live record that a merge turned the record `id` into (the real API answers an old id with it), or undefined. */
+  getMerged(objectType: ObjectType, id: string): CrmRecord | undefined {
+    const into = this.#merged.get(recordKey(objectType, id))
+    return into === undefined ? undefined : this.get(objectType, into)
+  }
+
+  /** Remember that the records `oldIds` were merged into `newId`, and point earlier merges into them at it too. */
+  recordMerge(objectType: ObjectType, oldIds: readonly string[], newId: string): void {
+    const prefix = `${objectType}:`
+    for (const [key, into] of [...this.#merged.entries()]) {
+      if (key.startsWith(prefix) && oldIds.includes(into)) this.#merged.set(key, newId)
+    }
+    for (const id of oldIds) this.#merged.set(recordKey(objectType, id), newId)
   }
 
   /** A record in the recycle bin, or undefined. */
@@ -358,6 +376,55 @@ export class ObjectStore {
   }
 
   /**
+   * Remove a record for good, live or in the recycle bin, with its unique
+   * values and every association from and to it (a merge replaces records;
+   * a GDPR delete erases one). Returns the removed record, or undefined.
+   */
+  purge(objectType: ObjectType, id: string): CrmRecord | undefined {
+    const record = this.get(objectType, id) ?? this.getArchived(objectType, id)
+    if (!record) return undefined
+    const key = recordKey(objectType, id)
+    for (const [toType, links] of Object.entries(this.#associations.get(key) ?? {}) as Array<[ObjectType, AssociatedRecord[]]>) {
+      for (const link of links) {
+        const otherKey = recordKey(toType, link.id)
+        const other = this.#associations.get(otherKey)
+        const rest = (other?.[objectType] ?? []).filter((a) => a.id !== id)
+        if (!other) continue
+        const { [objectType]: _dropped, ...others } = other
+        const next: AssociationRow = rest.length > 0 ? { ...others, [objectType]: rest } : others
+        if (Object.keys(next).length === 0) this.#associations.delete(otherKey)
+        else this.#associations.set(otherKey, next)
+      }
+    }
+    this.#associations.delete(key)
+    if (!record.archived) this.#indexUnique(objectType, record, undefined)
+    this.#live[objectType].delete(id)
+    this.#archived[objectType].delete(id)
+    return record
+  }
+
+  /**
+   * Write values of read-only properties that the CRM itself maintains
+   * (e.g. `hs_merged_object_ids` after a merge), with their history. Each
+   * value is checked like any other; only the read-only rule is skipped.
+   */
+  setSystemProperties(objectType: ObjectType, id: string, properties: Readonly<Record<string, string>>, now: number, sourceType: SourceType): CrmRecord {
+    const current = this.get(objectType, id)
+    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${OBJECT_TYPES[objectType].upper} ${id})`)
+    const values: Values = new Map()
+    const problems: PropertyProblem[] = []
+    for (const [name, raw] of Object.entries(properties)) {
+      const result = this.normalize(objectType, name, raw)
+      if (result.ok) values.set(name, result.value)
+      else problems.push(result.problem)
+    }
+    if (problems.length > 0) throw propertyValuesError(problems)
+    const next = withValues(current, values, new Date(now).toISOString(), sourceType)
+    this.#live[objectType].set(id, next)
+    return next
+  }
+
+  /**
    * Check every stored record as if it were written now: a well-formed id
    * and timestamps, every property value valid and in its stored form, the
    * object rules (required properties, pipeline and stage, pinned call), and
@@ -456,7 +523,7 @@ export class ObjectStore {
       const live = pipelinesOf(this.#db, objectType)
       if (needed && live.length === 1) values.set(pp.pipeline, live[0]!.id)
     }
-    if ((objectType === 'calls' || objectType === 'tasks') && (values.get('hs_timestamp') ?? null) === null) {
+    if ((objectType === 'calls' || objectType === 'tasks' || objectType === 'notes') && (values.get('hs_timestamp') ?? null) === null) {
       values.set('hs_timestamp', new Date(now).toISOString())
     }
   }
