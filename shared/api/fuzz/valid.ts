@@ -13,7 +13,7 @@
 import fc from 'fast-check'
 import { ACCOUNT } from '../auth.ts'
 import { ASSOCIATION_TYPES, defaultAssociationType } from '../../crm/association-types.ts'
-import { OBJECT_TYPES, parseObjectType, type ObjectType } from '../objects/object-types.ts'
+import { OBJECT_TYPES, parseObjectType, type BuiltinObjectType as ObjectType } from '../objects/object-types.ts'
 import { DEFAULT_PIPELINES } from '../objects/pipelines.ts'
 import { propertyDefinitions, type PropertyDefinition } from '../objects/properties.ts'
 import type { Route } from '../route.ts'

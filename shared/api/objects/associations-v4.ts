@@ -23,7 +23,7 @@ import { ApiError, notFound, validationError } from '../errors.ts'
 import { boundedArray, intParam, json, noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { associationTypeFrom, associationTypesBetween, defaultAssociationType, type AssociationType } from '../../crm/association-types.ts'
-import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
+import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type BuiltinObjectType as ObjectType } from './object-types.ts'
 import { batchResponse, toStandardError, type StandardError } from './serialize.ts'
 import type { ObjectStore } from './store.ts'
 

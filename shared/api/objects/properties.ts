@@ -9,7 +9,7 @@
  */
 import { z } from 'zod'
 import type { Database, Table } from '../db.ts'
-import type { ObjectType } from './object-types.ts'
+import { isBuiltinType, type BuiltinObjectType, type ObjectType } from './object-types.ts'
 import { CALL_OUTCOMES } from '../../crm/call-outcomes.ts'
 import { CALL_STATUSES } from '../../crm/call-status.ts'
 import { parseInstant } from '../../crm/time.ts'
@@ -134,7 +134,7 @@ export const CALL_DISPOSITIONS: ReadonlyArray<readonly [id: string, label: strin
   .sort((a, b) => a.label.localeCompare(b.label))
   .map((o) => [o.id, o.label] as const)
 
-const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: ExtraRules }>> = {
+const DEFINITIONS: Record<BuiltinObjectType, Map<string, PropertyDefinition & { rules: ExtraRules }>> = {
   contacts: define('contactinformation', {
     ...SYSTEM,
     email: { label: 'Email', unique: true, description: "The contact's e-mail address (unique; stored in lower case)." },
@@ -288,8 +288,21 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
   }),
 }
 
+/** What every custom object type has before its own properties (made through the schemas API) are added. */
+const CUSTOM_OBJECT_DEFINITIONS = define('objectinformation', { ...SYSTEM, hubspot_owner_id: OWNER })
+
+/** The built-in definitions of a type: its own, or those every custom type has. */
+function definitionsOf(objectType: ObjectType): Map<string, CheckedDefinition> {
+  return isBuiltinType(objectType) ? DEFINITIONS[objectType] : CUSTOM_OBJECT_DEFINITIONS
+}
+
+/** Properties returned when a request names none, as the real API's default sets (custom types: the system three). */
+export function defaultProperties(objectType: ObjectType): readonly string[] {
+  return isBuiltinType(objectType) ? DEFAULT_PROPERTIES[objectType] : ['createdate', 'hs_lastmodifieddate', 'hs_object_id']
+}
+
 /** Properties returned when a request names none, as the real API's default sets. */
-export const DEFAULT_PROPERTIES: Readonly<Record<ObjectType, readonly string[]>> = {
+export const DEFAULT_PROPERTIES: Readonly<Record<BuiltinObjectType, readonly string[]>> = {
   contacts: ['createdate', 'email', 'firstname', 'lastname', 'hs_lastmodifieddate', 'hs_object_id'],
   companies: ['createdate', 'domain', 'name', 'hs_lastmodifieddate', 'hs_object_id'],
   deals: ['amount', 'closedate', 'createdate', 'dealname', 'dealstage', 'hs_lastmodifieddate', 'hs_object_id', 'pipeline'],
@@ -325,12 +338,12 @@ export function propertyDefinition(objectType: ObjectType, name: string): Proper
 
 /** Every built-in property of a type. */
 export function propertyDefinitions(objectType: ObjectType): PropertyDefinition[] {
-  return [...DEFINITIONS[objectType].values()].map(withoutRules)
+  return [...definitionsOf(objectType).values()].map(withoutRules)
 }
 
 /** Own lookups only: a name such as "__proto__" or "constructor" is never a property. */
 function builtin(objectType: ObjectType, name: string): CheckedDefinition | undefined {
-  return DEFINITIONS[objectType].get(name)
+  return definitionsOf(objectType).get(name)
 }
 
 // ---------------------------------------------------------------------------
@@ -351,11 +364,12 @@ const GROUP_LABELS: Record<string, string> = {
   ticketinformation: 'Ticket information',
   callinformation: 'Call information',
   noteinformation: 'Note information',
+  objectinformation: 'Object information',
 }
 
 /** The built-in groups of a type: every groupName its built-in properties use. */
 function builtinGroups(objectType: ObjectType): PropertyGroup[] {
-  const names = [...new Set([...DEFINITIONS[objectType].values()].map((d) => d.groupName))]
+  const names = [...new Set([...definitionsOf(objectType).values()].map((d) => d.groupName))]
   return names.map((name, displayOrder) => ({ name, label: GROUP_LABELS[name] ?? name, displayOrder, archived: false }))
 }
 

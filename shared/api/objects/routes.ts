@@ -12,7 +12,7 @@ import { boolParam, boundedArray, intParam, json, listParam, noContent, own, own
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { ASSOCIATION_TYPES } from '../../crm/association-types.ts'
 import { associationV4Routes } from './associations-v4.ts'
-import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
+import { OBJECT_TYPE_NAMES, OBJECT_TYPES, scopesOf, upperName, type ObjectType } from './object-types.ts'
 import { schemaRoutes } from './schema-routes.ts'
 import { compareForSearch, parseSearchRequest, searchPredicate } from './search.ts'
 import {
@@ -74,14 +74,10 @@ function toAssociationInputs(input: z.infer<typeof createSchema>): AssociationIn
 }
 
 /** properties / propertiesWithHistory / associations query parameters. */
-function readSelection(query: URLSearchParams): { selection: PropertySelection; associations: ObjectType[] } {
+function readSelection(objects: ObjectStore, query: URLSearchParams): { selection: PropertySelection; associations: ObjectType[] } {
   const properties = listParam(query, 'properties')
   const propertiesWithHistory = listParam(query, 'propertiesWithHistory')
-  const associations = (listParam(query, 'associations') ?? []).map((name) => {
-    const type = parseObjectType(name)
-    if (!type) throw validationError(`Unable to infer object type from: ${name}`)
-    return type
-  })
+  const associations = (listParam(query, 'associations') ?? []).map((name) => parseToType(objects, name))
   return {
     selection: { ...(properties && { properties }), ...(propertiesWithHistory && { propertiesWithHistory }) },
     associations: [...new Set(associations)],
@@ -122,7 +118,7 @@ function rejectDuplicateIds(ids: readonly string[]): void {
 }
 
 function missing(objectType: ObjectType, id: string): ApiError {
-  return notFound(`Object not found. objectId are usually numeric. (${OBJECT_TYPES[objectType].upper} ${id})`)
+  return notFound(`Object not found. objectId are usually numeric. (${upperName(objectType)} ${id})`)
 }
 
 /** The `after` cursor of a list: a record id. */
@@ -140,24 +136,25 @@ function nextLink(ctx: RouteContext, after: string): string {
 }
 
 /** An association type id given as a number, or by its v3 name (ticket_to_contact). */
-function parseTypeId(fromType: ObjectType, raw: string): number {
+function parseTypeId(objects: ObjectStore, fromType: ObjectType, raw: string): number {
   if (/^\d{1,9}$/.test(raw)) return Number(raw)
-  const named = ASSOCIATION_TYPES.find((t) => t.from === fromType && t.name === raw)
+  const named = ASSOCIATION_TYPES.find((t) => t.from === fromType && t.name === raw) ?? objects.customTypes.associationTypesFrom(fromType).find((t) => t.name === raw)
   if (!named) throw validationError(`Unknown association type "${raw}" from ${fromType}.`)
   return named.typeId
 }
 
-function parseToType(raw: string): ObjectType {
-  const type = parseObjectType(raw)
+/** A type named in a path or query: a built-in one in any spelling, or a live custom one. */
+function parseToType(objects: ObjectStore, raw: string): ObjectType {
+  const type = objects.customTypes.resolveAny(raw)
   if (!type) throw validationError(`Unable to infer object type from: ${raw}`)
   return type
 }
 
 function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Route[] {
   const { objects } = deps
-  const info = OBJECT_TYPES[objectType]
-  const read = { kind: 'bearer', scopes: [info.readScope] } as const
-  const write = { kind: 'bearer', scopes: [info.writeScope] } as const
+  const scopes = scopesOf(objectType)
+  const read = { kind: 'bearer', scopes: [scopes.readScope] } as const
+  const write = { kind: 'bearer', scopes: [scopes.writeScope] } as const
 
   const batchCreateOrUpdate = (ctx: RouteContext, run: () => { results: SimplePublicObject[]; errors: StandardError[] }, ok: number) => {
     const { results, errors } = run()
@@ -182,7 +179,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       handler(ctx) {
         const limit = intParam(ctx.query, 'limit', 10, 1, LIST_LIMIT)
         const archived = boolParam(ctx.query, 'archived', false)
-        const { selection, associations } = readSelection(ctx.query)
+        const { selection, associations } = readSelection(objects, ctx.query)
         const { records, more } = objects.page(objectType, afterParam(ctx.query), limit, archived)
         const results = records.map((r) => withAssociations(objects, objectType, r, selection, associations))
         const last = records[records.length - 1]
@@ -199,7 +196,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       handler(ctx) {
         const archived = boolParam(ctx.query, 'archived', false)
         const idProperty = checkIdProperty(objects, objectType, ctx.query.get('idProperty'))
-        const { selection, associations } = readSelection(ctx.query)
+        const { selection, associations } = readSelection(objects, ctx.query)
         const record = findRecord(objects, objectType, ctx.params.objectId!, idProperty, archived)
         if (!record) throw missing(objectType, ctx.params.objectId!)
         return json(withAssociations(objects, objectType, record, selection, associations))
@@ -265,7 +262,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
           notFoundIds.length > 0
             ? [
                 toStandardError(
-                  notFound(`Could not get some ${info.upper} objects, they may be deleted or not exist. Check that ids are valid.`),
+                  notFound(`Could not get some ${upperName(objectType)} objects, they may be deleted or not exist. Check that ids are valid.`),
                   { ids: notFoundIds },
                 ),
               ]
@@ -329,7 +326,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
             }
             if (notFoundIds.length > 0) {
               errors.unshift(
-                toStandardError(notFound(`Could not update some ${info.upper} objects, they may be deleted or not exist.`), { ids: notFoundIds }),
+                toStandardError(notFound(`Could not update some ${upperName(objectType)} objects, they may be deleted or not exist.`), { ids: notFoundIds }),
               )
             }
             return { results, errors }
@@ -396,7 +393,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       auth: read,
       handler(ctx) {
         const request = parseSearchRequest(objectType, ctx.jsonBody(), (name) => objects.definition(objectType, name))
-        const test = searchPredicate(objectType, request)
+        const test = searchPredicate(objectType, request, objects.customTypes.schema(objectType)?.searchableProperties)
         const end = request.offset + request.limit
         let total = 0
         let page: CrmRecord[]
@@ -428,11 +425,11 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       path: `${base}/:objectId/associations/:toObjectType`,
       auth: read,
       handler(ctx) {
-        const toType = parseToType(ctx.params.toObjectType!)
+        const toType = parseToType(objects, ctx.params.toObjectType!)
         const record = objects.get(objectType, ctx.params.objectId!)
         if (!record) throw missing(objectType, ctx.params.objectId!)
         const named = withAssociations(objects, objectType, record, {}, [toType])
-        return json({ results: named.associations?.[toType]?.results ?? [] })
+        return json({ results: named.associations?.[objects.customTypes.keyOf(toType)]?.results ?? [] })
       },
     },
     {
@@ -440,8 +437,8 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       path: `${base}/:objectId/associations/:toObjectType/:toObjectId/:associationTypeId`,
       auth: write,
       handler(ctx) {
-        const toType = parseToType(ctx.params.toObjectType!)
-        const typeId = parseTypeId(objectType, ctx.params.associationTypeId!)
+        const toType = parseToType(objects, ctx.params.toObjectType!)
+        const typeId = parseTypeId(objects, objectType, ctx.params.associationTypeId!)
         objects.associate(objectType, ctx.params.objectId!, toType, ctx.params.toObjectId!, typeId)
         const record = objects.get(objectType, ctx.params.objectId!) as CrmRecord
         return json(withAssociations(objects, objectType, record, {}, [toType]))
@@ -452,8 +449,8 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       path: `${base}/:objectId/associations/:toObjectType/:toObjectId/:associationTypeId`,
       auth: write,
       handler(ctx) {
-        const toType = parseToType(ctx.params.toObjectType!)
-        const typeId = parseTypeId(objectType, ctx.params.associationTypeId!)
+        const toType = parseToType(objects, ctx.params.toObjectType!)
+        const typeId = parseTypeId(objects, objectType, ctx.params.associationTypeId!)
         if (!objects.get(objectType, ctx.params.objectId!)) throw missing(objectType, ctx.params.objectId!)
         objects.dissociate(objectType, ctx.params.objectId!, toType, ctx.params.toObjectId!, typeId, ctx.now)
         return noContent()

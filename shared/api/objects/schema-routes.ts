@@ -8,7 +8,7 @@ import { json } from '../http.ts'
 import type { Route, ServiceDeps } from '../route.ts'
 import { labelledTypesBetween } from './associations-v4.ts'
 import type { Scope } from '../auth.ts'
-import { OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
+import { OBJECT_TYPES, parseObjectType, type BuiltinObjectType as ObjectType } from './object-types.ts'
 import { pipelinesRoutes } from './pipeline-routes.ts'
 import { propertiesRoutes } from './property-routes.ts'
 

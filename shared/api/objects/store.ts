@@ -17,8 +17,9 @@ import { z } from 'zod'
 import type { Database, Table } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { own } from '../http.ts'
-import { associationTypeFrom, type AssociationType } from '../../crm/association-types.ts'
-import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
+import { associationTypeFrom, type AssociationType as BuiltinAssociationType } from '../../crm/association-types.ts'
+import { CustomObjectTypes, type CustomAssociationType } from './custom-objects.ts'
+import { OBJECT_TYPE_NAMES, isBuiltinType, upperName, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
 import { normalizeValue, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
 import { parseInstant } from '../../crm/time.ts'
@@ -82,11 +83,18 @@ const recordSchema: z.ZodType<CrmRecord> = z.object({
   archivedAt: z.string().optional(),
 })
 
-const associationsSchema = z.partialRecord(
-  z.enum(OBJECT_TYPE_NAMES),
+/** The associations of one record: per target type (a built-in type's name or a custom type's id), the linked records. */
+type AssociationRow = Partial<Record<ObjectType, AssociatedRecord[]>>
+const associationsSchema = z.record(
+  z.string().regex(new RegExp(`^(${OBJECT_TYPE_NAMES.join('|')}|2-[1-9]\\d*)$`)),
   z.array(z.object({ id: z.string(), typeIds: z.array(z.number().int()) })),
-)
-type AssociationRow = z.infer<typeof associationsSchema>
+) as z.ZodType<AssociationRow>
+
+/** An association type between the CRM's own types, or one a custom object schema defines. */
+export type AnyAssociationType = BuiltinAssociationType | CustomAssociationType
+
+/** The tables of custom object types' records: `crm_2-<n>` and `crm_2-<n>_archived`. */
+const CUSTOM_RECORD_TABLES = /^crm_2-[1-9]\d*(_archived)?$/
 
 /** Properties whose value is unique among live records of the type. */
 const UNIQUE: Partial<Record<ObjectType, readonly string[]>> = { contacts: ['email'] }
@@ -94,7 +102,7 @@ const UNIQUE: Partial<Record<ObjectType, readonly string[]>> = { contacts: ['ema
 interface ResolvedAssociation {
   toType: ObjectType
   toId: string
-  type: AssociationType
+  type: AnyAssociationType
 }
 
 type Values = Map<string, string | null>
@@ -111,8 +119,8 @@ export class ObjectStore {
   readonly #db: Database
   /** Built-in and custom property definitions of this account. */
   readonly properties: PropertyCatalog
-  readonly #live: Record<ObjectType, Table<CrmRecord>>
-  readonly #archived: Record<ObjectType, Table<CrmRecord>>
+  /** The custom object types of this account (schemas and their association definitions). */
+  readonly customTypes: CustomObjectTypes
   readonly #associations: Table<AssociationRow>
   readonly #unique: Table<string>
   /** `${type}:${id}` of a record a merge replaced → the id of the record it became. */
@@ -121,14 +129,13 @@ export class ObjectStore {
   constructor(db: Database) {
     this.#db = db
     this.properties = new PropertyCatalog(db)
-    const live = {} as Record<ObjectType, Table<CrmRecord>>
-    const archived = {} as Record<ObjectType, Table<CrmRecord>>
+    this.customTypes = new CustomObjectTypes(db)
     for (const type of OBJECT_TYPE_NAMES) {
-      live[type] = db.table(`crm_${type}`, recordSchema)
-      archived[type] = db.table(`crm_${type}_archived`, recordSchema)
+      db.table(`crm_${type}`, recordSchema)
+      db.table(`crm_${type}_archived`, recordSchema)
     }
-    this.#live = live
-    this.#archived = archived
+    // A custom type's tables are made on first use, and by a restore that brings them.
+    db.tableFamily(CUSTOM_RECORD_TABLES, recordSchema)
     this.#associations = db.table('crm_associations', associationsSchema)
     this.#unique = db.table('crm_unique_values', z.string())
     this.#merged = db.table('crm_merged_ids', z.string().regex(/^[1-9]\d*$/))
@@ -136,11 +143,26 @@ export class ObjectStore {
     pipelineTable(db)
   }
 
+  /** The table of a type's live records, or of its recycle bin (a custom type's is made on first use). */
+  #table(objectType: ObjectType, archived: boolean): Table<CrmRecord> {
+    return this.#db.table(`crm_${objectType}${archived ? '_archived' : ''}`, recordSchema)
+  }
+
+  /** Whether the type exists: a built-in one, or a custom type with a live schema. */
+  #isType(objectType: string): objectType is ObjectType {
+    return isBuiltinType(objectType as ObjectType) || this.customTypes.schema(objectType as ObjectType) !== undefined
+  }
+
+  /** The association type with this id from `fromType` (to whatever type it points at): the CRM's own, or a custom one. */
+  associationTypeFrom(fromType: ObjectType, typeId: number): AnyAssociationType | undefined {
+    return (isBuiltinType(fromType) ? associationTypeFrom(fromType, typeId) : undefined) ?? this.customTypes.associationType(fromType, typeId)
+  }
+
   // ---------------------------------------------------------------- reads
 
   /** A live (not archived) record, or undefined. */
   get(objectType: ObjectType, id: string): CrmRecord | undefined {
-    return this.#live[objectType].get(id)
+    return this.#table(objectType, false).get(id)
   }
 
   /** The live record that a merge turned the record `id` into (the real API answers an old id with it), or undefined. */
@@ -160,7 +182,7 @@ export class ObjectStore {
 
   /** A record in the recycle bin, or undefined. */
   getArchived(objectType: ObjectType, id: string): CrmRecord | undefined {
-    return this.#archived[objectType].get(id)
+    return this.#table(objectType, true).get(id)
   }
 
   /**
@@ -177,7 +199,7 @@ export class ObjectStore {
       const id = this.#unique.get(uniqueKey(objectType, propertyName, wanted))
       return id === undefined ? undefined : this.get(objectType, id)
     }
-    for (const record of this.#live[objectType].values()) {
+    for (const record of this.#table(objectType, false).values()) {
       if (own(record.properties, propertyName) === wanted) return record
     }
     return undefined
@@ -200,12 +222,12 @@ export class ObjectStore {
 
   /** Number of live records (or archived ones). */
   count(objectType: ObjectType, archived = false): number {
-    return (archived ? this.#archived : this.#live)[objectType].size
+    return this.#table(objectType, archived).size
   }
 
   /** Every live (or archived) record in id order. Scans: use `page` for lists. */
   records(objectType: ObjectType, archived = false): IterableIterator<CrmRecord> {
-    return (archived ? this.#archived : this.#live)[objectType].values()
+    return this.#table(objectType, archived).values()
   }
 
   /**
@@ -213,7 +235,7 @@ export class ObjectStore {
    * whether more follow. Costs O(log n + limit).
    */
   page(objectType: ObjectType, after: number | undefined, limit: number, archived = false): { records: CrmRecord[]; more: boolean } {
-    const { rows, more } = (archived ? this.#archived : this.#live)[objectType].pageAfter(after, limit, () => true)
+    const { rows, more } = this.#table(objectType, archived).pageAfter(after, limit, () => true)
     return { records: rows, more }
   }
 
@@ -262,7 +284,7 @@ export class ObjectStore {
     values.set('hs_lastmodifieddate', iso)
     const empty: CrmRecord = { id, properties: {}, history: {}, createdAt: iso, updatedAt: iso, archived: false }
     const record = withValues(empty, values, iso, sourceType)
-    this.#live[objectType].set(id, record)
+    this.#table(objectType, false).set(id, record)
     this.#indexUnique(objectType, undefined, record)
     for (const link of links) this.#link(objectType, id, link.toType, link.toId, link.type)
     return record
@@ -280,14 +302,14 @@ export class ObjectStore {
     sourceType: SourceType = 'API',
   ): CrmRecord {
     const current = this.get(objectType, id)
-    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${OBJECT_TYPES[objectType].upper} ${id})`)
+    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${upperName(objectType)} ${id})`)
     const values = this.#checkValues(objectType, properties, current)
     this.#checkRules(objectType, current, values, [])
     this.#checkUnique(objectType, current, values)
     const iso = new Date(now).toISOString()
     values.set('hs_lastmodifieddate', iso)
     const next = { ...withValues(current, values, iso, sourceType), updatedAt: iso }
-    this.#live[objectType].set(id, next)
+    this.#table(objectType, false).set(id, next)
     this.#indexUnique(objectType, current, next)
     return next
   }
@@ -299,8 +321,8 @@ export class ObjectStore {
    */
   associate(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string, typeId: number): void {
     const type = this.#associationType(fromType, toType, typeId)
-    if (!this.get(fromType, fromId)) throw notFound(`${OBJECT_TYPES[fromType].upper} ${fromId} does not exist.`)
-    if (!this.get(toType, toId)) throw notFound(`${OBJECT_TYPES[toType].upper} ${toId} does not exist.`)
+    if (!this.get(fromType, fromId)) throw notFound(`${upperName(fromType)} ${fromId} does not exist.`)
+    if (!this.get(toType, toId)) throw notFound(`${upperName(toType)} ${toId} does not exist.`)
     this.#link(fromType, fromId, toType, toId, type)
   }
 
@@ -326,7 +348,7 @@ export class ObjectStore {
    */
   dropProperty(objectType: ObjectType, propertyName: string): number {
     let changed = 0
-    for (const table of [this.#live[objectType], this.#archived[objectType]]) {
+    for (const table of [this.#table(objectType, false), this.#table(objectType, true)]) {
       for (const [id, record] of [...table.entries()]) {
         if (!Object.hasOwn(record.properties, propertyName) && !Object.hasOwn(record.history, propertyName)) continue
         const { [propertyName]: _value, ...properties } = record.properties
@@ -349,11 +371,11 @@ export class ObjectStore {
   /** Move a live record to the recycle bin (404 if there is none). */
   archive(objectType: ObjectType, id: string, now: number): CrmRecord {
     const current = this.get(objectType, id)
-    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${OBJECT_TYPES[objectType].upper} ${id})`)
+    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${upperName(objectType)} ${id})`)
     const iso = new Date(now).toISOString()
     const archived: CrmRecord = { ...current, archived: true, archivedAt: iso, updatedAt: iso }
-    this.#live[objectType].delete(id)
-    this.#archived[objectType].set(id, archived)
+    this.#table(objectType, false).delete(id)
+    this.#table(objectType, true).set(id, archived)
     this.#indexUnique(objectType, current, undefined)
     return archived
   }
@@ -365,12 +387,12 @@ export class ObjectStore {
    */
   restore(objectType: ObjectType, id: string, now: number): CrmRecord {
     const archived = this.getArchived(objectType, id)
-    if (!archived) throw notFound(`${OBJECT_TYPES[objectType].upper} ${id} is not in the recycle bin.`)
+    if (!archived) throw notFound(`${upperName(objectType)} ${id} is not in the recycle bin.`)
     const { archivedAt: _archivedAt, ...rest } = archived
     const restored: CrmRecord = { ...rest, archived: false, updatedAt: new Date(now).toISOString() }
     this.#checkUnique(objectType, undefined, new Map(Object.entries(restored.properties)))
-    this.#archived[objectType].delete(id)
-    this.#live[objectType].set(id, restored)
+    this.#table(objectType, true).delete(id)
+    this.#table(objectType, false).set(id, restored)
     this.#indexUnique(objectType, undefined, restored)
     return restored
   }
@@ -398,8 +420,8 @@ export class ObjectStore {
     }
     this.#associations.delete(key)
     if (!record.archived) this.#indexUnique(objectType, record, undefined)
-    this.#live[objectType].delete(id)
-    this.#archived[objectType].delete(id)
+    this.#table(objectType, false).delete(id)
+    this.#table(objectType, true).delete(id)
     return record
   }
 
@@ -410,7 +432,7 @@ export class ObjectStore {
    */
   setSystemProperties(objectType: ObjectType, id: string, properties: Readonly<Record<string, string>>, now: number, sourceType: SourceType): CrmRecord {
     const current = this.get(objectType, id)
-    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${OBJECT_TYPES[objectType].upper} ${id})`)
+    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${upperName(objectType)} ${id})`)
     const values: Values = new Map()
     const problems: PropertyProblem[] = []
     for (const [name, raw] of Object.entries(properties)) {
@@ -420,7 +442,7 @@ export class ObjectStore {
     }
     if (problems.length > 0) throw propertyValuesError(problems)
     const next = withValues(current, values, new Date(now).toISOString(), sourceType)
-    this.#live[objectType].set(id, next)
+    this.#table(objectType, false).set(id, next)
     return next
   }
 
@@ -435,9 +457,9 @@ export class ObjectStore {
    */
   findIntegrityProblem(): string | undefined {
     const isoTime = (text: string | undefined) => text !== undefined && ISO_TIMESTAMP.test(text) && parseInstant(text) !== undefined
-    for (const type of OBJECT_TYPE_NAMES) {
+    for (const type of [...OBJECT_TYPE_NAMES, ...this.customTypes.liveTypes()]) {
       for (const archived of [false, true]) {
-        const table = archived ? this.#archived[type] : this.#live[type]
+        const table = this.#table(type, archived)
         for (const [key, record] of table.entries()) {
           const where = `${table.name} row "${key}"`
           if (record.id !== key) return `${where}: its id is "${record.id}"`
@@ -467,14 +489,14 @@ export class ObjectStore {
     }
     for (const [key, row] of this.#associations.entries()) {
       const [fromType, fromId] = key.split(':') as [ObjectType, string]
-      if (!OBJECT_TYPE_NAMES.includes(fromType) || (!this.get(fromType, fromId) && !this.getArchived(fromType, fromId))) {
+      if (!this.#isType(fromType) || (!this.get(fromType, fromId) && !this.getArchived(fromType, fromId))) {
         return `crm_associations row "${key}": no such record`
       }
       for (const [toType, links] of Object.entries(row) as Array<[ObjectType, AssociatedRecord[]]>) {
         for (const link of links) {
           if (!this.get(toType, link.id) && !this.getArchived(toType, link.id)) return `crm_associations row "${key}": ${toType} ${link.id} does not exist`
           for (const typeId of link.typeIds) {
-            if (associationTypeFrom(fromType, typeId)?.to !== toType) return `crm_associations row "${key}": ${typeId} is not an association type from ${fromType} to ${toType}`
+            if (this.associationTypeFrom(fromType, typeId)?.to !== toType) return `crm_associations row "${key}": ${typeId} is not an association type from ${fromType} to ${toType}`
           }
         }
       }
@@ -486,7 +508,7 @@ export class ObjectStore {
   #newId(objectType: ObjectType): string {
     for (;;) {
       const id = String(this.#db.nextId(`crm_${objectType}`))
-      if (!this.#live[objectType].has(id) && !this.#archived[objectType].has(id)) return id
+      if (!this.#table(objectType, false).has(id) && !this.#table(objectType, true).has(id)) return id
     }
   }
 
@@ -587,9 +609,9 @@ export class ObjectStore {
     for (const def of this.properties.uniqueCustom(objectType)) {
       const value = values.get(def.name)
       if (value === undefined || value === null) continue
-      for (const record of this.#live[objectType].values()) {
+      for (const record of this.#table(objectType, false).values()) {
         if (record.id !== current?.id && own(record.properties, def.name) === value) {
-          throw conflict(`A ${OBJECT_TYPES[objectType].singular} with ${def.name}=${value} already exists. Existing ID: ${record.id}`, {
+          throw conflict(`A ${this.customTypes.singularOf(objectType)} with ${def.name}=${value} already exists. Existing ID: ${record.id}`, {
             context: { [def.name]: [value], existingId: [record.id] },
           })
         }
@@ -600,7 +622,7 @@ export class ObjectStore {
       if (value === undefined || value === null) continue
       const owner = this.#unique.get(uniqueKey(objectType, name, value))
       if (owner !== undefined && owner !== current?.id) {
-        throw conflict(`${OBJECT_TYPES[objectType].singular.replace(/^./, (c) => c.toUpperCase())} already exists. Existing ID: ${owner}`, {
+        throw conflict(`${this.customTypes.singularOf(objectType).replace(/^./, (c) => c.toUpperCase())} already exists. Existing ID: ${owner}`, {
           context: { [name]: [value], existingId: [owner] },
         })
       }
@@ -617,8 +639,8 @@ export class ObjectStore {
     }
   }
 
-  #associationType(fromType: ObjectType, toType: ObjectType, typeId: number): AssociationType {
-    const type = associationTypeFrom(fromType, typeId)
+  #associationType(fromType: ObjectType, toType: ObjectType, typeId: number): AnyAssociationType {
+    const type = this.associationTypeFrom(fromType, typeId)
     if (!type || type.to !== toType) {
       throw validationError(
         `Association type id ${typeId} is not a valid association from ${fromType} to ${toType}. See GET /crm/v4/associations/${fromType}/${toType}/labels.`,
@@ -632,14 +654,14 @@ export class ObjectStore {
     for (const [index, input] of inputs.entries()) {
       if (input.types.length === 0) throw validationError(`associations[${index}].types must name at least one association type.`)
       for (const spec of input.types) {
-        const type = associationTypeFrom(fromType, spec.associationTypeId)
-        if (!type || spec.associationCategory !== 'HUBSPOT_DEFINED') {
+        const type = this.associationTypeFrom(fromType, spec.associationTypeId)
+        if (!type || spec.associationCategory !== type.category) {
           throw validationError(
             `associations[${index}]: ${spec.associationCategory} association type ${spec.associationTypeId} does not exist for ${fromType}.`,
           )
         }
         if (!this.get(type.to, input.to.id)) {
-          throw validationError(`associations[${index}]: ${OBJECT_TYPES[type.to].upper} ${input.to.id} does not exist.`)
+          throw validationError(`associations[${index}]: ${upperName(type.to)} ${input.to.id} does not exist.`)
         }
         resolved.push({ toType: type.to, toId: input.to.id, type })
       }
@@ -649,11 +671,11 @@ export class ObjectStore {
 
   // ------------------------------------------------------- link storage
 
-  #link(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string, type: AssociationType): void {
+  #link(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string, type: AnyAssociationType): void {
     this.#linkOne(fromType, fromId, toType, toId, type.typeId)
     this.#linkOne(toType, toId, fromType, fromId, type.inverseTypeId)
     if (type.implies !== undefined) {
-      const implied = associationTypeFrom(fromType, type.implies)
+      const implied = this.associationTypeFrom(fromType, type.implies)
       if (implied) this.#link(fromType, fromId, toType, toId, implied)
     }
   }
