@@ -4,7 +4,7 @@
  * of its names) and the emulator's own /_ringside/ routes. Everything else on
  * that origin is a page. The server (server/) routes by this list.
  */
-export const API_PATH_PREFIXES = ['/oauth/v1/', '/crm/v3/', '/crm/v4/', '/integrators/timeline/v3/', '/_ringside/'] as const
+export const API_PATH_PREFIXES = ['/oauth/v1/', '/crm/v3/', '/crm/v4/', '/crm-object-schemas/v3/', '/integrators/timeline/v3/', '/_ringside/'] as const
 
 /** Whether a request path belongs to the API (rather than to a page). */
 export function isApiPath(pathname: string): boolean {

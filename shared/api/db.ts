@@ -426,7 +426,11 @@ export class Database {
 
   snapshot(now = new Date()): Snapshot {
     const tables: Snapshot['tables'] = {}
-    for (const [name, table] of this.#tables) tables[name] = table.dump()
+    for (const [name, table] of this.#tables) {
+      // An empty table of a family (made on first use) is as good as none: a reload from saved rows would not make it.
+      if (table.size === 0 && this.#families.some(([pattern]) => pattern.test(name))) continue
+      tables[name] = table.dump()
+    }
     return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, exportedAt: now.toISOString(), tables }
   }
 

@@ -10,6 +10,7 @@ import type { Route, ServiceDeps } from './route.ts'
 import { ObjectStore } from './objects/store.ts'
 import { objectRoutes } from './objects/routes.ts'
 import { mergeRoutes } from './objects/merge-routes.ts'
+import { customObjectSchemaRoutes } from './objects/schema-api.ts'
 import { ownerRoutes } from './owners.ts'
 import { callingSettingsRoutes } from './calling-settings.ts'
 import { adminRoutes } from './admin.ts'
@@ -54,8 +55,9 @@ export function createCrmService(options: CrmServiceOptions = {}): CrmService {
   const routes: Route[] = [
     ...oauthRoutes(deps),
     ...timelineRoutes(deps),
-    ...objectRoutes(deps),
     ...mergeRoutes(deps),
+    ...objectRoutes(deps),
+    ...customObjectSchemaRoutes(deps),
     ...ownerRoutes(deps),
     ...callingSettingsRoutes(deps),
     ...adminRoutes(deps),

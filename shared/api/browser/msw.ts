@@ -5,7 +5,7 @@
  * (crm-worker.ts). MSW's service worker hands every API request of a page
  * (and of its same-origin frames) to that page's handler, which forwards it
  * to the SharedWorker and answers with the worker's response. Paths served:
- * /oauth/v1/*, /crm/v3/*, /crm/v4/*, /integrators/timeline/v3/* and
+ * /oauth/v1/*, /crm/v3/*, /crm/v4/*, /crm-object-schemas/v3/*, /integrators/timeline/v3/* and
  * /_ringside/*. Everything else, and requests to other origins, go to the
  * network untouched.
  *
@@ -24,7 +24,7 @@ import { ApiError, Category } from '../errors.ts'
 import { json } from '../http.ts'
 import { fromWireResponse, toWireRequest, transferables, type FromHost, type ToHost } from './wire.ts'
 
-export const API_PATTERNS = ['*/oauth/v1/*', '*/crm/v3/*', '*/crm/v4/*', '*/integrators/timeline/v3/*', '*/_ringside/*'] as const
+export const API_PATTERNS = ['*/oauth/v1/*', '*/crm/v3/*', '*/crm/v4/*', '*/crm-object-schemas/v3/*', '*/integrators/timeline/v3/*', '*/_ringside/*'] as const
 
 /** How long a page waits for a database held by another copy of the host (another build's tab). */
 const WAIT_FOR_DATABASE_MS = 10_000

@@ -12,7 +12,7 @@ import { boolParam, boundedArray, intParam, json, listParam, noContent, own, own
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { ASSOCIATION_TYPES } from '../../crm/association-types.ts'
 import { associationV4Routes } from './associations-v4.ts'
-import { OBJECT_TYPE_NAMES, OBJECT_TYPES, scopesOf, upperName, type ObjectType } from './object-types.ts'
+import { OBJECT_TYPE_NAMES, OBJECT_TYPES, scopesOf, upperName, type CustomObjectType, type ObjectType } from './object-types.ts'
 import { schemaRoutes } from './schema-routes.ts'
 import { compareForSearch, parseSearchRequest, searchPredicate } from './search.ts'
 import {
@@ -459,6 +459,40 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
   ]
 }
 
+/**
+ * The objects API under any name of a type that the built-in routes do not
+ * spell out: a custom type's objectTypeId, fullyQualifiedName or `p_<name>`
+ * (and a built-in type's singular, `contact`). Each request runs the handler
+ * that the type's own route table has at the same place, with that type's
+ * scopes; a name that is no type is 400 "Unable to infer object type from".
+ */
+function namedTypeRoutes(deps: ServiceDeps): Route[] {
+  const base = '/crm/v3/objects/:objectType'
+  const resolve = (raw: string | undefined) => (raw === undefined ? undefined : deps.objects.customTypes.resolveAny(raw))
+  return routesFor(deps, CUSTOM_PLACEHOLDER, base).map((route, index) => {
+    const writes = route.auth.kind === 'bearer' && route.auth.scopes.includes(scopesOf(CUSTOM_PLACEHOLDER).writeScope)
+    return {
+      ...route,
+      auth: {
+        kind: 'bearer',
+        scopes: [],
+        scopesOf: (params) => {
+          const type = resolve(params.objectType)
+          return type ? [writes ? scopesOf(type).writeScope : scopesOf(type).readScope] : []
+        },
+      },
+      handler(ctx) {
+        const type = resolve(ctx.params.objectType)
+        if (!type) throw validationError(`Unable to infer object type from: ${ctx.params.objectType}`)
+        return routesFor(deps, type, base)[index]!.handler(ctx)
+      },
+    }
+  })
+}
+
+/** Stands for "a custom type" where routes are built before any type is known. */
+const CUSTOM_PLACEHOLDER: CustomObjectType = '2-0'
+
 export function objectRoutes(deps: ServiceDeps): Route[] {
   const routes: Route[] = []
   for (const type of OBJECT_TYPE_NAMES) {
@@ -467,5 +501,7 @@ export function objectRoutes(deps: ServiceDeps): Route[] {
   }
   routes.push(...schemaRoutes(deps))
   routes.push(...associationV4Routes(deps))
+  // Last: the built-in routes above match their own paths first.
+  routes.push(...namedTypeRoutes(deps))
   return routes
 }

@@ -413,9 +413,9 @@ export class ObjectStore {
         const rest = (other?.[objectType] ?? []).filter((a) => a.id !== id)
         if (!other) continue
         const { [objectType]: _dropped, ...others } = other
-        const next: AssociationRow = rest.length > 0 ? { ...others, [objectType]: rest } : others
-        if (Object.keys(next).length === 0) this.#associations.delete(otherKey)
-        else this.#associations.set(otherKey, next)
+        // An emptied row is kept (not deleted): a merge links the record again in the same transaction, and a
+        // row deleted and set again would move to the end of the table, where a reload from saved rows would not put it.
+        this.#associations.set(otherKey, rest.length > 0 ? { ...others, [objectType]: rest } : others)
       }
     }
     this.#associations.delete(key)
@@ -423,6 +423,31 @@ export class ObjectStore {
     this.#table(objectType, false).delete(id)
     this.#table(objectType, true).delete(id)
     return record
+  }
+
+  /** Make the record tables of a new custom type now, so that later requests only ever write rows. */
+  declareType(objectType: ObjectType): void {
+    this.#table(objectType, false)
+    this.#table(objectType, true)
+  }
+
+  /** Remove every association of these type ids (a custom association definition that was deleted), in both directions. */
+  dropAssociationTypes(typeIds: readonly number[]): void {
+    const gone = new Set(typeIds)
+    for (const [key, row] of [...this.#associations.entries()]) {
+      let changed = false
+      const next: AssociationRow = {}
+      for (const [toType, links] of Object.entries(row) as Array<[ObjectType, AssociatedRecord[]]>) {
+        const kept = links
+          .map((link) => ({ id: link.id, typeIds: link.typeIds.filter((t) => !gone.has(t)) }))
+          .filter((link) => link.typeIds.length > 0)
+        if (kept.length !== links.length || kept.some((link, i) => link.typeIds.length !== links[i]?.typeIds.length)) changed = true
+        if (kept.length > 0) next[toType] = kept
+      }
+      if (!changed) continue
+      if (Object.keys(next).length === 0) this.#associations.delete(key)
+      else this.#associations.set(key, next)
+    }
   }
 
   /**
@@ -554,12 +579,14 @@ export class ObjectStore {
   #checkRules(objectType: ObjectType, current: CrmRecord | undefined, values: Values, links: readonly ResolvedAssociation[]): void {
     const merged = (name: string): string | null => (values.has(name) ? (values.get(name) ?? null) : ((current && own(current.properties, name)) ?? null))
 
-    if (objectType === 'tickets') {
-      const missing = ['subject', 'hs_pipeline', 'hs_pipeline_stage'].filter((name) => merged(name) === null)
+    // Tickets need these; a custom type needs its schema's requiredProperties.
+    const required = objectType === 'tickets' ? ['subject', 'hs_pipeline', 'hs_pipeline_stage'] : (this.customTypes.schema(objectType)?.requiredProperties ?? [])
+    if (required.length > 0) {
+      const missing = required.filter((name) => merged(name) === null)
       if (missing.length > 0) {
         const message = current
-          ? `Properties ${missing.join(', ')} of a ticket cannot be cleared.`
-          : `Cannot create object with type: TICKET. The following required properties were missing: [${missing.join(', ')}]`
+          ? `Properties ${missing.join(', ')} of a ${this.customTypes.singularOf(objectType)} cannot be cleared.`
+          : `Cannot create object with type: ${upperName(objectType)}. The following required properties were missing: [${missing.join(', ')}]`
         throw validationError(message, {
           errors: missing.map((name) => ({ message: `${name} is required`, code: 'REQUIRED_PROPERTY', context: { propertyName: [name] } })),
         })
