@@ -3,20 +3,9 @@
  * client (@hubspot/api-client 14.x), its global `fetch` pointed at the
  * service: the client's own requests, every answer read into its models.
  */
-import { Client } from '@hubspot/api-client'
-import { ACCOUNT } from '../auth.ts'
-import { createTestService, type TestService } from '../timeline/testing.ts'
+import { officialClient as hubspot, useServiceBehindFetch } from './official-client.ts'
 
-let api: TestService
-beforeEach(() => {
-  api = createTestService()
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => api.handle(new Request(input, init)))
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
-
-const hubspot = () => new Client({ basePath: 'http://api.test', accessToken: ACCOUNT.privateAppToken })
+const service = useServiceBehindFetch()
 
 test('schemas: create, get by each name, list, update, associations, archive', async () => {
   const schemas = hubspot().crm.schemas.coreApi
@@ -77,7 +66,7 @@ test('records of a custom type through the generic objects API: create with an a
 
   const call = await crm.objects.calls.basicApi.create({
     properties: { hs_call_title: 'Roadside assistance', hs_call_direction: 'INBOUND' },
-    associations: [{ to: { id: made.id }, types: [{ associationCategory: 'USER_DEFINED' as never, associationTypeId: api.objects.customTypes.associationTypesFrom('calls').find((t) => t.to === '2-1')!.typeId }] }],
+    associations: [{ to: { id: made.id }, types: [{ associationCategory: 'USER_DEFINED' as never, associationTypeId: service().objects.customTypes.associationTypesFrom('calls').find((t) => t.to === '2-1')!.typeId }] }],
   })
   expect(toCall).toBeGreaterThan(0)
   const withCalls = await crm.objects.basicApi.getById('2-1', made.id, undefined, undefined, ['calls'])

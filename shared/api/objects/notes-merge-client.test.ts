@@ -3,20 +3,9 @@
  * (@hubspot/api-client 14.x), its global `fetch` pointed at the service: the
  * requests are the client's own and every answer is read into its models.
  */
-import { Client } from '@hubspot/api-client'
-import { ACCOUNT } from '../auth.ts'
-import { createTestService, type TestService } from '../timeline/testing.ts'
+import { officialClient as hubspot, useServiceBehindFetch } from './official-client.ts'
 
-let api: TestService
-beforeEach(() => {
-  api = createTestService()
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => api.handle(new Request(input, init)))
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
-
-const hubspot = () => new Client({ basePath: 'http://api.test', accessToken: ACCOUNT.privateAppToken })
+useServiceBehindFetch()
 
 test('notes: create with an association, read, update, batch, search, archive', async () => {
   const notes = hubspot().crm.objects.notes
