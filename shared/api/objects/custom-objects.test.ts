@@ -134,6 +134,10 @@ test('associations: a record of the new type with contacts and calls, both ways,
   expect((await c.ok('GET', `/crm/v3/objects/2-1/${car.id}/associations/calls`)).results).toEqual([{ id: call.id, type: 'car_to_call' }])
   await c.ok('DELETE', `/crm/v3/objects/2-1/${car.id}/associations/calls/${call.id}/car_to_call`, undefined, 204)
   expect((await c.ok('GET', `/crm/v3/objects/2-1/${car.id}/associations/calls`)).results).toEqual([])
+  // Merging the contact keeps its car.
+  await c.ok('POST', '/crm/v3/objects/contacts', { properties: { email: 'twin@example.com' } }, 201)
+  const merged = await c.ok('POST', '/crm/v3/objects/contacts/merge', { primaryObjectId: '1', objectIdToMerge: '10' })
+  expect((await c.ok('GET', `/crm/v3/objects/2-1/${car.id}?associations=contacts`)).associations.contacts.results).toEqual([{ id: merged.id, type: 'car_to_contact' }])
   // A HUBSPOT_DEFINED category does not name a custom association type.
   await expectError(
     await c.req('POST', '/crm/v3/objects/2-1', { properties: { model: 'X' }, associations: [{ to: { id: '1' }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: toContact }] }] }),

@@ -23,7 +23,7 @@ import { notFound, validationError } from '../errors.ts'
 import { json, noContent, parseInput } from '../http.ts'
 import type { Route, ServiceDeps } from '../route.ts'
 import { associationTypeFrom } from '../../crm/association-types.ts'
-import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type BuiltinObjectType as ObjectType } from './object-types.ts'
+import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type BuiltinObjectType as ObjectType, type ObjectType as AnyObjectType } from './object-types.ts'
 import { checkIdProperty, findRecord } from './routes.ts'
 import { toPublicObject } from './serialize.ts'
 import type { CrmRecord, ObjectStore } from './store.ts'
@@ -68,9 +68,9 @@ export function mergeRecords(objects: ObjectStore, objectType: ObjectType, prima
   const pin = primary.properties.hs_pinned_engagement_id ?? secondary.properties.hs_pinned_engagement_id
 
   // The associations of both, the primary's first; read before the old records go.
-  const links: Array<{ toType: ObjectType; toId: string; typeId: number; fromPrimary: boolean }> = []
+  const links: Array<{ toType: AnyObjectType; toId: string; typeId: number; fromPrimary: boolean }> = []
   for (const [record, fromPrimary] of [[primary, true], [secondary, false]] as const) {
-    for (const toType of OBJECT_TYPE_NAMES) {
+    for (const toType of [...OBJECT_TYPE_NAMES, ...objects.customTypes.liveTypes()]) {
       for (const a of objects.associations(objectType, record.id, toType)) {
         if (toType === objectType && (a.id === primary.id || a.id === secondary.id)) continue
         for (const typeId of a.typeIds) links.push({ toType, toId: a.id, typeId, fromPrimary })
