@@ -9,16 +9,29 @@
  *   const server = setupServer(...crmHandlers())
  */
 import { http, type HttpHandler } from 'msw'
-import { API_PATH_PREFIXES } from '../shared/api/api-paths.ts'
+import { isApiPath } from '../shared/api/api-paths.ts'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
+import { PATH_MAPPINGS } from '../shared/api/versions.ts'
 
 export interface CrmHandlersOptions extends CrmServiceOptions {
   /** Answer with this service instead of a new one (e.g. to read its database in assertions). */
   service?: CrmService
 }
 
-/** One MSW handler per API path prefix (OAuth, CRM objects, associations, timeline, /_ringside/). */
+/**
+ * One MSW handler for the API names the service has routes under (`/crm/`,
+ * `/oauth/`, `/integrators/`, `/_ringside/`, …, in every path form the
+ * service takes). On any origin only those are answered, so the app's own
+ * routes under the API's other product names (`/settings/`, `/files/`) still
+ * reach the app; under them, a path no route serves gets the API's 404.
+ */
 export function crmHandlers(options: CrmHandlersOptions = {}): HttpHandler[] {
   const service = options.service ?? createCrmService(options)
-  return API_PATH_PREFIXES.map((prefix) => http.all(`*${prefix}*`, ({ request }) => service.handle(request)))
+  const served = new Set([...service.routes.map((r) => r.path), ...PATH_MAPPINGS.map((m) => m.from)].map((path) => `/${path.split('/')[1]}/`))
+  return [
+    http.all('*', ({ request }) => {
+      const path = new URL(request.url).pathname
+      return isApiPath(path) && served.has(`/${path.split('/')[1]}/`) ? service.handle(request) : undefined
+    }),
+  ]
 }

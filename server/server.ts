@@ -487,8 +487,9 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   widgetServer.on('request', (req, res) => {
     if (refusedHost(req, res)) return
     if (isApiPath(pathOf(req))) {
-      res.writeHead(404, { 'content-type': 'application/json' })
-      res.end(JSON.stringify(notFound(`This is the widget origin; the CRM API is served at ${origin}.`).toBody(crypto.randomUUID())))
+      const correlationId = crypto.randomUUID()
+      res.writeHead(404, { 'content-type': 'application/json', 'x-hubspot-correlation-id': correlationId })
+      res.end(JSON.stringify(notFound(`This is the widget origin; the CRM API is served at ${origin}.`).toBody(correlationId)))
       return
     }
     servePage(req, res)

@@ -1,13 +1,58 @@
 /**
- * The path prefixes the emulated CRM serves, on whatever origin serves it:
- * the real API's (OAuth, CRM objects and associations, timeline under both
- * of its names) and the emulator's own /_ringside/ routes. Everything else on
- * that origin is a page. The server (server/) routes by this list.
+ * Which paths of the origin that serves the emulated CRM belong to the API
+ * rather than to a page: every top-level name the real API host
+ * (api.hubapi.com) uses, for the CRM and for HubSpot's other products, and
+ * the emulator's own /_ringside/. A request under one of them that no route
+ * serves gets the API's JSON 404, as the real API answers it, never a page
+ * server's empty one. The server (server/) and browser-only mode
+ * (browser/msw.ts) both route by `isApiPath`.
  */
-export const API_PATH_PREFIXES = ['/oauth/v1/', '/crm/v3/', '/crm/v4/', '/crm-object-schemas/v3/', '/integrators/timeline/v3/', '/_ringside/'] as const
+export const API_PATH_PREFIXES = [
+  '/account-info/',
+  '/app-webhooks/',
+  '/appinstalls/',
+  '/automation/',
+  '/business-units/',
+  '/cms/',
+  '/commerce/',
+  '/communication-preferences/',
+  '/conversations/',
+  '/crm/',
+  '/crm-object-schemas/',
+  '/data-studio/',
+  '/deal-splits/',
+  '/events/',
+  '/feature-flags/',
+  '/files/',
+  '/forecast-settings/',
+  '/forecast-submissions/',
+  '/integrations/',
+  '/integrators/',
+  '/marketing/',
+  '/media-bridge/',
+  '/notetaker/',
+  '/oauth/',
+  '/payments-subscriptions/',
+  '/scheduler/',
+  '/settings/',
+  '/tax-rates/',
+  '/url-mappings/',
+  '/visitor-identification/',
+  '/webhooks/',
+  '/webhooks-journal/',
+  '/_ringside/',
+] as const
+
+/**
+ * Pages under an API name: the OAuth consent page is `/oauth/authorize` on
+ * the CRM's app host (app.hubspot.com), not on the API host, and this origin
+ * serves both.
+ */
+export const PAGES_UNDER_API_PATHS = ['/oauth/authorize'] as const
 
 /** Whether a request path belongs to the API (rather than to a page). */
 export function isApiPath(pathname: string): boolean {
+  if (PAGES_UNDER_API_PATHS.some((page) => pathname === page || pathname.startsWith(`${page}/`))) return false
   return API_PATH_PREFIXES.some((prefix) => pathname.startsWith(prefix))
 }
 

@@ -1,8 +1,10 @@
 /**
  * The router: `(request: Request) => Promise<Response>` over an ordered route
  * table. It is the one place where
- * - paths are matched (with `:param` segments) and the timeline alias
- *   `/integrators/timeline/v3/*` is mapped to `/crm/v3/timeline/*`;
+ * - paths are matched (with `:param` segments); a path no route matches is
+ *   tried again in its legacy form (versions.ts: the date-versioned paths
+ *   such as `/crm/objects/2026-03/*` and the aliases such as
+ *   `/integrators/timeline/v3/*`), so every route answers under every form;
  * - a known path with the wrong method becomes 405;
  * - credentials are checked against the route's requirement;
  * - bodies are parsed (JSON or form, see http.ts);
@@ -15,6 +17,7 @@ import type { RateLimiter } from './rate-limits.ts'
 import { ApiError, Category, methodNotAllowed, notFound, validationError } from './errors.ts'
 import { json, parseBody, safeDecodeURIComponent } from './http.ts'
 import type { Route, RouteContext } from './route.ts'
+import { DATE_VERSIONS, toRoutePath, unservedDateVersion } from './versions.ts'
 
 interface CompiledRoute extends Route {
   segments: string[]
@@ -28,15 +31,8 @@ export interface RouterOptions {
   rateLimiter?: RateLimiter
 }
 
-/** Aliases applied before matching: [prefix, replacement]. */
-const ALIASES: Array<[string, string]> = [['/integrators/timeline/v3/', '/crm/v3/timeline/']]
-
 function normalizePath(pathname: string): string {
-  let path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname
-  for (const [prefix, replacement] of ALIASES) {
-    if (path.startsWith(prefix)) path = replacement + path.slice(prefix.length)
-  }
-  return path
+  return pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname
 }
 
 function match(route: CompiledRoute, parts: string[]): Record<string, string> | undefined {
@@ -69,16 +65,25 @@ function withHeaders(response: Response, extra: Record<string, string>): Respons
   }
 }
 
+/**
+ * 404 for a path no route serves: the API's error body, as for every other
+ * 404. The real API marks such an answer with `X-HubSpot-NotFound: true`.
+ * A date-versioned path with a version that is not published says which are.
+ */
+function unknownPath(method: string, path: string): ApiError {
+  const version = unservedDateVersion(path)
+  const message = version
+    ? `No API route matches ${method} ${path}: ${version.api} has no version ${version.version}; the date versions are ${DATE_VERSIONS.join(', ')}.`
+    : `No API route matches ${method} ${path}.`
+  return notFound(message, { headers: { 'x-hubspot-notfound': 'true' } })
+}
+
 export function createRouter(routes: readonly Route[], options: RouterOptions): (request: Request) => Promise<Response> {
   const compiled: CompiledRoute[] = routes.map((r) => ({ ...r, segments: r.path.split('/').slice(1) }))
 
-  /** `headers` collects what every answer to this request carries (rate-limit headers), success or failure. */
-  async function dispatch(request: Request, headers: Record<string, string>): Promise<Response> {
-    const url = new URL(request.url)
-    const path = normalizePath(url.pathname)
+  /** The route for `method` on `path`, or the methods other routes on that path take. */
+  function matchPath(path: string, method: string) {
     const parts = path.split('/').slice(1)
-    const method = request.method.toUpperCase()
-
     let found: { route: CompiledRoute; params: Record<string, string> } | undefined
     const allowed: string[] = []
     for (const route of compiled) {
@@ -90,9 +95,27 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
       }
       allowed.push(route.method)
     }
+    return { found, allowed }
+  }
+
+  /** `headers` collects what every answer to this request carries (rate-limit headers), success or failure. */
+  async function dispatch(request: Request, headers: Record<string, string>): Promise<Response> {
+    const url = new URL(request.url)
+    const requested = normalizePath(url.pathname)
+    const method = request.method.toUpperCase()
+
+    // The path as sent; if no route has it, its legacy form (a date-versioned or alias path).
+    let path = requested
+    let matched = matchPath(path, method)
+    const legacy = matched.found || matched.allowed.length > 0 ? undefined : toRoutePath(requested)
+    if (legacy !== undefined) {
+      path = legacy
+      matched = matchPath(path, method)
+    }
+    const { found, allowed } = matched
     if (!found) {
-      if (allowed.length > 0) throw methodNotAllowed(method, path, [...new Set(allowed)])
-      throw notFound(`No API route matches ${method} ${path}.`)
+      if (allowed.length > 0) throw methodNotAllowed(method, requested, [...new Set(allowed)])
+      throw unknownPath(method, requested)
     }
 
     const { route, params } = found

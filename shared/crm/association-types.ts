@@ -8,16 +8,19 @@
 import type { ObjectType } from './object-types.ts'
 import { OBJECT_TYPES } from './object-types.ts'
 
+/** Who defined an association type: HubSpot, or the account (a label). */
+export type AssociationCategory = 'HUBSPOT_DEFINED' | 'USER_DEFINED'
+
 export interface AssociationType {
   from: ObjectType
   to: ObjectType
   typeId: number
   /** The id of the same association seen from the other side. */
   inverseTypeId: number
-  category: 'HUBSPOT_DEFINED'
-  /** null for the unlabelled default type, "Primary" for the primary company. */
+  category: AssociationCategory
+  /** null for the unlabelled default type, "Primary" for the primary company, an account's label text. */
   label: string | null
-  /** The v3 name shown in `associations.{type}.results[].type`, e.g. ticket_to_contact. */
+  /** The v3 name shown in `associations.{type}.results[].type`, e.g. ticket_to_contact (a label's `name`). */
   name: string
   /** Another type this one implies (a primary company is also a plain association). */
   implies?: number

@@ -5,9 +5,9 @@
  * (crm-worker.ts). MSW's service worker hands every API request of a page
  * (and of its same-origin frames) to that page's handler, which forwards it
  * to the SharedWorker and answers with the worker's response. Paths served:
- * /oauth/v1/*, /crm/v3/*, /crm/v4/*, /crm-object-schemas/v3/*, /integrators/timeline/v3/* and
- * /_ringside/*. Everything else, and requests to other origins, go to the
- * network untouched.
+ * the API's, as `isApiPath` (../api-paths.ts) tells them, so an API path no
+ * route serves gets the API's JSON 404 here as in server mode. Everything
+ * else, and requests to other origins, go to the network untouched.
  *
  * Every write is saved in IndexedDB before it is answered (see
  * ../persistence.ts), so a 2xx survives an immediate reload or navigation.
@@ -20,11 +20,10 @@
 import { http, type HttpResponseResolver } from 'msw'
 import { setupWorker, type SetupWorker } from 'msw/browser'
 import type { SeedOptions } from '../seed.ts'
+import { isApiPath } from '../api-paths.ts'
 import { ApiError, Category } from '../errors.ts'
 import { json } from '../http.ts'
 import { fromWireResponse, toWireRequest, transferables, type FromHost, type ToHost } from './wire.ts'
-
-export const API_PATTERNS = ['*/oauth/v1/*', '*/crm/v3/*', '*/crm/v4/*', '*/crm-object-schemas/v3/*', '*/integrators/timeline/v3/*', '*/_ringside/*'] as const
 
 /** How long a page waits for a database held by another copy of the host (another build's tab). */
 const WAIT_FOR_DATABASE_MS = 10_000
@@ -61,11 +60,12 @@ interface Connection {
 /** Start MSW's worker, answering this origin's API requests with `handle`; resolves once it intercepts requests. */
 export async function startApiWorker(handle: (request: Request) => Promise<Response>): Promise<SetupWorker> {
   const resolver: HttpResponseResolver = ({ request }) => {
-    // Only this page's origin is emulated; returning nothing lets MSW pass the request on.
-    if (new URL(request.url).origin !== location.origin) return undefined
+    // Only this page's origin's API paths are emulated; returning nothing lets MSW pass the request on.
+    const url = new URL(request.url)
+    if (url.origin !== location.origin || !isApiPath(url.pathname)) return undefined
     return handle(request)
   }
-  const worker = setupWorker(...API_PATTERNS.map((pattern) => http.all(pattern, resolver)))
+  const worker = setupWorker(http.all('*', resolver))
   await worker.start({
     onUnhandledRequest: 'bypass',
     quiet: true,

@@ -340,6 +340,12 @@ function propertyRecipe(route: Route, type: ObjectType, segment: string): Recipe
         return spec('PATCH', `/groups/${await customGroup()}`, { label: 'Renamed group' })
       case 'DELETE /groups/:groupName':
         return spec('DELETE', `/groups/${await customGroup()}`)
+      case 'POST /batch/create':
+        return spec('POST', '/batch/create', { inputs: [newProperty(dice), newProperty(dice)] })
+      case 'POST /batch/read':
+        return spec('POST', '/batch/read', { inputs: [{ name: dice.pick(propertyDefinitions(type)).name }, { name: await custom() }], archived: false })
+      case 'POST /batch/archive':
+        return spec('POST', '/batch/archive', { inputs: [{ name: await custom() }, { name: fresh('never_made') }] })
     }
     throw new Error(`no property recipe for ${route.method} ${route.path}`)
   }
@@ -388,6 +394,13 @@ function pipelineRecipe(route: Route, type: 'tickets' | 'deals', segment: string
       case 'DELETE /:pipelineId/stages/:stageId': {
         const p = await made()
         return spec('DELETE', `/${p.id}/stages/${p.stages[1]!.id}`)
+      }
+      case 'GET /:pipelineId/audit':
+        return spec('GET', `/${dice.int(2) === 0 ? defaultId : (await made()).id}/audit`)
+      case 'GET /:pipelineId/stages/:stageId/audit': {
+        const p = await made()
+        // The official client sends `{pipelineId}` unfilled; the stage is found by its id.
+        return spec('GET', `/${dice.int(2) === 0 ? p.id : '%7BpipelineId%7D'}/stages/${p.stages[0]!.id}/audit`)
       }
     }
     throw new Error(`no pipeline recipe for ${route.method} ${route.path}`)
@@ -494,6 +507,19 @@ function oauthRecipe(route: Route): Recipe {
         return { method: route.method, path: route.path.replace(':token', (await tokens(fx)).refresh_token) }
       case 'GET /oauth/v1/access-tokens/:token':
         return { method: 'GET', path: route.path.replace(':token', (await tokens(fx)).access_token) }
+      case 'POST /oauth/v3/token': {
+        const credentials = { client_id: ACCOUNT.clientId, client_secret: ACCOUNT.clientSecret }
+        if (dice.int(2) === 0) {
+          return { method: 'POST', path: route.path, body: form({ grant_type: 'authorization_code', redirect_uri: REDIRECT_URI, code: await authorizeCode(fx), ...credentials }) }
+        }
+        return { method: 'POST', path: route.path, body: form({ grant_type: 'refresh_token', refresh_token: (await tokens(fx)).refresh_token, ...credentials }) }
+      }
+      case 'POST /oauth/v3/token/introspect':
+      case 'POST /oauth/v3/token/revoke': {
+        const issued = await tokens(fx)
+        const [token, hint] = route.path.endsWith('/revoke') || dice.int(2) === 0 ? [issued.refresh_token, 'refresh_token'] : [issued.access_token, 'access_token']
+        return { method: 'POST', path: route.path, body: form({ token, token_type_hint: hint, client_id: ACCOUNT.clientId, client_secret: ACCOUNT.clientSecret }) }
+      }
       case 'GET /_ringside/v1/installations':
         return { method: 'GET', path: route.path }
       case 'GET /_ringside/v1/oauth/redirect-urls':
@@ -621,6 +647,75 @@ function schemaRecipe(route: Route, base: string): Recipe {
   }
 }
 
+/** Labels, limits and the usage report of the v4 association schema API. */
+function associationSchemaRecipe(route: Route): Recipe | undefined {
+  const labels = '/crm/v4/associations/:fromObjectType/:toObjectType/labels'
+  const configurations = '/crm/v4/associations/definitions/configurations'
+  const pairs = route.path.startsWith(labels) || route.path.startsWith(`${configurations}/:fromObjectType`)
+  if (!pairs && route.path !== `${configurations}/all` && !route.path.startsWith('/crm/v4/associations/usage/')) return undefined
+  return async (fx, dice) => {
+    const { from, to } = dice.pick(ASSOCIATION_TYPES)
+    const fill = (path: string) => path.replace(':fromObjectType', dice.int(2) === 0 ? from : OBJECT_TYPES[from].typeId).replace(':toObjectType', to)
+    const spec = (method: string, path: string, body?: unknown): RequestSpec => ({ method, path: fill(path), headers: PAT, ...(body !== undefined && { body: json(body) }) })
+    /** A new label between the pair: its typeId this way. */
+    const newLabel = async (): Promise<number> => {
+      const made = await send(fx, { method: 'POST', path: `/crm/v4/associations/${from}/${to}/labels`, headers: PAT, body: json({ label: fresh('Fuzz '), name: fresh('fuzz_l') }) })
+      return made.results[0].typeId
+    }
+    switch (`${route.method} ${route.path}`) {
+      case `GET ${labels}`:
+        return spec('GET', labels)
+      case `POST ${labels}`:
+        return spec('POST', labels, { label: dice.pick(['Manager', 'Ünïcødé ✓', fresh('L ')]), name: fresh('fuzz_l'), ...(dice.int(2) === 0 && { inverseLabel: 'Inverse' }) })
+      case `PUT ${labels}`:
+        return spec('PUT', labels, { associationTypeId: await newLabel(), label: fresh('Renamed '), ...(dice.int(2) === 0 && { inverseLabel: 'Inverse' }) })
+      case `DELETE ${labels}/:associationTypeId`:
+        return spec('DELETE', `${labels}/${await newLabel()}`)
+      case `GET ${configurations}/all`:
+        return spec('GET', route.path)
+      case `GET ${configurations}/:fromObjectType/:toObjectType`:
+        return spec('GET', route.path)
+      case `POST ${configurations}/:fromObjectType/:toObjectType/batch/create`:
+        // A limit of 1 fits within any limit already set on the pair.
+        return spec('POST', route.path, { inputs: [{ category: 'USER_DEFINED', typeId: await newLabel(), maxToObjectIds: 1 }] })
+      case `POST ${configurations}/:fromObjectType/:toObjectType/batch/update`: {
+        const typeId = await newLabel()
+        await send(fx, { method: 'POST', path: `${configurations}/${from}/${to}/batch/create`, headers: PAT, body: json({ inputs: [{ category: 'USER_DEFINED', typeId, maxToObjectIds: 1 }] }) })
+        return spec('POST', route.path, { inputs: [{ category: 'USER_DEFINED', typeId, maxToObjectIds: 1 }] })
+      }
+      case `POST ${configurations}/:fromObjectType/:toObjectType/batch/purge`:
+        return spec('POST', route.path, { inputs: [{ category: dice.pick(['HUBSPOT_DEFINED', 'USER_DEFINED']), typeId: dice.int(400) }] })
+      case 'POST /crm/v4/associations/usage/high-usage-report/:userId':
+        return spec('POST', route.path.replace(':userId', String(ACCOUNT.userId)))
+    }
+    return undefined
+  }
+}
+
+/** The v3 association batches and types. */
+function associationV3Recipe(route: Route): Recipe | undefined {
+  if (!route.path.startsWith('/crm/v3/associations/')) return undefined
+  return async (fx, dice) => {
+    const assoc = dice.pick(ASSOCIATION_TYPES)
+    const path = route.path.replace(':fromObjectType', dice.int(2) === 0 ? assoc.from : OBJECT_TYPES[assoc.from].typeId).replace(':toObjectType', assoc.to)
+    const from = await someRecord(fx, assoc.from, dice)
+    const to = await someRecord(fx, assoc.to, dice)
+    const type = dice.int(2) === 0 ? assoc.name : String(assoc.typeId)
+    const spec = (body?: unknown): RequestSpec => ({ method: route.method, path, headers: PAT, ...(body !== undefined && { body: json(body) }) })
+    switch (route.path.slice(route.path.lastIndexOf(':toObjectType') + ':toObjectType'.length)) {
+      case '/types':
+        return spec()
+      case '/batch/create':
+      case '/batch/archive':
+        return spec({ inputs: [{ from: { id: from }, to: { id: to }, type }] })
+      case '/batch/read':
+        await send(fx, { method: 'PUT', path: `/crm/v3/objects/${assoc.from}/${from}/associations/${assoc.to}/${to}/${assoc.typeId}`, headers: PAT })
+        return spec({ inputs: [{ id: from }] })
+    }
+    return undefined
+  }
+}
+
 /** The recipe of valid requests for a route. */
 export function validRecipe(route: Route): Recipe {
   if (route.path.startsWith('/crm/v3/objects/:objectType')) {
@@ -634,14 +729,10 @@ export function validRecipe(route: Route): Recipe {
   if (schemas) return schemaRecipe(route, schemas[0])
   const objects = /^\/crm\/v3\/objects\/([^/]+)/.exec(route.path)
   if (objects) return objectRecipe(route, parseObjectType(objects[1]!)!, objects[1]!)!
+  const schema = associationSchemaRecipe(route) ?? associationV3Recipe(route)
+  if (schema) return schema
   const v4 = /^\/crm\/v4\/(?:objects|associations)\/([^/:]+)/.exec(route.path)
   if (v4) return v4Recipe(route, parseObjectType(v4[1]!)!)!
-  if (route.path === '/crm/v4/associations/:fromObjectType/:toObjectType/labels') {
-    return async (fx, dice) => {
-      const assoc = dice.pick(ASSOCIATION_TYPES)
-      return { method: 'GET', path: `/crm/v4/associations/${assoc.from}/${assoc.to}/labels`, headers: PAT }
-    }
-  }
   const properties = /^\/crm\/v3\/properties\/([^/]+)/.exec(route.path)
   if (properties) return propertyRecipe(route, parseObjectType(properties[1]!)!, properties[1]!)
   const pipelines = /^\/crm\/v3\/pipelines\/([^/]+)/.exec(route.path)

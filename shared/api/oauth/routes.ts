@@ -14,13 +14,22 @@
  * of the app's registered redirect URLs (see redirect-urls.ts), which
  * `GET|POST|DELETE /_ringside/v1/oauth/redirect-urls` list, add and remove.
  *
- * The token endpoint takes its fields in the form body or as query
- * parameters (the v1 endpoint accepts both, and older client code sends
- * `?grant_type=…&client_id=…`); a field in both places takes the body's value.
+ * The v1 token endpoint takes its fields in the form body or as query
+ * parameters (older client code sends `?grant_type=…&client_id=…`); a field
+ * in both places takes the body's value.
+ *
+ * The date-versioned OAuth API (`/oauth/2026-03/token`, `…/token/introspect`,
+ * `…/token/revoke`, also published as `/oauth/v3/…`; the routes are
+ * registered at v3 and versions.ts maps the date versions to them) answers
+ * the token request exactly as v1 does, but takes every field from the form
+ * body only, never from the query, so no secret ends up in a URL
+ * (https://developers.hubspot.com/docs/api-reference/legacy/authentication/oauth-tokens/v1/migration-guide).
+ * Introspect replaces v1's `GET /oauth/v1/access-tokens/{token}` and
+ * `…/refresh-tokens/{token}`, revoke replaces `DELETE /oauth/v1/refresh-tokens/{token}`.
  */
 import { validationError } from '../errors.ts'
 import { json, noContent } from '../http.ts'
-import type { Route, ServiceDeps } from '../route.ts'
+import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { REDIRECT_URLS_PATH } from './redirect-urls.ts'
 import { OAuthErrorCode, oauthError, OAuthStore, type Fields, type TokenForm } from './store.ts'
 
@@ -35,6 +44,24 @@ const DEPRECATION_HEADERS = {
 }
 
 const none = { kind: 'none' } as const
+
+/** Token answers are never cached (RFC 6749 §5.1). */
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
+
+/**
+ * The fields of a date-versioned OAuth request: the form body only. Fields
+ * sent only as query parameters are named in the error, since v1 took them.
+ */
+function bodyFields(ctx: RouteContext): TokenForm {
+  const form: TokenForm = Object.create(null)
+  if (ctx.body.kind === 'form') Object.assign(form, ctx.body.value)
+  const inQuery = [...new Set(ctx.query.keys())].filter((name) => (TOKEN_FIELDS as readonly string[]).includes(name) || name === 'token')
+  if (Object.keys(form).length === 0 && inQuery.length > 0) {
+    const message = `This endpoint takes its fields in an application/x-www-form-urlencoded body only, not as query parameters (got ${inQuery.join(', ')} in the query).`
+    throw validationError(message, { extra: { error: 'invalid_request', error_description: message } })
+  }
+  return form
+}
 
 export function oauthRoutes(deps: ServiceDeps): Route[] {
   const store = new OAuthStore(deps.db)
@@ -111,7 +138,36 @@ export function oauthRoutes(deps: ServiceDeps): Route[] {
           )
         }
         const grant = await store.token(form, ctx.request.headers.get('authorization'), ctx.now)
-        return json(grant, 200, { 'cache-control': 'no-store', pragma: 'no-cache' })
+        return json(grant, 200, NO_STORE)
+      },
+    },
+    {
+      method: 'POST',
+      path: '/oauth/v3/token',
+      auth: none,
+      accepts: ['form'],
+      async handler(ctx) {
+        return json(await store.token(bodyFields(ctx), ctx.request.headers.get('authorization'), ctx.now), 200, NO_STORE)
+      },
+    },
+    {
+      method: 'POST',
+      path: '/oauth/v3/token/introspect',
+      auth: none,
+      accepts: ['form'],
+      handler(ctx) {
+        return json(store.introspect(bodyFields(ctx), ctx.request.headers.get('authorization'), ctx.now), 200, NO_STORE)
+      },
+    },
+    {
+      // RFC 7009 §2.2: 200, with nothing to read in the body.
+      method: 'POST',
+      path: '/oauth/v3/token/revoke',
+      auth: none,
+      accepts: ['form'],
+      handler(ctx) {
+        store.revoke(bodyFields(ctx), ctx.request.headers.get('authorization'), ctx.now)
+        return new Response(null, { status: 200, headers: NO_STORE })
       },
     },
     {

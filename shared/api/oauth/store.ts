@@ -308,6 +308,53 @@ function clientCredentials(authorization: string | null, form: Record<string, st
   return { clientId, clientSecret }
 }
 
+/** The client of a token, introspect or revoke request (Basic header, else the form), checked; its client_id. */
+function authenticateClient(authorization: string | null, form: TokenForm): string {
+  const { clientId, clientSecret } = clientCredentials(authorization, form)
+  checkClientId(clientId)
+  if (!clientSecret) throw oauthError(OAuthErrorCode.BAD_CLIENT_ID, 'invalid_client', 'client_secret is required.')
+  if (clientSecret !== DEV_APP.clientSecret) throw oauthError(OAuthErrorCode.BAD_CLIENT_ID, 'invalid_client', 'client_secret does not match the client_id.')
+  return clientId as string
+}
+
+/** The `token` field of an introspect or revoke request. */
+function requiredToken(form: TokenForm): string {
+  const token = form.token
+  if (!token) {
+    const message = 'token is required: the access or refresh token, as a form field.'
+    throw validationError(message, { extra: { error: 'invalid_request', error_description: message } })
+  }
+  return token
+}
+
+/**
+ * The introspection answer's `signed_access_token`: the fields the real API
+ * returns, filled from the token. The real values of `signature`,
+ * `newSignature` and the scope-group fields are HubSpot's internal encoding
+ * of the token, which an emulator cannot reproduce; they are opaque here.
+ */
+function signedAccessToken(row: AccessTokenRow) {
+  return {
+    appId: row.appId,
+    appInstallId: `${row.appId}-${row.hubId}`,
+    audience: row.clientId,
+    expiresAt: row.expiresAt,
+    hubId: row.hubId,
+    hublet: 'na1',
+    installingUserId: row.userId,
+    isPrivateDistribution: false,
+    isServiceAccount: false,
+    isUserLevel: false,
+    newSignature: row.token.slice(-16),
+    scopeToScopeGroupPks: '',
+    scopes: row.scopes.join(' '),
+    signature: row.token.slice(2, 18),
+    trialScopeToScopeGroupPks: '',
+    trialScopes: '',
+    userId: row.userId,
+  }
+}
+
 const decisionSchema = z.object({
   decision: z.enum(['grant', 'deny']),
   granted_scopes: z.array(z.string()).optional(),
@@ -493,11 +540,83 @@ export class OAuthStore {
         grantType ? `Unsupported grant_type '${grantType}'; use authorization_code or refresh_token.` : 'grant_type is required (authorization_code or refresh_token).',
       )
     }
-    const { clientId, clientSecret } = clientCredentials(authorization, form)
-    checkClientId(clientId)
-    if (!clientSecret) throw oauthError(OAuthErrorCode.BAD_CLIENT_ID, 'invalid_client', 'client_secret is required.')
-    if (clientSecret !== DEV_APP.clientSecret) throw oauthError(OAuthErrorCode.BAD_CLIENT_ID, 'invalid_client', 'client_secret does not match the client_id.')
-    return grantType === 'authorization_code' ? this.#exchangeCode(form, clientId as string, now) : this.#exchangeRefreshToken(form, clientId as string, now)
+    const clientId = authenticateClient(authorization, form)
+    return grantType === 'authorization_code' ? this.#exchangeCode(form, clientId, now) : this.#exchangeRefreshToken(form, clientId, now)
+  }
+
+  /**
+   * Token introspection (`POST /oauth/2026-03/token/introspect`, RFC 7662),
+   * in place of v1's per-token GETs: the client authenticates, the token is
+   * in the form. A live access or refresh token issued to this client gets
+   * its metadata with `active: true` (PublicAccessTokenInfoResponse or
+   * PublicRefreshTokenInfoResponse); any other token, unknown, expired,
+   * revoked or another client's, gets just `{active: false}` (RFC 7662 §2.2).
+   * `token_type_hint` only chooses which kind is looked up first.
+   */
+  introspect(form: TokenForm, authorization: string | null, now: number): Record<string, unknown> {
+    const clientId = authenticateClient(authorization, form)
+    const token = requiredToken(form)
+    const access = (): Record<string, unknown> | undefined => {
+      const row = this.#t.accessTokens.get(token)
+      if (!row || row.clientId !== clientId || now >= row.expiresAt) return undefined
+      return {
+        token_use: 'access_token',
+        active: true,
+        token: row.token,
+        token_type: 'access',
+        expires_in: Math.floor((row.expiresAt - now) / 1000),
+        hub_id: row.hubId,
+        user_id: row.userId,
+        client_id: row.clientId,
+        app_id: row.appId,
+        scopes: row.scopes,
+        is_private_distribution: false,
+        user: ACCOUNT.userEmail,
+        hub_domain: ACCOUNT.hubDomain,
+        signed_access_token: signedAccessToken(row),
+      }
+    }
+    const refresh = (): Record<string, unknown> | undefined => {
+      const row = this.#t.refreshTokens.get(token)
+      if (!row || row.clientId !== clientId || row.revokedAt !== null) return undefined
+      return {
+        token_use: 'refresh_token',
+        active: true,
+        token: row.token,
+        token_type: 'refresh',
+        hub_id: row.hubId,
+        user_id: row.userId,
+        client_id: row.clientId,
+        app_id: row.appId,
+        scopes: row.scopes,
+        user: ACCOUNT.userEmail,
+        hub_domain: ACCOUNT.hubDomain,
+      }
+    }
+    const found = form.token_type_hint === 'refresh_token' ? (refresh() ?? access()) : (access() ?? refresh())
+    return found ?? { active: false }
+  }
+
+  /**
+   * Token revocation (`POST /oauth/2026-03/token/revoke`, RFC 7009), in
+   * place of v1's `DELETE /oauth/v1/refresh-tokens/{token}`: it revokes a
+   * refresh token of this client (access tokens made from it run out on
+   * their own, as with v1). An unknown or already revoked token is a
+   * success too (RFC 7009 §2.2); an access token is refused with
+   * `unsupported_token_type`, since only refresh tokens can be revoked.
+   */
+  revoke(form: TokenForm, authorization: string | null, now: number): void {
+    const clientId = authenticateClient(authorization, form)
+    const token = requiredToken(form)
+    const row = this.#t.refreshTokens.get(token)
+    if (row && row.clientId === clientId && row.revokedAt === null) {
+      this.#t.refreshTokens.set(row.token, { ...row, revokedAt: now })
+      return
+    }
+    if (!row && this.#t.accessTokens.has(token)) {
+      const message = 'Only refresh tokens can be revoked; an access token expires by itself (30 minutes after it was issued).'
+      throw validationError(message, { extra: { error: 'unsupported_token_type', error_description: message } })
+    }
   }
 
   async #exchangeCode(form: TokenForm, clientId: string, now: number): Promise<TokenGrant> {

@@ -15,16 +15,17 @@
  *
  * Record ids in v4 responses are numbers (`toObjectId: 12345`), except the
  * `{id}` objects of batch inputs and results, which are strings, as in the
- * real API. Only HUBSPOT_DEFINED types exist here (user-defined labels are
- * not emulated): any other category is 400.
+ * real API. A type is HubSpot's (HUBSPOT_DEFINED) or one of the account's
+ * labels (USER_DEFINED, see association-labels.ts); the category sent must
+ * be the type's, else 400.
  */
 import { z } from 'zod'
-import { ApiError, notFound, validationError } from '../errors.ts'
+import { notFound, validationError } from '../errors.ts'
 import { boundedArray, intParam, json, noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
-import { associationTypeFrom, associationTypesBetween, defaultAssociationType, type AssociationType } from '../../crm/association-types.ts'
+import { defaultAssociationType, type AssociationType } from '../../crm/association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type BuiltinObjectType as ObjectType } from './object-types.ts'
-import { batchResponse, toStandardError, type StandardError } from './serialize.ts'
+import { batchResponse, eachInput, toStandardError, type StandardError } from './serialize.ts'
 import type { ObjectStore } from './store.ts'
 
 /** Most inputs in one v4 batch (the real API's limit for association batches). */
@@ -60,11 +61,11 @@ function checkRecordId(raw: string): string {
   return raw
 }
 
-/** The types named by a request, each checked to lead from `from` to `to`. */
-function resolveSpecs(from: ObjectType, to: ObjectType, specs: z.infer<typeof specsSchema>): AssociationType[] {
+/** The types named by a request (HubSpot's or the account's labels), each checked to lead from `from` to `to`. */
+function resolveSpecs(objects: ObjectStore, from: ObjectType, to: ObjectType, specs: z.infer<typeof specsSchema>): AssociationType[] {
   return specs.map((spec) => {
-    const type = associationTypeFrom(from, spec.associationTypeId)
-    if (spec.associationCategory !== 'HUBSPOT_DEFINED' || !type || type.to !== to) {
+    const type = objects.labels.typeFrom(from, spec.associationTypeId)
+    if (!type || spec.associationCategory !== type.category || type.to !== to) {
       throw validationError(
         `${spec.associationCategory} association type ${spec.associationTypeId} does not exist from ${from} to ${to}. See GET /crm/v4/associations/${from}/${to}/labels.`,
       )
@@ -82,7 +83,7 @@ function requireRecords(objects: ObjectStore, from: ObjectType, fromId: string, 
 /** LabelsBetweenObjectPair: the labels of every type now linking the two records. */
 function labelsBetween(objects: ObjectStore, from: ObjectType, fromId: string, to: ObjectType, toId: string) {
   const typeIds = objects.associations(from, fromId, to).find((a) => a.id === toId)?.typeIds ?? []
-  const labels = typeIds.map((id) => associationTypeFrom(from, id)?.label).filter((l): l is string => typeof l === 'string')
+  const labels = typeIds.map((id) => objects.associationTypeFrom(from, id)?.label).filter((l): l is string => typeof l === 'string')
   return {
     fromObjectTypeId: OBJECT_TYPES[from].typeId,
     fromObjectId: Number(fromId),
@@ -112,7 +113,7 @@ function associatedWithLabels(objects: ObjectStore, from: ObjectType, fromId: st
     .associations(from, fromId, to)
     .map((a) => ({
       toObjectId: Number(a.id),
-      associationTypes: a.typeIds.map((id) => associationTypeFrom(from, id)).filter((t): t is AssociationType => t !== undefined).map(typeWithLabel),
+      associationTypes: a.typeIds.map((id) => objects.associationTypeFrom(from, id)).filter((t): t is AssociationType => t !== undefined).map(typeWithLabel),
     }))
     .sort((a, b) => a.toObjectId - b.toObjectId)
 }
@@ -131,7 +132,7 @@ function removeAll(objects: ObjectStore, from: ObjectType, fromId: string, to: O
   const linked = objects.associations(from, fromId, to).find((a) => a.id === toId)
   for (const typeId of linked?.typeIds ?? []) {
     // Removing a type also removes its inverse; a type already gone (an implied one) is skipped.
-    if (associationTypeFrom(from, typeId)) objects.dissociate(from, fromId, to, toId, typeId, now)
+    if (objects.associationTypeFrom(from, typeId)) objects.dissociate(from, fromId, to, toId, typeId, now)
   }
 }
 
@@ -163,7 +164,7 @@ function recordRoutes(deps: ServiceDeps, from: ObjectType, base: string): Route[
       auth: write,
       handler(ctx) {
         const { fromId, to, toId } = params(ctx)
-        const types = resolveSpecs(from, to, parseInput(specsSchema, ctx.jsonBody()))
+        const types = resolveSpecs(objects, from, to, parseInput(specsSchema, ctx.jsonBody()))
         requireRecords(objects, from, fromId, to, toId)
         for (const type of types) objects.associate(from, fromId, to, toId, type.typeId)
         return json(labelsBetween(objects, from, fromId, to, toId), 201)
@@ -199,19 +200,10 @@ function batchRoutes(deps: ServiceDeps, from: ObjectType, base: string): Route[]
   const { objects } = deps
   const read = { kind: 'bearer', scopes: [OBJECT_TYPES[from].readScope] } as const
   const write = { kind: 'bearer', scopes: [OBJECT_TYPES[from].writeScope] } as const
-  /** Run `step` per input in its own all-or-nothing attempt; failures become errors[] with the input's index. */
+  /** Each input in its own all-or-nothing attempt (serialize.ts's eachInput); an input may give several results. */
   const perInput = <I, R>(ctx: RouteContext, inputs: readonly I[], step: (input: I) => R[]) => {
-    const results: R[] = []
-    const errors: StandardError[] = []
-    for (const [index, input] of inputs.entries()) {
-      try {
-        results.push(...ctx.db.attempt(() => step(input)))
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error
-        errors.push(toStandardError(error, { inputIndex: [String(index)] }))
-      }
-    }
-    return { results, errors }
+    const { results, errors } = eachInput(ctx.db, inputs, step)
+    return { results: results.flat(), errors }
   }
   return [
     {
@@ -222,7 +214,7 @@ function batchRoutes(deps: ServiceDeps, from: ObjectType, base: string): Route[]
         const to = typeParam(ctx.params.toObjectType!)
         const input = parseInput(batchCreateSchema, ctx.jsonBody())
         const { results, errors } = perInput(ctx, input.inputs, (item) => {
-          const types = resolveSpecs(from, to, item.types)
+          const types = resolveSpecs(objects, from, to, item.types)
           requireRecords(objects, from, item.from.id, to, item.to.id)
           for (const type of types) objects.associate(from, item.from.id, to, item.to.id, type.typeId)
           return [labelsBetween(objects, from, item.from.id, to, item.to.id)]
@@ -300,7 +292,7 @@ function batchRoutes(deps: ServiceDeps, from: ObjectType, base: string): Route[]
         const to = typeParam(ctx.params.toObjectType!)
         const input = parseInput(batchCreateSchema, ctx.jsonBody())
         // Every input is checked before anything is removed.
-        const resolved = input.inputs.map((item) => ({ item, types: resolveSpecs(from, to, item.types) }))
+        const resolved = input.inputs.map((item) => ({ item, types: resolveSpecs(objects, from, to, item.types) }))
         for (const { item, types } of resolved) {
           if (!objects.get(from, item.from.id)) continue
           for (const type of types) objects.dissociate(from, item.from.id, to, item.to.id, type.typeId, ctx.now)
@@ -323,6 +315,6 @@ export function associationV4Routes(deps: ServiceDeps): Route[] {
 }
 
 /** Every v4 association type between two types, with labels (GET …/labels uses the same shape). */
-export function labelledTypesBetween(from: ObjectType, to: ObjectType) {
-  return associationTypesBetween(from, to).map(typeWithLabel)
+export function labelledTypesBetween(objects: ObjectStore, from: ObjectType, to: ObjectType) {
+  return objects.labels.between(from, to).map(typeWithLabel)
 }

@@ -6,6 +6,9 @@
  *   `PATCH /{id}` → 200; `DELETE /{id}` → 204.
  * - `GET    /{pipelineId}/stages` and `/stages/{stageId}`; `POST /stages` → 201; `PUT` and `PATCH
  *   /stages/{stageId}` → 200; `DELETE` → 204.
+ * - `GET    /{pipelineId}/audit` and `/stages/{stageId}/audit`: every change
+ *   made through this API, newest first (pipeline-audit.ts). A change of a
+ *   stage is also an UPDATE of its pipeline.
  *
  * Rules: a pipeline has at least one stage; labels are unique among the
  * type's pipelines and among a pipeline's stages (409); ticket stages need
@@ -20,7 +23,9 @@ import { z } from 'zod'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { boundedArray, json, noContent, own, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
+import { ACCOUNT } from '../../crm/account.ts'
 import { OBJECT_TYPES } from './object-types.ts'
+import { auditOf, auditTable, recordAudit, stageChanges, type AuditAction } from './pipeline-audit.ts'
 import {
   findPipeline,
   PIPELINE_PROPERTIES,
@@ -134,6 +139,19 @@ function pipelineRoutes(deps: ServiceDeps, objectType: PipelineObjectType, base:
     return pipeline
   }
   const sortStages = (stages: PipelineStage[]) => [...stages].sort((a, b) => a.displayOrder - b.displayOrder)
+  const audit = (ctx: RouteContext, action: AuditAction, pipeline: PipelineRow, stage?: PipelineStage) =>
+    recordAudit(
+      db,
+      { objectType, timestamp: iso(ctx), portalId: ACCOUNT.hubId, fromUserId: ctx.principal.kind === 'oauth' ? ctx.principal.userId : undefined },
+      action,
+      pipeline,
+      stage,
+    )
+  /** A pipeline saved after a stage endpoint changed one stage: the stage's entry and the pipeline's. */
+  const auditStage = (ctx: RouteContext, action: AuditAction, pipeline: PipelineRow, stage: PipelineStage) => {
+    audit(ctx, action, pipeline, stage)
+    audit(ctx, 'UPDATE', pipeline)
+  }
 
   return [
     {
@@ -157,6 +175,8 @@ function pipelineRoutes(deps: ServiceDeps, objectType: PipelineObjectType, base:
         const id = newId(`pipelines:${objectType}`)
         const stages = input.stages.map((s) => buildStage(s, newId(`pipeline_stages:${objectType}`), now))
         const pipeline = save({ objectType, id, label: input.label, displayOrder: input.displayOrder, stages: sortStages(stages), createdAt: now, updatedAt: now, archived: false })
+        audit(ctx, 'CREATE', pipeline)
+        for (const stage of pipeline.stages) audit(ctx, 'CREATE', pipeline, stage)
         return json(toPublicPipeline(pipeline), 201)
       },
     },
@@ -186,6 +206,8 @@ function pipelineRoutes(deps: ServiceDeps, objectType: PipelineObjectType, base:
         // Stages left out are removed: only if no record sits in them.
         for (const old of current.stages) if (!old.archived && !stages.some((s) => s.id === old.id)) refuseIfUsed(current.id, old.id)
         const pipeline = save({ ...current, label: input.label, displayOrder: input.displayOrder, stages: sortStages(stages), updatedAt: now })
+        audit(ctx, 'UPDATE', pipeline)
+        for (const [action, stage] of stageChanges(current.stages.filter((s) => !s.archived), pipeline.stages)) audit(ctx, action, pipeline, stage)
         return json(toPublicPipeline(pipeline))
       },
     },
@@ -203,6 +225,7 @@ function pipelineRoutes(deps: ServiceDeps, objectType: PipelineObjectType, base:
           ...(input.displayOrder !== undefined && { displayOrder: input.displayOrder }),
           updatedAt: iso(ctx),
         })
+        audit(ctx, 'UPDATE', pipeline)
         return json(toPublicPipeline(pipeline))
       },
     },
@@ -215,6 +238,8 @@ function pipelineRoutes(deps: ServiceDeps, objectType: PipelineObjectType, base:
         if (pipelinesOf(db, objectType).length === 1) throw validationError(`Pipeline ${current.id} is the only ${OBJECT_TYPES[objectType].singular} pipeline; it cannot be deleted.`)
         refuseIfUsed(current.id)
         table.delete(`${objectType}:${current.id}`)
+        for (const stage of current.stages.filter((s) => !s.archived)) audit(ctx, 'DELETE', current, stage)
+        audit(ctx, 'DELETE', current)
         return noContent()
       },
     },
@@ -237,7 +262,7 @@ function pipelineRoutes(deps: ServiceDeps, objectType: PipelineObjectType, base:
         checkUniqueLabels([...live.map((s) => s.label), input.label], 'Stage')
         const now = iso(ctx)
         const stage = buildStage(input, newId(`pipeline_stages:${objectType}`), now)
-        save({ ...current, stages: sortStages([...current.stages, stage]), updatedAt: now })
+        auditStage(ctx, 'CREATE', save({ ...current, stages: sortStages([...current.stages, stage]), updatedAt: now }), stage)
         return json(stage, 201)
       },
     },
@@ -268,7 +293,7 @@ function pipelineRoutes(deps: ServiceDeps, objectType: PipelineObjectType, base:
           checkUniqueLabels([...others.map((s) => s.label), merged.label], 'Stage')
           const now = iso(ctx)
           const stage = buildStage(merged, previous.id, now, previous)
-          save({ ...current, stages: sortStages(current.stages.map((s) => (s.id === previous.id ? stage : s))), updatedAt: now })
+          auditStage(ctx, 'UPDATE', save({ ...current, stages: sortStages(current.stages.map((s) => (s.id === previous.id ? stage : s))), updatedAt: now }), stage)
           return json(stage)
         },
       }),
@@ -282,14 +307,39 @@ function pipelineRoutes(deps: ServiceDeps, objectType: PipelineObjectType, base:
         const stage = stageOr404(current, ctx.params.stageId!)
         if (current.stages.filter((s) => !s.archived).length === 1) throw validationError(`Stage ${stage.id} is the only stage of pipeline ${current.id}; a pipeline needs at least one.`)
         refuseIfUsed(current.id, stage.id)
-        save({ ...current, stages: current.stages.filter((s) => s.id !== stage.id), updatedAt: iso(ctx) })
+        auditStage(ctx, 'DELETE', save({ ...current, stages: current.stages.filter((s) => s.id !== stage.id), updatedAt: iso(ctx) }), stage)
         return noContent()
+      },
+    },
+    {
+      method: 'GET',
+      path: `${base}/:pipelineId/audit`,
+      auth: read,
+      handler(ctx) {
+        return json({ results: auditOf(db, objectType, pipelineOr404(ctx.params.pipelineId!).id) })
+      },
+    },
+    {
+      method: 'GET',
+      path: `${base}/:pipelineId/stages/:stageId/audit`,
+      auth: read,
+      handler(ctx) {
+        // The official client (14.0.1, PipelineStageAuditsApi.getAudit) leaves `{pipelineId}` unfilled in
+        // this path. Stage ids are unique within an account, so a segment that names no pipeline finds the
+        // stage by its id in any of the type's pipelines.
+        const named = findPipeline(db, objectType, ctx.params.pipelineId!)
+        const stageId = ctx.params.stageId!
+        const pipeline = named ?? pipelinesOf(db, objectType).find((p) => p.stages.some((s) => s.id === stageId && !s.archived))
+        if (!pipeline) throw notFound(`Unable to find pipeline ${ctx.params.pipelineId} for ${objectType}.`)
+        return json({ results: auditOf(db, objectType, pipeline.id, stageOr404(pipeline, stageId).id) })
       },
     },
   ]
 }
 
 export function pipelinesRoutes(deps: ServiceDeps): Route[] {
+  // Declared now, not on first use, so saved data holding a trail loads into a service that never wrote one.
+  auditTable(deps.db)
   const routes: Route[] = []
   for (const type of ['tickets', 'deals'] as const) {
     for (const segment of [type, OBJECT_TYPES[type].typeId]) routes.push(...pipelineRoutes(deps, type, `/crm/v3/pipelines/${segment}`))

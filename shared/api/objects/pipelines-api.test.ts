@@ -114,3 +114,56 @@ test('a pipeline in use, or the only one, cannot be deleted; an empty extra one 
   const made = await c.ok('POST', '/crm/v3/objects/tickets', { properties: { subject: 'Default again', hs_pipeline_stage: '1' } }, 201)
   expect(made.properties.hs_pipeline).toBe('0')
 })
+
+describe('audit', () => {
+  const PIPES = '/crm/v3/pipelines/tickets'
+  const stage = (label: string, displayOrder = 0) => ({ label, displayOrder, metadata: { ticketState: 'OPEN' } })
+
+  test('every change through the API is in the pipeline’s audit, newest first, in the PublicAuditInfo shape', async () => {
+    const made = await c.ok('POST', PIPES, { label: 'Audited', displayOrder: 3, stages: [stage('One'), stage('Two', 1)] }, 201)
+    await c.ok('PATCH', `${PIPES}/${made.id}`, { label: 'Audited twice' })
+    const added = await c.ok('POST', `${PIPES}/${made.id}/stages`, stage('Three', 2), 201)
+    const audit = await c.ok('GET', `${PIPES}/${made.id}/audit`)
+    expect(audit.results.map((e: { action: string }) => e.action)).toEqual(['UPDATE', 'UPDATE', 'CREATE'])
+    expect(audit.results[0]).toEqual({
+      identifier: made.id,
+      action: 'UPDATE',
+      timestamp: expect.any(String),
+      portalId: 123456,
+      message: expect.stringContaining(made.id),
+      rawObject: expect.objectContaining({ id: made.id, label: 'Audited twice' }),
+    })
+    expect(audit.results[0].rawObject.stages.map((s: { id: string }) => s.id)).toContain(added.id)
+    expect(audit.results[2].rawObject).toMatchObject({ label: 'Audited' })
+    // A fresh account's pipelines were made by HubSpot: no entries.
+    expect((await c.ok('GET', `${PIPES}/0/audit`)).results).toEqual([])
+    await expectError(await c.req('GET', `${PIPES}/987654/audit`), 404, 'OBJECT_NOT_FOUND')
+  })
+
+  test('a stage’s audit lists its own changes, also those a PUT of the pipeline made; the client’s unfilled {pipelineId} finds the stage', async () => {
+    const made = await c.ok('POST', PIPES, { label: 'Staged', displayOrder: 3, stages: [stage('One'), stage('Two', 1)] }, 201)
+    const [one, two] = made.stages
+    await c.ok('PATCH', `${PIPES}/${made.id}/stages/${one.id}`, { label: 'First' })
+    await c.ok('PUT', `${PIPES}/${made.id}`, { label: 'Staged', displayOrder: 3, stages: [{ id: one.id, ...stage('Only') }] })
+    const audit = await c.ok('GET', `${PIPES}/${made.id}/stages/${one.id}/audit`)
+    expect(audit.results.map((e: { action: string; rawObject: { label: string } }) => [e.action, e.rawObject.label])).toEqual([
+      ['UPDATE', 'Only'],
+      ['UPDATE', 'First'],
+      ['CREATE', 'One'],
+    ])
+    expect(audit.results.every((e: { identifier: string }) => e.identifier === one.id)).toBe(true)
+    expect((await c.ok('GET', `${PIPES}/%7BpipelineId%7D/stages/${one.id}/audit`)).results).toEqual(audit.results)
+    await expectError(await c.req('GET', `${PIPES}/${made.id}/stages/${two.id}/audit`), 404, 'OBJECT_NOT_FOUND')
+  })
+
+  test('a failed change leaves no audit entry, and the trail survives an export and import', async () => {
+    const made = await c.ok('POST', PIPES, { label: 'Kept', displayOrder: 3, stages: [stage('One')] }, 201)
+    await expectError(await c.req('PATCH', `${PIPES}/${made.id}`, { label: 'Support Pipeline' }), 409, 'CONFLICT')
+    expect((await c.ok('GET', `${PIPES}/${made.id}/audit`)).results).toHaveLength(1)
+    const exported = await c.ok('GET', '/_ringside/v1/export')
+    // A service that never wrote an audit entry (what a restart loads the saved data into) takes the trail.
+    const fresh = client(createTestService())
+    await fresh.ok('POST', '/_ringside/v1/import', exported)
+    expect((await fresh.ok('GET', `${PIPES}/${made.id}/audit`)).results).toHaveLength(1)
+  })
+})

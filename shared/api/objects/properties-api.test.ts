@@ -153,3 +153,46 @@ test('a multiple-checkbox property takes several options separated by ";"', asyn
   expect(made.properties.channels).toBe('minor;major')
   await expectError(await c.req('POST', '/crm/v3/objects/tickets', ticket({ channels: 'minor;nope' })), 400, 'VALIDATION_ERROR')
 })
+
+describe('batches', () => {
+  const BATCH = '/crm/v3/properties/contacts/batch'
+  const prop = (name: string, extra: Record<string, unknown> = {}) => ({ name, label: 'Batch', type: 'string', fieldType: 'text', groupName: 'contactinformation', ...extra })
+
+  test('batch/create makes each property (201); a bad input is reported with its index and leaves no trace (207)', async () => {
+    const made = await c.ok('POST', `${BATCH}/create`, { inputs: [prop('batch_one'), prop('batch_two')] }, 201)
+    expect(made.results.map((p: { name: string }) => p.name)).toEqual(['batch_one', 'batch_two'])
+    const partial = await c.ok('POST', `${BATCH}/create`, { inputs: [prop('batch_three'), prop('batch_one'), prop('batch_four', { type: 'number' })] }, 207)
+    expect(partial.results.map((p: { name: string }) => p.name)).toEqual(['batch_three'])
+    expect(partial.errors.map((e: { category: string; context: { inputIndex: string[] } }) => [e.category, e.context.inputIndex[0]])).toEqual([
+      ['CONFLICT', '1'],
+      ['VALIDATION_ERROR', '2'],
+    ])
+    await c.ok('GET', '/crm/v3/properties/contacts/batch_four', undefined, 404)
+    const before = tablesOf(api)
+    await expectError(await c.req('POST', `${BATCH}/create`, { inputs: [{ name: 'no_type' }] }), 400, 'VALIDATION_ERROR')
+    expect(tablesOf(api)).toBe(before)
+  })
+
+  test('batch/read returns the named properties (archived ones with archived: true); unknown names are errors (207)', async () => {
+    await c.ok('POST', `${BATCH}/create`, { inputs: [prop('batch_read')] }, 201)
+    const read = await c.ok('POST', `${BATCH}/read`, { inputs: [{ name: 'email' }, { name: 'batch_read' }], archived: false })
+    expect(read.results.map((p: { name: string }) => p.name)).toEqual(['email', 'batch_read'])
+    const partial = await c.ok('POST', `${BATCH}/read`, { inputs: [{ name: 'email' }, { name: 'no_such_property' }], archived: false }, 207)
+    expect(partial.errors[0]).toMatchObject({ category: 'OBJECT_NOT_FOUND', context: { name: ['no_such_property'] } })
+    await c.ok('DELETE', '/crm/v3/properties/contacts/batch_read', undefined, 204)
+    const archived = await c.ok('POST', `${BATCH}/read`, { inputs: [{ name: 'batch_read' }], archived: true })
+    expect(archived.results[0]).toMatchObject({ name: 'batch_read', archived: true })
+  })
+
+  test('batch/archive is 204 whatever the state of each property, removes values, and refuses HubSpot’s own', async () => {
+    await c.ok('POST', `${BATCH}/create`, { inputs: [prop('batch_gone')] }, 201)
+    await c.ok('PATCH', '/crm/v3/objects/contacts/1', { properties: { batch_gone: 'x' } })
+    const before = tablesOf(api)
+    await expectError(await c.req('POST', `${BATCH}/archive`, { inputs: [{ name: 'batch_gone' }, { name: 'email' }] }), 400, 'VALIDATION_ERROR', 'READ_ONLY_DEFINITION')
+    expect(tablesOf(api)).toBe(before)
+    await c.ok('POST', `${BATCH}/archive`, { inputs: [{ name: 'batch_gone' }, { name: 'never_existed' }] }, 204)
+    await c.ok('POST', `${BATCH}/archive`, { inputs: [{ name: 'batch_gone' }] }, 204)
+    const record = await c.ok('GET', '/crm/v3/objects/contacts/1?properties=batch_gone')
+    expect(record.properties.batch_gone).toBeUndefined()
+  })
+})

@@ -6,6 +6,10 @@
  * - `GET    /crm/v3/properties/{type}` (`archived=true`: archived custom ones), `/{name}`
  * - `POST   /crm/v3/properties/{type}` → 201 Property; `PATCH /{name}` → 200; `DELETE /{name}` → 204
  * - `GET|POST /crm/v3/properties/{type}/groups`, `GET|PATCH|DELETE /groups/{groupName}`
+ * - `POST /crm/v3/properties/{type}/batch/create` → 201 (207: each input on its
+ *   own, a failing one in `errors[]`), `batch/read` → 200 (207 naming the
+ *   unknown ones), `batch/archive` → 204 whatever the state of each property,
+ *   as the real API documents (HubSpot's own properties are refused)
  *
  * Rules, as in the real API: a name starts with a lower-case letter and holds
  * lower-case letters, digits and `_` (at most 100 characters; `hs_` is
@@ -22,6 +26,7 @@ import { conflict, notFound, validationError } from '../errors.ts'
 import { boolParam, boundedArray, json, noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type BuiltinObjectType as ObjectType } from './object-types.ts'
+import { batchResponse, eachInput, toStandardError } from './serialize.ts'
 import { FIELD_TYPES, PROPERTY_TYPES, type CustomPropertyRow, type FieldType, type PropertyOption, type PropertyType } from './properties.ts'
 
 /** Which field types each property type may be shown with. */
@@ -63,6 +68,12 @@ export const propertyCreateSchema = z.object({
 })
 const createSchema = propertyCreateSchema
 const updateSchema = z.object(editable).partial()
+/** Most inputs in one batch of properties. */
+export const PROPERTY_BATCH_LIMIT = 100
+const batchCreateSchema = z.object({ inputs: boundedArray(createSchema, PROPERTY_BATCH_LIMIT) })
+const nameInput = z.object({ name: z.string().min(1).max(100) })
+const batchReadSchema = z.object({ inputs: boundedArray(nameInput, PROPERTY_BATCH_LIMIT), archived: z.boolean().optional() })
+const batchArchiveSchema = z.object({ inputs: boundedArray(nameInput, PROPERTY_BATCH_LIMIT) })
 const groupCreateSchema = z.object({
   name: z.string().max(100).regex(NAME, 'must start with a lower-case letter and hold only a-z, 0-9 and _'),
   label: z.string().trim().min(1, 'must not be empty').max(100),
@@ -209,8 +220,73 @@ function propertyRoutes(deps: ServiceDeps, objectType: ObjectType, base: string)
       },
     },
   ]
+  const batchRoutes: Route[] = [
+    {
+      method: 'POST',
+      path: `${base}/batch/create`,
+      auth: write,
+      handler(ctx) {
+        const input = parseInput(batchCreateSchema, ctx.jsonBody())
+        // Each input on its own, with the rules of a single create; a failing one leaves no trace.
+        const { results, errors } = eachInput(ctx.db, input.inputs, (item) => create(ctx, item))
+        return json(batchResponse(results, errors, ctx.now, deps.now()), errors.length > 0 ? 207 : 201)
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/batch/read`,
+      auth: read,
+      handler(ctx) {
+        const input = parseInput(batchReadSchema, ctx.jsonBody())
+        const archived = input.archived ?? false
+        const results: unknown[] = []
+        const missing: string[] = []
+        for (const { name } of input.inputs) {
+          const def = find(name, archived)
+          if (def) results.push(def)
+          else if (!missing.includes(name)) missing.push(name)
+        }
+        const errors = missing.map((name) => toStandardError(notFound(`Property ${name} does not exist on ${objectType}.`), { name: [name] }))
+        return json(batchResponse(results, errors, ctx.now, deps.now()), errors.length > 0 ? 207 : 200)
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/batch/archive`,
+      auth: write,
+      handler(ctx) {
+        const input = parseInput(batchArchiveSchema, ctx.jsonBody())
+        // As the real API: 204 whatever the state of each property (live, archived, unknown); HubSpot's own are refused first.
+        const builtin = input.inputs.find(({ name }) => catalog.isBuiltin(objectType, name))
+        if (builtin) customOr404(builtin.name)
+        for (const { name } of input.inputs) {
+          const row = catalog.customRow(objectType, name)
+          if (row && !row.archived) archive(ctx, row)
+        }
+        return noContent()
+      },
+    },
+  ]
+  function create(ctx: RouteContext, input: z.infer<typeof createSchema>): CustomPropertyRow {
+    const row = newPropertyRow(input, iso(ctx))
+    if (catalog.definition(objectType, row.name)) throw conflict(`Property named '${row.name}' already exists.`, { context: { name: [row.name] } })
+    groupOr400(row.groupName)
+    // An archived property of the same name is replaced (its values were removed when it was archived).
+    catalog.putCustom(objectType, row)
+    return row
+  }
+  /** A live property (built-in or custom), or an archived custom one. */
+  function find(name: string, archived: boolean) {
+    const def = archived ? catalog.customRow(objectType, name) : catalog.definition(objectType, name)
+    return def && def.archived === archived ? def : undefined
+  }
+  function archive(ctx: RouteContext, current: CustomPropertyRow): void {
+    catalog.putCustom(objectType, { ...current, archived: true, archivedAt: iso(ctx), updatedAt: iso(ctx) })
+    deps.objects.dropProperty(objectType, current.name)
+  }
   return [
     ...groupRoutes,
+    ...batchRoutes,
     {
       method: 'GET',
       path: base,
@@ -225,9 +301,8 @@ function propertyRoutes(deps: ServiceDeps, objectType: ObjectType, base: string)
       auth: read,
       handler(ctx) {
         const name = ctx.params.propertyName!
-        const archived = boolParam(ctx.query, 'archived', false)
-        const def = archived ? catalog.customRow(objectType, name) : catalog.definition(objectType, name)
-        if (!def || def.archived !== archived) throw notFound(`Property ${name} does not exist on ${objectType}.`)
+        const def = find(name, boolParam(ctx.query, 'archived', false))
+        if (!def) throw notFound(`Property ${name} does not exist on ${objectType}.`)
         return json(def)
       },
     },
@@ -236,12 +311,7 @@ function propertyRoutes(deps: ServiceDeps, objectType: ObjectType, base: string)
       path: base,
       auth: write,
       handler(ctx) {
-        const row = newPropertyRow(parseInput(createSchema, ctx.jsonBody()), iso(ctx))
-        if (catalog.definition(objectType, row.name)) throw conflict(`Property named '${row.name}' already exists.`, { context: { name: [row.name] } })
-        groupOr400(row.groupName)
-        // An archived property of the same name is replaced (its values were removed when it was archived).
-        catalog.putCustom(objectType, row)
-        return json(row, 201)
+        return json(create(ctx, parseInput(createSchema, ctx.jsonBody())), 201)
       },
     },
     {
@@ -279,9 +349,7 @@ function propertyRoutes(deps: ServiceDeps, objectType: ObjectType, base: string)
       path: `${base}/:propertyName`,
       auth: write,
       handler(ctx) {
-        const current = customOr404(ctx.params.propertyName!)
-        catalog.putCustom(objectType, { ...current, archived: true, archivedAt: iso(ctx), updatedAt: iso(ctx) })
-        deps.objects.dropProperty(objectType, current.name)
+        archive(ctx, customOr404(ctx.params.propertyName!))
         return noContent()
       },
     },

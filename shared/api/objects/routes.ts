@@ -10,13 +10,14 @@ import { z } from 'zod'
 import { ApiError, notFound, validationError } from '../errors.ts'
 import { boolParam, boundedArray, intParam, json, listParam, noContent, own, ownRecord, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
-import { ASSOCIATION_TYPES } from '../../crm/association-types.ts'
+import { associationV3Routes, v3AssociationType } from './associations-v3.ts'
 import { associationV4Routes } from './associations-v4.ts'
-import { OBJECT_TYPE_NAMES, OBJECT_TYPES, scopesOf, upperName, type CustomObjectType, type ObjectType } from './object-types.ts'
+import { OBJECT_TYPE_NAMES, OBJECT_TYPES, scopesOf, upperName, type BuiltinObjectType, type CustomObjectType, type ObjectType } from './object-types.ts'
 import { schemaRoutes } from './schema-routes.ts'
 import { compareForSearch, parseSearchRequest, searchPredicate } from './search.ts'
 import {
   batchResponse,
+  eachInput,
   toPublicObject,
   toStandardError,
   withAssociations,
@@ -135,12 +136,11 @@ function nextLink(ctx: RouteContext, after: string): string {
   return url.toString()
 }
 
-/** An association type id given as a number, or by its v3 name (ticket_to_contact). */
+/** An association type id given as a number, or by its v3 name (ticket_to_contact, a label's name, a custom object's association). */
 function parseTypeId(objects: ObjectStore, fromType: ObjectType, raw: string): number {
   if (/^\d{1,9}$/.test(raw)) return Number(raw)
-  const named = ASSOCIATION_TYPES.find((t) => t.from === fromType && t.name === raw) ?? objects.customTypes.associationTypesFrom(fromType).find((t) => t.name === raw)
-  if (!named) throw validationError(`Unknown association type "${raw}" from ${fromType}.`)
-  return named.typeId
+  const custom = objects.customTypes.associationTypesFrom(fromType).find((t) => t.name === raw)
+  return custom ? custom.typeId : v3AssociationType(objects, fromType as BuiltinObjectType, raw).typeId
 }
 
 /** A type named in a path or query: a built-in one in any spelling, or a live custom one. */
@@ -278,20 +278,10 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
         const input = parseInput(batchCreateSchema, ctx.jsonBody())
         return batchCreateOrUpdate(
           ctx,
-          () => {
-            const results: SimplePublicObject[] = []
-            const errors: StandardError[] = []
-            for (const [index, item] of input.inputs.entries()) {
-              try {
-                const record = ctx.db.attempt(() => objects.create(objectType, item.properties, ctx.now, 'API', toAssociationInputs(item)))
-                results.push(toPublicObject(objectType, record, { all: true }))
-              } catch (error) {
-                if (!(error instanceof ApiError)) throw error
-                errors.push(toStandardError(error, { inputIndex: [String(index)] }))
-              }
-            }
-            return { results, errors }
-          },
+          () =>
+            eachInput(ctx.db, input.inputs, (item) =>
+              toPublicObject(objectType, objects.create(objectType, item.properties, ctx.now, 'API', toAssociationInputs(item)), { all: true }),
+            ),
           201,
         )
       },
@@ -500,6 +490,7 @@ export function objectRoutes(deps: ServiceDeps): Route[] {
     routes.push(...routesFor(deps, type, `/crm/v3/objects/${OBJECT_TYPES[type].typeId}`))
   }
   routes.push(...schemaRoutes(deps))
+  routes.push(...associationV3Routes(deps))
   routes.push(...associationV4Routes(deps))
   // Last: the built-in routes above match their own paths first.
   routes.push(...namedTypeRoutes(deps))

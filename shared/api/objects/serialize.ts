@@ -3,9 +3,9 @@
  * SimplePublicObjectWithAssociations, BatchResponse (with errors for 207) and
  * StandardError, built from stored records in one place.
  */
-import type { ApiError } from '../errors.ts'
+import type { Database } from '../db.ts'
+import { ApiError } from '../errors.ts'
 import { own } from '../http.ts'
-import { ASSOCIATION_TYPES } from '../../crm/association-types.ts'
 import type { ObjectType } from './object-types.ts'
 import { defaultProperties } from './properties.ts'
 import type { CrmRecord, ObjectStore, ValueWithTimestamp } from './store.ts'
@@ -79,8 +79,6 @@ export function toPublicObject(objectType: ObjectType, record: CrmRecord, select
   return result
 }
 
-const TYPE_NAMES = new Map(ASSOCIATION_TYPES.map((t) => [`${t.from}:${t.typeId}`, t.name]))
-
 /** The record plus its associations with each of `toTypes` that has any. */
 export function withAssociations(
   objects: ObjectStore,
@@ -95,9 +93,8 @@ export function withAssociations(
   for (const toType of toTypes) {
     const linked = objects.associations(objectType, record.id, toType)
     if (linked.length === 0) continue
-    const typeName = (typeId: number) => TYPE_NAMES.get(`${objectType}:${typeId}`) ?? objects.associationTypeFrom(objectType, typeId)?.name ?? String(typeId)
     associations[objects.customTypes.keyOf(toType)] = {
-      results: linked.flatMap((a) => a.typeIds.map((typeId) => ({ id: a.id, type: typeName(typeId) }))),
+      results: linked.flatMap((a) => a.typeIds.map((typeId) => ({ id: a.id, type: objects.associationTypeFrom(objectType, typeId)?.name ?? String(typeId) }))),
     }
   }
   if (Object.keys(associations).length > 0) result.associations = associations
@@ -114,6 +111,26 @@ export function toStandardError(error: ApiError, extraContext: Record<string, st
     errors: error.options.errors ?? [],
     links: error.options.links ?? {},
   }
+}
+
+/**
+ * Run `step` on each input of a batch in its own all-or-nothing attempt:
+ * its result, or its ApiError as a StandardError carrying the input's index
+ * (the real API's per-input errors of a 207); nothing of a failed input is
+ * left. Any other error propagates.
+ */
+export function eachInput<I, R>(db: Database, inputs: readonly I[], step: (input: I) => R): { results: R[]; errors: StandardError[] } {
+  const results: R[] = []
+  const errors: StandardError[] = []
+  for (const [index, input] of inputs.entries()) {
+    try {
+      results.push(db.attempt(() => step(input)))
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      errors.push(toStandardError(error, { inputIndex: [String(index)] }))
+    }
+  }
+  return { results, errors }
 }
 
 export function batchResponse<T>(results: T[], errors: StandardError[], startedAt: number, completedAt: number): BatchResponse<T> {

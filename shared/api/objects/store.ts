@@ -17,7 +17,8 @@ import { z } from 'zod'
 import type { Database, Table } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { own } from '../http.ts'
-import { associationTypeFrom, type AssociationType as BuiltinAssociationType } from '../../crm/association-types.ts'
+import type { AssociationType as BuiltinAssociationType } from '../../crm/association-types.ts'
+import { AssociationLabels } from './association-labels.ts'
 import { CustomObjectTypes, type CustomAssociationType } from './custom-objects.ts'
 import { OBJECT_TYPE_NAMES, isBuiltinType, upperName, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
@@ -121,6 +122,8 @@ export class ObjectStore {
   readonly properties: PropertyCatalog
   /** The custom object types of this account (schemas and their association definitions). */
   readonly customTypes: CustomObjectTypes
+  /** The account's own association types (labels) and association limits. */
+  readonly labels: AssociationLabels
   readonly #associations: Table<AssociationRow>
   readonly #unique: Table<string>
   /** `${type}:${id}` of a record a merge replaced → the id of the record it became. */
@@ -130,6 +133,7 @@ export class ObjectStore {
     this.#db = db
     this.properties = new PropertyCatalog(db)
     this.customTypes = new CustomObjectTypes(db)
+    this.labels = new AssociationLabels(db)
     for (const type of OBJECT_TYPE_NAMES) {
       db.table(`crm_${type}`, recordSchema)
       db.table(`crm_${type}_archived`, recordSchema)
@@ -153,9 +157,9 @@ export class ObjectStore {
     return isBuiltinType(objectType as ObjectType) || this.customTypes.schema(objectType as ObjectType) !== undefined
   }
 
-  /** The association type with this id from `fromType` (to whatever type it points at): the CRM's own, or a custom one. */
+  /** The association type with this id from `fromType` (to whatever type it points at): HubSpot's, a label's, or a custom object schema's. */
   associationTypeFrom(fromType: ObjectType, typeId: number): AnyAssociationType | undefined {
-    return (isBuiltinType(fromType) ? associationTypeFrom(fromType, typeId) : undefined) ?? this.customTypes.associationType(fromType, typeId)
+    return (isBuiltinType(fromType) ? this.labels.typeFrom(fromType, typeId) : undefined) ?? this.customTypes.associationType(fromType, typeId)
   }
 
   // ---------------------------------------------------------------- reads
@@ -245,6 +249,7 @@ export class ObjectStore {
     return (row?.[toType] ?? []).filter((a) => this.get(toType, a.id) !== undefined)
   }
 
+
   /** Whether two records are linked by any association type. */
   isAssociated(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string): boolean {
     const row = this.#associations.get(recordKey(fromType, fromId))
@@ -273,6 +278,8 @@ export class ObjectStore {
   ): CrmRecord {
     const values = this.#checkValues(objectType, properties, undefined)
     const links = this.#resolveAssociations(objectType, associations)
+    // A new record has no associations yet: only the far side's limits can be reached.
+    for (const link of links) this.#checkLimit(link.toType, link.toId, objectType, undefined, this.associationTypeFrom(link.toType, link.type.inverseTypeId)!)
     this.#applyDefaults(objectType, values, now)
     this.#checkRules(objectType, undefined, values, links)
     this.#checkUnique(objectType, undefined, values)
@@ -323,6 +330,7 @@ export class ObjectStore {
     const type = this.#associationType(fromType, toType, typeId)
     if (!this.get(fromType, fromId)) throw notFound(`${upperName(fromType)} ${fromId} does not exist.`)
     if (!this.get(toType, toId)) throw notFound(`${upperName(toType)} ${toId} does not exist.`)
+    this.#checkLimit(fromType, fromId, toType, toId, type)
     this.#link(fromType, fromId, toType, toId, type)
   }
 
@@ -481,6 +489,8 @@ export class ObjectStore {
    * Returns the first problem found, or undefined.
    */
   findIntegrityProblem(): string | undefined {
+    const labelProblem = this.labels.findIntegrityProblem()
+    if (labelProblem) return labelProblem
     const isoTime = (text: string | undefined) => text !== undefined && ISO_TIMESTAMP.test(text) && parseInstant(text) !== undefined
     for (const type of [...OBJECT_TYPE_NAMES, ...this.customTypes.liveTypes()]) {
       for (const archived of [false, true]) {
@@ -674,6 +684,26 @@ export class ObjectStore {
       )
     }
     return type
+  }
+
+  /**
+   * The limits set on `type` (from `fromType`) and its inverse hold once
+   * `fromId` is linked to `toId` (undefined: a record being created).
+   */
+  #checkLimit(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string | undefined, type: AnyAssociationType): void {
+    const over = (aType: ObjectType, aId: string, bType: ObjectType, bId: string | undefined, typeId: number) => {
+      const max = isBuiltinType(aType) ? this.labels.limitOf(aType, typeId) : undefined
+      if (max === undefined) return
+      const linked = this.associations(aType, aId, bType).filter((a) => a.typeIds.includes(typeId) && a.id !== bId).length
+      if (linked + 1 > max) {
+        throw validationError(
+          `${upperName(aType)} ${aId} already has ${linked} ${bType} associated through association type ${typeId}, the limit configured for it (${max}).`,
+          { context: { fromObjectId: [aId], associationTypeId: [String(typeId)], limit: [String(max)] } },
+        )
+      }
+    }
+    over(fromType, fromId, toType, toId, type.typeId)
+    if (toId !== undefined) over(toType, toId, fromType, fromId, type.inverseTypeId)
   }
 
   #resolveAssociations(fromType: ObjectType, inputs: readonly AssociationInput[]): ResolvedAssociation[] {
