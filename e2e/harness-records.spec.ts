@@ -30,6 +30,9 @@ test('a contact shows its properties, phone numbers, associations and call timel
   await expect(call).toBeVisible()
   await expect(call.getByText('7:12')).toBeVisible()
   await expect(call.getByText(/cannot log in since the password reset/)).toBeVisible()
+  // and the seeded note, read through the notes API
+  const note = page.getByRole('region', { name: 'Activity' }).getByRole('article', { name: 'Note' })
+  await expect(note.getByText(/prefers a call in the morning/)).toBeVisible()
 
   // an association link opens the other record
   await page.getByRole('link', { name: 'Northwind Traders' }).click()

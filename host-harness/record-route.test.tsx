@@ -115,10 +115,29 @@ test('events are newest first and can be filtered to calls only', async () => {
   const names = within(timeline)
     .getAllByRole('article')
     .map((a) => a.getAttribute('aria-labelledby') && document.getElementById(a.getAttribute('aria-labelledby')!)?.textContent)
-  expect(names).toEqual(['Attended Calling 101', 'Inbound call: Call with Maria Garcia'])
+  expect(names).toEqual(['Attended Calling 101', 'Note', 'Inbound call: Call with Maria Garcia'])
   await userEvent.selectOptions(within(timeline).getByRole('combobox', { name: 'Filter activity' }), 'Calls')
   expect(within(timeline).queryByRole('article', { name: 'Attended Calling 101' })).not.toBeInTheDocument()
   expect(within(timeline).getByRole('article', { name: 'Inbound call: Call with Maria Garcia' })).toBeInTheDocument()
+})
+
+test('the timeline shows the record\'s notes, their HTML sanitized, and filters to notes only', async () => {
+  await callApi(service, 'POST', '/crm/v3/objects/notes', {
+    token: 'pat-local',
+    body: {
+      properties: { hs_note_body: '<b>Budget approved</b><img src=x onerror="alert(1)">', hs_timestamp: '2026-01-01T10:00:00Z' },
+      associations: [{ to: { id: mariaId }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 202 }] }],
+    },
+  })
+  render(<RecordPage objectType="contacts" id={mariaId} />)
+  const timeline = await screen.findByRole('region', { name: 'Activity' })
+  const approved = await within(timeline).findByText('Budget approved')
+  expect(approved.tagName).toBe('B')
+  expect(timeline.querySelector('[onerror]')).toBeNull()
+  expect(within(timeline).getByText(/prefers a call in the morning/)).toBeInTheDocument()
+  await userEvent.selectOptions(within(timeline).getByRole('combobox', { name: 'Filter activity' }), 'Notes')
+  expect(within(timeline).getAllByRole('article', { name: 'Note' })).toHaveLength(2)
+  expect(within(timeline).queryByRole('article', { name: 'Inbound call: Call with Maria Garcia' })).not.toBeInTheDocument()
 })
 
 test('a ticket shows its pinned call above the timeline', async () => {

@@ -45,7 +45,8 @@ export interface PropertyDefinition {
   displayOrder?: number
 }
 
-export type AssociatedType = ObjectType | 'calls'
+/** Record types plus the activities shown on a record's timeline. */
+export type AssociatedType = ObjectType | 'calls' | 'notes'
 
 export const objectsPath = (type: AssociatedType) => `/crm/v3/objects/${type}`
 

@@ -49,7 +49,7 @@ export async function loadRecordView(objectType: ObjectType, id: string): Promis
   const others = OBJECT_TYPES.filter((t) => t !== objectType)
   const record = await getObject(objectType, id, {
     properties: definitions.map((d) => d.name),
-    associations: [...others, 'calls'],
+    associations: [...others, 'calls', 'notes'],
   })
   const optionLabels = await optionLabelsFor(objectType, definitions)
   const associated: AssociatedRecord[] = []

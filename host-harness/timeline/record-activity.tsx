@@ -1,8 +1,8 @@
 /**
  * A record's activity, as its record page shows it: on tickets the pinned
- * activity first, then the timeline.
+ * activity first, then the timeline (calls, notes and apps' events).
  */
-import type { CrmObject } from '../lib/crm-api.ts'
+import { associatedIds, type CrmObject } from '../lib/crm-api.ts'
 import type { ObjectType } from '../lib/crm-types.ts'
 import { PinnedActivity } from './pinned-activity.tsx'
 import { Timeline } from './timeline.tsx'
@@ -11,7 +11,7 @@ export function RecordActivity({ objectType, record, callIds }: { objectType: Ob
   return (
     <>
       {objectType === 'tickets' && <PinnedActivity ticket={record} />}
-      <Timeline objectType={objectType} objectId={record.id} callIds={callIds} />
+      <Timeline objectType={objectType} objectId={record.id} callIds={callIds} noteIds={associatedIds(record, 'notes')} />
     </>
   )
 }

@@ -1,6 +1,6 @@
 /**
- * A record's activity timeline: its call engagements and the custom timeline
- * events of apps, newest first, filterable by source. Refreshes after every
+ * A record's activity timeline: its call engagements, its notes and the custom
+ * timeline events of apps, newest first, filterable by source. Refreshes after every
  * write made through the API client.
  */
 import { useId, useMemo, useState } from 'react'
@@ -12,13 +12,20 @@ import { useHarnessStore } from '../lib/harness-store.ts'
 import { CallEntry } from './call-entry.tsx'
 import { CALL_PROPERTIES, callTime } from '../lib/call-summary.ts'
 import { CustomEventEntry } from './custom-event-entry.tsx'
+import { NOTE_PROPERTIES, NoteEntry, noteTime } from './note-entry.tsx'
 import { listRecordEvents, type TimelineEventView } from './events-api.ts'
 
-type Item = { kind: 'call'; time: number; call: CrmObject } | { kind: 'event'; time: number; event: TimelineEventView }
+type Item = { kind: 'call'; time: number; call: CrmObject } | { kind: 'note'; time: number; note: CrmObject } | { kind: 'event'; time: number; event: TimelineEventView }
 
 const toMs = (value: string) => {
   const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value)
   return Number.isNaN(ms) ? 0 : ms
+}
+
+function itemKey(item: Item): string {
+  if (item.kind === 'call') return `call-${item.call.id}`
+  if (item.kind === 'note') return `note-${item.note.id}`
+  return `event-${item.event.eventTemplateId}-${item.event.id}`
 }
 
 export interface CallsData {
@@ -33,9 +40,21 @@ export async function loadCalls(callIds: readonly string[]): Promise<CallsData> 
   return { calls, dispositions: new Map((dispositionDef?.options ?? []).map((o) => [o.value, o.label])) }
 }
 
-export function Timeline({ objectType, objectId, callIds }: { objectType: ObjectType; objectId: string; callIds: readonly string[] }) {
+export function Timeline({
+  objectType,
+  objectId,
+  callIds,
+  noteIds = [],
+}: {
+  objectType: ObjectType
+  objectId: string
+  callIds: readonly string[]
+  noteIds?: readonly string[]
+}) {
   const callKey = callIds.join(',')
   const calls = useApiData(() => loadCalls(callIds), [callKey])
+  const noteKey = noteIds.join(',')
+  const notes = useApiData(() => (noteIds.length === 0 ? Promise.resolve([]) : batchRead('notes', noteIds, NOTE_PROPERTIES)), [noteKey])
   const events = useApiData(() => listRecordEvents(objectType, objectId), [objectType, objectId])
   const fallbackName = useHarnessStore((s) => s.appName)
   const [filter, setFilter] = useState('all')
@@ -44,18 +63,20 @@ export function Timeline({ objectType, objectId, callIds }: { objectType: Object
   const items = useMemo(() => {
     const list: Item[] = []
     for (const call of calls.state.data?.calls ?? []) list.push({ kind: 'call', time: toMs(callTime(call)), call })
+    for (const note of notes.state.data ?? []) list.push({ kind: 'note', time: toMs(noteTime(note)), note })
     for (const event of events.state.data?.events ?? []) list.push({ kind: 'event', time: toMs(event.timestamp), event })
     return list.sort((a, b) => b.time - a.time)
-  }, [calls.state.data, events.state.data])
+  }, [calls.state.data, notes.state.data, events.state.data])
 
   const apps = new Map<number, string>()
   for (const e of events.state.data?.events ?? []) if (e.appId !== undefined && !apps.has(e.appId)) apps.set(e.appId, e.appName ?? fallbackName)
   const visible = items.filter((item) => {
     if (filter === 'all') return true
     if (filter === 'calls') return item.kind === 'call'
+    if (filter === 'notes') return item.kind === 'note'
     return item.kind === 'event' && `app:${item.event.appId}` === filter
   })
-  const loading = calls.state.status === 'loading' || events.state.status === 'loading'
+  const loading = calls.state.status === 'loading' || notes.state.status === 'loading' || events.state.status === 'loading'
 
   return (
     <section className="card timeline" aria-labelledby="timeline-heading" aria-busy={loading}>
@@ -67,6 +88,7 @@ export function Timeline({ objectType, objectId, callIds }: { objectType: Object
         <select id={filterId} value={filter} onChange={(e) => setFilter(e.target.value)}>
           <option value="all">All activity</option>
           <option value="calls">Calls</option>
+          <option value="notes">Notes</option>
           {[...apps].map(([id, name]) => (
             <option key={id} value={`app:${id}`}>
               {name}
@@ -75,6 +97,7 @@ export function Timeline({ objectType, objectId, callIds }: { objectType: Object
         </select>
       </header>
       {calls.state.status === 'error' && <ApiErrorView error={calls.state.error} title="Could not load calls" />}
+      {notes.state.status === 'error' && <ApiErrorView error={notes.state.error} title="Could not load notes" />}
       {events.state.status === 'error' && <ApiErrorView error={events.state.error} title="Could not load timeline events" />}
       {(events.state.data?.skipped ?? 0) > 0 && (
         <p className="muted" role="note">
@@ -84,8 +107,14 @@ export function Timeline({ objectType, objectId, callIds }: { objectType: Object
       {visible.length === 0 && !loading && <p className="muted">No activity yet.</p>}
       <ol className="timeline-list">
         {visible.map((item) => (
-          <li key={item.kind === 'call' ? `call-${item.call.id}` : `event-${item.event.eventTemplateId}-${item.event.id}`}>
-            {item.kind === 'call' ? <CallEntry call={item.call} dispositions={calls.state.data?.dispositions} /> : <CustomEventEntry event={item.event} />}
+          <li key={itemKey(item)}>
+            {item.kind === 'call' ? (
+              <CallEntry call={item.call} dispositions={calls.state.data?.dispositions} />
+            ) : item.kind === 'note' ? (
+              <NoteEntry note={item.note} />
+            ) : (
+              <CustomEventEntry event={item.event} />
+            )}
           </li>
         ))}
       </ol>

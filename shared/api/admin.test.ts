@@ -16,7 +16,7 @@ test('reset brings back the fresh account after changes', async () => {
   await c.ok('POST', '/crm/v3/objects/tickets', { properties: { subject: 'x', hs_pipeline_stage: '1' } }, 201)
   await c.ok('DELETE', '/crm/v3/objects/contacts/1', undefined, 204)
   const result = await admin('POST', 'reset')
-  expect(result).toEqual({ status: 'reset', counts: { contacts: 9, companies: 4, deals: 3, tickets: 2, calls: 1, tasks: 4 } })
+  expect(result).toEqual({ status: 'reset', counts: { contacts: 9, companies: 4, deals: 3, tickets: 2, calls: 1, tasks: 4, notes: 1 } })
   expect(tablesOf(api)).toBe(fresh)
 })
 

@@ -35,6 +35,11 @@ export const ALL_SCOPES = [
   'crm.schemas.contacts.read',
   'crm.extensions_calling_transcripts.read',
   'crm.extensions_calling_transcripts.write',
+  'crm.objects.owners.read',
+  'crm.schemas.custom.read',
+  'crm.schemas.custom.write',
+  'crm.objects.custom.read',
+  'crm.objects.custom.write',
 ] as const
 export type Scope = (typeof ALL_SCOPES)[number]
 

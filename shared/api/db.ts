@@ -229,6 +229,8 @@ type Written = Map<string, Set<string> | null>
 
 export class Database {
   #tables = new Map<string, Table<unknown>>()
+  /** Families of tables declared on first use (see tableFamily): name pattern and row schema. */
+  #families: Array<[RegExp, ZodType<unknown>]> = []
   #journal: Undo[] | null = null
   #written: Written | null = null
   #listeners = new Set<(commit: Commit) => void>()
@@ -250,6 +252,23 @@ export class Database {
     const table = new Table<Row>(this, name, schema)
     this.#tables.set(name, table as Table<unknown>)
     return table
+  }
+
+  /**
+   * Declare a family of tables whose names follow `pattern` and which are
+   * made on first use (one per custom object type, say): a snapshot or saved
+   * rows that name such a table create it, instead of being refused.
+   */
+  tableFamily<Row>(pattern: RegExp, schema: ZodType<Row>): void {
+    this.#families.push([pattern, schema as ZodType<unknown>])
+  }
+
+  /** A declared table, or one of a declared family (made now). */
+  #tableNamed(name: string): Table<unknown> | undefined {
+    const existing = this.#tables.get(name)
+    if (existing) return existing
+    const family = this.#families.find(([pattern]) => pattern.test(name))
+    return family ? this.table(name, family[1]) : undefined
   }
 
   /** Internal: tables call this for every write (id null: the whole table was replaced). */
@@ -386,7 +405,7 @@ export class Database {
   applyRows(rows: readonly CommitRow[]): void {
     const checked: Array<[Table<unknown>, string, unknown]> = []
     for (const [index, entry] of rows.entries()) {
-      const table = this.#tables.get(entry.table)
+      const table = this.#tableNamed(entry.table)
       if (!table) throw new SnapshotError(`Unknown table "${entry.table}" in change ${index}.`)
       if (entry.row === null) {
         checked.push([table, entry.id, null])
@@ -407,7 +426,11 @@ export class Database {
 
   snapshot(now = new Date()): Snapshot {
     const tables: Snapshot['tables'] = {}
-    for (const [name, table] of this.#tables) tables[name] = table.dump()
+    for (const [name, table] of this.#tables) {
+      // An empty table of a family (made on first use) is as good as none: a reload from saved rows would not make it.
+      if (table.size === 0 && this.#families.some(([pattern]) => pattern.test(name))) continue
+      tables[name] = table.dump()
+    }
     return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, exportedAt: now.toISOString(), tables }
   }
 
@@ -433,7 +456,7 @@ export class Database {
     }
     const staged = new Map<Table<unknown>, Array<[string, unknown]>>()
     for (const [name, rows] of Object.entries(snap.tables)) {
-      const table = this.#tables.get(name)
+      const table = this.#tableNamed(name)
       if (!table) throw new SnapshotError(`Corrupt export: unknown table "${name}".`)
       if (!Array.isArray(rows)) throw new SnapshotError(`Corrupt export: table "${name}" must be an array of [id, row] pairs.`)
       const parsed: Array<[string, unknown]> = []

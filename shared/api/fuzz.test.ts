@@ -379,10 +379,41 @@ const stage = z.strictObject({ id: z.string().min(1), label: z.string(), display
 const pipeline = z.strictObject({ id: z.string().min(1), label: z.string(), displayOrder: z.number().int(), stages: z.array(stage), createdAt: iso, updatedAt: iso, archived: z.boolean() })
 const tokenResponse = z.object({ access_token: z.string().min(1), refresh_token: z.string().min(1), expires_in: z.number().int().positive(), token_type: z.literal('bearer') })
 const anyObject = z.record(z.string(), z.unknown())
+const associationDefinition = z.strictObject({ id: recordId, fromObjectTypeId: z.string(), toObjectTypeId: z.string(), name: z.string(), createdAt: iso, updatedAt: iso })
+const objectSchema = z.strictObject({
+  id: recordId,
+  objectTypeId: z.string().regex(/^2-\d+$/),
+  name: z.string(),
+  fullyQualifiedName: z.string().regex(/^p\d+_\w+$/),
+  labels: z.strictObject({ singular: z.string(), plural: z.string() }),
+  description: z.string().optional(),
+  requiredProperties: z.array(z.string()),
+  searchableProperties: z.array(z.string()),
+  primaryDisplayProperty: z.string().optional(),
+  secondaryDisplayProperties: z.array(z.string()),
+  properties: z.array(property),
+  associations: z.array(associationDefinition),
+  createdAt: iso,
+  updatedAt: iso,
+  archived: z.boolean(),
+})
+const owner = z.strictObject({
+  id: recordId,
+  email: z.string(),
+  type: z.enum(['PERSON', 'QUEUE']),
+  firstName: z.string(),
+  lastName: z.string(),
+  userId: z.number().int().optional(),
+  userIdIncludingInactive: z.number().int(),
+  createdAt: iso,
+  updatedAt: iso,
+  archived: z.boolean(),
+  teams: z.array(z.strictObject({ id: z.string(), name: z.string(), primary: z.boolean() })),
+})
 
 /** The real API's shape of a route's 2xx body (JSON object when not listed). */
 function shapeOf(route: Route): z.ZodType {
-  const p = route.path.replace(/\/(contacts|companies|deals|tickets|calls|0-\d+)(?=\/|$)/, '/{type}')
+  const p = route.path.replace(/\/(contacts|companies|deals|tickets|calls|tasks|notes|0-\d+|:objectType)(?=\/|$)/, '/{type}').replace(/^\/crm-object-schemas\/v3\//, '/crm/v3/')
   const key = `${route.method} ${p}`
   const shapes: Record<string, z.ZodType> = {
     'POST /crm/v3/objects/{type}': simpleObject,
@@ -422,6 +453,15 @@ function shapeOf(route: Route): z.ZodType {
     'GET /crm/v3/pipelines/{type}/:pipelineId/stages/:stageId': stage,
     'PUT /crm/v3/pipelines/{type}/:pipelineId/stages/:stageId': stage,
     'PATCH /crm/v3/pipelines/{type}/:pipelineId/stages/:stageId': stage,
+    'POST /crm/v3/objects/{type}/merge': simpleObject,
+    'GET /crm/v3/schemas': z.strictObject({ results: z.array(objectSchema) }),
+    'POST /crm/v3/schemas': objectSchema,
+    'POST /crm/v3/schemas/batch/read': z.strictObject({ results: z.array(objectSchema) }),
+    'GET /crm/v3/schemas/:objectType': objectSchema,
+    'PATCH /crm/v3/schemas/:objectType': objectSchema.omit({ properties: true, associations: true }).extend({ portalId: z.number().int() }),
+    'POST /crm/v3/schemas/:objectType/associations': associationDefinition,
+    'GET /crm/v3/owners': z.strictObject({ results: z.array(owner), paging }),
+    'GET /crm/v3/owners/:ownerId': owner,
     'POST /oauth/v1/token': tokenResponse,
     'POST /oauth/v3/token': tokenResponse,
     'POST /oauth/v3/token/introspect': z.union([

@@ -8,19 +8,11 @@
  */
 import { Client } from '@hubspot/api-client'
 import { ACCOUNT } from './auth.ts'
-import { createTestService, grantTokens, REDIRECT_URI, type TestService } from './timeline/testing.ts'
+import { grantTokens, REDIRECT_URI } from './timeline/testing.ts'
+import { officialClient as app, useServiceBehindFetch } from './objects/official-client.ts'
 
-let api: TestService
-beforeEach(() => {
-  api = createTestService()
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => api.handle(new Request(input, init)))
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
-
+const service = useServiceBehindFetch()
 const BASE = { basePath: 'http://api.test' }
-const app = () => new Client({ ...BASE, accessToken: ACCOUNT.privateAppToken })
 
 test('tickets: basic API create, read, update, archive', async () => {
   const hubspot = app()
@@ -135,7 +127,7 @@ test('timeline: a template with the developer key, an event with an OAuth token'
     ],
   })
   expect(template.id).toMatch(/^\d+$/)
-  const { access_token } = await grantTokens(api, { scope: 'timeline' })
+  const { access_token } = await grantTokens(service(), { scope: 'timeline' })
   const oauthApp = new Client({ ...BASE, accessToken: access_token })
   const event = await oauthApp.crm.timeline.eventsApi.create({ eventTemplateId: template.id, objectId: '1', tokens: { caller: 'Maria', duration: '42' } })
   expect(event.id).toBeTruthy()
@@ -145,7 +137,7 @@ test('timeline: a template with the developer key, an event with an OAuth token'
 
 test('OAuth tokens API: exchange a code and refresh; a bad refresh token raises the real BAD_REFRESH_TOKEN body', async () => {
   const oauth = new Client(BASE).oauth.tokensApi
-  const decision = await api.handle(
+  const decision = await service().handle(
     new Request('http://api.test/_ringside/v1/oauth/authorize', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

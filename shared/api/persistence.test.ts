@@ -76,6 +76,38 @@ test('a write is stored before its response resolves, as the rows it changed (no
   expect(tablesOf(again.api)).toBe(tablesOf(api))
 })
 
+test('notes, merges, custom object schemas and their records survive a reload, from saved rows and from an export', async () => {
+  const api = service()
+  const store = memoryStore()
+  await attachPersistence(api, store)
+  const c = client(api)
+  await c.ok('POST', '/crm/v3/objects/notes', { properties: { hs_note_body: 'Kept' } }, 201)
+  const merged = await c.ok('POST', '/crm/v3/objects/companies/merge', { primaryObjectId: '1', objectIdToMerge: '2' })
+  const schema = await c.ok(
+    'POST',
+    '/crm-object-schemas/v3/schemas',
+    { name: 'pet', labels: { singular: 'Pet', plural: 'Pets' }, requiredProperties: [], properties: [{ name: 'pet_name', label: 'Name', type: 'string', fieldType: 'text' }], associatedObjects: ['CONTACT'] },
+    201,
+  )
+  const pet = await c.ok('POST', '/crm/v3/objects/p_pet', { properties: { pet_name: 'Rex' }, associations: [{ to: { id: '1' }, types: [{ associationCategory: 'USER_DEFINED', associationTypeId: Number(schema.associations[0].id) }] }] }, 201)
+
+  const again = await reload(store)
+  expect(tablesOf(again.api)).toBe(tablesOf(api))
+  const c2 = client(again.api)
+  expect((await c2.ok('GET', '/crm/v3/objects/companies/2')).id).toBe(merged.id)
+  expect((await c2.ok('GET', `/crm/v3/objects/p_pet/${pet.id}?properties=pet_name&associations=contacts`)).associations.contacts.results).toHaveLength(1)
+
+  // An export holds the custom type's record tables; a fresh service imports it.
+  const exported = await c.ok('GET', '/_ringside/v1/export')
+  expect(Object.keys(exported.tables)).toEqual(expect.arrayContaining(['crm_notes', 'crm_merged_ids', 'crm_schemas', 'crm_schema_associations', 'crm_2-1']))
+  const imported = service()
+  await client(imported).ok('POST', '/_ringside/v1/import', exported)
+  expect((await client(imported).ok('GET', `/crm/v3/objects/2-1/${pet.id}?properties=pet_name`)).properties.pet_name).toBe('Rex')
+  // And a reset forgets the custom type.
+  await client(imported).ok('POST', '/_ringside/v1/reset')
+  expect((await client(imported).req('GET', '/crm/v3/objects/2-1')).status).toBe(400)
+})
+
 test('rows keep their order, deletions stick, and a row written twice is stored once', async () => {
   const api = service()
   const store = memoryStore()

@@ -1,10 +1,10 @@
 /**
- * The data of a fresh account: contacts, companies, deals, tickets and one
- * logged call, associated as in a small real portal, plus the default
+ * The data of a fresh account: contacts, companies, deals, tickets, one
+ * logged call and a note, associated as in a small real portal, plus the default
  * pipelines and the calling settings of the reference widget.
  *
  * Deterministic: on an empty database the same ids are produced every time
- * (contacts 1-9, companies 1-4, deals 1-3, tickets 1-2, call 1, tasks 1-4), and every
+ * (contacts 1-9, companies 1-4, deals 1-3, tickets 1-2, call 1, note 1, tasks 1-4), and every
  * timestamp is a fixed offset before `now`.
  */
 import { ACCOUNT } from './auth.ts'
@@ -130,6 +130,17 @@ export function seed(db: Database, objects: ObjectStore, now: number, options: S
     source,
   )
   objects.associate('calls', call.id, 'contacts', maria.id, defaultAssociationType('calls', 'contacts')!.typeId)
+  objects.create(
+    'notes',
+    {
+      hs_timestamp: new Date(at(2) + HOUR / 2).toISOString(),
+      hs_note_body: '<p>Maria prefers a call in the morning (Boston time). Follow up on the password reset ticket.</p>',
+      hubspot_owner_id: String(ACCOUNT.ownerId),
+    },
+    at(2) + HOUR / 2,
+    source,
+    [{ to: { id: maria.id }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: defaultAssociationType('notes', 'contacts')!.typeId }] }],
+  )
 
   objects.create(
     'tickets',

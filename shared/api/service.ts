@@ -9,6 +9,9 @@ import { createRouter } from './router.ts'
 import type { Route, ServiceDeps } from './route.ts'
 import { ObjectStore } from './objects/store.ts'
 import { objectRoutes } from './objects/routes.ts'
+import { mergeRoutes } from './objects/merge-routes.ts'
+import { customObjectSchemaRoutes } from './objects/schema-api.ts'
+import { ownerRoutes } from './owners.ts'
 import { callingSettingsRoutes } from './calling-settings.ts'
 import { callingExtensionRoutes } from './calling/index.ts'
 import type { OutboundFetch } from './calling/outbound.ts'
@@ -56,7 +59,10 @@ export function createCrmService(options: CrmServiceOptions = {}): CrmService {
   const routes: Route[] = [
     ...oauthRoutes(deps),
     ...timelineRoutes(deps),
+    ...mergeRoutes(deps),
     ...objectRoutes(deps),
+    ...customObjectSchemaRoutes(deps),
+    ...ownerRoutes(deps),
     ...callingSettingsRoutes(deps),
     ...callingExtensionRoutes(deps),
     ...adminRoutes(deps),

@@ -55,6 +55,10 @@ const PAIRS: PairSpec[] = [
   { a: 'companies', b: 'tasks', aToB: 191, bToA: 192 },
   { a: 'deals', b: 'tasks', aToB: 215, bToA: 216 },
   { a: 'tickets', b: 'tasks', aToB: 229, bToA: 230 },
+  { a: 'contacts', b: 'notes', aToB: 201, bToA: 202 },
+  { a: 'companies', b: 'notes', aToB: 189, bToA: 190 },
+  { a: 'deals', b: 'notes', aToB: 213, bToA: 214 },
+  { a: 'tickets', b: 'notes', aToB: 227, bToA: 228 },
 ]
 
 function build(): AssociationType[] {

@@ -5,7 +5,7 @@
  * (`TICKET`, used in SDK messages and timeline templates), and the labels the
  * CRM shows (https://developers.hubspot.com/docs/guides/api/crm/understanding-the-crm).
  */
-export const OBJECT_TYPE_NAMES = ['contacts', 'companies', 'deals', 'tickets', 'calls', 'tasks'] as const
+export const OBJECT_TYPE_NAMES = ['contacts', 'companies', 'deals', 'tickets', 'calls', 'tasks', 'notes'] as const
 export type ObjectType = (typeof OBJECT_TYPE_NAMES)[number]
 
 export interface ObjectTypeInfo {
@@ -24,9 +24,10 @@ export const OBJECT_TYPES: Readonly<Record<ObjectType, ObjectTypeInfo>> = {
   companies: { name: 'companies', typeId: '0-2', singular: 'company', upper: 'COMPANY', label: 'Company', pluralLabel: 'Companies' },
   deals: { name: 'deals', typeId: '0-3', singular: 'deal', upper: 'DEAL', label: 'Deal', pluralLabel: 'Deals' },
   tickets: { name: 'tickets', typeId: '0-5', singular: 'ticket', upper: 'TICKET', label: 'Ticket', pluralLabel: 'Tickets' },
-  // Calls and tasks are engagements (activities on a record's timeline).
+  // Calls, tasks and notes are engagements (activities on a record's timeline).
   calls: { name: 'calls', typeId: '0-48', singular: 'call', upper: 'CALL', label: 'Call', pluralLabel: 'Calls' },
   tasks: { name: 'tasks', typeId: '0-27', singular: 'task', upper: 'TASK', label: 'Task', pluralLabel: 'Tasks' },
+  notes: { name: 'notes', typeId: '0-46', singular: 'note', upper: 'NOTE', label: 'Note', pluralLabel: 'Notes' },
 }
 
 const BY_ALIAS = new Map<string, ObjectType>()

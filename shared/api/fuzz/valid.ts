@@ -13,7 +13,7 @@
 import fc from 'fast-check'
 import { ACCOUNT } from '../auth.ts'
 import { ASSOCIATION_TYPES, defaultAssociationType } from '../../crm/association-types.ts'
-import { OBJECT_TYPES, parseObjectType, type ObjectType } from '../objects/object-types.ts'
+import { OBJECT_TYPES, parseObjectType, type BuiltinObjectType, type CustomObjectType, type ObjectType } from '../objects/object-types.ts'
 import { DEFAULT_PIPELINES } from '../objects/pipelines.ts'
 import { propertyDefinitions, type PropertyDefinition } from '../objects/properties.ts'
 import type { Route } from '../route.ts'
@@ -138,25 +138,32 @@ async function someRecord(fx: Fixture, type: ObjectType, dice: Dice): Promise<st
 }
 
 /** An association type from `type` (and its target type), if the type has any. */
-function someAssociation(type: ObjectType, dice: Dice) {
+function someAssociation(type: BuiltinObjectType, dice: Dice) {
   const types = ASSOCIATION_TYPES.filter((t) => t.from === type)
+  return types.length > 0 ? dice.pick(types) : undefined
+}
+
+/** An association type from `type`, the CRM's own or a custom object schema's. */
+function someLink(fx: Fixture, type: ObjectType, dice: Dice) {
+  const types = [...ASSOCIATION_TYPES.filter((t) => t.from === type), ...fx.service.objects.customTypes.associationTypesFrom(type)]
   return types.length > 0 ? dice.pick(types) : undefined
 }
 
 // ------------------------------------------------------------------ recipes
 
-function objectRecipe(route: Route, type: ObjectType, segment: string): Recipe | undefined {
-  const base = `/crm/v3/objects/${segment}`
-  const rest = route.path.slice(base.length)
+/** `segment` is the type's place in the route's path; requests name the type `pathName` there (default: the segment). */
+function objectRecipe(route: Route, type: ObjectType, segment: string, pathName: (dice: Dice) => string = () => segment): Recipe | undefined {
+  const rest = route.path.slice(`/crm/v3/objects/${segment}`.length)
   const m = route.method
   return async (fx, dice) => {
+    const base = `/crm/v3/objects/${pathName(dice)}`
     const spec = (method: string, path: string, extra: Partial<RequestSpec> = {}): RequestSpec => ({ method, path: base + path, headers: PAT, ...extra })
     switch (`${m} ${rest}`) {
       case 'POST ': {
-        const assoc = someAssociation(type, dice)
+        const assoc = someLink(fx, type, dice)
         const associations =
           assoc && dice.int(2) === 0
-            ? [{ to: { id: await someRecord(fx, assoc.to, dice) }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: assoc.typeId }] }]
+            ? [{ to: { id: await someRecord(fx, assoc.to, dice) }, types: [{ associationCategory: assoc.category, associationTypeId: assoc.typeId }] }]
             : undefined
         return spec('POST', '', { body: json({ properties: validProperties(fx, type, dice, true), ...(associations && { associations }) }) })
       }
@@ -203,7 +210,8 @@ function objectRecipe(route: Route, type: ObjectType, segment: string): Recipe |
       case 'POST /batch/upsert': {
         if (type !== 'contacts') {
           // Upsert needs a unique property: make one for this type first.
-          const name = `fuzz_key_${type}`
+          // A custom type's fuzz schema defines fuzz_key itself (the properties API serves the built-in types).
+          const name = type.startsWith('2-') ? 'fuzz_key' : `fuzz_key_${type}`
           if (!fx.service.objects.definition(type, name)) {
             await send(fx, {
               method: 'POST',
@@ -231,11 +239,21 @@ function objectRecipe(route: Route, type: ObjectType, segment: string): Recipe |
           body: json({ filterGroups: [{ filters: [{ propertyName: def.name, operator: op, value: value2 }] }], sorts: [{ propertyName: 'hs_object_id', direction: 'DESCENDING' }], limit: 1 + dice.int(200) }),
         })
       }
+      case 'POST /merge': {
+        const create = () => send(fx, spec('POST', '', { body: json({ properties: validProperties(fx, type, dice, true) }) })) as Promise<{ id: string }>
+        const [primary, other] = [await create(), await create()]
+        return spec('POST', '/merge', { body: json({ primaryObjectId: primary.id, objectIdToMerge: dice.int(2) === 0 ? other.id : Number(other.id) }) })
+      }
+      case 'POST /gdpr-delete': {
+        const email = `${fresh('gdpr')}@fuzz.example`
+        const made = await send(fx, spec('POST', '', { body: json({ properties: { email } }) }))
+        return spec('POST', '/gdpr-delete', { body: json(dice.int(2) === 0 ? { objectId: made.id } : { objectId: email.toUpperCase(), idProperty: 'email' }) })
+      }
       case 'GET /:objectId/associations/:toObjectType':
         return spec('GET', `/${await someRecord(fx, type, dice)}/associations/${dice.pick(Object.keys(OBJECT_TYPES))}`)
       case 'PUT /:objectId/associations/:toObjectType/:toObjectId/:associationTypeId':
       case 'DELETE /:objectId/associations/:toObjectType/:toObjectId/:associationTypeId': {
-        const assoc = someAssociation(type, dice)
+        const assoc = someLink(fx, type, dice)
         if (!assoc) return undefined
         const from = await someRecord(fx, type, dice)
         const to = await someRecord(fx, assoc.to, dice)
@@ -247,7 +265,7 @@ function objectRecipe(route: Route, type: ObjectType, segment: string): Recipe |
   }
 }
 
-function v4Recipe(route: Route, type: ObjectType): Recipe | undefined {
+function v4Recipe(route: Route, type: BuiltinObjectType): Recipe | undefined {
   return async (fx, dice) => {
     const assoc = someAssociation(type, dice)
     if (!assoc) return undefined
@@ -545,10 +563,88 @@ function otherRecipe(route: Route): Recipe | undefined {
         const exported = await (await fx.service.handle(new Request(`${BASE_URL}/_ringside/v1/export`))).text()
         return { method: 'POST', path: route.path, body: { text: exported, type: 'application/json' } }
       }
+      case 'GET /crm/v3/owners':
+        return { method: 'GET', path: route.path, headers: PAT, query: dice.pick([[], [['limit', String(1 + dice.int(3))]], [['email', 'alex.rivera@demo.local']], [['archived', 'true']], [['after', '1']]]) }
+      case 'GET /crm/v3/owners/:ownerId':
+        return dice.int(2) === 0
+          ? { method: 'GET', path: `/crm/v3/owners/${dice.pick(['1', '2', '3'])}`, headers: PAT, query: dice.int(2) === 0 ? [['idProperty', 'userId']] : [] }
+          : { method: 'GET', path: '/crm/v3/owners/4', headers: PAT, query: [['archived', 'true']] }
       case 'PUT /_ringside/v1/rate-limits':
         return { method: 'PUT', path: route.path, body: json({ enabled: true, burst: { max: 100 + dice.int(100), intervalMs: 10_000 } }) }
     }
     return (await callingRecipe(route)(fx, dice)) ?? (await timelineRecipe(route)(fx, dice)) ?? oauthRecipe(route)(fx, dice)
+  }
+}
+
+/** The custom object type the object recipes use (made through the schemas API on first need). */
+async function fuzzType(fx: Fixture): Promise<CustomObjectType> {
+  const existing = fx.service.objects.customTypes.resolve('p_fuzzcar')
+  if (existing) return existing
+  const made = await send(fx, { method: 'POST', path: '/crm-object-schemas/v3/schemas', headers: PAT, body: json(schemaBody('fuzzcar')) })
+  return made.objectTypeId as CustomObjectType
+}
+
+function schemaBody(name: string) {
+  return {
+    name,
+    labels: { singular: 'Fuzz car', plural: 'Fuzz cars' },
+    primaryDisplayProperty: 'model',
+    requiredProperties: [],
+    searchableProperties: ['model'],
+    properties: [
+      { name: 'model', label: 'Model', type: 'string', fieldType: 'text' },
+      { name: 'fuzz_key', label: 'Key', type: 'string', fieldType: 'text', hasUniqueValue: true },
+    ],
+    associatedObjects: ['CONTACT', 'CALL'],
+  }
+}
+
+/** A new schema (other than the objects' fuzz type), archiving older ones so the account stays under its limit. */
+async function freshSchema(fx: Fixture): Promise<{ objectTypeId: string; name: string }> {
+  const types = fx.service.objects.customTypes
+  const keep = types.resolve('p_fuzzcar')
+  for (const type of types.liveTypes()) {
+    if (type !== keep && types.liveTypes().length >= 8) await send(fx, { method: 'DELETE', path: `/crm-object-schemas/v3/schemas/${type}`, headers: PAT })
+  }
+  return send(fx, { method: 'POST', path: '/crm-object-schemas/v3/schemas', headers: PAT, body: json(schemaBody(fresh('schema'))) })
+}
+
+function schemaRecipe(route: Route, base: string): Recipe {
+  const rest = route.path.slice(base.length)
+  return async (fx, dice) => {
+    const spec = (method: string, path: string, body?: unknown): RequestSpec => ({ method, path: base + path, headers: PAT, ...(body !== undefined && { body: json(body) }) })
+    const named = (schema: { objectTypeId: string; name: string }) => dice.pick([schema.objectTypeId, `p${ACCOUNT.hubId}_${schema.name}`, `p_${schema.name}`])
+    switch (`${route.method} ${rest}`) {
+      case 'GET ':
+        return { ...spec('GET', ''), query: dice.pick([[], [['archived', 'true']], [['includePropertyDefinitions', 'false']]]) }
+      case 'POST ': {
+        const { objectTypeId } = await freshSchema(fx)
+        await send(fx, { method: 'DELETE', path: `/crm-object-schemas/v3/schemas/${objectTypeId}`, headers: PAT })
+        return spec('POST', '', schemaBody(fresh('made')))
+      }
+      case 'POST /batch/read':
+        return spec('POST', '/batch/read', { inputs: [await fuzzType(fx), 'p_nothing'] })
+      case 'GET /:objectType':
+        return spec('GET', `/${named(await freshSchema(fx))}`, undefined)
+      case 'PATCH /:objectType':
+        return spec('PATCH', `/${named(await freshSchema(fx))}`, { labels: { plural: 'Renamed' }, searchableProperties: ['fuzz_key'], description: 'Fuzzed' })
+      case 'DELETE /:objectType': {
+        const schema = await freshSchema(fx)
+        if (dice.int(2) === 0) return spec('DELETE', `/${named(schema)}`)
+        await send(fx, spec('DELETE', `/${schema.objectTypeId}`))
+        return { ...spec('DELETE', `/${schema.objectTypeId}`), query: [['archived', 'true']] }
+      }
+      case 'POST /:objectType/associations': {
+        const schema = await freshSchema(fx)
+        return spec('POST', `/${named(schema)}/associations`, { fromObjectTypeId: schema.objectTypeId, toObjectTypeId: dice.pick(['0-2', 'companies', 'DEAL', 'tickets']) })
+      }
+      case 'DELETE /:objectType/associations/:associationIdentifier': {
+        const schema = (await freshSchema(fx)) as { objectTypeId: string; name: string; associations: Array<{ id: string; name: string }> }
+        const definition = dice.pick(schema.associations)
+        return spec('DELETE', `/${named(schema)}/associations/${dice.int(2) === 0 ? definition.id : definition.name}`)
+      }
+    }
+    throw new Error(`no schema recipe for ${route.method} ${route.path}`)
   }
 }
 
@@ -623,6 +719,15 @@ function associationV3Recipe(route: Route): Recipe | undefined {
 
 /** The recipe of valid requests for a route. */
 export function validRecipe(route: Route): Recipe {
+  if (route.path.startsWith('/crm/v3/objects/:objectType')) {
+    // The objects API of a custom type, named any way the real API takes.
+    return async (fx, dice) => {
+      const type = await fuzzType(fx)
+      return objectRecipe(route, type, ':objectType', (d) => d.pick([type, `p${ACCOUNT.hubId}_fuzzcar`, 'p_fuzzcar']))!(fx, dice)
+    }
+  }
+  const schemas = /^\/(crm-object-schemas\/v3|crm\/v3)\/schemas/.exec(route.path)
+  if (schemas) return schemaRecipe(route, schemas[0])
   const objects = /^\/crm\/v3\/objects\/([^/]+)/.exec(route.path)
   if (objects) return objectRecipe(route, parseObjectType(objects[1]!)!, objects[1]!)!
   const schema = associationSchemaRecipe(route) ?? associationV3Recipe(route)

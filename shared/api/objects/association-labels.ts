@@ -21,7 +21,7 @@ import { z } from 'zod'
 import type { Database, Table } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { ASSOCIATION_TYPES, associationTypeFrom, associationTypesBetween, type AssociationCategory, type AssociationType } from '../../crm/association-types.ts'
-import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
+import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type BuiltinObjectType as ObjectType } from './object-types.ts'
 
 /** Most labels between one pair of object types. */
 export const MAX_LABELS_PER_PAIR = 50

@@ -24,7 +24,7 @@ import { ACCOUNT } from '../../crm/account.ts'
 import type { AssociationType } from '../../crm/association-types.ts'
 import { labelledTypesBetween } from './associations-v4.ts'
 import { MAX_LABEL_LENGTH } from './association-labels.ts'
-import { OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
+import { OBJECT_TYPES, parseObjectType, type BuiltinObjectType as ObjectType } from './object-types.ts'
 import { batchResponse, eachInput } from './serialize.ts'
 
 /** Most inputs in one batch of limits. */

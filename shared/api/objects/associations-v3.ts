@@ -21,7 +21,7 @@ import { boundedArray, json, noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import type { AssociationType } from '../../crm/association-types.ts'
 import { V4_BATCH_LIMIT } from './associations-v4.ts'
-import { OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
+import { OBJECT_TYPES, parseObjectType, type BuiltinObjectType as ObjectType } from './object-types.ts'
 import { batchResponse, eachInput, toStandardError, type StandardError } from './serialize.ts'
 import type { ObjectStore } from './store.ts'
 
@@ -33,7 +33,7 @@ const readSchema = z.object({ inputs: boundedArray(idObject, V4_BATCH_LIMIT) })
 /** The association type a v3 request names, by its v3 name or numeric id; `to` narrows it to one target type. */
 export function v3AssociationType(objects: ObjectStore, from: ObjectType, raw: string, to?: ObjectType): AssociationType {
   const type = /^\d{1,9}$/.test(raw)
-    ? objects.associationTypeFrom(from, Number(raw))
+    ? objects.labels.typeFrom(from, Number(raw))
     : (to ? objects.labels.between(from, to) : Object.keys(OBJECT_TYPES).flatMap((t) => objects.labels.between(from, t as ObjectType))).find((t) => t.name === raw)
   if (!type || (to && type.to !== to)) throw validationError(`Unknown association type "${raw}" from ${from}${to ? ` to ${to}` : ''}.`)
   return type

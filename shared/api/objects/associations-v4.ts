@@ -24,7 +24,7 @@ import { notFound, validationError } from '../errors.ts'
 import { boundedArray, intParam, json, noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { defaultAssociationType, type AssociationType } from '../../crm/association-types.ts'
-import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
+import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type BuiltinObjectType as ObjectType } from './object-types.ts'
 import { batchResponse, eachInput, toStandardError, type StandardError } from './serialize.ts'
 import type { ObjectStore } from './store.ts'
 
@@ -64,7 +64,7 @@ function checkRecordId(raw: string): string {
 /** The types named by a request (HubSpot's or the account's labels), each checked to lead from `from` to `to`. */
 function resolveSpecs(objects: ObjectStore, from: ObjectType, to: ObjectType, specs: z.infer<typeof specsSchema>): AssociationType[] {
   return specs.map((spec) => {
-    const type = objects.associationTypeFrom(from, spec.associationTypeId)
+    const type = objects.labels.typeFrom(from, spec.associationTypeId)
     if (!type || spec.associationCategory !== type.category || type.to !== to) {
       throw validationError(
         `${spec.associationCategory} association type ${spec.associationTypeId} does not exist from ${from} to ${to}. See GET /crm/v4/associations/${from}/${to}/labels.`,

@@ -168,8 +168,9 @@ test('object type ids (0-1, 0-2, 0-3, 0-5, 0-48) reach the same records', async 
   }
 })
 
-test('an unknown object type is 404', async () => {
-  await expectError(await c.req('GET', '/crm/v3/objects/widgets'), 404, 'OBJECT_NOT_FOUND')
+test('an unknown object type is 400 "Unable to infer object type from", as the real API answers it', async () => {
+  const error = await expectError(await c.req('GET', '/crm/v3/objects/widgets'), 400, 'VALIDATION_ERROR')
+  expect(error.message).toBe('Unable to infer object type from: widgets')
 })
 
 // -------------------------------------------------------------------- list

@@ -9,10 +9,11 @@
  */
 import { z } from 'zod'
 import type { Database, Table } from '../db.ts'
-import type { ObjectType } from './object-types.ts'
+import { isBuiltinType, type BuiltinObjectType, type ObjectType } from './object-types.ts'
 import { CALL_OUTCOMES } from '../../crm/call-outcomes.ts'
 import { CALL_STATUSES } from '../../crm/call-status.ts'
 import { parseInstant } from '../../crm/time.ts'
+import { isActiveOwnerId } from '../../crm/account.ts'
 
 export const PROPERTY_TYPES = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool', 'phone_number'] as const
 export type PropertyType = (typeof PROPERTY_TYPES)[number]
@@ -53,6 +54,8 @@ export interface PropertyDefinition {
 interface ExtraRules {
   /** The value must be an absolute URL: http(s), or https only. */
   url?: UrlRule
+  /** The value must be the id of an active owner of the account (the owners API's `id`). */
+  owner?: boolean
 }
 
 /** Which URLs a URL property takes. */
@@ -69,6 +72,7 @@ interface Spec {
   readOnly?: boolean
   unique?: boolean
   url?: UrlRule
+  owner?: boolean
 }
 
 const DEFAULT_FIELD_TYPE: Record<PropertyType, FieldType> = {
@@ -110,7 +114,7 @@ function define(groupDefault: string, specs: Record<string, Spec>): Map<string, 
       updatedAt: EPOCH,
       archived: false,
       modificationMetadata: { archivable: false, readOnlyDefinition: true, readOnlyValue: spec.readOnly ?? false },
-      rules: { url: spec.url },
+      rules: { url: spec.url, owner: spec.owner },
     })
   }
   return map
@@ -123,14 +127,17 @@ const SYSTEM: Record<string, Spec> = {
   hs_lastmodifieddate: { label: 'Last Modified Date', type: 'datetime', readOnly: true, description: 'When any property last changed.' },
 }
 
-const OWNER: Spec = { label: 'Owner', type: 'enumeration', externalOptions: true, description: 'The user who owns the record.' }
+/** The ids a merge replaced (the real API keeps them in this property of the merged record). */
+const MERGED_IDS: Spec = { label: 'Merged record IDs', readOnly: true, description: 'The ids of the records merged into this one, separated by ";". Set by a merge.' }
+
+const OWNER: Spec = { label: 'Owner', type: 'enumeration', externalOptions: true, owner: true, description: 'The user who owns the record: an owner id from GET /crm/v3/owners.' }
 
 /** hs_call_disposition options: the account's default call outcomes, by label. */
 export const CALL_DISPOSITIONS: ReadonlyArray<readonly [id: string, label: string]> = [...CALL_OUTCOMES]
   .sort((a, b) => a.label.localeCompare(b.label))
   .map((o) => [o.id, o.label] as const)
 
-const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: ExtraRules }>> = {
+const DEFINITIONS: Record<BuiltinObjectType, Map<string, PropertyDefinition & { rules: ExtraRules }>> = {
   contacts: define('contactinformation', {
     ...SYSTEM,
     email: { label: 'Email', unique: true, description: "The contact's e-mail address (unique; stored in lower case)." },
@@ -168,6 +175,8 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
       options: ['NEW', 'OPEN', 'IN_PROGRESS', 'OPEN_DEAL', 'UNQUALIFIED', 'ATTEMPTED_TO_CONTACT', 'CONNECTED', 'BAD_TIMING'],
     },
     notes_last_contacted: { label: 'Last Contacted', type: 'datetime' },
+    hs_additional_emails: { label: 'Additional email addresses', readOnly: true, description: 'E-mail addresses of contacts merged into this one, separated by ";".' },
+    hs_merged_object_ids: MERGED_IDS,
     hubspot_owner_id: OWNER,
   }),
   companies: define('companyinformation', {
@@ -182,6 +191,7 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
     country: { label: 'Country/Region' },
     numberofemployees: { label: 'Number of Employees', type: 'number' },
     description: { label: 'Description', fieldType: 'textarea' },
+    hs_merged_object_ids: MERGED_IDS,
     hubspot_owner_id: OWNER,
   }),
   deals: define('dealinformation', {
@@ -201,6 +211,7 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
       ],
     },
     description: { label: 'Deal Description', fieldType: 'textarea' },
+    hs_merged_object_ids: MERGED_IDS,
     hubspot_owner_id: OWNER,
   }),
   tickets: define('ticketinformation', {
@@ -234,6 +245,7 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
       description: 'The id of one activity (a call) associated with this ticket, shown pinned at the top of its timeline.',
     },
     closed_date: { label: 'Close date', type: 'datetime' },
+    hs_merged_object_ids: MERGED_IDS,
     hubspot_owner_id: OWNER,
   }),
   calls: define('callinformation', {
@@ -271,10 +283,30 @@ const DEFINITIONS: Record<ObjectType, Map<string, PropertyDefinition & { rules: 
     hs_task_completion_date: { label: 'Completed at', type: 'datetime' },
     hubspot_owner_id: OWNER,
   }),
+  notes: define('noteinformation', {
+    ...SYSTEM,
+    hs_timestamp: { label: 'Activity date', type: 'datetime', description: 'When the note was taken; defaults to the create date.' },
+    hs_note_body: { label: 'Note body', fieldType: 'html', description: 'The text of the note (up to 65,536 characters).' },
+    hs_attachment_ids: { label: 'Attachment IDs', description: 'The ids of files attached to the note, separated by ";".' },
+    hubspot_owner_id: OWNER,
+  }),
+}
+
+/** What every custom object type has before its own properties (made through the schemas API) are added. */
+const CUSTOM_OBJECT_DEFINITIONS = define('objectinformation', { ...SYSTEM, hubspot_owner_id: OWNER })
+
+/** The built-in definitions of a type: its own, or those every custom type has. */
+function definitionsOf(objectType: ObjectType): Map<string, CheckedDefinition> {
+  return isBuiltinType(objectType) ? DEFINITIONS[objectType] : CUSTOM_OBJECT_DEFINITIONS
+}
+
+/** Properties returned when a request names none, as the real API's default sets (custom types: the system three). */
+export function defaultProperties(objectType: ObjectType): readonly string[] {
+  return isBuiltinType(objectType) ? DEFAULT_PROPERTIES[objectType] : ['createdate', 'hs_lastmodifieddate', 'hs_object_id']
 }
 
 /** Properties returned when a request names none, as the real API's default sets. */
-export const DEFAULT_PROPERTIES: Readonly<Record<ObjectType, readonly string[]>> = {
+export const DEFAULT_PROPERTIES: Readonly<Record<BuiltinObjectType, readonly string[]>> = {
   contacts: ['createdate', 'email', 'firstname', 'lastname', 'hs_lastmodifieddate', 'hs_object_id'],
   companies: ['createdate', 'domain', 'name', 'hs_lastmodifieddate', 'hs_object_id'],
   deals: ['amount', 'closedate', 'createdate', 'dealname', 'dealstage', 'hs_lastmodifieddate', 'hs_object_id', 'pipeline'],
@@ -291,6 +323,7 @@ export const DEFAULT_PROPERTIES: Readonly<Record<ObjectType, readonly string[]>>
   ],
   calls: ['createdate', 'hs_lastmodifieddate', 'hs_object_id', 'hs_timestamp'],
   tasks: ['createdate', 'hs_lastmodifieddate', 'hs_object_id', 'hs_timestamp'],
+  notes: ['createdate', 'hs_lastmodifieddate', 'hs_object_id', 'hs_timestamp'],
 }
 
 /** A definition with the emulator-only rules the Property model has no field for. */
@@ -309,12 +342,12 @@ export function propertyDefinition(objectType: ObjectType, name: string): Proper
 
 /** Every built-in property of a type. */
 export function propertyDefinitions(objectType: ObjectType): PropertyDefinition[] {
-  return [...DEFINITIONS[objectType].values()].map(withoutRules)
+  return [...definitionsOf(objectType).values()].map(withoutRules)
 }
 
 /** Own lookups only: a name such as "__proto__" or "constructor" is never a property. */
 function builtin(objectType: ObjectType, name: string): CheckedDefinition | undefined {
-  return DEFINITIONS[objectType].get(name)
+  return definitionsOf(objectType).get(name)
 }
 
 // ---------------------------------------------------------------------------
@@ -334,11 +367,13 @@ const GROUP_LABELS: Record<string, string> = {
   dealinformation: 'Deal information',
   ticketinformation: 'Ticket information',
   callinformation: 'Call information',
+  noteinformation: 'Note information',
+  objectinformation: 'Object information',
 }
 
 /** The built-in groups of a type: every groupName its built-in properties use. */
 function builtinGroups(objectType: ObjectType): PropertyGroup[] {
-  const names = [...new Set([...DEFINITIONS[objectType].values()].map((d) => d.groupName))]
+  const names = [...new Set([...definitionsOf(objectType).values()].map((d) => d.groupName))]
   return names.map((name, displayOrder) => ({ name, label: GROUP_LABELS[name] ?? name, displayOrder, archived: false }))
 }
 
@@ -532,6 +567,12 @@ export function normalizeValue(
       return { ok: true, value: new Date(ms).toISOString().slice(0, 10) }
     }
     case 'enumeration': {
+      if (def.rules.owner) {
+        // The real API checks the id against the account's active owners (a userId, or a deactivated owner, is refused).
+        const id = text.trim()
+        if (!isActiveOwnerId(id)) return fail('INVALID_OWNER_ID', `${text} is not a valid owner id`)
+        return { ok: true, value: id }
+      }
       if (def.externalOptions || def.options.length === 0) return { ok: true, value: text }
       if (def.fieldType === 'checkbox') {
         // Multiple checkboxes: several options, separated by ";".

@@ -25,7 +25,7 @@ import { z } from 'zod'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { boolParam, boundedArray, json, noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
-import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
+import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type BuiltinObjectType as ObjectType } from './object-types.ts'
 import { batchResponse, eachInput, toStandardError } from './serialize.ts'
 import { FIELD_TYPES, PROPERTY_TYPES, type CustomPropertyRow, type FieldType, type PropertyOption, type PropertyType } from './properties.ts'
 
@@ -59,12 +59,14 @@ const editable = {
   hidden: z.boolean().optional(),
   formField: z.boolean().optional(),
 }
-const createSchema = z.object({
+/** The body of a property create (ObjectTypePropertyCreate of the schemas API takes the same fields). */
+export const propertyCreateSchema = z.object({
   name: z.string().max(100, 'must be at most 100 characters').regex(NAME, 'must start with a lower-case letter and hold only a-z, 0-9 and _'),
   ...editable,
   hasUniqueValue: z.boolean().optional(),
   externalOptions: z.boolean().optional(),
 })
+const createSchema = propertyCreateSchema
 const updateSchema = z.object(editable).partial()
 /** Most inputs in one batch of properties. */
 export const PROPERTY_BATCH_LIMIT = 100
@@ -92,6 +94,37 @@ function toOptions(input: z.infer<typeof optionInput>[] | undefined, type: Prope
     seen.add(o.value)
     return { label: o.label, value: o.value, hidden: o.hidden ?? false, displayOrder: o.displayOrder ?? i, ...(o.description !== undefined && { description: o.description }) }
   })
+}
+
+/**
+ * A new custom property from a create body, with the real API's rules
+ * checked (`hs_` prefix, fieldType for type, options); the caller checks
+ * that the name is free and the group exists.
+ */
+export function newPropertyRow(input: z.infer<typeof propertyCreateSchema>, now: string): CustomPropertyRow {
+  if (input.name.startsWith('hs_')) throw validationError(`Property names starting with "hs_" are reserved for HubSpot; got "${input.name}".`)
+  const row: CustomPropertyRow = {
+    name: input.name,
+    label: input.label,
+    type: input.type,
+    fieldType: input.fieldType,
+    groupName: input.groupName,
+    description: input.description ?? '',
+    options: toOptions(input.options, input.type),
+    displayOrder: input.displayOrder ?? -1,
+    hidden: input.hidden ?? false,
+    hasUniqueValue: input.hasUniqueValue ?? false,
+    formField: input.formField ?? false,
+    calculated: false,
+    externalOptions: input.externalOptions ?? false,
+    hubspotDefined: false,
+    createdAt: now,
+    updatedAt: now,
+    archived: false,
+    modificationMetadata: { archivable: true, readOnlyDefinition: false, readOnlyValue: false },
+  }
+  checkDefinition(row)
+  return row
 }
 
 /** The cross-field rules of a definition (after create or update). */
@@ -235,31 +268,9 @@ function propertyRoutes(deps: ServiceDeps, objectType: ObjectType, base: string)
     },
   ]
   function create(ctx: RouteContext, input: z.infer<typeof createSchema>): CustomPropertyRow {
-    if (input.name.startsWith('hs_')) throw validationError(`Property names starting with "hs_" are reserved for HubSpot; got "${input.name}".`)
-    if (catalog.definition(objectType, input.name)) throw conflict(`Property named '${input.name}' already exists.`, { context: { name: [input.name] } })
-    groupOr400(input.groupName)
-    const now = iso(ctx)
-    const row: CustomPropertyRow = {
-      name: input.name,
-      label: input.label,
-      type: input.type,
-      fieldType: input.fieldType,
-      groupName: input.groupName,
-      description: input.description ?? '',
-      options: toOptions(input.options, input.type),
-      displayOrder: input.displayOrder ?? -1,
-      hidden: input.hidden ?? false,
-      hasUniqueValue: input.hasUniqueValue ?? false,
-      formField: input.formField ?? false,
-      calculated: false,
-      externalOptions: input.externalOptions ?? false,
-      hubspotDefined: false,
-      createdAt: now,
-      updatedAt: now,
-      archived: false,
-      modificationMetadata: { archivable: true, readOnlyDefinition: false, readOnlyValue: false },
-    }
-    checkDefinition(row)
+    const row = newPropertyRow(input, iso(ctx))
+    if (catalog.definition(objectType, row.name)) throw conflict(`Property named '${row.name}' already exists.`, { context: { name: [row.name] } })
+    groupOr400(row.groupName)
     // An archived property of the same name is replaced (its values were removed when it was archived).
     catalog.putCustom(objectType, row)
     return row

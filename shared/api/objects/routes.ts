@@ -12,7 +12,7 @@ import { boolParam, boundedArray, intParam, json, listParam, noContent, own, own
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { associationV3Routes, v3AssociationType } from './associations-v3.ts'
 import { associationV4Routes } from './associations-v4.ts'
-import { OBJECT_TYPE_NAMES, OBJECT_TYPES, parseObjectType, type ObjectType } from './object-types.ts'
+import { OBJECT_TYPE_NAMES, OBJECT_TYPES, scopesOf, upperName, type BuiltinObjectType, type CustomObjectType, type ObjectType } from './object-types.ts'
 import { schemaRoutes } from './schema-routes.ts'
 import { compareForSearch, parseSearchRequest, searchPredicate } from './search.ts'
 import {
@@ -75,14 +75,10 @@ function toAssociationInputs(input: z.infer<typeof createSchema>): AssociationIn
 }
 
 /** properties / propertiesWithHistory / associations query parameters. */
-function readSelection(query: URLSearchParams): { selection: PropertySelection; associations: ObjectType[] } {
+function readSelection(objects: ObjectStore, query: URLSearchParams): { selection: PropertySelection; associations: ObjectType[] } {
   const properties = listParam(query, 'properties')
   const propertiesWithHistory = listParam(query, 'propertiesWithHistory')
-  const associations = (listParam(query, 'associations') ?? []).map((name) => {
-    const type = parseObjectType(name)
-    if (!type) throw validationError(`Unable to infer object type from: ${name}`)
-    return type
-  })
+  const associations = (listParam(query, 'associations') ?? []).map((name) => parseToType(objects, name))
   return {
     selection: { ...(properties && { properties }), ...(propertiesWithHistory && { propertiesWithHistory }) },
     associations: [...new Set(associations)],
@@ -90,7 +86,7 @@ function readSelection(query: URLSearchParams): { selection: PropertySelection; 
 }
 
 /** idProperty must be hs_object_id or a property with unique values. */
-function checkIdProperty(objects: ObjectStore, objectType: ObjectType, idProperty: string | undefined | null): string | undefined {
+export function checkIdProperty(objects: ObjectStore, objectType: ObjectType, idProperty: string | undefined | null): string | undefined {
   if (idProperty === undefined || idProperty === null || idProperty === '' || idProperty === 'hs_object_id') return undefined
   const def = objects.definition(objectType, idProperty)
   if (!def) throw validationError(`idProperty "${idProperty}" is not a property of ${objectType}.`)
@@ -99,7 +95,7 @@ function checkIdProperty(objects: ObjectStore, objectType: ObjectType, idPropert
 }
 
 /** The live (or archived) record named by an id, or by a unique property value. */
-function findRecord(objects: ObjectStore, objectType: ObjectType, id: string, idProperty: string | undefined, archived: boolean): CrmRecord | undefined {
+export function findRecord(objects: ObjectStore, objectType: ObjectType, id: string, idProperty: string | undefined, archived: boolean): CrmRecord | undefined {
   if (archived) {
     if (idProperty) {
       const wanted = objects.normalize(objectType, idProperty, id)
@@ -109,7 +105,7 @@ function findRecord(objects: ObjectStore, objectType: ObjectType, id: string, id
     }
     return objects.getArchived(objectType, id)
   }
-  return idProperty ? objects.findByProperty(objectType, idProperty, id) : objects.get(objectType, id)
+  return idProperty ? objects.findByProperty(objectType, idProperty, id) : (objects.get(objectType, id) ?? objects.getMerged(objectType, id))
 }
 
 /** The real API refuses a batch update or upsert that names one id twice, before writing anything. */
@@ -123,7 +119,7 @@ function rejectDuplicateIds(ids: readonly string[]): void {
 }
 
 function missing(objectType: ObjectType, id: string): ApiError {
-  return notFound(`Object not found. objectId are usually numeric. (${OBJECT_TYPES[objectType].upper} ${id})`)
+  return notFound(`Object not found. objectId are usually numeric. (${upperName(objectType)} ${id})`)
 }
 
 /** The `after` cursor of a list: a record id. */
@@ -140,22 +136,25 @@ function nextLink(ctx: RouteContext, after: string): string {
   return url.toString()
 }
 
-/** An association type id given as a number, or by its v3 name (ticket_to_contact, a label's name). */
+/** An association type id given as a number, or by its v3 name (ticket_to_contact, a label's name, a custom object's association). */
 function parseTypeId(objects: ObjectStore, fromType: ObjectType, raw: string): number {
-  return /^\d{1,9}$/.test(raw) ? Number(raw) : v3AssociationType(objects, fromType, raw).typeId
+  if (/^\d{1,9}$/.test(raw)) return Number(raw)
+  const custom = objects.customTypes.associationTypesFrom(fromType).find((t) => t.name === raw)
+  return custom ? custom.typeId : v3AssociationType(objects, fromType as BuiltinObjectType, raw).typeId
 }
 
-function parseToType(raw: string): ObjectType {
-  const type = parseObjectType(raw)
+/** A type named in a path or query: a built-in one in any spelling, or a live custom one. */
+function parseToType(objects: ObjectStore, raw: string): ObjectType {
+  const type = objects.customTypes.resolveAny(raw)
   if (!type) throw validationError(`Unable to infer object type from: ${raw}`)
   return type
 }
 
 function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Route[] {
   const { objects } = deps
-  const info = OBJECT_TYPES[objectType]
-  const read = { kind: 'bearer', scopes: [info.readScope] } as const
-  const write = { kind: 'bearer', scopes: [info.writeScope] } as const
+  const scopes = scopesOf(objectType)
+  const read = { kind: 'bearer', scopes: [scopes.readScope] } as const
+  const write = { kind: 'bearer', scopes: [scopes.writeScope] } as const
 
   const batchCreateOrUpdate = (ctx: RouteContext, run: () => { results: SimplePublicObject[]; errors: StandardError[] }, ok: number) => {
     const { results, errors } = run()
@@ -180,7 +179,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       handler(ctx) {
         const limit = intParam(ctx.query, 'limit', 10, 1, LIST_LIMIT)
         const archived = boolParam(ctx.query, 'archived', false)
-        const { selection, associations } = readSelection(ctx.query)
+        const { selection, associations } = readSelection(objects, ctx.query)
         const { records, more } = objects.page(objectType, afterParam(ctx.query), limit, archived)
         const results = records.map((r) => withAssociations(objects, objectType, r, selection, associations))
         const last = records[records.length - 1]
@@ -197,7 +196,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       handler(ctx) {
         const archived = boolParam(ctx.query, 'archived', false)
         const idProperty = checkIdProperty(objects, objectType, ctx.query.get('idProperty'))
-        const { selection, associations } = readSelection(ctx.query)
+        const { selection, associations } = readSelection(objects, ctx.query)
         const record = findRecord(objects, objectType, ctx.params.objectId!, idProperty, archived)
         if (!record) throw missing(objectType, ctx.params.objectId!)
         return json(withAssociations(objects, objectType, record, selection, associations))
@@ -263,7 +262,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
           notFoundIds.length > 0
             ? [
                 toStandardError(
-                  notFound(`Could not get some ${info.upper} objects, they may be deleted or not exist. Check that ids are valid.`),
+                  notFound(`Could not get some ${upperName(objectType)} objects, they may be deleted or not exist. Check that ids are valid.`),
                   { ids: notFoundIds },
                 ),
               ]
@@ -317,7 +316,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
             }
             if (notFoundIds.length > 0) {
               errors.unshift(
-                toStandardError(notFound(`Could not update some ${info.upper} objects, they may be deleted or not exist.`), { ids: notFoundIds }),
+                toStandardError(notFound(`Could not update some ${upperName(objectType)} objects, they may be deleted or not exist.`), { ids: notFoundIds }),
               )
             }
             return { results, errors }
@@ -384,7 +383,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       auth: read,
       handler(ctx) {
         const request = parseSearchRequest(objectType, ctx.jsonBody(), (name) => objects.definition(objectType, name))
-        const test = searchPredicate(objectType, request)
+        const test = searchPredicate(objectType, request, objects.customTypes.schema(objectType)?.searchableProperties)
         const end = request.offset + request.limit
         let total = 0
         let page: CrmRecord[]
@@ -416,11 +415,11 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       path: `${base}/:objectId/associations/:toObjectType`,
       auth: read,
       handler(ctx) {
-        const toType = parseToType(ctx.params.toObjectType!)
+        const toType = parseToType(objects, ctx.params.toObjectType!)
         const record = objects.get(objectType, ctx.params.objectId!)
         if (!record) throw missing(objectType, ctx.params.objectId!)
         const named = withAssociations(objects, objectType, record, {}, [toType])
-        return json({ results: named.associations?.[toType]?.results ?? [] })
+        return json({ results: named.associations?.[objects.customTypes.keyOf(toType)]?.results ?? [] })
       },
     },
     {
@@ -428,7 +427,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       path: `${base}/:objectId/associations/:toObjectType/:toObjectId/:associationTypeId`,
       auth: write,
       handler(ctx) {
-        const toType = parseToType(ctx.params.toObjectType!)
+        const toType = parseToType(objects, ctx.params.toObjectType!)
         const typeId = parseTypeId(objects, objectType, ctx.params.associationTypeId!)
         objects.associate(objectType, ctx.params.objectId!, toType, ctx.params.toObjectId!, typeId)
         const record = objects.get(objectType, ctx.params.objectId!) as CrmRecord
@@ -440,7 +439,7 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       path: `${base}/:objectId/associations/:toObjectType/:toObjectId/:associationTypeId`,
       auth: write,
       handler(ctx) {
-        const toType = parseToType(ctx.params.toObjectType!)
+        const toType = parseToType(objects, ctx.params.toObjectType!)
         const typeId = parseTypeId(objects, objectType, ctx.params.associationTypeId!)
         if (!objects.get(objectType, ctx.params.objectId!)) throw missing(objectType, ctx.params.objectId!)
         objects.dissociate(objectType, ctx.params.objectId!, toType, ctx.params.toObjectId!, typeId, ctx.now)
@@ -449,6 +448,40 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
     },
   ]
 }
+
+/**
+ * The objects API under any name of a type that the built-in routes do not
+ * spell out: a custom type's objectTypeId, fullyQualifiedName or `p_<name>`
+ * (and a built-in type's singular, `contact`). Each request runs the handler
+ * that the type's own route table has at the same place, with that type's
+ * scopes; a name that is no type is 400 "Unable to infer object type from".
+ */
+function namedTypeRoutes(deps: ServiceDeps): Route[] {
+  const base = '/crm/v3/objects/:objectType'
+  const resolve = (raw: string | undefined) => (raw === undefined ? undefined : deps.objects.customTypes.resolveAny(raw))
+  return routesFor(deps, CUSTOM_PLACEHOLDER, base).map((route, index) => {
+    const writes = route.auth.kind === 'bearer' && route.auth.scopes.includes(scopesOf(CUSTOM_PLACEHOLDER).writeScope)
+    return {
+      ...route,
+      auth: {
+        kind: 'bearer',
+        scopes: [],
+        scopesOf: (params) => {
+          const type = resolve(params.objectType)
+          return type ? [writes ? scopesOf(type).writeScope : scopesOf(type).readScope] : []
+        },
+      },
+      handler(ctx) {
+        const type = resolve(ctx.params.objectType)
+        if (!type) throw validationError(`Unable to infer object type from: ${ctx.params.objectType}`)
+        return routesFor(deps, type, base)[index]!.handler(ctx)
+      },
+    }
+  })
+}
+
+/** Stands for "a custom type" where routes are built before any type is known. */
+const CUSTOM_PLACEHOLDER: CustomObjectType = '2-0'
 
 export function objectRoutes(deps: ServiceDeps): Route[] {
   const routes: Route[] = []
@@ -459,5 +492,7 @@ export function objectRoutes(deps: ServiceDeps): Route[] {
   routes.push(...schemaRoutes(deps))
   routes.push(...associationV3Routes(deps))
   routes.push(...associationV4Routes(deps))
+  // Last: the built-in routes above match their own paths first.
+  routes.push(...namedTypeRoutes(deps))
   return routes
 }

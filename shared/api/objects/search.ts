@@ -22,7 +22,7 @@
 import { z } from 'zod'
 import { validationError } from '../errors.ts'
 import { boundedArray, own, parseInput } from '../http.ts'
-import type { ObjectType } from './object-types.ts'
+import { isBuiltinType, type BuiltinObjectType, type ObjectType } from './object-types.ts'
 import { propertyDefinition, type PropertyDefinition } from './properties.ts'
 import { phoneDigits, phoneMatcher } from '../../crm/phone.ts'
 import { parseInstant } from '../../crm/time.ts'
@@ -314,19 +314,20 @@ function compileFilter(filter: ResolvedFilter): RecordTest {
 }
 
 /** Properties the free-text `query` looks in, per type. */
-const QUERY_PROPERTIES: Record<ObjectType, readonly string[]> = {
+const QUERY_PROPERTIES: Record<BuiltinObjectType, readonly string[]> = {
   contacts: ['firstname', 'lastname', 'email', 'phone', 'mobilephone', 'company'],
   companies: ['name', 'domain', 'phone', 'website'],
   deals: ['dealname'],
   tickets: ['subject', 'content'],
   calls: ['hs_call_title', 'hs_call_body', 'hs_call_from_number', 'hs_call_to_number'],
   tasks: ['hs_task_subject', 'hs_task_body'],
+  notes: ['hs_note_body'],
 }
 
-function matchesQuery(objectType: ObjectType, record: CrmRecord, query: string): boolean {
+function matchesQuery(objectType: ObjectType, record: CrmRecord, query: string, names: readonly string[]): boolean {
   const needle = query.toLowerCase()
   const digits = /^[\d\s()+.-]+$/.test(query) ? phoneDigits(query) : ''
-  return QUERY_PROPERTIES[objectType].some((name) => {
+  return names.some((name) => {
     const value = own(record.properties, name)
     if (value === undefined) return false
     if (value.toLowerCase().includes(needle)) return true
@@ -337,13 +338,16 @@ function matchesQuery(objectType: ObjectType, record: CrmRecord, query: string):
 /**
  * The test a record must pass: the query (if any) and every filter of at
  * least one group (if any). Build it once per request, then run it per record.
+ * `query` looks in the type's main text properties; a custom type names its
+ * own (its schema's searchableProperties) in `queryProperties`.
  */
-export function searchPredicate(objectType: ObjectType, request: SearchRequest): RecordTest {
+export function searchPredicate(objectType: ObjectType, request: SearchRequest, queryProperties: readonly string[] = []): RecordTest {
+  const queryNames = isBuiltinType(objectType) ? QUERY_PROPERTIES[objectType] : queryProperties
   // Filters of a group are ANDed, so their order does not change the answer: cheap tests go first.
   const groups = request.filterGroups.map((filters) => [...filters].sort((a, b) => COST[a.operator] - COST[b.operator]).map(compileFilter))
   const query = request.query
   return (record) => {
-    if (query !== undefined && !matchesQuery(objectType, record, query)) return false
+    if (query !== undefined && !matchesQuery(objectType, record, query, queryNames)) return false
     if (groups.length === 0) return true
     return groups.some((tests) => tests.every((test) => test(record)))
   }

@@ -7,7 +7,7 @@ import type { Database } from '../db.ts'
 import { ApiError } from '../errors.ts'
 import { own } from '../http.ts'
 import type { ObjectType } from './object-types.ts'
-import { DEFAULT_PROPERTIES } from './properties.ts'
+import { defaultProperties } from './properties.ts'
 import type { CrmRecord, ObjectStore, ValueWithTimestamp } from './store.ts'
 
 export interface SimplePublicObject {
@@ -21,7 +21,8 @@ export interface SimplePublicObject {
 }
 
 export interface SimplePublicObjectWithAssociations extends SimplePublicObject {
-  associations?: Partial<Record<ObjectType, { results: Array<{ id: string; type: string }> }>>
+  /** Keyed by the target type's plural name (`contacts`), or a custom type's fullyQualifiedName. */
+  associations?: Record<string, { results: Array<{ id: string; type: string }> }>
 }
 
 export interface StandardError {
@@ -53,7 +54,7 @@ export interface PropertySelection {
 
 /** A record as SimplePublicObject. Properties without a value are left out, as the real API documents, even when asked for by name. */
 export function toPublicObject(objectType: ObjectType, record: CrmRecord, selection: PropertySelection = {}): SimplePublicObject {
-  const names = selection.all ? Object.keys(record.properties) : (selection.properties ?? DEFAULT_PROPERTIES[objectType])
+  const names = selection.all ? Object.keys(record.properties) : (selection.properties ?? defaultProperties(objectType))
   const properties: Record<string, string> = {}
   for (const name of names) {
     const value = own(record.properties, name)
@@ -92,7 +93,7 @@ export function withAssociations(
   for (const toType of toTypes) {
     const linked = objects.associations(objectType, record.id, toType)
     if (linked.length === 0) continue
-    associations[toType] = {
+    associations[objects.customTypes.keyOf(toType)] = {
       results: linked.flatMap((a) => a.typeIds.map((typeId) => ({ id: a.id, type: objects.associationTypeFrom(objectType, typeId)?.name ?? String(typeId) }))),
     }
   }

@@ -17,9 +17,10 @@ import { z } from 'zod'
 import type { Database, Table } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { own } from '../http.ts'
-import type { AssociationType } from '../../crm/association-types.ts'
+import type { AssociationType as BuiltinAssociationType } from '../../crm/association-types.ts'
 import { AssociationLabels } from './association-labels.ts'
-import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from './object-types.ts'
+import { CustomObjectTypes, type CustomAssociationType } from './custom-objects.ts'
+import { OBJECT_TYPE_NAMES, isBuiltinType, upperName, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
 import { normalizeValue, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
 import { parseInstant } from '../../crm/time.ts'
@@ -83,11 +84,18 @@ const recordSchema: z.ZodType<CrmRecord> = z.object({
   archivedAt: z.string().optional(),
 })
 
-const associationsSchema = z.partialRecord(
-  z.enum(OBJECT_TYPE_NAMES),
+/** The associations of one record: per target type (a built-in type's name or a custom type's id), the linked records. */
+type AssociationRow = Partial<Record<ObjectType, AssociatedRecord[]>>
+const associationsSchema = z.record(
+  z.string().regex(new RegExp(`^(${OBJECT_TYPE_NAMES.join('|')}|2-[1-9]\\d*)$`)),
   z.array(z.object({ id: z.string(), typeIds: z.array(z.number().int()) })),
-)
-type AssociationRow = z.infer<typeof associationsSchema>
+) as z.ZodType<AssociationRow>
+
+/** An association type between the CRM's own types, or one a custom object schema defines. */
+export type AnyAssociationType = BuiltinAssociationType | CustomAssociationType
+
+/** The tables of custom object types' records: `crm_2-<n>` and `crm_2-<n>_archived`. */
+const CUSTOM_RECORD_TABLES = /^crm_2-[1-9]\d*(_archived)?$/
 
 /** Properties whose value is unique among live records of the type. */
 const UNIQUE: Partial<Record<ObjectType, readonly string[]>> = { contacts: ['email'] }
@@ -95,7 +103,7 @@ const UNIQUE: Partial<Record<ObjectType, readonly string[]>> = { contacts: ['ema
 interface ResolvedAssociation {
   toType: ObjectType
   toId: string
-  type: AssociationType
+  type: AnyAssociationType
 }
 
 type Values = Map<string, string | null>
@@ -112,41 +120,73 @@ export class ObjectStore {
   readonly #db: Database
   /** Built-in and custom property definitions of this account. */
   readonly properties: PropertyCatalog
+  /** The custom object types of this account (schemas and their association definitions). */
+  readonly customTypes: CustomObjectTypes
   /** The account's own association types (labels) and association limits. */
   readonly labels: AssociationLabels
-  readonly #live: Record<ObjectType, Table<CrmRecord>>
-  readonly #archived: Record<ObjectType, Table<CrmRecord>>
   readonly #associations: Table<AssociationRow>
   readonly #unique: Table<string>
+  /** `${type}:${id}` of a record a merge replaced → the id of the record it became. */
+  readonly #merged: Table<string>
 
   constructor(db: Database) {
     this.#db = db
     this.properties = new PropertyCatalog(db)
+    this.customTypes = new CustomObjectTypes(db)
     this.labels = new AssociationLabels(db)
-    const live = {} as Record<ObjectType, Table<CrmRecord>>
-    const archived = {} as Record<ObjectType, Table<CrmRecord>>
     for (const type of OBJECT_TYPE_NAMES) {
-      live[type] = db.table(`crm_${type}`, recordSchema)
-      archived[type] = db.table(`crm_${type}_archived`, recordSchema)
+      db.table(`crm_${type}`, recordSchema)
+      db.table(`crm_${type}_archived`, recordSchema)
     }
-    this.#live = live
-    this.#archived = archived
+    // A custom type's tables are made on first use, and by a restore that brings them.
+    db.tableFamily(CUSTOM_RECORD_TABLES, recordSchema)
     this.#associations = db.table('crm_associations', associationsSchema)
     this.#unique = db.table('crm_unique_values', z.string())
+    this.#merged = db.table('crm_merged_ids', z.string().regex(/^[1-9]\d*$/))
     // Declared now, not on first use, so a snapshot restores into a database that was never seeded.
     pipelineTable(db)
+  }
+
+  /** The table of a type's live records, or of its recycle bin (a custom type's is made on first use). */
+  #table(objectType: ObjectType, archived: boolean): Table<CrmRecord> {
+    return this.#db.table(`crm_${objectType}${archived ? '_archived' : ''}`, recordSchema)
+  }
+
+  /** Whether the type exists: a built-in one, or a custom type with a live schema. */
+  #isType(objectType: string): objectType is ObjectType {
+    return isBuiltinType(objectType as ObjectType) || this.customTypes.schema(objectType as ObjectType) !== undefined
+  }
+
+  /** The association type with this id from `fromType` (to whatever type it points at): HubSpot's, a label's, or a custom object schema's. */
+  associationTypeFrom(fromType: ObjectType, typeId: number): AnyAssociationType | undefined {
+    return (isBuiltinType(fromType) ? this.labels.typeFrom(fromType, typeId) : undefined) ?? this.customTypes.associationType(fromType, typeId)
   }
 
   // ---------------------------------------------------------------- reads
 
   /** A live (not archived) record, or undefined. */
   get(objectType: ObjectType, id: string): CrmRecord | undefined {
-    return this.#live[objectType].get(id)
+    return this.#table(objectType, false).get(id)
+  }
+
+  /** The live record that a merge turned the record `id` into (the real API answers an old id with it), or undefined. */
+  getMerged(objectType: ObjectType, id: string): CrmRecord | undefined {
+    const into = this.#merged.get(recordKey(objectType, id))
+    return into === undefined ? undefined : this.get(objectType, into)
+  }
+
+  /** Remember that the records `oldIds` were merged into `newId`, and point earlier merges into them at it too. */
+  recordMerge(objectType: ObjectType, oldIds: readonly string[], newId: string): void {
+    const prefix = `${objectType}:`
+    for (const [key, into] of [...this.#merged.entries()]) {
+      if (key.startsWith(prefix) && oldIds.includes(into)) this.#merged.set(key, newId)
+    }
+    for (const id of oldIds) this.#merged.set(recordKey(objectType, id), newId)
   }
 
   /** A record in the recycle bin, or undefined. */
   getArchived(objectType: ObjectType, id: string): CrmRecord | undefined {
-    return this.#archived[objectType].get(id)
+    return this.#table(objectType, true).get(id)
   }
 
   /**
@@ -163,7 +203,7 @@ export class ObjectStore {
       const id = this.#unique.get(uniqueKey(objectType, propertyName, wanted))
       return id === undefined ? undefined : this.get(objectType, id)
     }
-    for (const record of this.#live[objectType].values()) {
+    for (const record of this.#table(objectType, false).values()) {
       if (own(record.properties, propertyName) === wanted) return record
     }
     return undefined
@@ -186,12 +226,12 @@ export class ObjectStore {
 
   /** Number of live records (or archived ones). */
   count(objectType: ObjectType, archived = false): number {
-    return (archived ? this.#archived : this.#live)[objectType].size
+    return this.#table(objectType, archived).size
   }
 
   /** Every live (or archived) record in id order. Scans: use `page` for lists. */
   records(objectType: ObjectType, archived = false): IterableIterator<CrmRecord> {
-    return (archived ? this.#archived : this.#live)[objectType].values()
+    return this.#table(objectType, archived).values()
   }
 
   /**
@@ -199,7 +239,7 @@ export class ObjectStore {
    * whether more follow. Costs O(log n + limit).
    */
   page(objectType: ObjectType, after: number | undefined, limit: number, archived = false): { records: CrmRecord[]; more: boolean } {
-    const { rows, more } = (archived ? this.#archived : this.#live)[objectType].pageAfter(after, limit, () => true)
+    const { rows, more } = this.#table(objectType, archived).pageAfter(after, limit, () => true)
     return { records: rows, more }
   }
 
@@ -209,10 +249,6 @@ export class ObjectStore {
     return (row?.[toType] ?? []).filter((a) => this.get(toType, a.id) !== undefined)
   }
 
-  /** The association type with this id from `fromType`, HubSpot's or a label's. */
-  associationTypeFrom(fromType: ObjectType, typeId: number): AssociationType | undefined {
-    return this.labels.typeFrom(fromType, typeId)
-  }
 
   /** Whether two records are linked by any association type. */
   isAssociated(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string): boolean {
@@ -255,7 +291,7 @@ export class ObjectStore {
     values.set('hs_lastmodifieddate', iso)
     const empty: CrmRecord = { id, properties: {}, history: {}, createdAt: iso, updatedAt: iso, archived: false }
     const record = withValues(empty, values, iso, sourceType)
-    this.#live[objectType].set(id, record)
+    this.#table(objectType, false).set(id, record)
     this.#indexUnique(objectType, undefined, record)
     for (const link of links) this.#link(objectType, id, link.toType, link.toId, link.type)
     return record
@@ -273,14 +309,14 @@ export class ObjectStore {
     sourceType: SourceType = 'API',
   ): CrmRecord {
     const current = this.get(objectType, id)
-    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${OBJECT_TYPES[objectType].upper} ${id})`)
+    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${upperName(objectType)} ${id})`)
     const values = this.#checkValues(objectType, properties, current)
     this.#checkRules(objectType, current, values, [])
     this.#checkUnique(objectType, current, values)
     const iso = new Date(now).toISOString()
     values.set('hs_lastmodifieddate', iso)
     const next = { ...withValues(current, values, iso, sourceType), updatedAt: iso }
-    this.#live[objectType].set(id, next)
+    this.#table(objectType, false).set(id, next)
     this.#indexUnique(objectType, current, next)
     return next
   }
@@ -292,8 +328,8 @@ export class ObjectStore {
    */
   associate(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string, typeId: number): void {
     const type = this.#associationType(fromType, toType, typeId)
-    if (!this.get(fromType, fromId)) throw notFound(`${OBJECT_TYPES[fromType].upper} ${fromId} does not exist.`)
-    if (!this.get(toType, toId)) throw notFound(`${OBJECT_TYPES[toType].upper} ${toId} does not exist.`)
+    if (!this.get(fromType, fromId)) throw notFound(`${upperName(fromType)} ${fromId} does not exist.`)
+    if (!this.get(toType, toId)) throw notFound(`${upperName(toType)} ${toId} does not exist.`)
     this.#checkLimit(fromType, fromId, toType, toId, type)
     this.#link(fromType, fromId, toType, toId, type)
   }
@@ -320,7 +356,7 @@ export class ObjectStore {
    */
   dropProperty(objectType: ObjectType, propertyName: string): number {
     let changed = 0
-    for (const table of [this.#live[objectType], this.#archived[objectType]]) {
+    for (const table of [this.#table(objectType, false), this.#table(objectType, true)]) {
       for (const [id, record] of [...table.entries()]) {
         if (!Object.hasOwn(record.properties, propertyName) && !Object.hasOwn(record.history, propertyName)) continue
         const { [propertyName]: _value, ...properties } = record.properties
@@ -343,11 +379,11 @@ export class ObjectStore {
   /** Move a live record to the recycle bin (404 if there is none). */
   archive(objectType: ObjectType, id: string, now: number): CrmRecord {
     const current = this.get(objectType, id)
-    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${OBJECT_TYPES[objectType].upper} ${id})`)
+    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${upperName(objectType)} ${id})`)
     const iso = new Date(now).toISOString()
     const archived: CrmRecord = { ...current, archived: true, archivedAt: iso, updatedAt: iso }
-    this.#live[objectType].delete(id)
-    this.#archived[objectType].set(id, archived)
+    this.#table(objectType, false).delete(id)
+    this.#table(objectType, true).set(id, archived)
     this.#indexUnique(objectType, current, undefined)
     return archived
   }
@@ -359,14 +395,88 @@ export class ObjectStore {
    */
   restore(objectType: ObjectType, id: string, now: number): CrmRecord {
     const archived = this.getArchived(objectType, id)
-    if (!archived) throw notFound(`${OBJECT_TYPES[objectType].upper} ${id} is not in the recycle bin.`)
+    if (!archived) throw notFound(`${upperName(objectType)} ${id} is not in the recycle bin.`)
     const { archivedAt: _archivedAt, ...rest } = archived
     const restored: CrmRecord = { ...rest, archived: false, updatedAt: new Date(now).toISOString() }
     this.#checkUnique(objectType, undefined, new Map(Object.entries(restored.properties)))
-    this.#archived[objectType].delete(id)
-    this.#live[objectType].set(id, restored)
+    this.#table(objectType, true).delete(id)
+    this.#table(objectType, false).set(id, restored)
     this.#indexUnique(objectType, undefined, restored)
     return restored
+  }
+
+  /**
+   * Remove a record for good, live or in the recycle bin, with its unique
+   * values and every association from and to it (a merge replaces records;
+   * a GDPR delete erases one). Returns the removed record, or undefined.
+   */
+  purge(objectType: ObjectType, id: string): CrmRecord | undefined {
+    const record = this.get(objectType, id) ?? this.getArchived(objectType, id)
+    if (!record) return undefined
+    const key = recordKey(objectType, id)
+    for (const [toType, links] of Object.entries(this.#associations.get(key) ?? {}) as Array<[ObjectType, AssociatedRecord[]]>) {
+      for (const link of links) {
+        const otherKey = recordKey(toType, link.id)
+        const other = this.#associations.get(otherKey)
+        const rest = (other?.[objectType] ?? []).filter((a) => a.id !== id)
+        if (!other) continue
+        const { [objectType]: _dropped, ...others } = other
+        // An emptied row is kept (not deleted): a merge links the record again in the same transaction, and a
+        // row deleted and set again would move to the end of the table, where a reload from saved rows would not put it.
+        this.#associations.set(otherKey, rest.length > 0 ? { ...others, [objectType]: rest } : others)
+      }
+    }
+    this.#associations.delete(key)
+    if (!record.archived) this.#indexUnique(objectType, record, undefined)
+    this.#table(objectType, false).delete(id)
+    this.#table(objectType, true).delete(id)
+    return record
+  }
+
+  /** Make the record tables of a new custom type now, so that later requests only ever write rows. */
+  declareType(objectType: ObjectType): void {
+    this.#table(objectType, false)
+    this.#table(objectType, true)
+  }
+
+  /** Remove every association of these type ids (a custom association definition that was deleted), in both directions. */
+  dropAssociationTypes(typeIds: readonly number[]): void {
+    const gone = new Set(typeIds)
+    for (const [key, row] of [...this.#associations.entries()]) {
+      let changed = false
+      const next: AssociationRow = {}
+      for (const [toType, links] of Object.entries(row) as Array<[ObjectType, AssociatedRecord[]]>) {
+        const kept = links
+          .map((link) => ({ id: link.id, typeIds: link.typeIds.filter((t) => !gone.has(t)) }))
+          .filter((link) => link.typeIds.length > 0)
+        if (kept.length !== links.length || kept.some((link, i) => link.typeIds.length !== links[i]?.typeIds.length)) changed = true
+        if (kept.length > 0) next[toType] = kept
+      }
+      if (!changed) continue
+      if (Object.keys(next).length === 0) this.#associations.delete(key)
+      else this.#associations.set(key, next)
+    }
+  }
+
+  /**
+   * Write values of read-only properties that the CRM itself maintains
+   * (e.g. `hs_merged_object_ids` after a merge), with their history. Each
+   * value is checked like any other; only the read-only rule is skipped.
+   */
+  setSystemProperties(objectType: ObjectType, id: string, properties: Readonly<Record<string, string>>, now: number, sourceType: SourceType): CrmRecord {
+    const current = this.get(objectType, id)
+    if (!current) throw notFound(`Object not found. objectId are usually numeric. (${upperName(objectType)} ${id})`)
+    const values: Values = new Map()
+    const problems: PropertyProblem[] = []
+    for (const [name, raw] of Object.entries(properties)) {
+      const result = this.normalize(objectType, name, raw)
+      if (result.ok) values.set(name, result.value)
+      else problems.push(result.problem)
+    }
+    if (problems.length > 0) throw propertyValuesError(problems)
+    const next = withValues(current, values, new Date(now).toISOString(), sourceType)
+    this.#table(objectType, false).set(id, next)
+    return next
   }
 
   /**
@@ -382,9 +492,9 @@ export class ObjectStore {
     const labelProblem = this.labels.findIntegrityProblem()
     if (labelProblem) return labelProblem
     const isoTime = (text: string | undefined) => text !== undefined && ISO_TIMESTAMP.test(text) && parseInstant(text) !== undefined
-    for (const type of OBJECT_TYPE_NAMES) {
+    for (const type of [...OBJECT_TYPE_NAMES, ...this.customTypes.liveTypes()]) {
       for (const archived of [false, true]) {
-        const table = archived ? this.#archived[type] : this.#live[type]
+        const table = this.#table(type, archived)
         for (const [key, record] of table.entries()) {
           const where = `${table.name} row "${key}"`
           if (record.id !== key) return `${where}: its id is "${record.id}"`
@@ -414,7 +524,7 @@ export class ObjectStore {
     }
     for (const [key, row] of this.#associations.entries()) {
       const [fromType, fromId] = key.split(':') as [ObjectType, string]
-      if (!OBJECT_TYPE_NAMES.includes(fromType) || (!this.get(fromType, fromId) && !this.getArchived(fromType, fromId))) {
+      if (!this.#isType(fromType) || (!this.get(fromType, fromId) && !this.getArchived(fromType, fromId))) {
         return `crm_associations row "${key}": no such record`
       }
       for (const [toType, links] of Object.entries(row) as Array<[ObjectType, AssociatedRecord[]]>) {
@@ -433,7 +543,7 @@ export class ObjectStore {
   #newId(objectType: ObjectType): string {
     for (;;) {
       const id = String(this.#db.nextId(`crm_${objectType}`))
-      if (!this.#live[objectType].has(id) && !this.#archived[objectType].has(id)) return id
+      if (!this.#table(objectType, false).has(id) && !this.#table(objectType, true).has(id)) return id
     }
   }
 
@@ -470,7 +580,7 @@ export class ObjectStore {
       const live = pipelinesOf(this.#db, objectType)
       if (needed && live.length === 1) values.set(pp.pipeline, live[0]!.id)
     }
-    if ((objectType === 'calls' || objectType === 'tasks') && (values.get('hs_timestamp') ?? null) === null) {
+    if ((objectType === 'calls' || objectType === 'tasks' || objectType === 'notes') && (values.get('hs_timestamp') ?? null) === null) {
       values.set('hs_timestamp', new Date(now).toISOString())
     }
   }
@@ -479,12 +589,14 @@ export class ObjectStore {
   #checkRules(objectType: ObjectType, current: CrmRecord | undefined, values: Values, links: readonly ResolvedAssociation[]): void {
     const merged = (name: string): string | null => (values.has(name) ? (values.get(name) ?? null) : ((current && own(current.properties, name)) ?? null))
 
-    if (objectType === 'tickets') {
-      const missing = ['subject', 'hs_pipeline', 'hs_pipeline_stage'].filter((name) => merged(name) === null)
+    // Tickets need these; a custom type needs its schema's requiredProperties.
+    const required = objectType === 'tickets' ? ['subject', 'hs_pipeline', 'hs_pipeline_stage'] : (this.customTypes.schema(objectType)?.requiredProperties ?? [])
+    if (required.length > 0) {
+      const missing = required.filter((name) => merged(name) === null)
       if (missing.length > 0) {
         const message = current
-          ? `Properties ${missing.join(', ')} of a ticket cannot be cleared.`
-          : `Cannot create object with type: TICKET. The following required properties were missing: [${missing.join(', ')}]`
+          ? `Properties ${missing.join(', ')} of a ${this.customTypes.singularOf(objectType)} cannot be cleared.`
+          : `Cannot create object with type: ${upperName(objectType)}. The following required properties were missing: [${missing.join(', ')}]`
         throw validationError(message, {
           errors: missing.map((name) => ({ message: `${name} is required`, code: 'REQUIRED_PROPERTY', context: { propertyName: [name] } })),
         })
@@ -534,9 +646,9 @@ export class ObjectStore {
     for (const def of this.properties.uniqueCustom(objectType)) {
       const value = values.get(def.name)
       if (value === undefined || value === null) continue
-      for (const record of this.#live[objectType].values()) {
+      for (const record of this.#table(objectType, false).values()) {
         if (record.id !== current?.id && own(record.properties, def.name) === value) {
-          throw conflict(`A ${OBJECT_TYPES[objectType].singular} with ${def.name}=${value} already exists. Existing ID: ${record.id}`, {
+          throw conflict(`A ${this.customTypes.singularOf(objectType)} with ${def.name}=${value} already exists. Existing ID: ${record.id}`, {
             context: { [def.name]: [value], existingId: [record.id] },
           })
         }
@@ -547,7 +659,7 @@ export class ObjectStore {
       if (value === undefined || value === null) continue
       const owner = this.#unique.get(uniqueKey(objectType, name, value))
       if (owner !== undefined && owner !== current?.id) {
-        throw conflict(`${OBJECT_TYPES[objectType].singular.replace(/^./, (c) => c.toUpperCase())} already exists. Existing ID: ${owner}`, {
+        throw conflict(`${this.customTypes.singularOf(objectType).replace(/^./, (c) => c.toUpperCase())} already exists. Existing ID: ${owner}`, {
           context: { [name]: [value], existingId: [owner] },
         })
       }
@@ -564,7 +676,7 @@ export class ObjectStore {
     }
   }
 
-  #associationType(fromType: ObjectType, toType: ObjectType, typeId: number): AssociationType {
+  #associationType(fromType: ObjectType, toType: ObjectType, typeId: number): AnyAssociationType {
     const type = this.associationTypeFrom(fromType, typeId)
     if (!type || type.to !== toType) {
       throw validationError(
@@ -578,14 +690,14 @@ export class ObjectStore {
    * The limits set on `type` (from `fromType`) and its inverse hold once
    * `fromId` is linked to `toId` (undefined: a record being created).
    */
-  #checkLimit(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string | undefined, type: AssociationType): void {
+  #checkLimit(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string | undefined, type: AnyAssociationType): void {
     const over = (aType: ObjectType, aId: string, bType: ObjectType, bId: string | undefined, typeId: number) => {
-      const max = this.labels.limitOf(aType, typeId)
+      const max = isBuiltinType(aType) ? this.labels.limitOf(aType, typeId) : undefined
       if (max === undefined) return
       const linked = this.associations(aType, aId, bType).filter((a) => a.typeIds.includes(typeId) && a.id !== bId).length
       if (linked + 1 > max) {
         throw validationError(
-          `${OBJECT_TYPES[aType].upper} ${aId} already has ${linked} ${bType} associated through association type ${typeId}, the limit configured for it (${max}).`,
+          `${upperName(aType)} ${aId} already has ${linked} ${bType} associated through association type ${typeId}, the limit configured for it (${max}).`,
           { context: { fromObjectId: [aId], associationTypeId: [String(typeId)], limit: [String(max)] } },
         )
       }
@@ -606,7 +718,7 @@ export class ObjectStore {
           )
         }
         if (!this.get(type.to, input.to.id)) {
-          throw validationError(`associations[${index}]: ${OBJECT_TYPES[type.to].upper} ${input.to.id} does not exist.`)
+          throw validationError(`associations[${index}]: ${upperName(type.to)} ${input.to.id} does not exist.`)
         }
         resolved.push({ toType: type.to, toId: input.to.id, type })
       }
@@ -616,7 +728,7 @@ export class ObjectStore {
 
   // ------------------------------------------------------- link storage
 
-  #link(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string, type: AssociationType): void {
+  #link(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string, type: AnyAssociationType): void {
     this.#linkOne(fromType, fromId, toType, toId, type.typeId)
     this.#linkOne(toType, toId, fromType, fromId, type.inverseTypeId)
     if (type.implies !== undefined) {
