@@ -64,7 +64,7 @@ test.describe('check-widget', () => {
     }
     const placement = await checkWidget(['http://127.0.0.1:1/', '--placement', 'sidebar'])
     expect(placement.code).toBe(2)
-    expect(placement.output).toContain('--placement "sidebar" is not a placement; use widget, remote, window or all')
+    expect(placement.output).toContain('"sidebar" is not a placement; use widget, remote, window or all')
   })
 
   test('a widget that never answers SYNC: one sentence says so (exit 1), within the sync timeout and the checks', async () => {

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
-const outputs = ['lib/cli.js', 'lib/kit.config.js', 'lib/types/package/sdk.d.ts', 'dist/index.html', 'dist/widget/index.html', 'dist/sdk/calling-extensions.js', 'dist/sdk/calling-extensions.umd.js']
+const outputs = ['lib/cli.js', 'lib/kit.config.js', 'lib/tokens.css', 'lib/report.css', 'lib/types/package/sdk.d.ts', 'dist/index.html', 'dist/widget/index.html', 'dist/sdk/calling-extensions.js', 'dist/sdk/calling-extensions.umd.js']
 // What the build reads: the sources of the pages, the SDK, the server, the kit and the package, and their configs.
 const sourceDirs = ['package', 'shared', 'server', 'host-harness', 'widget', 'e2e/kit', 'public', 'vite-plugins', 'bin']
 const sourceFiles = ['package.json', 'package-lock.json', 'index.html', 'e2e/conformance.spec.ts', 'vite.config.ts', 'vite.widget.config.ts', 'tsup.config.ts', 'tsconfig.json', 'tsconfig.package.json']
