@@ -50,6 +50,12 @@ const boundaryZones = [
       'Boundary "host-harness/ never imports widget/": the harness must work with any vendor\'s widget, so it may not depend on ours. Put what both need in shared/.',
   },
   {
+    target: './shared/traffic',
+    from: ['./host-harness', './widget', './e2e', './package', './server', './scripts'],
+    message:
+      'Boundary "shared/traffic/ imports only shared/": the traffic file and the ladder are read and drawn by the harness inspector, check-widget and `ringside report` alike, in the browser and in Node. Move what it needs into shared/.',
+  },
+  {
     target: SHARED_OUTSIDE_BROWSER,
     from: './shared/api/browser',
     message:

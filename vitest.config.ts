@@ -2,7 +2,7 @@ import { defineConfig, mergeConfig } from 'vitest/config'
 import viteConfig from './vite.config.ts'
 
 /**
- * Two projects: the DOM-free core of shared/api runs under plain Node (which
+ * Two projects: the DOM-free core of shared/api and shared/traffic run under plain Node (which
  * proves it needs no DOM); everything else runs under jsdom.
  */
 export default mergeConfig(
@@ -20,7 +20,7 @@ export default mergeConfig(
           test: {
             name: 'node',
             environment: 'node',
-            include: ['shared/api/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/kit/**/*.test.ts', 'package/**/*.test.ts'],
+            include: ['shared/api/**/*.test.ts', 'shared/traffic/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/kit/**/*.test.ts', 'package/**/*.test.ts'],
           },
         },
         {
@@ -29,7 +29,7 @@ export default mergeConfig(
             name: 'dom',
             environment: 'jsdom',
             include: ['{shared,widget,host-harness}/**/*.test.{ts,tsx}'],
-            exclude: ['shared/api/**', '**/node_modules/**'],
+            exclude: ['shared/api/**', 'shared/traffic/**', '**/node_modules/**'],
             setupFiles: ['scripts/vitest-setup.ts'],
           },
         },

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { XSS_CORPUS } from '../host-harness/lib/security/xss-corpus.ts'
+import { XSS_CORPUS } from '../shared/testing/xss-corpus.ts'
 
 /**
  * Hostile content from a calling app (template text, token values,

@@ -26,14 +26,15 @@ export interface ReplayedMessage {
   readonly verdict?: CallVerdict
 }
 
-/** Caps the work on a hostile log. */
-const MAX_REPLAYED = 5_000
+/** Caps the work on a hostile log (the default of `max`). */
+export const MAX_REPLAYED = 5_000
 
-export function replayWire(log: readonly WireEntry[]): { messages: ReplayedMessage[]; session: CallSession } {
+/** `max`: how many entries to replay at most (the rest are left out). */
+export function replayWire(log: readonly WireEntry[], max: number = MAX_REPLAYED): { messages: ReplayedMessage[]; session: CallSession } {
   let session = emptySession()
   const waiting: string[] = []
   const messages: ReplayedMessage[] = []
-  const end = Math.min(log.length, MAX_REPLAYED)
+  const end = Math.min(log.length, max)
   for (let index = 0; index < end; index++) {
     const entry = log[index]!
     const raw = entry.data

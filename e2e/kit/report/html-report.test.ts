@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest'
-import { XSS_CORPUS } from '../../../host-harness/lib/security/xss-corpus.ts'
+import { XSS_CORPUS } from '../../../shared/testing/xss-corpus.ts'
 import type { StoredJourney } from '../journey-runner.ts'
 import { newJourneyResult } from '../journey.ts'
 import type { GroupSummary } from '../readiness-reporter.ts'

@@ -7,33 +7,19 @@
  * An outgoing message is validated here, for its entry only (the host never validates
  * what it sends), and once, even when a fault posts the same object twice.
  */
+import type { TrafficMessage } from '../../../shared/traffic/traffic-file.ts'
 import { validateMessage, type Deviation, type HostObserver, type InboundNote, type OutgoingFault, type OutgoingNote, type ValidationResult } from '../../../shared/protocol/index.ts'
 
 type WireMessage = Parameters<HostObserver['outbound']>[0]
 
-/** One message in or out, in wire order (for the inspector). */
-export interface TrafficEntry {
-  /** Increasing per recorder (per host). */
-  seq: number
-  /** Date.now() when it was posted or received. */
-  time: number
-  direction: 'in' | 'out'
-  /** null when the message has no string `type`. */
-  type: string | null
-  /** The object as posted or received (by reference). */
-  message: unknown
-  /**
-   * out: passes validateMessage(…, 'from-host'). in: the host acted on it (judgeWidgetMessage);
-   * false when it was ignored (the real CRM would ignore it) or came from the wrong origin.
-   */
+/**
+ * One message in or out, in wire order (for the inspector): a traffic file's message
+ * (shared/traffic/traffic-file.ts documents the fields) as the recorder makes it, always judged,
+ * `message` by reference.
+ */
+export interface TrafficEntry extends Omit<TrafficMessage, 'valid' | 'deviations' | 'fault' | 'composed' | 'linkedTo'> {
   valid: boolean
-  reason?: string
-  /** in: every deviation from the SDK's types, with its severity (also on messages the host acted on). */
   deviations?: Deviation[]
-  deprecation?: string
-  /** out: requested before SYNC_ACK and flushed after it; in: arrived while not ready. */
-  beforeHandshake?: boolean
-  /** set when an outbox wrapper (fault injection) changed this message */
   fault?: OutgoingFault
 }
 

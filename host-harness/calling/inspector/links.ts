@@ -11,6 +11,7 @@
 import type { ConformanceTraffic } from '../core/conformance.ts'
 import type { ReplyLink } from '../core/calling-store.ts'
 import { isRecord } from '../../../shared/crm/guards.ts'
+import { linkBoth } from '../../../shared/traffic/traffic-file.ts'
 
 export function messageIdOf(message: unknown): string | number | null {
   if (!isRecord(message)) return null
@@ -23,13 +24,7 @@ type Entry = Pick<ConformanceTraffic, 'seq' | 'direction' | 'type' | 'message'>
 /** seq → the seqs of its partners (replies of a request, or the request of a reply). */
 export function buildLinkIndex(traffic: readonly Entry[], links: readonly ReplyLink[]): Map<number, number[]> {
   const index = new Map<number, number[]>()
-  const connect = (a: number, b: number) => {
-    if (a === b) return
-    const left = index.get(a) ?? []
-    if (!left.includes(b)) index.set(a, [...left, b])
-    const right = index.get(b) ?? []
-    if (!right.includes(a)) index.set(b, [...right, a])
-  }
+  const connect = (a: number, b: number) => linkBoth(index, a, b)
   const outById = new Map<string, number[]>()
   const inByObject = new Map<unknown, number>()
   const inByKey = new Map<string, number[]>()

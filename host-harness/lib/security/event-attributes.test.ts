@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { renameEventHandlerAttributes } from './event-attributes.ts'
-import { XSS_CORPUS } from './xss-corpus.ts'
+import { XSS_CORPUS } from '../../../shared/testing/xss-corpus.ts'
 
 /** Attributes named on… that an HTML parser puts on elements of this markup. */
 function handlerAttributes(html: string): string[] {

@@ -1,5 +1,5 @@
 import { safeHttpUrl, sanitizeHtml } from './sanitize.ts'
-import { XSS_CORPUS } from './xss-corpus.ts'
+import { XSS_CORPUS } from '../../../shared/testing/xss-corpus.ts'
 
 function render(html: string): HTMLElement {
   const box = document.createElement('div')

@@ -1,7 +1,8 @@
 /**
- * Hostile inputs used by the sanitizer tests and the XSS end-to-end test.
- * Each one tries to run script, load something, or escape its box; none may
- * succeed once it has passed through `sanitizeHtml`.
+ * Hostile inputs used by the sanitizer tests, the XSS end-to-end test and the
+ * traffic ladder's tests. Each one tries to run script, load something, or
+ * escape its box; none may succeed once it has passed through `sanitizeHtml`,
+ * nor once it is drawn as text (the ladder's SVG, the inspector).
  */
 export const XSS_CORPUS: readonly string[] = [
   '<script>alert(1)</script>',

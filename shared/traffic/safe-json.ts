@@ -1,5 +1,5 @@
 /**
- * JSON text of any value (the inspector's export, the composer's editor):
+ * JSON text of any value (the traffic file, the inspector's composer editor):
  * cycles become "[circular]", undefined stays absent, bigint becomes a
  * string. Never throws.
  */

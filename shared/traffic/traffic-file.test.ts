@@ -1,0 +1,102 @@
+/**
+ * The saved traffic file: what parseTrafficFile accepts (this format and the inspector's
+ * earlier export), and the clear error of every kind of malformed file.
+ */
+import { boundBody, isTruncatedBody, parseTrafficFile, stringifyTrafficFile, TRAFFIC_LIMITS, type TrafficFile } from './traffic-file.ts'
+import { TrafficBuilder } from './testing/fixtures.ts'
+
+const oneCall = () => new TrafficBuilder().handshake().call('call-1', 501).file({ findings: [{ seq: 6, severity: 'warning', rule: 'deprecated', message: 'old field' }] })
+
+function error(text: string): string {
+  const result = parseTrafficFile(text)
+  if (result.ok) throw new Error('expected an error')
+  return result.error
+}
+
+describe('parseTrafficFile', () => {
+  it('reads back what stringifyTrafficFile wrote', () => {
+    const file = oneCall()
+    const result = parseTrafficFile(stringifyTrafficFile(file))
+    expect(result).toEqual({ ok: true, file: JSON.parse(JSON.stringify(file)) as TrafficFile })
+  })
+
+  it("reads the inspector's earlier export (entries, ISO times, no requests)", () => {
+    const legacy = {
+      exportedAt: '2026-01-05T10:00:00.000Z',
+      widgetUrl: 'http://127.0.0.1:5174/widget/',
+      entries: [
+        { seq: 1, time: '2026-01-05T10:00:00.000Z', direction: 'out', type: 'SYNC', valid: true, linkedTo: [2], message: { type: 'SYNC', messageId: 'a' } },
+        { seq: 2, time: '2026-01-05T10:00:00.250Z', direction: 'in', type: 'SYNC_ACK', valid: true, linkedTo: [1], message: { type: 'SYNC_ACK', messageId: 'a' } },
+      ],
+      findings: [{ id: 1, rule: 'before-handshake', severity: 'error', seq: 2, message: 'early' }],
+      openCalls: [],
+    }
+    const result = parseTrafficFile(JSON.stringify(legacy))
+    if (!result.ok) throw new Error(result.error)
+    expect(result.file.requests).toEqual([])
+    expect(result.file.messages.map((m) => [m.seq, m.time, m.linkedTo])).toEqual([
+      [1, Date.parse('2026-01-05T10:00:00.000Z'), [2]],
+      [2, Date.parse('2026-01-05T10:00:00.250Z'), [1]],
+    ])
+    expect(result.file.findings).toEqual([{ rule: 'before-handshake', severity: 'error', seq: 2, message: 'early' }])
+    expect(result.file.widgetUrl).toBe('http://127.0.0.1:5174/widget/')
+  })
+
+  it('says what is wrong and where', () => {
+    expect(error('{"format": "ringside-traffic", ')).toMatch(/^Not a usable Ringside traffic file: it is not JSON/)
+    expect(error('[1, 2]')).toMatch(/it is not a JSON object/)
+    expect(error('{"hello": 1}')).toMatch(/format: expected "ringside-traffic"/)
+    expect(error('{"format": "har"}')).toMatch(/format: expected "ringside-traffic", got "har"/)
+    expect(error(JSON.stringify({ ...oneCall(), version: 2 }))).toMatch(/version: expected 1, got 2/)
+    const file = oneCall()
+    ;(file.messages[2] as { direction: string }).direction = 'sideways'
+    expect(error(JSON.stringify(file))).toMatch(/messages\[2\]\.direction: /)
+    const noStatus = oneCall()
+    delete (noStatus.requests[1] as Partial<typeof noStatus.requests[1]>).status
+    expect(error(JSON.stringify(noStatus))).toMatch(/requests\[1\]\.status: /)
+    const badTime = oneCall() as unknown as { messages: Array<{ time: unknown }> }
+    badTime.messages[0]!.time = 'yesterday'
+    expect(error(JSON.stringify(badTime))).toMatch(/messages\[0\]\.time: .*not a date/)
+  })
+
+  it('refuses a repeated seq or request id (a link, a cause or a finding must name one entry)', () => {
+    const file = oneCall()
+    file.messages[3]!.seq = file.messages[1]!.seq
+    expect(error(JSON.stringify(file))).toBe('Not a usable Ringside traffic file: messages[3].seq: 2 is also the seq of messages[1]')
+    const requests = oneCall()
+    requests.requests[2]!.id = requests.requests[0]!.id
+    expect(error(JSON.stringify(requests))).toMatch(/requests\[2\]\.id: 1 is also the id of requests\[0\]/)
+  })
+
+  it('keeps to its budgets', () => {
+    expect(error(' '.repeat(TRAFFIC_LIMITS.maxChars + 1))).toMatch(/more than the \d+ allowed/)
+    const many = new TrafficBuilder().file()
+    const message = { seq: 0, time: 0, direction: 'in', type: 'X', message: {} }
+    many.messages = Array.from({ length: TRAFFIC_LIMITS.maxMessages + 1 }, (_, seq) => ({ ...message, seq })) as TrafficFile['messages']
+    expect(error(JSON.stringify(many))).toMatch(/^Not a usable Ringside traffic file: messages: Too big/)
+  })
+
+  it('never lets a name in the file reach Object.prototype', () => {
+    const text = JSON.stringify(oneCall()).replace('"messages":[', '"__proto__":{"polluted":true},"messages":[{"seq":999,"time":1,"direction":"in","type":"X","message":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}},')
+    const result = parseTrafficFile(text)
+    if (!result.ok) throw new Error(result.error)
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    const payload = result.file.messages[0]!.message as object
+    expect(Object.getPrototypeOf(payload)).toBe(Object.prototype)
+    expect(Object.prototype.hasOwnProperty.call(payload, '__proto__')).toBe(false)
+  })
+})
+
+describe('boundBody', () => {
+  it('keeps a body within the budget as it is and cuts a longer one to a marked preview', () => {
+    const small = { id: '1' }
+    expect(boundBody(small)).toBe(small)
+    const big = { text: 'x'.repeat(100) }
+    const cut = boundBody(big, 20)
+    expect(isTruncatedBody(cut)).toBe(true)
+    expect(cut).toEqual({ 'ringside:truncated': true, chars: JSON.stringify(big).length, preview: JSON.stringify(big).slice(0, 20) })
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    expect(boundBody(cyclic, 5)).toMatchObject({ 'ringside:truncated': true })
+  })
+})
