@@ -64,6 +64,8 @@ for (const target of conformanceTargets()) {
             testInfo.annotations.push({ type: 'ringside-report', description: report.link })
             console.log(`Ringside report: ${report.link}\n[[ATTACHMENT|${report.link}]]`)
           }
+          // The journey's ladder, in Playwright's own report too.
+          if (journey.ladderPath) await testInfo.attach('ladder.svg', { path: journey.ladderPath, contentType: 'image/svg+xml' })
           if (result.widgetErrors.length > 0) testInfo.annotations.push({ type: 'widget-errors', description: result.widgetErrors.join('\n') })
           // A journey the driver cannot run at all (every stage skipped with the reason): so is each of its checks.
           const notRun = Object.values(result.stages).every((stage) => stage.status === 'skipped') ? result.stages.handshake : null

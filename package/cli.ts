@@ -138,6 +138,19 @@ export function buildPackageCommand(): Command {
       process.exit(await runOpen(path, options))
     })
 
+  program
+    .command('report')
+    .description('Draw the ladders of a saved traffic file (the inspector\'s Export JSON, or a check-widget run\'s traffic.json) into a self-contained HTML report.')
+    .argument('<traffic-file>', 'a saved traffic file')
+    .option('--html <file>', 'write the report here (default: the traffic file\'s name with .html, beside it)')
+    .option('--open', 'open the report in your browser (with no desktop, e.g. in CI, it prints where it is)')
+    .addHelpText('after', '\nExit codes: 0 written; 2 the file cannot be read or is not a traffic file (the reason is printed; nothing is written).')
+    .action(async (file: string, options: { html?: string; open?: boolean }) => {
+      // Loaded here: the other commands need none of it.
+      const { runReport } = await import('./report.ts')
+      process.exit(await runReport(file, options, `ringside report ${PACKAGE_VERSION}`))
+    })
+
   dataOptions(program.command('export').description('Write the data as an export (the format `ringside import` and Developer → Database take).'))
     .argument('[file]', 'where to write it (default: stdout)')
     .action(async (file: string | undefined, options: DataTarget) => {

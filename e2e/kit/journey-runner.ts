@@ -24,6 +24,8 @@ import { placementOf, type Placement } from './placements.ts'
 import { routeSdkCdn } from './sdk-cdn.ts'
 import type { ConformanceTarget } from './targets.ts'
 import { collectWidgetErrors } from './widget-errors.ts'
+import { ladderSvg, trafficOf } from './traffic.ts'
+import { stringifyTrafficFile } from '../../shared/traffic/traffic-file.ts'
 
 export interface JourneyChoice {
   /** Default outbound. */
@@ -54,6 +56,9 @@ export interface StoredJourney {
   steps: StoredStep[]
   /** Every console message of the widget's frame. */
   console: string[]
+  /** The journey's traffic as a saved traffic file (`ringside report` draws it again), and its ladder as SVG. */
+  trafficPath: string | null
+  ladderPath: string | null
 }
 
 export interface StoredStep {
@@ -63,7 +68,7 @@ export interface StoredStep {
 }
 
 /** The journey of a run that could not place its call: nothing recorded. */
-const nothingRecorded = (result: JourneyResult): Omit<StoredJourney, 'file'> => ({ result, logJson: '[]', findings: [], tracePath: null, screenshotPath: null, steps: [], console: [] })
+const nothingRecorded = (result: JourneyResult): Omit<StoredJourney, 'file'> => ({ result, logJson: '[]', findings: [], tracePath: null, screenshotPath: null, steps: [], console: [], trafficPath: null, ladderPath: null })
 
 /** Small enough for a report with dozens of them: the widget's frame alone, else the page (the widget may be hidden). */
 async function widgetShot(harness: Harness, path: string): Promise<string | null> {
@@ -137,8 +142,14 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
       () => screenshotPath,
       () => null,
     )
+    // The harness's own record of the traffic (with its API requests), from the page that hosts the widget.
+    const traffic = await trafficOf(context.pages(), messages.all(), widgetUrl)
+    const trafficPath = join(dir, 'traffic.json')
+    const ladderPath = join(dir, 'ladder.svg')
+    await writeFile(trafficPath, stringifyTrafficFile(traffic))
+    await writeFile(ladderPath, ladderSvg(traffic, `${target.name} › ${kind} journey · ${placement} placement`))
     const trace = await saveTrace(context, ownTrace, tracePath)
-    return { result, logJson: messages.toJSONText(), findings, tracePath: trace, screenshotPath: screenshot, steps, console: collected.console() }
+    return { result, logJson: messages.toJSONText(), findings, tracePath: trace, screenshotPath: screenshot, steps, console: collected.console(), trafficPath, ladderPath }
   } finally {
     await context.close()
   }

@@ -11,7 +11,7 @@ import { deserialize } from 'node:v8'
 import type { StoredJourney } from '../journey-runner.ts'
 import type { StageName, StageOutcome } from '../journey.ts'
 import type { GroupSummary } from '../readiness-reporter.ts'
-import { renderReportHtml, type ReportCheck, type ReportImage, type ReportModel, type ReportSection, type ReportStep, type Verdict } from './html-report.ts'
+import { renderReportHtml, type ReportCheck, type ReportImage, type ReportLadder, type ReportModel, type ReportSection, type ReportStep, type Verdict } from './html-report.ts'
 
 export interface CheckReportInput {
   summaries: GroupSummary[]
@@ -30,6 +30,15 @@ function readJourney(file: string | null): StoredJourney | string {
     return deserialize(readFileSync(file)) as StoredJourney
   } catch (error) {
     return `its record could not be read (${error instanceof Error ? error.message : String(error)})`
+  }
+}
+
+function readLadder(path: string | null, title: string): ReportLadder[] {
+  if (path === null) return []
+  try {
+    return [{ title, svg: readFileSync(path, 'utf8') }]
+  } catch {
+    return []
   }
 }
 
@@ -98,9 +107,11 @@ export function checkSection(summary: GroupSummary, journeyOrWhy: StoredJourney 
   const section: ReportSection = { title: group.name, verdict: summary.verdict, meta, why: explainFailure(summary, journey), checks: checksOf(summary) }
   if (summary.wholeSkip !== null) return { ...section, notes: [`The journey did not run: ${summary.wholeSkip}`] }
   if (journey === null) return { ...section, notes: [`No steps, screenshots or ladder: ${journeyOrWhy as string}.`], errors: group.widgetErrors }
+  if (journey.trafficPath !== null) meta.push(['Traffic file', journey.trafficPath])
   return {
     ...section,
     steps: stepsOf(journey),
+    ladders: readLadder(journey.ladderPath ?? null, "The journey's traffic"),
     findings: journey.findings,
     errors: journey.result.widgetErrors,
     console: journey.console ?? [],

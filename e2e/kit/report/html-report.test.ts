@@ -1,6 +1,9 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest'
 import { XSS_CORPUS } from '../../../shared/testing/xss-corpus.ts'
+import { buildLadder } from '../../../shared/traffic/ladder.ts'
+import { renderLadderSvg } from '../../../shared/traffic/ladder-svg.ts'
+import { TrafficBuilder } from '../../../shared/traffic/testing/fixtures.ts'
 import type { StoredJourney } from '../journey-runner.ts'
 import { newJourneyResult } from '../journey.ts'
 import type { GroupSummary } from '../readiness-reporter.ts'
@@ -99,6 +102,22 @@ describe('the HTML report', () => {
     expect(html).not.toContain('<script>')
   })
 
+  it("inlines the shared renderer's ladder of hostile traffic, which stays text", () => {
+    const b = new TrafficBuilder().handshake().call('call-1', 501)
+    for (const payload of XSS_CORPUS) {
+      const m = b.raw('in', { type: payload, messageId: payload, data: { note: payload } }, { reason: payload })
+      b.request('GET', `/crm/v3/objects/contacts/${payload}`, 200, m, { responseBody: payload })
+    }
+    const svg = renderLadderSvg(buildLadder(b.file()), { title: XSS_CORPUS[0] })
+    expect(isPlainSvg(svg)).toBe(true)
+    const document = parse(renderReportHtml(model({ sections: [{ title: 'traffic', ladders: [{ title: 'call', svg }] }] })))
+    const drawn = document.querySelector('.ladder svg')!
+    expect(drawn.textContent).toContain('OUTGOING_CALL_STARTED')
+    expect(drawn.textContent).toContain('POST /crm/v3/objects/calls')
+    expect(document.querySelectorAll('script, img, iframe, a, foreignObject')).toHaveLength(0)
+    for (const element of document.querySelectorAll('*')) for (const attribute of element.getAttributeNames()) expect(attribute.startsWith('on'), `${element.localName}[${attribute}]`).toBe(false)
+  })
+
   it('bounds its size: screenshots within a budget, each list and line clipped, sections capped', () => {
     const limits = { ...REPORT_LIMITS, imageBudgetBytes: 10_000, maxImageBytes: 6_000, maxListItems: 5, maxItemChars: 50, maxSections: 3, maxSvgChars: 100 }
     const steps = [jpeg(4_000), jpeg(4_000), jpeg(4_000), jpeg(7_000), { contentType: 'image/png' as const, data: jpeg(100).data }].map((screenshot, i) => ({ name: `step ${i}`, status: 'passed' as const, screenshot }))
@@ -150,7 +169,7 @@ describe("check-widget's report of a failed run", () => {
       ],
     }
     const summary: GroupSummary = { group, failed: 1, skipped: 0, warnings: 0, verdict: { kind: 'not-ready', text: 'NOT READY: 1 of 2 checks failed, 1 passed, 0 skipped' }, problem: null, wholeSkip: null }
-    const journey: StoredJourney = { file: '/nowhere', result, logJson: '[]', findings: ['SYNC_ACK: never arrived'], tracePath: null, screenshotPath: null, steps: [{ stage: 'handshake', screenshotPath: null }], console: ['log: starting'] }
+    const journey: StoredJourney = { file: '/nowhere', result, logJson: '[]', findings: ['SYNC_ACK: never arrived'], tracePath: null, screenshotPath: null, steps: [{ stage: 'handshake', screenshotPath: null }], console: ['log: starting'], trafficPath: null, ladderPath: null }
     return { summary, journey }
   }
 

@@ -144,6 +144,8 @@ export function reportStyles(): string {
 // Ladders: inline only plain SVG markup.
 
 const SVG_ELEMENTS = new Set(['svg', 'g', 'defs', 'marker', 'title', 'desc', 'line', 'polyline', 'polygon', 'path', 'rect', 'circle', 'ellipse', 'text', 'tspan', 'style', 'symbol', 'use', 'clippath', 'lineargradient', 'stop'])
+/** The attributes whose value may name something to load (a url(), in styles and paint servers); text attributes (aria-label, …) may hold any text. */
+const REFERENCING = new Set(['style', 'fill', 'stroke', 'marker-start', 'marker-mid', 'marker-end', 'clip-path', 'mask', 'filter', 'cursor'])
 const TAG = /<(\/?)([a-zA-Z][\w:-]*)((?:\s+[^\s=>/"']+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/y
 const ATTRIBUTE = /([^\s=>/"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 
@@ -169,8 +171,8 @@ export function isPlainSvg(svg: string): boolean {
       const key = attribute.toLowerCase()
       const value = (double ?? single ?? bare ?? '').trim()
       if (key.startsWith('on')) return false
-      if ((key === 'href' || key === 'xlink:href') && !value.startsWith('#')) return false
-      if (/url\s*\(\s*['"]?(?!#)/i.test(value) || /javascript:|@import/i.test(value)) return false
+      if ((key === 'href' || key === 'xlink:href' || key === 'src') && !value.startsWith('#')) return false
+      if (REFERENCING.has(key) && (/url\s*\(\s*['"]?(?!#)/i.test(value) || /javascript:|@import|expression\s*\(/i.test(value))) return false
     }
     at = text.indexOf('<', TAG.lastIndex)
   }
