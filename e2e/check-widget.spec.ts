@@ -64,6 +64,12 @@ test.describe('check-widget', () => {
       const shots = outbound.getByRole('img', { name: /^The widget after step \d+, \w+ \(passed\)$/ })
       expect(await shots.count()).toBeGreaterThanOrEqual(8)
       expect(await shots.evaluateAll((images) => images.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)).toBe(await shots.count())
+      // The ladder of the journey's traffic: lanes, the call's messages as arrows with their text alternatives.
+      const ladder = outbound.locator('.ladder svg')
+      await expect(ladder).toBeVisible()
+      await expect(ladder.locator('text.lane-title')).toHaveText(['Widget', 'Host', 'CRM API', 'Findings'])
+      await expect(ladder.getByRole('listitem', { name: /OUTGOING_CALL_STARTED, widget → host/ })).toHaveCount(1)
+      await expect(ladder.getByRole('listitem', { name: /CALL_COMPLETED, widget → host/ })).toHaveCount(1)
       await expect(page.getByRole('region', { name: /inbound journey · widget placement$/ })).toContainText('The journey did not run: the driver (generic')
       expect(report.attempted()).toEqual([])
       expect(await report.ran()).toEqual([])
