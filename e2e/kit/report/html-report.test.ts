@@ -21,7 +21,7 @@ const model = (patch: Partial<ReportModel> = {}): ReportModel => ({ title: 'Widg
 const parse = (html: string) => new DOMParser().parseFromString(html, 'text/html')
 
 /** Elements and attributes the report itself writes (the ladder's SVG is checked on its own). */
-const REPORT_ELEMENTS = new Set('html head meta title style body main header h1 h2 h3 div span p ol ul li a pre strong br section table thead tbody tr th td figure figcaption img details summary footer'.split(' '))
+const REPORT_ELEMENTS = new Set('html head meta title style body main header h1 h2 h3 h4 div span p ol ul li a pre strong br section table thead tbody tr th td figure figcaption img details summary footer'.split(' '))
 
 describe('the HTML report', () => {
   it('escapes every untrusted text: nothing of the XSS corpus becomes markup', () => {

@@ -183,8 +183,7 @@ export function isPlainSvg(svg: string): boolean {
 
 const base64 = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')
 
-function ladderHtml(ladder: ReportLadder, limits: ReportLimits): string {
-  const heading = `<h3>${escapeHtml(ladder.title)}</h3>`
+function ladderHtml(ladder: ReportLadder, limits: ReportLimits, heading: string): string {
   if (ladder.svg.length > limits.maxSvgChars) {
     return `${heading}<p class="note">This ladder is ${ladder.svg.length.toLocaleString('en-US')} characters of SVG, more than the report holds (${limits.maxSvgChars.toLocaleString('en-US')}); open the traffic in the harness's inspector to see it.</p>`
   }
@@ -260,7 +259,9 @@ function sectionHtml(section: ReportSection, index: number, images: ImageBudget,
   if (section.checks?.length) parts.push(checksHtml(section.checks, limits))
   if (section.steps?.length) parts.push(stepsHtml(section.steps, images, limits))
   const ladders = section.ladders ?? []
-  if (ladders.length > 0) parts.push(`<h3>Ladder</h3>`, ...ladders.slice(0, limits.maxListItems).map((ladder) => ladderHtml(ladder, limits)))
+  // One ladder: one heading; several: each under its own.
+  if (ladders.length === 1) parts.push(ladderHtml(ladders[0]!, limits, `<h3>Ladder: ${escapeHtml(ladders[0]!.title)}</h3>`))
+  if (ladders.length > 1) parts.push(`<h3>Ladders</h3>`, ...ladders.slice(0, limits.maxListItems).map((ladder) => ladderHtml(ladder, limits, `<h4>${escapeHtml(ladder.title)}</h4>`)))
   if (section.findings !== undefined) parts.push(`<h3>Findings (${section.findings.length})</h3>`, section.findings.length > 0 ? lines(section.findings, limits) : '<p class="muted">No findings.</p>')
   if (section.errors !== undefined) parts.push(`<h3>The widget's errors (${section.errors.length})</h3>`, section.errors.length > 0 ? lines(section.errors, limits, 'problem') : '<p class="muted">None.</p>')
   if (section.console !== undefined) {
