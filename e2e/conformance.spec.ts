@@ -17,7 +17,8 @@
 import { expect, test } from '@playwright/test'
 import { checksFor, evaluateCheck, strictOutcome } from './kit/checks.ts'
 import { JOURNEYS } from './kit/journey.ts'
-import { JOURNEY_ANNOTATION, journeyFor, type HtmlReportOption, type StoredJourney } from './kit/journey-runner.ts'
+import { journeyFor, type StoredJourney } from './kit/journey-runner.ts'
+import { JOURNEY_ANNOTATION, type HtmlReportOption } from './kit/report/check-report.ts'
 import { placementOf } from './kit/placements.ts'
 import { conformanceTargets, strictFromEnv, syncTimeoutFromEnv } from './kit/targets.ts'
 

@@ -15,7 +15,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { chromium, defineConfig } from '@playwright/test'
 import { findChromium } from './chromium.ts'
 import { BROWSER_ARGS } from './browser-args.ts'
-import type { HtmlReportOption } from '../e2e/kit/journey-runner.ts'
+import type { HtmlReportOption } from '../e2e/kit/report/check-report.ts'
 import { placementProjects, type Placement } from '../e2e/kit/placements.ts'
 import { registrationArgs } from '../e2e/kit/targets.ts'
 

@@ -34,14 +34,6 @@ export interface JourneyChoice {
   placement?: Placement
 }
 
-/** The annotation by which a check names its journey's record (StoredJourney.file), for the HTML report. */
-export const JOURNEY_ANNOTATION = 'ringside-journey'
-
-/** The project option (`use`) of a run that writes the HTML report: its path, as the JUnit XML links it. */
-export interface HtmlReportOption {
-  htmlReport?: { file: string; link: string }
-}
-
 export interface StoredJourney {
   /** Where this record is kept (the HTML report reads it from there). */
   file: string

@@ -19,7 +19,7 @@ import { dirname, relative, resolve } from 'node:path'
 import { defineConfig } from '@playwright/test'
 import base from '../../playwright.config.ts'
 import { e2eWebServers } from '../web-servers.ts'
-import type { HtmlReportOption } from './journey-runner.ts'
+import type { HtmlReportOption } from './report/check-report.ts'
 import { placementProjects, type Placement } from './placements.ts'
 import { registrationArgs } from './targets.ts'
 

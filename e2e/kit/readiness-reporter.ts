@@ -20,8 +20,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter'
-import { JOURNEY_ANNOTATION } from './journey-runner.ts'
-import { writeCheckReport } from './report/check-report.ts'
+import { JOURNEY_ANNOTATION, writeCheckReport } from './report/check-report.ts'
 import type { Verdict } from './report/html-report.ts'
 
 export interface Row {

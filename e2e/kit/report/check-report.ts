@@ -13,6 +13,14 @@ import type { StageName, StageOutcome } from '../journey.ts'
 import type { GroupSummary } from '../readiness-reporter.ts'
 import { renderReportHtml, type ReportCheck, type ReportImage, type ReportLadder, type ReportModel, type ReportSection, type ReportStep, type Verdict } from './html-report.ts'
 
+/** The annotation by which a check names its journey's record (journey-runner.ts's StoredJourney.file). */
+export const JOURNEY_ANNOTATION = 'ringside-journey'
+
+/** The project option (`use`) of a run that writes the HTML report: its path, and the path the JUnit XML links (relative to it). */
+export interface HtmlReportOption {
+  htmlReport?: { file: string; link: string }
+}
+
 export interface CheckReportInput {
   summaries: GroupSummary[]
   overall: { kind: Verdict; text: string }
