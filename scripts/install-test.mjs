@@ -317,7 +317,7 @@ test('the harness loads the reference widget, which logs in', async ({ harness }
   const traffic = readdirSync(join(project, 'reports'), { recursive: true }).find((path) => String(path).endsWith('traffic.json'))
   expect(traffic !== undefined, 'check-widget kept no traffic.json')
   run(ringsideBin, ['report', join(project, 'reports', String(traffic)), '--html', join(project, 'traffic.html')])
-  expect(readFileSync(join(project, 'traffic.html'), 'utf8').includes('OUTGOING_CALL_STARTED'), 'ringside report drew no ladder')
+  expect(readFileSync(join(project, 'traffic.html'), 'utf8').includes('SYNC_ACK'), 'ringside report drew no ladder')
   writeFileSync(join(project, 'broken.json'), '{"format":"ringside-traffic"')
   const broken = exitOf(['report', join(project, 'broken.json')])
   expect(broken.code === 2 && broken.stderr.includes('is not JSON'), `ringside report of a malformed file: exit ${broken.code}, ${broken.stderr}`)
