@@ -34,6 +34,10 @@ describe('ringside report <traffic-file>', () => {
     expect(html).toContain('OUTGOING_CALL_STARTED')
     expect(html).toContain('POST /crm/v3/objects/calls')
     expect(html).toContain('call-2')
+    // Three ladders in one document: each id names one element, and each ladder's label is its own.
+    const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1])
+    expect(new Set(ids).size).toBe(ids.length)
+    for (const [, list] of html.matchAll(/aria-labelledby="([^"]+)"/g)) for (const id of list!.split(' ')) expect(ids).toContain(id)
     expect(html).not.toMatch(/<script|<link|https?:\/\/(?!www\.w3\.org\/2000\/svg)/)
   })
 

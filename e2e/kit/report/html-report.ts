@@ -183,11 +183,27 @@ export function isPlainSvg(svg: string): boolean {
 
 const base64 = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')
 
-function ladderHtml(ladder: ReportLadder, limits: ReportLimits, heading: string): string {
+/**
+ * The SVG with its ids made unique in the report (`<prefix>-<id>`), and every
+ * reference to them (aria-labelledby, aria-describedby, href="#…", url(#…)):
+ * a report holds several ladders, and an id must name one element.
+ */
+export function prefixSvgIds(svg: string, prefix: string): string {
+  const ids = new Set([...svg.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]!))
+  if (ids.size === 0) return svg
+  const renamed = (id: string) => (ids.has(id) ? `${prefix}-${id}` : id)
+  return svg
+    .replace(/(\sid=")([^"]+)"/g, (_, head: string, id: string) => `${head}${renamed(id)}"`)
+    .replace(/(\saria-(?:labelledby|describedby)=")([^"]*)"/g, (_, head: string, list: string) => `${head}${list.split(/\s+/).map(renamed).join(' ')}"`)
+    .replace(/(\s(?:xlink:)?href="#)([^"]+)"/g, (_, head: string, id: string) => `${head}${renamed(id)}"`)
+    .replace(/url\(#([^)\s]+)\)/g, (_, id: string) => `url(#${renamed(id)})`)
+}
+
+function ladderHtml(ladder: ReportLadder, limits: ReportLimits, heading: string, index: string): string {
   if (ladder.svg.length > limits.maxSvgChars) {
     return `${heading}<p class="note">This ladder is ${ladder.svg.length.toLocaleString('en-US')} characters of SVG, more than the report holds (${limits.maxSvgChars.toLocaleString('en-US')}); open the traffic in the harness's inspector to see it.</p>`
   }
-  if (isPlainSvg(ladder.svg)) return `${heading}<div class="ladder" role="figure" aria-label="${escapeHtml(ladder.title)}">${ladder.svg}</div>`
+  if (isPlainSvg(ladder.svg)) return `${heading}<div class="ladder" role="figure" aria-label="${escapeHtml(ladder.title)}">${prefixSvgIds(ladder.svg, `ladder${index}`)}</div>`
   const uri = `data:image/svg+xml;base64,${Buffer.from(ladder.svg, 'utf8').toString('base64')}`
   return `${heading}<div class="ladder"><img alt="${escapeHtml(ladder.title)}" src="${uri}"></div>`
 }
@@ -260,8 +276,9 @@ function sectionHtml(section: ReportSection, index: number, images: ImageBudget,
   if (section.steps?.length) parts.push(stepsHtml(section.steps, images, limits))
   const ladders = section.ladders ?? []
   // One ladder: one heading; several: each under its own.
-  if (ladders.length === 1) parts.push(ladderHtml(ladders[0]!, limits, `<h3>Ladder: ${escapeHtml(ladders[0]!.title)}</h3>`))
-  if (ladders.length > 1) parts.push(`<h3>Ladders</h3>`, ...ladders.slice(0, limits.maxListItems).map((ladder) => ladderHtml(ladder, limits, `<h4>${escapeHtml(ladder.title)}</h4>`)))
+  const ladderId = (i: number) => `${index + 1}-${i + 1}`
+  if (ladders.length === 1) parts.push(ladderHtml(ladders[0]!, limits, `<h3>Ladder: ${escapeHtml(ladders[0]!.title)}</h3>`, ladderId(0)))
+  if (ladders.length > 1) parts.push(`<h3>Ladders</h3>`, ...ladders.slice(0, limits.maxListItems).map((ladder, i) => ladderHtml(ladder, limits, `<h4>${escapeHtml(ladder.title)}</h4>`, ladderId(i))))
   if (section.findings !== undefined) parts.push(`<h3>Findings (${section.findings.length})</h3>`, section.findings.length > 0 ? lines(section.findings, limits) : '<p class="muted">No findings.</p>')
   if (section.errors !== undefined) parts.push(`<h3>The widget's errors (${section.errors.length})</h3>`, section.errors.length > 0 ? lines(section.errors, limits, 'problem') : '<p class="muted">None.</p>')
   if (section.console !== undefined) {
