@@ -62,12 +62,17 @@ export interface StoredStep {
 /** The journey of a run that could not place its call: nothing recorded. */
 const nothingRecorded = (result: JourneyResult): Omit<StoredJourney, 'file'> => ({ result, logJson: '[]', findings: [], tracePath: null, screenshotPath: null, steps: [], console: [], trafficPath: null, ladderPath: null })
 
-/** Small enough for a report with dozens of them: the widget's frame alone, else the page (the widget may be hidden). */
+/**
+ * Small enough for a report with dozens of them: the widget's frame alone (a
+ * clip of its page, with no wait for it to be stable: the step has ended),
+ * else the whole page (the widget may be hidden).
+ */
 async function widgetShot(harness: Harness, path: string): Promise<string | null> {
   try {
-    const iframe = harness.widgetIframe
-    if (await iframe.isVisible()) await iframe.screenshot({ path, type: 'jpeg', quality: 70, timeout: 3_000, animations: 'disabled' })
-    else await harness.page.screenshot({ path, type: 'jpeg', quality: 40, timeout: 3_000, animations: 'disabled' })
+    const host = await harness.widgetPage(1_000).catch(() => harness.page)
+    const box = await harness.widgetIframe.boundingBox({ timeout: 500 }).catch(() => null)
+    if (box !== null && box.width > 0 && box.height > 0) await host.screenshot({ path, type: 'jpeg', quality: 70, clip: box, timeout: 3_000 })
+    else await harness.page.screenshot({ path, type: 'jpeg', quality: 40, timeout: 3_000 })
     return path
   } catch {
     return null
