@@ -1,5 +1,5 @@
 import { createCrmService } from '../../shared/api/service.ts'
-import { api, ApiRequestError, crmConnectionInfo, followCrmConnection, isDataChange, onApiChange, REMOTE_CHANGE_WINDOW_MS, type ApiChange } from './api-client.ts'
+import { api, ApiRequestError, crmConnectionInfo, followCrmConnection, isDataChange, onApiChange, onApiExchange, REMOTE_CHANGE_WINDOW_MS, type ApiChange, type ApiExchange } from './api-client.ts'
 
 function routeFetchToService() {
   const service = createCrmService()
@@ -31,6 +31,42 @@ it('throws the API error body on a non-2xx response and notifies nobody', async 
   expect((error as ApiRequestError).status).toBe(400)
   expect((error as ApiRequestError).body?.category).toBe('VALIDATION_ERROR')
   expect(listener).not.toHaveBeenCalled()
+})
+
+it('tells exchange listeners every request and its answer (errors and failures too), with its tag, without changing what the caller gets', async () => {
+  routeFetchToService()
+  const seen: ApiExchange[] = []
+  const off = onApiExchange((e) => seen.push(e))
+  const broken = onApiExchange(() => {
+    throw new Error('a listener that throws')
+  })
+  const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {})
+  const tag = { cause: 'message' }
+  const created = await api.post<{ id: string }>('/crm/v3/objects/calls', { properties: { hs_call_title: 'x' } }, { tag })
+  await api.get('/crm/v3/extensions/calling/1001/settings', { developerKey: true })
+  const refused = await api.patch('/crm/v3/objects/calls/999999', { properties: {} }).catch((e: unknown) => e)
+  off()
+  broken()
+  await api.get('/crm/v3/objects/contacts')
+  expect(created.id).toMatch(/^\d+$/)
+  expect(refused).toBeInstanceOf(ApiRequestError)
+  expect(consoleError).toHaveBeenCalledTimes(3)
+  expect(seen.map((e) => [e.method, e.path, e.status])).toEqual([
+    ['POST', '/crm/v3/objects/calls', 201],
+    ['GET', '/crm/v3/extensions/calling/1001/settings?hapikey=%E2%80%A6', 200],
+    ['PATCH', '/crm/v3/objects/calls/999999', 404],
+  ])
+  expect(seen[0]).toMatchObject({ tag, requestBody: { properties: { hs_call_title: 'x' } }, responseBody: { id: created.id } })
+  expect(seen[0]!.id).toBeLessThan(seen[1]!.id)
+  expect(seen[0]!.durationMs).toBeGreaterThanOrEqual(0)
+  expect(seen[2]!.responseBody).toMatchObject({ category: 'OBJECT_NOT_FOUND' })
+
+  const lost: ApiExchange[] = []
+  const offLost = onApiExchange((e) => lost.push(e))
+  vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')))
+  await expect(api.get('/crm/v3/objects/contacts')).rejects.toThrow('Failed to fetch')
+  offLost()
+  expect(lost).toMatchObject([{ method: 'GET', status: 0, error: 'Failed to fetch' }])
 })
 
 it.each([

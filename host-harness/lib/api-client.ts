@@ -11,6 +11,7 @@
 import type { CrmConnection, CrmMode, ServerInfo } from '../../shared/api/browser/connect.ts'
 import type { ErrorBody } from '../../shared/api/errors.ts'
 import { ACCOUNT } from '../../shared/crm/account.ts'
+import type { TrafficRequest } from '../../shared/traffic/traffic-file.ts'
 
 /** The private-app token the harness acts with, as the CRM's own UI. */
 export const HARNESS_TOKEN = ACCOUNT.privateAppToken
@@ -94,6 +95,8 @@ export function onApiChange(listener: (change: ApiChange) => void): () => void {
 }
 
 export interface RequestOptions {
+  /** Handed back as is to the exchange listeners (onApiExchange): what the request was made for. */
+  tag?: unknown
   /** Extra query parameters. */
   query?: Record<string, string | number | boolean | undefined>
   /** Use a developer API key (`?hapikey=`) instead of the bearer token. */
@@ -105,6 +108,36 @@ export interface RequestOptions {
 }
 
 export const DEVELOPER_API_KEY = ACCOUNT.developerApiKey
+
+/**
+ * One request made through this client and its answer, as exchange listeners see it: a traffic
+ * file's request (shared/traffic/traffic-file.ts documents the fields; the developer key's value
+ * is hidden in `path`, a form body is not shown since it carries OAuth codes and secrets) with
+ * RequestOptions.tag. The listeners only observe: they run after the answer is read, and one
+ * that throws changes nothing for the caller.
+ */
+export interface ApiExchange extends Omit<TrafficRequest, 'causeSeq' | 'afterSeq'> {
+  tag?: unknown
+}
+
+const exchangeListeners = new Set<(exchange: ApiExchange) => void>()
+let exchangeSeq = 0
+
+/** Hear every request made through this client, with its answer (the inspector's traffic). */
+export function onApiExchange(listener: (exchange: ApiExchange) => void): () => void {
+  exchangeListeners.add(listener)
+  return () => exchangeListeners.delete(listener)
+}
+
+function tellExchange(exchange: ApiExchange): void {
+  for (const listener of exchangeListeners) {
+    try {
+      listener(exchange)
+    } catch (error) {
+      console.error('[ringside harness] an API exchange listener failed', error)
+    }
+  }
+}
 
 /** The calling settings of the harness's calling app (developer API key). */
 export const CALLING_SETTINGS_PATH = `/crm/v3/extensions/calling/${ACCOUNT.appId}/settings`
@@ -126,9 +159,22 @@ export async function apiRequest<T = unknown>(method: string, path: string, body
     headers['content-type'] = 'application/json'
     payload = JSON.stringify(body)
   }
-  const response = await fetch(url, { method, headers, body: payload })
+  const shownUrl = new URL(url)
+  if (shownUrl.searchParams.has('hapikey')) shownUrl.searchParams.set('hapikey', '…')
+  const exchange: ApiExchange = { id: ++exchangeSeq, time: Date.now(), method, path: `${shownUrl.pathname}${shownUrl.search}`, status: 0, durationMs: 0 }
+  if (body !== undefined && !options.form) exchange.requestBody = body
+  if (options.tag !== undefined) exchange.tag = options.tag
+  const started = performance.now()
+  let response: Response
+  let text: string
+  try {
+    response = await fetch(url, { method, headers, body: payload })
+    text = await response.text()
+  } catch (error) {
+    if (exchangeListeners.size > 0) tellExchange({ ...exchange, durationMs: performance.now() - started, error: error instanceof Error ? error.message : String(error) })
+    throw error
+  }
   const type = response.headers.get('content-type') ?? ''
-  const text = await response.text()
   let parsed: unknown = undefined
   if (text.length > 0) {
     if (type.includes('json')) {
@@ -140,6 +186,12 @@ export async function apiRequest<T = unknown>(method: string, path: string, body
     } else {
       parsed = text
     }
+  }
+  if (exchangeListeners.size > 0) {
+    exchange.status = response.status
+    exchange.durationMs = performance.now() - started
+    if (parsed !== undefined) exchange.responseBody = parsed
+    tellExchange(exchange)
   }
   if (!response.ok) {
     const errorBody = typeof parsed === 'object' && parsed !== null ? (parsed as Partial<ErrorBody>) : undefined

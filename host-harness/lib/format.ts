@@ -43,3 +43,8 @@ export function humanizeEnum(value: string): string {
   const lower = value.replace(/_/g, ' ').toLowerCase()
   return lower.charAt(0).toUpperCase() + lower.slice(1)
 }
+
+/** `1 error`, `2 errors`: a count with its noun (English, regular plurals). */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`
+}

@@ -136,32 +136,47 @@ export function escapeXml(text: string): string {
   return text.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'))
 }
 
-const STYLE = `
-svg{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:12px;background:#fff}
-.title{font-size:15px;font-weight:600;fill:#1f2933}
-.lane-title{font-size:13px;font-weight:600;fill:#1f2933;text-anchor:middle}
-.lifeline{stroke:#9aa5b1;stroke-width:1;stroke-dasharray:4 4}
-.time{fill:#616e7c;font-size:11px;text-anchor:end;font-variant-numeric:tabular-nums}
-.gap{stroke:#cbd2d9;stroke-width:1;stroke-dasharray:2 3}
-.gap-label{fill:#7b8794;font-size:11px;font-style:italic}
-.shaft{stroke:#3e4c59;stroke-width:1.5}
-.head{fill:#3e4c59}
-.label{fill:#1f2933;text-anchor:middle}
-.arrow--request .shaft,.arrow--response .shaft{stroke:#2680c2}
-.arrow--request .head,.arrow--response .head{fill:#2680c2}
-.arrow--response .shaft{stroke-dasharray:5 3}
-.arrow--failed .shaft,.arrow--no-answer .shaft,.arrow--ignored .shaft,.arrow--invalid .shaft{stroke:#cf1124}
-.arrow--failed .head,.arrow--no-answer .head,.arrow--ignored .head,.arrow--invalid .head{fill:#cf1124}
-.arrow--unknown-type .shaft{stroke:#8719e0;stroke-dasharray:6 3}
-.arrow--unknown-type .head{fill:#8719e0}
-.badge--error{fill:#cf1124}
-.badge--warning{fill:#de911d}
-.badge--note{fill:#7b8794}
-.finding{font-size:11px;fill:#3e4c59}
-.finding--error{fill:#ab091e}
-.finding--warning{fill:#8d2b0b}
-.call{fill:#f0f4f8}
-`
+/** The class on every drawing's `<svg>`: the style below applies under it only (an inline SVG's style is page-wide). */
+export const LADDER_CLASS = 'ringside-ladder'
+
+/**
+ * The drawing's look, for the standalone document and the inspector's view alike. A standalone
+ * document cannot read the page's design tokens, so the colours are written here, with the
+ * tokens' values (shared/ui/tokens.css).
+ */
+export const LADDER_STYLE = [
+  'svg.R{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:12px}',
+  '.R .title{font-size:15px;font-weight:600;fill:#213343}',
+  '.R .lane-title{font-size:13px;font-weight:600;fill:#213343;text-anchor:middle}',
+  '.R .lifeline{stroke:#7c98b6;stroke-width:1;stroke-dasharray:4 4}',
+  '.R .time{fill:#516f90;font-size:11px;text-anchor:end;font-variant-numeric:tabular-nums}',
+  '.R .gap{stroke:#cbd6e2;stroke-width:1;stroke-dasharray:2 3}',
+  '.R .gap-label{fill:#516f90;font-size:11px;font-style:italic}',
+  '.R .shaft{stroke:#33475b;stroke-width:1.5}',
+  '.R .head{fill:#33475b}',
+  '.R .label{fill:#213343;text-anchor:middle}',
+  '.R .hit{fill:transparent}',
+  '.R .arrow--request .shaft,.R .arrow--response .shaft{stroke:#0b7a8a}',
+  '.R .arrow--request .head,.R .arrow--response .head{fill:#0b7a8a}',
+  '.R .arrow--response .shaft{stroke-dasharray:5 3}',
+  '.R .arrow--failed .shaft,.R .arrow--no-answer .shaft,.R .arrow--ignored .shaft,.R .arrow--invalid .shaft{stroke:#b3093a}',
+  '.R .arrow--failed .head,.R .arrow--no-answer .head,.R .arrow--ignored .head,.R .arrow--invalid .head{fill:#b3093a}',
+  '.R .arrow--unknown-type .shaft{stroke:#5c2c99;stroke-dasharray:6 3}',
+  '.R .arrow--unknown-type .head{fill:#5c2c99}',
+  '.R .badge--error{fill:#b3093a}',
+  '.R .badge--warning{fill:#8a5a00}',
+  '.R .badge--note{fill:#7c98b6}',
+  '.R .finding{font-size:11px;fill:#33475b}',
+  '.R .finding--error{fill:#b3093a}',
+  '.R .finding--warning{fill:#6b4d00}',
+  '.R .arrow:focus{outline:none}',
+  '.R .arrow:focus .hit,.R .arrow:hover .hit{fill:#e3f4f6}',
+  '.R .arrow:focus-visible .hit{stroke:#0091ae;stroke-width:2}',
+  '.R .arrow--selected .hit{fill:#fef8f0}',
+  '.R .arrow--selected .shaft{stroke-width:3}',
+]
+  .join('\n')
+  .replaceAll('.R', `.${LADDER_CLASS}`)
 
 export interface SvgOptions {
   /** Draw one call alone (its externalCallId). */
@@ -178,6 +193,7 @@ function rowSvg(model: LadderModel, layout: LadderLayout, index: number): string
   const parts: string[] = []
   parts.push(`<g class="${arrowClasses(a)}" id="arrow-${a.id}" role="listitem" aria-label="${escapeXml(clipText(a.description, 500))}">`)
   parts.push(`<title>${escapeXml(a.label)}</title><desc>${escapeXml(a.description)}</desc>`)
+  parts.push(`<rect class="hit" x="0" y="${geo.arrowTop}" width="${g.width}" height="${g.rowHeight}"/>`)
   const gap = gapText(row)
   if (gap !== undefined && geo.gapY !== undefined) {
     parts.push(`<line class="gap" x1="${g.timeRight + 6}" y1="${geo.gapY - 4}" x2="${g.width - 10}" y2="${geo.gapY - 4}"/>`)
@@ -215,10 +231,10 @@ export function renderLadderSvg(model: LadderModel, options: SvgOptions = {}): s
     (call ? `; ${call.label}` : shown.calls.length > 0 ? `; ${shown.calls.length} ${shown.calls.length === 1 ? 'call' : 'calls'}` : '')
   const out: string[] = []
   out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${layout.width}" height="${layout.height}" viewBox="0 0 ${layout.width} ${layout.height}" role="img" aria-labelledby="ladder-title ladder-desc">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="${LADDER_CLASS}" width="${layout.width}" height="${layout.height}" viewBox="0 0 ${layout.width} ${layout.height}" role="img" aria-labelledby="ladder-title ladder-desc">`,
   )
   out.push(`<title id="ladder-title">${escapeXml(title)}</title><desc id="ladder-desc">${escapeXml(summary)}</desc>`)
-  out.push(`<style>${STYLE}</style>`)
+  out.push(`<style>${LADDER_STYLE}</style>`)
   out.push(`<rect width="100%" height="100%" fill="#fff"/>`)
   out.push(`<text class="title" x="12" y="20">${escapeXml(clipText(call ? `${title} · ${call.label}` : title, 140))}</text>`)
   for (const lane of shown.lanes) {

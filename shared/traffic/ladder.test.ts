@@ -191,3 +191,19 @@ describe('buildLadder', () => {
     expect(arrow(model, 'no answer').from).toBe('api')
   })
 })
+
+describe('requests in flight', () => {
+  it('draws a request where it started and its answer where it came, with the messages of the meantime between', () => {
+    const b = new TrafficBuilder().handshake()
+    const answered = b.message('in', 'CALL_ANSWERED', { externalCallId: 'c' })
+    const patch = b.request('PATCH', '/crm/v3/objects/calls/9', 200, answered, {}, 400)
+    // Two messages arrive while the PATCH is in flight; its answer comes after them.
+    b.time = patch.time + 100
+    b.message('in', 'USER_AVAILABLE')
+    b.message('in', 'USER_UNAVAILABLE')
+    patch.afterSeq = 7
+    const model = buildLadder(b.file({ findings: [] }))
+    expect(labels(model).slice(4)).toEqual(['CALL_ANSWERED', 'PATCH /crm/v3/objects/calls/9 → 200', 'USER_AVAILABLE', 'USER_UNAVAILABLE', '200 (400 ms)'])
+    expect(model.rows.some((r) => r.clockBack)).toBe(false)
+  })
+})

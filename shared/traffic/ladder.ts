@@ -180,9 +180,9 @@ function engagementOfPath(path: string): number | undefined {
 }
 
 interface Item {
-  /** Order key: seq of the message, or the seq a request follows. */
+  /** Order key: seq of the message, or the seq a request (or its answer) follows. */
   at: number
-  /** 0: a message; 1: a request (after the message of the same `at`). */
+  /** 0: a message; 1: a request; 2: an answer (after the message of the same `at`). */
   rank: number
   /** Tie-break: file order. */
   order: number
@@ -300,25 +300,30 @@ export function buildLadder(file: TrafficFile, options: LadderOptions = {}): Lad
     runningMax = Math.max(runningMax, m.time)
     return { seq: m.seq, time: runningMax }
   })
+  /** The newest message whose time is at most `time` (-1: none). */
+  const seqAtTime = (time: number): number => {
+    let lo = 0
+    let hi = timeline.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (timeline[mid]!.time <= time) lo = mid + 1
+      else hi = mid
+    }
+    return lo > 0 ? timeline[lo - 1]!.seq : -1
+  }
   let unplaced = 0
   for (const [order, r] of requests.entries()) {
     const cause = r.causeSeq !== undefined && bySeq.has(r.causeSeq) ? r.causeSeq : undefined
     if (cause !== undefined) causedBy.set(cause, [...(causedBy.get(cause) ?? []), r.id])
-    let at = r.afterSeq
-    if (at === undefined) {
+    // The answer follows afterSeq (or its time); the request its start time, never before its cause nor after its answer.
+    let answerAt = r.afterSeq
+    if (answerAt === undefined) {
       unplaced += 1
-      const answered = r.time + r.durationMs
-      let lo = 0
-      let hi = timeline.length
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1
-        if (timeline[mid]!.time <= answered) lo = mid + 1
-        else hi = mid
-      }
-      at = lo > 0 ? timeline[lo - 1]!.seq : -1
+      answerAt = seqAtTime(r.time + r.durationMs)
     }
-    if (cause !== undefined && at < cause) at = cause
-    items.push({ at, rank: 1, order, request: r })
+    if (cause !== undefined && answerAt < cause) answerAt = cause
+    const startAt = Math.min(answerAt, Math.max(cause ?? -1, seqAtTime(r.time)))
+    items.push({ at: startAt, rank: 1, order, request: r }, { at: answerAt, rank: 2, order, request: r })
   }
   if (unplaced > 0) notes.push(`${unplaced} ${unplaced === 1 ? 'request was' : 'requests were'} placed by time (the file does not say which message each followed).`)
   items.sort((a, b) => a.at - b.at || a.rank - b.rank || a.order - b.order)
@@ -391,25 +396,22 @@ export function buildLadder(file: TrafficFile, options: LadderOptions = {}): Lad
         ...(r.error !== undefined ? { error: r.error } : {}),
       }
       const base = { requestId: r.id, requests: [], linked: [], findings: [], state, payload, description: '' }
-      const request: LadderArrow = { ...base, id: `q${r.id}`, kind: 'request', from: 'host', to: 'api', label: clip(`${requestLine(r)} → ${statusText(r)}`), time: r.time }
-      const answer: LadderArrow = {
-        ...base,
-        id: `a${r.id}`,
-        kind: 'response',
-        from: 'api',
-        to: 'host',
-        label: r.status === 0 ? 'no answer' : `${r.status} (${Math.round(r.durationMs)} ms)`,
-        time: r.time + r.durationMs,
-        requests: [],
-        linked: [],
-        findings: [],
-      }
-      for (const arrow of [request, answer]) {
-        if (key !== undefined) arrow.callKey = key
-        if (cause !== undefined) arrow.causeSeq = cause
-        if (r.error !== undefined) arrow.note = r.error
-        rows.push({ arrow, offsetMs: 0 })
-      }
+      const arrow: LadderArrow =
+        item.rank === 1
+          ? { ...base, id: `q${r.id}`, kind: 'request', from: 'host', to: 'api', label: clip(`${requestLine(r)} → ${statusText(r)}`), time: r.time }
+          : {
+              ...base,
+              id: `a${r.id}`,
+              kind: 'response',
+              from: 'api',
+              to: 'host',
+              label: r.status === 0 ? 'no answer' : `${r.status} (${Math.round(r.durationMs)} ms)`,
+              time: r.time + r.durationMs,
+            }
+      if (key !== undefined) arrow.callKey = key
+      if (cause !== undefined) arrow.causeSeq = cause
+      if (r.error !== undefined) arrow.note = r.error
+      rows.push({ arrow, offsetMs: 0 })
     }
   }
 

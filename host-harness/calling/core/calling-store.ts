@@ -12,6 +12,9 @@ import type { HostStatus, IframeLocation, SyncAckFailedCause } from '../../../sh
 import type { HostFaults } from './fault-outbox.ts'
 import { applyConformance, initialConformance, type ConformanceEvent, type ConformanceState } from './conformance.ts'
 import type { TrafficEntry } from './traffic-recorder.ts'
+import { boundBody, type TrafficRequest } from '../../../shared/traffic/traffic-file.ts'
+import type { ApiExchange } from '../../lib/api-client.ts'
+import { CallingCause } from './ports.ts'
 import type { ApiCallingSettings, EffectiveSettings } from './settings.ts'
 
 /** How many traffic entries the inspector keeps (oldest dropped first). */
@@ -130,6 +133,8 @@ export interface CallingState {
   /** The seq given to the last kept entry (never reused, not even after Clear). */
   trafficSeq: number
   links: ReplyLink[]
+  /** The API requests the calling controller made, each with the message that caused it (at most MAX_TRAFFIC). */
+  requests: TrafficRequest[]
   conformance: ConformanceState
   // --- faults ---------------------------------------------------------------
   engagementFaults: EngagementFaults
@@ -147,6 +152,12 @@ export interface CallingState {
   /** Applies the traffic entries and links kept aside (no-op when none). */
   flushTraffic(): void
   addLink(link: ReplyLink): void
+  /**
+   * Records an API request and its answer (lib/api-client.ts onApiExchange) if the calling
+   * controller made it (tagged with a CallingCause): linked to its message by `causeSeq`, placed
+   * after the newest message (`afterSeq`), bodies bounded. Batched with the traffic.
+   */
+  addRequest(exchange: ApiExchange): void
   conformanceEvent(event: ConformanceEvent): void
   clearInspector(): void
   alert(message: string, source: Alert['source']): void
@@ -181,16 +192,21 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
   let alertSeq = 0
   let pending: InspectorEntry[] = []
   let pendingLinks: ReplyLink[] = []
+  let pendingRequests: TrafficRequest[] = []
+  /** Each kept entry's message object → its seq (a request's cause is the message object as received). */
+  let seqOfMessage = new WeakMap<object, number>()
   let scheduled = false
   return createStore<CallingState>()((set, get) => {
     /** One state update for every entry and link kept aside: traffic, trafficSeq, conformance and links, in order. */
     const flushTraffic = (): void => {
       scheduled = false
-      if (pending.length === 0 && pendingLinks.length === 0) return
+      if (pending.length === 0 && pendingLinks.length === 0 && pendingRequests.length === 0) return
       const batch = pending
       const newLinks = pendingLinks
+      const newRequests = pendingRequests
       pending = []
       pendingLinks = []
+      pendingRequests = []
       set((state) => {
         const next: Partial<CallingState> = {}
         if (batch.length > 0) {
@@ -202,6 +218,10 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
         if (newLinks.length > 0) {
           const links = state.links.concat(newLinks)
           next.links = links.length > MAX_TRAFFIC ? links.slice(-MAX_TRAFFIC) : links
+        }
+        if (newRequests.length > 0) {
+          const requests = state.requests.concat(newRequests)
+          next.requests = requests.length > MAX_TRAFFIC ? requests.slice(-MAX_TRAFFIC) : requests
         }
         return next
       })
@@ -240,6 +260,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
     traffic: [],
     trafficSeq: 0,
     links: [],
+    requests: [],
     conformance: initialConformance(),
     engagementFaults: { create: 'off', update: 'off' },
     hostFaults: {},
@@ -251,6 +272,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
       const last = pending.length > 0 ? pending[pending.length - 1]!.seq : get().trafficSeq
       const kept: InspectorEntry = { ...entry, hostSeq: entry.seq, seq: last + 1 }
       if (composed) kept.composed = composed
+      if (typeof entry.message === 'object' && entry.message !== null) seqOfMessage.set(entry.message, kept.seq)
       pending.push(kept)
       scheduleFlush()
       return kept
@@ -260,6 +282,28 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
 
     addLink: (link) => {
       pendingLinks.push(link)
+      scheduleFlush()
+    },
+
+    addRequest: (exchange) => {
+      if (!(exchange.tag instanceof CallingCause)) return
+      const cause = exchange.tag.message
+      const causeSeq = typeof cause === 'object' && cause !== null ? seqOfMessage.get(cause) : undefined
+      const afterSeq = pending.length > 0 ? pending[pending.length - 1]!.seq : get().trafficSeq
+      const request: TrafficRequest = {
+        id: exchange.id,
+        time: exchange.time,
+        method: exchange.method,
+        path: exchange.path,
+        status: exchange.status,
+        durationMs: Math.round(exchange.durationMs * 10) / 10,
+        afterSeq,
+      }
+      if (causeSeq !== undefined) request.causeSeq = causeSeq
+      if (exchange.requestBody !== undefined) request.requestBody = boundBody(exchange.requestBody)
+      if (exchange.responseBody !== undefined) request.responseBody = boundBody(exchange.responseBody)
+      if (exchange.error !== undefined) request.error = exchange.error
+      pendingRequests.push(request)
       scheduleFlush()
     },
 
@@ -275,10 +319,13 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
       const dropped = pending.at(-1)?.seq
       pending = []
       pendingLinks = []
+      pendingRequests = []
+      seqOfMessage = new WeakMap()
       set((state) => ({
         ...(dropped !== undefined ? { trafficSeq: dropped } : {}),
         traffic: [],
         links: [],
+        requests: [],
         foreignDropped: null,
         conformance: { ...state.conformance, findings: [] },
       }))

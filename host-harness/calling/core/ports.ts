@@ -35,9 +35,28 @@ export type HostPort = Pick<
 /** The API client's shape (lib/api-client.ts `api`). */
 export interface ApiPort {
   get<T = unknown>(path: string, options?: RequestOptions): Promise<T>
-  post<T = unknown>(path: string, body?: unknown): Promise<T>
-  put<T = unknown>(path: string, body?: unknown): Promise<T>
-  patch<T = unknown>(path: string, body?: unknown): Promise<T>
+  post<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<T>
+  put<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<T>
+  patch<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<T>
+}
+
+/**
+ * The tag on every API request the calling controller makes (RequestOptions.tag): the widget
+ * message it acts on, as received (the same object as its traffic entry's message). The
+ * inspector records the tagged requests and links each to its message.
+ */
+export class CallingCause {
+  constructor(readonly message: unknown) {}
+}
+
+/** The API port with every request tagged with `cause`. */
+export function causedApi(api: ApiPort, cause: CallingCause): ApiPort {
+  return {
+    get: <T>(path: string, options?: RequestOptions) => api.get<T>(path, { ...options, tag: cause }),
+    post: <T>(path: string, body?: unknown, options?: RequestOptions) => api.post<T>(path, body, { ...options, tag: cause }),
+    put: <T>(path: string, body?: unknown, options?: RequestOptions) => api.put<T>(path, body, { ...options, tag: cause }),
+    patch: <T>(path: string, body?: unknown, options?: RequestOptions) => api.patch<T>(path, body, { ...options, tag: cause }),
+  }
 }
 
 export interface HarnessAccount {

@@ -9,7 +9,8 @@ import { CallingHost, type HostStatus, type IframeLocation } from '../../../shar
 import { FaultInjector, type HostFaults } from './fault-outbox.ts'
 import { TrafficRecorder } from './traffic-recorder.ts'
 import { placementFromSettings, syncPlacement } from './placement.ts'
-import { api, CALLING_SETTINGS_PATH, onApiChange } from '../../lib/api-client.ts'
+import { api, CALLING_SETTINGS_PATH, onApiChange, onApiExchange } from '../../lib/api-client.ts'
+import { exposeTraffic } from './traffic-export.ts'
 import { callingStore, type CallingStore, type EngagementFaults, type FaultMode } from './calling-store.ts'
 import { CallingController, HARNESS_ACCOUNT, type ApiPort, type LoggedCall, type StartCallInput, type StartCallResult } from './controller/controller.ts'
 import {
@@ -146,6 +147,12 @@ export class CallingRuntime {
       () => document.removeEventListener('visibilitychange', onVisible),
       onApiChange((change) => {
         if (change.path.startsWith(CALLING_SETTINGS_PATH) || change.tables?.includes('calling_settings')) void this.loadSettings()
+      }),
+      // The inspector listens to the API client; the controller's requests carry their cause.
+      onApiExchange((exchange) => this.store.getState().addRequest(exchange)),
+      exposeTraffic(() => {
+        this.store.getState().flushTraffic()
+        return this.store.getState()
       }),
     )
     void this.loadSettings()

@@ -3,6 +3,9 @@ import userEvent from '@testing-library/user-event'
 import type { TrafficEntry } from '../core/traffic-recorder.ts'
 import { callingStore } from '../core/calling-store.ts'
 import { InspectorPanel } from './inspector-panel.tsx'
+import { CallingCause } from '../core/ports.ts'
+import { parseTrafficFile } from '../../../shared/traffic/traffic-file.ts'
+import { TrafficBuilder } from '../../../shared/traffic/testing/fixtures.ts'
 
 let seq = 0
 function traffic(direction: 'in' | 'out', message: Record<string, unknown>, extra: Partial<TrafficEntry> = {}) {
@@ -140,7 +143,7 @@ test('Clear empties the list and the findings', async () => {
   expect(screen.getByRole('button', { name: 'Export JSON' })).toBeDisabled()
 })
 
-test('Export JSON downloads every entry with its links and the findings', async () => {
+test('Export JSON downloads a traffic file: every message with its links, the API requests with their cause, the findings', async () => {
   const user = userEvent.setup()
   const blobs: Blob[] = []
   const create = vi.fn((blob: Blob) => {
@@ -154,17 +157,77 @@ test('Export JSON downloads every entry with its links and the findings', async 
   })
   render(<InspectorPanel />)
   await seedCall()
+  apiRequestFor(outgoing)
   await traffic('in', { type: 'LOGGED_IN', messageId: 'w_5' }, { beforeHandshake: true })
   await user.click(screen.getByRole('button', { name: 'Export JSON' }))
-  expect(clicks).toEqual([expect.stringMatching(/^ringside-messages-.*\.json$/)])
-  const body = JSON.parse(await blobs[0]!.text()) as {
-    entries: Array<{ seq: number; type: string; linkedTo: number[]; message: unknown; beforeHandshake?: boolean }>
-    findings: Array<{ rule: string }>
-  }
-  expect(body.entries.map((e) => e.type)).toEqual(['SYNC', 'SYNC_ACK', 'OUTGOING_CALL_STARTED', 'CREATE_ENGAGEMENT_SUCCEEDED', 'LOGGED_IN'])
-  expect(body.entries[2]).toMatchObject({ linkedTo: [4], message: outgoing })
-  expect(body.entries[4]?.beforeHandshake).toBe(true)
-  expect(body.findings.map((f) => f.rule)).toEqual(['before-handshake'])
+  expect(clicks).toEqual([expect.stringMatching(/^ringside-traffic-.*\.json$/)])
+  const parsed = parseTrafficFile(await blobs[0]!.text())
+  if (!parsed.ok) throw new Error(parsed.error)
+  const body = parsed.file
+  expect(body).toMatchObject({ format: 'ringside-traffic', version: 1 })
+  expect(body.messages.map((e) => e.type)).toEqual(['SYNC', 'SYNC_ACK', 'OUTGOING_CALL_STARTED', 'CREATE_ENGAGEMENT_SUCCEEDED', 'LOGGED_IN'])
+  expect(body.messages[2]).toMatchObject({ linkedTo: [4], message: outgoing })
+  expect(body.messages[4]?.beforeHandshake).toBe(true)
+  expect(body.requests).toEqual([{ id: 1, time: 5, method: 'POST', path: '/crm/v3/objects/calls', status: 201, durationMs: 9, afterSeq: 4, causeSeq: 3 }])
+  expect(body.findings?.map((f) => f.rule)).toEqual(['before-handshake'])
+})
+
+/** A request the controller made for `cause`, as the API client reports it. */
+function apiRequestFor(cause: unknown) {
+  act(() => {
+    callingStore.getState().addRequest({ id: 1, time: 5, method: 'POST', path: '/crm/v3/objects/calls', status: 201, durationMs: 9, tag: new CallingCause(cause) })
+    callingStore.getState().flushTraffic()
+  })
+}
+
+test('the Ladder view draws the same traffic: arrows focusable with their text alternative, the request linked to its message, the payload on Enter', async () => {
+  const user = userEvent.setup()
+  render(<InspectorPanel />)
+  await seedCall()
+  apiRequestFor(outgoing)
+  await user.click(screen.getByRole('button', { name: 'Ladder' }))
+  expect(screen.getByRole('button', { name: 'Ladder' })).toHaveAttribute('aria-pressed', 'true')
+  expect(screen.queryByRole('list', { name: 'Messages' })).toBeNull()
+  const ladder = screen.getByRole('region', { name: 'Ladder diagram' })
+  const arrows = within(ladder).getAllByRole('listitem')
+  // The request starts after its cause; its answer came after message 4 (afterSeq).
+  expect(arrows.map((a) => a.getAttribute('data-arrow'))).toEqual(['m1', 'm2', 'm3', 'q1', 'm4', 'a1'])
+  const started = arrows[2]!
+  expect(started).toHaveAccessibleName(/^#3 OUTGOING_CALL_STARTED, widget → host, .*caused POST \/crm\/v3\/objects\/calls → 201/)
+  expect(arrows[3]).toHaveAccessibleName(/^Request POST \/crm\/v3\/objects\/calls → 201, host → CRM API, .*caused by #3 OUTGOING_CALL_STARTED/)
+  // One tab stop; the arrow keys move it.
+  expect(arrows.filter((a) => a.getAttribute('tabindex') === '0')).toEqual([arrows[0]])
+  act(() => arrows[0]!.focus())
+  expect(arrows[0]).toHaveFocus()
+  await user.keyboard('{ArrowDown}{ArrowDown}')
+  expect(within(ladder).getAllByRole('listitem')[2]).toHaveFocus()
+  await user.keyboard('{Enter}')
+  const details = within(ladder).getByRole('region', { name: 'Details of #3 OUTGOING_CALL_STARTED' })
+  // The payload as the list shows it, hostile text as text.
+  expect(within(details).getByRole('tree')).toHaveTextContent('<img src=x onerror=alert(1)>')
+  expect(document.querySelector('img')).toBeNull()
+  await user.click(within(details).getByRole('button', { name: 'Request: POST /crm/v3/objects/calls → 201' }))
+  expect(within(ladder).getByRole('region', { name: 'Details of POST /crm/v3/objects/calls → 201' })).toBeInTheDocument()
+  expect(within(ladder).getAllByRole('listitem')[3]).toHaveFocus()
+})
+
+test('Import loads a saved traffic file and shows its ladder; a malformed file gets a clear error, and the inspector stays', async () => {
+  const user = userEvent.setup()
+  render(<InspectorPanel />)
+  const input = screen.getByLabelText('Import a traffic file')
+  await user.upload(input, new File(['{"format":"ringside-traffic","version":1,"exportedAt":"x","messages":[{"seq":1}],"requests":[]}'], 'broken.json', { type: 'application/json' }))
+  expect(await screen.findByRole('alert')).toHaveTextContent('Could not import broken.json: Not a usable Ringside traffic file: messages[0].time: ')
+  expect(screen.getByRole('region', { name: 'Message inspector' })).toBeInTheDocument()
+
+  const saved = new TrafficBuilder().handshake().call('call-9', 909).file({ findings: [] })
+  await user.upload(input, new File([JSON.stringify(saved)], 'ci-run.json', { type: 'application/json' }))
+  expect(await screen.findByRole('status')).toHaveTextContent('Showing the imported file ci-run.json: 12 messages, 6 API requests')
+  expect(screen.queryByRole('alert')).toBeNull()
+  const ladder = screen.getByRole('region', { name: 'Ladder diagram' })
+  expect(within(ladder).getByRole('option', { name: /^Outgoing call call-9 · engagement 909/ })).toBeInTheDocument()
+  expect(within(ladder).getAllByRole('listitem', { name: /^Request PATCH \/crm\/v3\/objects\/calls\/909 → 200/ })).toHaveLength(3)
+  await user.click(screen.getByRole('button', { name: 'Back to live traffic' }))
+  expect(screen.queryByRole('status')).toBeNull()
 })
 
 test('messages ignored from other windows are shown in the summary, and Clear resets them', async () => {

@@ -1,15 +1,20 @@
 /**
  * The message inspector: every message both ways, in order, with its
  * validity, deprecation, faults and conformance findings; request ↔ reply
- * links; filters; clear; export as JSON.
+ * links; filters; clear. The same traffic as a ladder diagram (with the API
+ * requests the host made); export as a traffic file (JSON) and import one
+ * back, whose ladder is shown with no widget running.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react'
 import { useCalling, type InspectorEntry } from '../core/calling-store.ts'
 import { CallLogLine } from '../core/call-log.tsx'
 import { openCalls, RULES, type Finding, type RuleId } from '../core/conformance.ts'
 import { JsonTree } from './json-tree.tsx'
-import { safeJson } from '../../../shared/traffic/safe-json.ts'
-import { buildLinkIndex } from './links.ts'
+import { parseTrafficFile, stringifyTrafficFile, TRAFFIC_LIMITS, type TrafficFile } from '../../../shared/traffic/traffic-file.ts'
+import { trafficFileOf } from '../core/traffic-export.ts'
+import { LadderView } from './ladder-view.tsx'
+import { plural } from '../../lib/format.ts'
+import { buildLinkIndex } from '../core/links.ts'
 import { callingRuntime } from '../core/runtime.ts'
 import '../core/panel-controls.css'
 import './inspector.css'
@@ -18,6 +23,21 @@ import './inspector.css'
 const PAGE = 400
 
 type DirectionFilter = 'all' | 'in' | 'out'
+type View = 'list' | 'ladder'
+
+/** Downloads `text` as a file. */
+function download(text: string, type: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }))
+  const a = document.createElement('a')
+  a.href = url
+  a.download = name
+  document.body.appendChild(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 0)
+}
+
+const stamp = () => new Date().toISOString().replace(/[:.]/g, '-')
 
 function formatTime(ms: number): string {
   const d = new Date(ms)
@@ -37,6 +57,12 @@ export function InspectorPanel() {
   const conformance = useCalling((s) => s.conformance)
   const foreignDropped = useCalling((s) => s.foreignDropped)
   const call = useCalling((s) => s.call)
+  const requests = useCalling((s) => s.requests)
+  const currentSrc = useCalling((s) => s.currentSrc)
+  const [view, setView] = useState<View>('list')
+  const [imported, setImported] = useState<{ name: string; file: TrafficFile } | null>(null)
+  const [importError, setImportError] = useState<string | null>(null)
+  const importInput = useRef<HTMLInputElement>(null)
   const [text, setText] = useState('')
   const [direction, setDirection] = useState<DirectionFilter>('all')
   const [onlyProblems, setOnlyProblems] = useState(false)
@@ -97,37 +123,32 @@ export function InspectorPanel() {
       return next
     })
 
+  const liveFile = useMemo(
+    () => (view === 'ladder' && imported === null ? trafficFileOf({ traffic, links, requests, conformance, currentSrc }) : null),
+    [view, imported, traffic, links, requests, conformance, currentSrc],
+  )
+
   const exportJson = () => {
-    const body = {
-      exportedAt: new Date().toISOString(),
-      widgetUrl: callingRuntime.store.getState().currentSrc,
-      entries: traffic.map((e) => ({
-        seq: e.seq,
-        time: new Date(e.time).toISOString(),
-        direction: e.direction,
-        type: e.type,
-        valid: e.valid,
-        ...(e.reason !== undefined ? { reason: e.reason } : {}),
-        ...(e.deprecation !== undefined ? { deprecation: e.deprecation } : {}),
-        ...(e.deviations !== undefined ? { deviations: e.deviations } : {}),
-        ...(e.beforeHandshake ? { beforeHandshake: true } : {}),
-        ...(e.fault !== undefined ? { fault: e.fault } : {}),
-        ...(e.composed !== undefined ? { composed: e.composed } : {}),
-        linkedTo: linkIndex.get(e.seq) ?? [],
-        message: e.message,
-      })),
-      findings: conformance.findings,
-      openCalls: openCalls(conformance),
+    const file = trafficFileOf({ traffic, links, requests, conformance, currentSrc })
+    download(stringifyTrafficFile(file), 'application/json', `ringside-traffic-${stamp()}.json`)
+  }
+
+  const importFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0]
+    event.target.value = ''
+    if (!chosen) return
+    if (chosen.size > TRAFFIC_LIMITS.maxChars * 4) {
+      setImportError(`Could not import ${chosen.name}: Not a usable Ringside traffic file: it has ${chosen.size} bytes, far more than a traffic file may hold.`)
+      return
     }
-    const blob = new Blob([safeJson(body)], { type: 'application/json' })
-    const url = URL.createObjectURL(blob)
-    const a = document.createElement('a')
-    a.href = url
-    a.download = `ringside-messages-${new Date().toISOString().replace(/[:.]/g, '-')}.json`
-    document.body.appendChild(a)
-    a.click()
-    a.remove()
-    setTimeout(() => URL.revokeObjectURL(url), 0)
+    const result = parseTrafficFile(await chosen.text())
+    if (!result.ok) {
+      setImportError(`Could not import ${chosen.name}: ${result.error}`)
+      return
+    }
+    setImportError(null)
+    setImported({ name: chosen.name, file: result.file })
+    setView('ladder')
   }
 
   const open = openCalls(conformance)
@@ -161,8 +182,50 @@ export function InspectorPanel() {
         <button type="button" onClick={exportJson} disabled={traffic.length === 0}>
           Export JSON
         </button>
+        <button type="button" onClick={() => importInput.current?.click()}>
+          Import…
+        </button>
+        <input ref={importInput} type="file" accept=".json,application/json" hidden aria-label="Import a traffic file" onChange={(e) => void importFile(e)} />
+        <div className="inspector__views" role="group" aria-label="View">
+          <button type="button" aria-pressed={view === 'list'} onClick={() => setView('list')} disabled={imported !== null}>
+            List
+          </button>
+          <button type="button" aria-pressed={view === 'ladder'} onClick={() => setView('ladder')}>
+            Ladder
+          </button>
+        </div>
       </div>
 
+      {importError !== null ? (
+        <div className="inspector__import-error" role="alert">
+          <p>{importError}</p>
+          <button type="button" onClick={() => setImportError(null)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+
+      {imported !== null ? (
+        <div className="inspector__imported" role="status">
+          <p>
+            Showing the imported file <strong>{imported.name}</strong>: {imported.file.messages.length} messages, {imported.file.requests.length} API requests
+            {imported.file.exportedAt ? `, exported ${imported.file.exportedAt}` : ''}
+            {imported.file.widgetUrl ? ` from the widget at ${imported.file.widgetUrl}` : ''}.
+          </p>
+          <button
+            type="button"
+            onClick={() => {
+              setImported(null)
+            }}
+          >
+            Back to live traffic
+          </button>
+        </div>
+      ) : null}
+
+      {imported !== null ? <LadderView file={imported.file} title={imported.name} /> : view === 'ladder' && liveFile ? <LadderView file={liveFile} title="live traffic" /> : null}
+
+      {imported === null ? (
       <div className="inspector__summary" role="region" aria-label="Conformance summary">
         {conformance.findings.length === 0 ? (
           <span className="inspector__ok">No conformance findings.</span>
@@ -204,6 +267,10 @@ export function InspectorPanel() {
           ))}
       </div>
 
+      ) : null}
+
+      {view === 'list' && imported === null ? (
+      <>
       <p className="inspector__count" aria-live="polite">
         {filtered.length === traffic.length ? `${traffic.length} messages` : `${filtered.length} of ${traffic.length} messages`}
         {shown.length < filtered.length ? (
@@ -295,10 +362,8 @@ export function InspectorPanel() {
           )
         })}
       </ol>
+      </>
+      ) : null}
     </section>
   )
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
 }

@@ -1,4 +1,5 @@
-import { api } from '../../../lib/api-client.ts'
+import { api, onApiExchange } from '../../../lib/api-client.ts'
+import { CallingCause } from '../ports.ts'
 import { installTestCrm } from '../../../lib/test-crm.ts'
 import { createCallingStore, type CallingStore } from '../calling-store.ts'
 import { CallingController } from './controller.ts'
@@ -532,4 +533,18 @@ describe('widgets shaped like the vendor demos (messages judged as CallingHost j
     await controller.idle()
     expect(store.getState().visibility.isHidden).toBe(true)
   })
+})
+
+test('every API request the controller makes for a widget message carries that message as its cause', async () => {
+  const seen: Array<{ line: string; cause: unknown }> = []
+  const off = onApiExchange((e) => seen.push({ line: `${e.method} ${e.path.split('?')[0]} → ${e.status}`, cause: e.tag instanceof CallingCause ? e.tag.message : undefined }))
+  const { request: started, engagementId } = await outboundCall('ext-cause')
+  const completed = host.emit('CALL_COMPLETED', { externalCallId: 'ext-cause', engagementId, engagementProperties: { hs_call_body: 'done' } })
+  await controller.idle()
+  off()
+  const post = seen.find((s) => s.line === 'POST /crm/v3/objects/calls → 201')
+  expect(post?.cause).toBe(started)
+  const patch = seen.find((s) => s.line === `PATCH /crm/v3/objects/calls/${engagementId} → 200`)
+  expect(patch?.cause).toBe(completed)
+  expect(seen.filter((s) => s.cause === undefined)).toEqual([])
 })

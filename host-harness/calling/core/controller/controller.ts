@@ -20,7 +20,7 @@
  */
 import type { HostEvents } from '../../../../shared/protocol/index.ts'
 import { dialBlocker, type CallingStore, type Visibility } from '../calling-store.ts'
-import { HARNESS_ACCOUNT, type ApiPort, type HarnessAccount, type HostPort } from '../ports.ts'
+import { CallingCause, causedApi, HARNESS_ACCOUNT, type ApiPort, type HarnessAccount, type HostPort } from '../ports.ts'
 import { onAnswered, onEnded, onTransferred } from './call-state.ts'
 import { CallBook, errorText, type ControllerContext, type LoggedCall } from './context.ts'
 import { dialRequest, type StartCallInput } from './dial-payload.ts'
@@ -156,6 +156,8 @@ export class CallingController {
   #subscribe(): void {
     const ctx = this.#ctx
     const store = () => ctx.store.getState()
+    // The API requests made for a message carry it as their cause (the inspector links them).
+    const by = (message: unknown): ControllerContext => ({ ...ctx, api: causedApi(ctx.api, new CallingCause(message)) })
     const handlers: WidgetHandlers = {
       INITIALIZED: (data) => onInitialized(ctx, data),
       LOGGED_IN: () => store().patch({ loggedIn: true }),
@@ -164,16 +166,16 @@ export class CallingController {
       USER_UNAVAILABLE: () => store().patch({ available: false }),
       RESIZE_WIDGET: (data) => resize(ctx, data.width, data.height),
       ERROR: (data) => onWidgetError(ctx, data),
-      SET_WIDGET_URL: (data, message) => onSetWidgetUrl(ctx, data, message),
-      OUTGOING_CALL_STARTED: (data, message) => this.#track(onOutgoing(ctx, data, message)),
-      INCOMING_CALL: (data, message) => this.#track(onIncoming(ctx, data, message)),
-      CALL_ANSWERED: (data) => this.#track(onAnswered(ctx, data)),
-      CALL_ENDED: (data) => this.#track(onEnded(ctx, data)),
-      CALL_TRANSFERRED: (data) => this.#track(onTransferred(ctx, data)),
-      CALL_COMPLETED: (data, message) => this.#track(onCompleted(ctx, data, message)),
-      FINALIZE_ENGAGEMENT: (data, message) => this.#track(onFinalize(ctx, 'FINALIZE_ENGAGEMENT', data, message)),
-      PUBLISH_TO_CHANNEL: (data, message) => this.#track(onFinalize(ctx, 'PUBLISH_TO_CHANNEL', data, message)),
-      NAVIGATE_TO_RECORD: (data, message) => this.#track(onNavigate(ctx, data, message)),
+      SET_WIDGET_URL: (data, message) => onSetWidgetUrl(by(message), data, message),
+      OUTGOING_CALL_STARTED: (data, message) => this.#track(onOutgoing(by(message), data, message)),
+      INCOMING_CALL: (data, message) => this.#track(onIncoming(by(message), data, message)),
+      CALL_ANSWERED: (data, message) => this.#track(onAnswered(by(message), data)),
+      CALL_ENDED: (data, message) => this.#track(onEnded(by(message), data)),
+      CALL_TRANSFERRED: (data, message) => this.#track(onTransferred(by(message), data)),
+      CALL_COMPLETED: (data, message) => this.#track(onCompleted(by(message), data, message)),
+      FINALIZE_ENGAGEMENT: (data, message) => this.#track(onFinalize(by(message), 'FINALIZE_ENGAGEMENT', data, message)),
+      PUBLISH_TO_CHANNEL: (data, message) => this.#track(onFinalize(by(message), 'PUBLISH_TO_CHANNEL', data, message)),
+      NAVIGATE_TO_RECORD: (data, message) => this.#track(onNavigate(by(message), data, message)),
       ignored: (event) => onIgnored(ctx, event),
     }
     for (const event of Object.keys(handlers) as Array<keyof WidgetHandlers>) this.#unsubscribe.push(ctx.host.on(event, handlers[event]))

@@ -8,8 +8,8 @@
  * not be (the npm SDK reuses ids within a millisecond), so requests are
  * matched by object identity first and by type + id only as a fallback.
  */
-import type { ConformanceTraffic } from '../core/conformance.ts'
-import type { ReplyLink } from '../core/calling-store.ts'
+import type { ConformanceTraffic } from './conformance.ts'
+import type { ReplyLink } from './calling-store.ts'
 import { isRecord } from '../../../shared/crm/guards.ts'
 import { linkBoth } from '../../../shared/traffic/traffic-file.ts'
 
