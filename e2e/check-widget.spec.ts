@@ -70,6 +70,9 @@ test.describe('check-widget', () => {
       await expect(ladder.locator('text.lane-title')).toHaveText(['Widget', 'Host', 'CRM API', 'Findings'])
       await expect(ladder.getByRole('listitem', { name: /OUTGOING_CALL_STARTED, widget → host/ })).toHaveCount(1)
       await expect(ladder.getByRole('listitem', { name: /CALL_COMPLETED, widget → host/ })).toHaveCount(1)
+      // The harness's own record: the API requests the host made, each after the message that caused it.
+      await expect(ladder.getByRole('listitem', { name: /^Request POST \/crm\/v3\/objects\/calls → 201, host → CRM API, .*caused by #\d+ OUTGOING_CALL_STARTED$/ })).toHaveCount(1)
+      await expect(ladder.getByRole('listitem', { name: /^Request PATCH \/crm\/v3\/objects\/calls\/\d+ → 200, host → CRM API, .*caused by #\d+ CALL_COMPLETED$/ }).first()).toBeVisible()
       await expect(page.getByRole('region', { name: /inbound journey · widget placement$/ })).toContainText('The journey did not run: the driver (generic')
       expect(report.attempted()).toEqual([])
       expect(await report.ran()).toEqual([])

@@ -30,7 +30,10 @@ export async function harnessTraffic(page: Page): Promise<TrafficFile | null> {
   const text = await page
     .evaluate(() => {
       const exported = (window as { __ringsideTraffic?: () => unknown }).__ringsideTraffic
-      return typeof exported === 'function' ? JSON.stringify(exported()) : null
+      if (typeof exported !== 'function') return null
+      // The traffic file's text, as the inspector's Export JSON writes it.
+      const text = exported()
+      return typeof text === 'string' ? text : JSON.stringify(text)
     })
     .catch(() => null)
   if (text === null) return null
