@@ -31,6 +31,8 @@ export default defineConfig<{ placement: Placement; stepScreenshots: boolean } &
   timeout: 30_000,
   expect: { timeout: 5_000 },
   workers: 2,
+  // Journeys (each a describe that runs its checks in order in one worker) run side by side.
+  fullyParallel: true,
   retries: 0,
   outputDir: join(dir, 'results'),
   reporter: [
