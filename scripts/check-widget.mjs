@@ -23,7 +23,7 @@ const defaults = [...(given('--junit') ? [] : ['--junit', join(dir, 'widget-chec
 
 const asksForHelp = args.includes('--help') || args.includes('-h')
 if (!asksForHelp && process.env.CHECK_WIDGET_BUILD !== 'never') {
-  const build = spawnSync(process.execPath, [join(root, 'scripts', 'prepack.mjs')], { cwd: root, stdio: 'inherit' })
+  const build = spawnSync(process.execPath, [join(root, 'scripts', 'prepack.mjs'), 'check-widget'], { cwd: root, stdio: 'inherit' })
   if (build.status !== 0) {
     process.stderr.write('check-widget: the build failed (npm run build), so there is nothing to check with.\n')
     process.exit(2)
