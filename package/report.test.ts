@@ -76,6 +76,8 @@ describe('ringside report <traffic-file>', () => {
 
   it('hostile traffic stays text in the report', async () => {
     const b = new TrafficBuilder().handshake()
+    // Types that are names of Object.prototype's members.
+    for (const type of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) b.raw('in', { type, messageId: type, data: { createEngagement: true } })
     for (const payload of XSS_CORPUS) b.request('GET', `/crm/v3/objects/contacts/${payload}`, 200, b.raw('in', { type: payload, messageId: payload }), { responseBody: payload })
     const file = join(dir, 'hostile.json')
     writeFileSync(file, stringifyTrafficFile(b.file({ widgetUrl: XSS_CORPUS[0], source: XSS_CORPUS[1] })))

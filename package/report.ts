@@ -93,7 +93,12 @@ export async function runReport(trafficPath: string, options: ReportOptions, gen
   const parsed = parseTrafficFile(text)
   if (!parsed.ok) return problem(`${trafficPath}: ${parsed.error}. Nothing was written.`)
   const out = resolve(options.html ?? defaultReportPath(trafficPath))
-  const html = renderReportHtml(trafficReportModel(parsed.file, basename(trafficPath), generator))
+  let html: string
+  try {
+    html = renderReportHtml(trafficReportModel(parsed.file, basename(trafficPath), generator))
+  } catch (error) {
+    return problem(`${trafficPath} could not be drawn (${error instanceof Error ? error.message : String(error)}). Nothing was written.`)
+  }
   try {
     await mkdir(dirname(out), { recursive: true })
     await writeFile(out, html)

@@ -36,7 +36,7 @@ import { installMessageRecorder } from './message-recorder.ts'
 import type { Placement } from './placements.ts'
 import { kitOrigins, originOf, ourWidgetUrl, type KitOrigins } from './origins.ts'
 import { routeSdkCdn, type SdkCdnRoutes } from './sdk-cdn.ts'
-import { ladderSvg, trafficOf } from './traffic.ts'
+import { ladderAttachment, trafficOf } from './traffic.ts'
 
 export interface KitOptions {
   /** The widget under test (absolute http(s) URL). */
@@ -91,7 +91,8 @@ export const test = base.extend<KitOptions & KitFixtures>({
     }
     if (attachLadder && log.all().length > 0) {
       const traffic = await trafficOf(page.context().pages(), log.all(), widgetUrl)
-      await testInfo.attach('ladder.svg', { body: ladderSvg(traffic, testInfo.titlePath.slice(1).join(' › ')), contentType: 'image/svg+xml' })
+      const { name, body, contentType } = ladderAttachment(traffic, testInfo.titlePath.slice(1).join(' › '))
+      await testInfo.attach(name, { body, contentType })
     }
   },
 

@@ -24,7 +24,7 @@ import { placementOf, type Placement } from './placements.ts'
 import { routeSdkCdn } from './sdk-cdn.ts'
 import type { ConformanceTarget } from './targets.ts'
 import { collectWidgetErrors } from './widget-errors.ts'
-import { ladderSvg, trafficOf } from './traffic.ts'
+import { ladderAttachment, trafficOf } from './traffic.ts'
 import { stringifyTrafficFile } from '../../shared/traffic/traffic-file.ts'
 
 export interface JourneyChoice {
@@ -142,9 +142,10 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
     // The harness's own record of the traffic (with its API requests), from the page that hosts the widget.
     const traffic = await trafficOf(context.pages(), messages.all(), widgetUrl)
     const trafficPath = join(dir, 'traffic.json')
-    const ladderPath = join(dir, 'ladder.svg')
     await writeFile(trafficPath, stringifyTrafficFile(traffic))
-    await writeFile(ladderPath, ladderSvg(traffic, `${target.name} › ${kind} journey · ${placement} placement`))
+    const ladder = ladderAttachment(traffic, `${target.name} › ${kind} journey · ${placement} placement`)
+    const ladderPath = ladder.contentType === 'image/svg+xml' ? join(dir, 'ladder.svg') : null
+    if (ladderPath !== null) await writeFile(ladderPath, ladder.body)
     const trace = await saveTrace(context, ownTrace, tracePath)
     return { result, logJson: messages.toJSONText(), findings, tracePath: trace, screenshotPath: screenshot, steps, console: collected.console(), trafficPath, ladderPath }
   } finally {

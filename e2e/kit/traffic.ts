@@ -58,6 +58,18 @@ export async function trafficOf(pages: readonly Page[], log: readonly RecordedMe
 /** Messages drawn in one attached ladder: a flood test's tens of thousands would make an SVG of megabytes. */
 export const MAX_LADDER_MESSAGES = 1_500
 
+/**
+ * The ladder as an attachment: the SVG, or, should the traffic defeat the
+ * drawing, a text that says so. A ladder is an aid: it never fails a test.
+ */
+export function ladderAttachment(traffic: TrafficFile, title: string): { name: string; body: string; contentType: string } {
+  try {
+    return { name: 'ladder.svg', body: ladderSvg(traffic, title), contentType: 'image/svg+xml' }
+  } catch (error) {
+    return { name: 'ladder.txt', body: `The ladder of this test's traffic could not be drawn: ${error instanceof Error ? error.message : String(error)}`, contentType: 'text/plain' }
+  }
+}
+
 /** The ladder of every call in the traffic, as a standalone SVG document (the first MAX_LADDER_MESSAGES messages, and the requests up to the last of them). */
 export function ladderSvg(traffic: TrafficFile, title: string): string {
   if (traffic.messages.length <= MAX_LADDER_MESSAGES) return renderLadderSvg(buildLadder(traffic), { title })
