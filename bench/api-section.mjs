@@ -28,11 +28,11 @@ const CASES = [
   ['search *a*a*a*a*a*a*a*a*b, 60-char subject (was 116 s as a regex)', 'search CONTAINS_TOKEN *a*a*a*a*a*a*a*a*b (60-character subject)'],
 ]
 
-/** Runs `npx vitest bench` on FILES; resolves with the parsed --outputJson report. */
-async function runVitestBench(root) {
+/** Runs `npx vitest bench` on `files` (default FILES); resolves with the parsed --outputJson report. */
+export async function runVitestBench(root, files = FILES) {
   const dir = mkdtempSync(join(tmpdir(), 'ringside-bench-'))
   const report = join(dir, 'vitest-bench.json')
-  const args = ['vitest', 'bench', '--run', '--project', 'node', ...FILES, '--outputJson', report]
+  const args = ['vitest', 'bench', '--run', '--project', 'node', ...files, '--outputJson', report]
   try {
     const { code, output } = await new Promise((resolve, reject) => {
       const child = spawn('npx', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } })
@@ -57,7 +57,7 @@ async function runVitestBench(root) {
 }
 
 /** name → vitest's statistics of that benchmark (times in ms). */
-function byName(report) {
+export function byName(report) {
   const found = new Map()
   for (const file of report.files ?? []) {
     for (const group of file.groups ?? []) for (const bench of group.benchmarks ?? []) found.set(bench.name, bench)

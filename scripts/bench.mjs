@@ -14,6 +14,7 @@ import { apiThroughputSection } from '../bench/api-section.mjs'
 import { ensureBuild } from '../bench/build.mjs'
 import { bundleSection } from '../bench/bundle-section.mjs'
 import { httpSection } from '../bench/http-section.mjs'
+import { ladderSection } from '../bench/ladder-section.mjs'
 import { packageSection } from '../bench/package-section.mjs'
 import { profileOurSdk } from '../bench/profile.mjs'
 import { sdkSection } from '../bench/sdk-section.mjs'
@@ -53,15 +54,17 @@ const SECTIONS = [
   async () => apiThroughputSection({ root }),
   async () => httpSection({ root }),
   async () => packageSection({ root }),
+  async ({ browser }) => ladderSection({ root, browser, origins: ORIGINS }),
 ]
 
 /**
  * reports/bench.json: the SDK and bundle figures as numbers, keyed
  * sdk.roundtrip.<muted|unmuted>.<p50_us|p99_us>.<pair>, sdk.handshake.<mode>.p50_ms.<pair>,
- * bundle.gzip_bytes.<page>. harness.flood_10k_ms comes from the security journey's
+ * bundle.gzip_bytes.<page>, ladder.* (bench/ladder-section.mjs: the ladder of 10,000 messages,
+ * node.<step>_ms and browser.<step>_ms). harness.flood_10k_ms comes from the security journey's
  * flood, which main() runs with FLOOD_REPEATS=10 (reports/flood.json).
  */
-function writeReport(sdk, bundle, loadAtStart) {
+function writeReport(sdk, bundle, ladder, loadAtStart) {
   const report = { generated: new Date().toISOString(), load_average_start: loadavg().length ? Number(loadAtStart.split(' ')[0]) : null, sdk: { roundtrip: {}, handshake: {} }, bundle: { gzip_bytes: bundle.gzipBytes } }
   for (const [key, x] of Object.entries(sdk)) {
     const [mode, pair] = key.split('.')
@@ -76,6 +79,7 @@ function writeReport(sdk, bundle, loadAtStart) {
     const { flood_ms, messages } = JSON.parse(readFileSync(flood, 'utf8'))
     if (messages === 10_000) report.harness = { flood_10k_ms: flood_ms }
   }
+  if (ladder) report.ladder = ladder
   mkdirSync(join(root, 'reports'), { recursive: true })
   writeFileSync(join(root, 'reports', 'bench.json'), `${JSON.stringify(report, null, 2)}\n`)
   console.log('\nwrote reports/bench.json')
@@ -118,7 +122,7 @@ async function main() {
     await server.stop()
   }
   floodSection()
-  writeReport(results[0], results[1], load)
+  writeReport(results[0], results[1], results[SECTIONS.length - 1], load)
   console.log(`\n(one run, ${((Date.now() - started) / 1000).toFixed(1)} s; load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')})`)
 }
 

@@ -152,6 +152,49 @@ async function shoot(page, name) {
   console.log(`saved ${path}`)
 }
 
+/**
+ * A call with our widget (dial, answer, hang up, notes, save) with, while it is talking, a second
+ * CALL_ANSWERED for it carrying another call's engagementId (posted from the widget's frame: the
+ * finding to show), and the Ladder view of the call alone in the inspector, in a tall window.
+ */
+async function ladderShot(page) {
+  await page.getByRole('button', { name: 'Call +1 617 555 0101' }).click()
+  const widget = page.frameLocator('.calling-dock iframe')
+  await widget.getByLabel('Phone number').waitFor()
+  await widget.getByRole('button', { name: 'Call', exact: true }).click()
+  await widget.getByRole('region', { name: 'Call in progress' }).waitFor({ timeout: 15_000 })
+  await page.waitForTimeout(1200)
+  const traffic = JSON.parse(await page.evaluate(() => window.__ringsideTraffic()))
+  const started = traffic.messages.find((m) => m.type === 'OUTGOING_CALL_STARTED')
+  const frame = page.frames().find((f) => f.url().includes('/widget/'))
+  await frame.evaluate(
+    ({ origin, externalCallId }) => window.parent.postMessage({ type: 'CALL_ANSWERED', messageId: 'wrong_1', data: { externalCallId, engagementId: 987654 } }, origin),
+    { origin: base, externalCallId: started.message.data.externalCallId },
+  )
+  await page.waitForTimeout(1500)
+  await widget.getByRole('button', { name: 'Hang up' }).click()
+  await widget.getByLabel('Notes').fill('Discussed the Northwind renewal')
+  await page.waitForTimeout(1500)
+  await widget.getByRole('button', { name: 'Save' }).click()
+  await page.getByRole('button', { name: 'Show widget' }).waitFor()
+  await page.setViewportSize({ width: 1440, height: 1700 })
+  await page.getByRole('button', { name: 'Show integration tools' }).click()
+  const inspector = page.getByRole('region', { name: 'Message inspector' })
+  await inspector.getByRole('button', { name: 'Ladder' }).click()
+  const ladder = inspector.getByRole('region', { name: 'Ladder diagram' })
+  await ladder.getByRole('combobox', { name: 'Call' }).selectOption({ index: 1 })
+  await page.getByRole('button', { name: 'Show widget' }).click()
+  await minimizeWidget(page)
+  await page.waitForTimeout(400)
+  const path = resolve(outDir, 'inspector-ladder.png')
+  // The drawer from its tabs to the ladder's bottom edge.
+  const drawer = await page.locator('.tools-drawer').boundingBox()
+  const scroller = await ladder.locator('.ladder__scroller').boundingBox()
+  await page.screenshot({ path, clip: { x: drawer.x, y: drawer.y, width: drawer.width, height: scroller.y + scroller.height + 10 - drawer.y } })
+  console.log(`saved ${path}`)
+  await page.setViewportSize({ width: 1440, height: 900 })
+}
+
 const server = await startServer()
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -188,6 +231,10 @@ try {
   // The same page with the integration tools drawer open (message inspector).
   await page.getByRole('button', { name: 'Show integration tools' }).click()
   await shoot(page, 'contact-record-inspector')
+
+  // A call through the widget, then the inspector's ladder of it, with a wrong message's finding pinned on its arrow.
+  await page.getByRole('button', { name: 'Hide integration tools' }).click()
+  await ladderShot(page)
 
   // Developer panels: drawer closed, widget minimized, a taller window to show whole panels.
   await page.getByRole('button', { name: 'Hide integration tools' }).click()

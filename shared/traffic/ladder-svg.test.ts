@@ -9,7 +9,7 @@ import { TrafficBuilder } from './testing/fixtures.ts'
 
 /** The elements and attributes renderLadderSvg may write: anything else came from the traffic. */
 const ELEMENTS = new Set(['svg', 'title', 'desc', 'style', 'rect', 'text', 'line', 'path', 'circle', 'g'])
-const ATTRIBUTES = new Set(['xmlns', 'width', 'height', 'viewBox', 'role', 'aria-labelledby', 'aria-label', 'id', 'class', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'd', 'cx', 'cy', 'r', 'fill'])
+const ATTRIBUTES = new Set(['xmlns', 'width', 'height', 'viewBox', 'role', 'aria-labelledby', 'id', 'class', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'd', 'cx', 'cy', 'r', 'fill'])
 
 function markup(svg: string): { elements: string[]; attributes: string[] } {
   const elements: string[] = []

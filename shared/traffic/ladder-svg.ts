@@ -191,7 +191,8 @@ function rowSvg(model: LadderModel, layout: LadderLayout, index: number): string
   const geo = rowGeometry(layout, model, index)
   const g = LADDER_GEOMETRY
   const parts: string[] = []
-  parts.push(`<g class="${arrowClasses(a)}" id="arrow-${a.id}" role="listitem" aria-label="${escapeXml(clipText(a.description, 500))}">`)
+  // The <title> names the arrow and the <desc> describes it (SVG's own text alternatives).
+  parts.push(`<g class="${arrowClasses(a)}" id="arrow-${a.id}" role="listitem">`)
   parts.push(`<title>${escapeXml(a.label)}</title><desc>${escapeXml(a.description)}</desc>`)
   parts.push(`<rect class="hit" x="0" y="${geo.arrowTop}" width="${g.width}" height="${g.rowHeight}"/>`)
   const gap = gapText(row)

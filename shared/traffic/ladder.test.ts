@@ -2,8 +2,10 @@
  * The ladder model from recorded traffic: lanes, arrows, the message → request links, calls,
  * gaps, findings, and the awkward cases (unknown types, a missing reply, clocks that go back).
  */
+import { readFileSync } from 'node:fs'
 import { buildLadder, LANES, selectCall, type LadderArrow, type LadderModel } from './ladder.ts'
-import { TrafficBuilder } from './testing/fixtures.ts'
+import { parseTrafficFile, type TrafficFile } from './traffic-file.ts'
+import { repeatRecording, TrafficBuilder } from './testing/fixtures.ts'
 
 const arrow = (model: LadderModel, label: string, nth = 0): LadderArrow => {
   const found = model.rows.filter((r) => r.arrow.label === label)[nth]
@@ -205,5 +207,59 @@ describe('requests in flight', () => {
     const model = buildLadder(b.file({ findings: [] }))
     expect(labels(model).slice(4)).toEqual(['CALL_ANSWERED', 'PATCH /crm/v3/objects/calls/9 → 200', 'USER_AVAILABLE', 'USER_UNAVAILABLE', '200 (400 ms)'])
     expect(model.rows.some((r) => r.clockBack)).toBe(false)
+  })
+})
+
+describe('a call recorded by the harness (testing/recorded-call.json: Export JSON after a call with the reference widget)', () => {
+  const recorded = (): TrafficFile => {
+    const result = parseTrafficFile(readFileSync(new URL('./testing/recorded-call.json', import.meta.url), 'utf8'))
+    if (!result.ok) throw new Error(result.error)
+    return result.file
+  }
+
+  it('is one call: OUTGOING_CALL_STARTED caused the POST, CALL_COMPLETED the PATCH and the associations, and the reply answers it', () => {
+    const model = buildLadder(recorded())
+    expect(model.calls).toHaveLength(1)
+    const call = model.calls[0]!
+    expect(call).toMatchObject({ direction: 'outbound', engagementId: 2, errors: 0, warnings: 0 })
+    expect(call.ringMs).toBeGreaterThan(1000)
+    expect(call.talkMs).toBeGreaterThan(2000)
+    const started = arrow(model, 'OUTGOING_CALL_STARTED')
+    const post = arrow(model, 'POST /crm/v3/objects/calls → 201')
+    expect(post.causeSeq).toBe(started.seq)
+    expect(started.callKey).toBe(call.key)
+    expect(arrow(model, 'DIAL_NUMBER').callKey).toBe(call.key)
+    const completed = arrow(model, 'CALL_COMPLETED')
+    const caused = model.rows.filter((r) => r.arrow.kind === 'request' && r.arrow.causeSeq === completed.seq).map((r) => r.arrow.label)
+    expect(caused).toEqual([
+      'PATCH /crm/v3/objects/calls/2 → 200',
+      'PUT /crm/v3/objects/calls/2/associations/contacts/1/194 → 200',
+      'GET /crm/v3/objects/contacts/1 → 200',
+      'PUT /crm/v3/objects/calls/2/associations/companies/1/182 → 200',
+      'GET /crm/v3/objects/calls/2 → 200',
+    ])
+    expect(completed.linked).toEqual([arrow(model, 'UPDATE_ENGAGEMENT_SUCCEEDED').seq])
+    // Every request has its answer right where it came, and nothing went back in time.
+    expect(model.rows.filter((r) => r.arrow.kind === 'response')).toHaveLength(model.counts.requests)
+    expect(model.rows.some((r) => r.clockBack)).toBe(false)
+    const order = labels(model)
+    expect(order.indexOf('PATCH /crm/v3/objects/calls/2 → 200')).toBeGreaterThan(order.indexOf('CALL_ANSWERED'))
+    expect(order.lastIndexOf('GET /crm/v3/objects/calls/2 → 200')).toBeGreaterThan(order.indexOf('UPDATE_ENGAGEMENT_SUCCEEDED'))
+    expect(model.rows.find((r) => r.arrow.label === 'CALL_ENDED')!.gapPhase).toBe('talking')
+  })
+})
+
+describe('repeatRecording (the benchmark\'s long session)', () => {
+  it('plays the recorded call again with new ids, each round its own call', () => {
+    const result = parseTrafficFile(readFileSync(new URL('./testing/recorded-call.json', import.meta.url), 'utf8'))
+    if (!result.ok) throw new Error(result.error)
+    const long = repeatRecording(result.file, 100)
+    expect(long.messages.length).toBeGreaterThanOrEqual(100)
+    const model = buildLadder(long)
+    expect(model.calls.length).toBe(Math.ceil((long.messages.length - 5) / 13))
+    expect(new Set(model.calls.map((c) => c.engagementId)).size).toBe(model.calls.length)
+    expect(model.calls.every((c) => c.errors === 0)).toBe(true)
+    expect(model.rows.some((r) => r.clockBack)).toBe(false)
+    expect(parseTrafficFile(JSON.stringify(long)).ok).toBe(true)
   })
 })

@@ -183,8 +183,12 @@ function engagementOfPath(path: string): number | undefined {
 interface Item {
   /** Order key: seq of the message, or the seq a request (or its answer) follows. */
   at: number
-  /** 0: a message; 1: a request; 2: an answer (after the message of the same `at`). */
+  /** 0: a message; 1: a request or an answer (after the message of the same `at`). */
   rank: number
+  /** Requests and answers after the same message: in the order they happened (start, answer time). */
+  time: number
+  /** 0: a message or a request; 1: an answer (after its request at the same time). */
+  answer: number
   /** Tie-break: file order. */
   order: number
   message?: TrafficMessage
@@ -294,7 +298,7 @@ export function buildLadder(file: TrafficFile, options: LadderOptions = {}): Lad
 
   // --- requests: their cause and their place among the messages ---------------------------
   const causedBy = new Map<number, number[]>()
-  const items: Item[] = messages.map((m, order) => ({ at: m.seq, rank: 0, order, message: m }))
+  const items: Item[] = messages.map((m, order) => ({ at: m.seq, rank: 0, time: 0, answer: 0, order, message: m }))
   // Messages by time for requests recorded without afterSeq: the newest message whose time is at most the answer's.
   let runningMax = -Infinity
   const timeline = messages.map((m) => {
@@ -324,10 +328,10 @@ export function buildLadder(file: TrafficFile, options: LadderOptions = {}): Lad
     }
     if (cause !== undefined && answerAt < cause) answerAt = cause
     const startAt = Math.min(answerAt, Math.max(cause ?? -1, seqAtTime(r.time)))
-    items.push({ at: startAt, rank: 1, order, request: r }, { at: answerAt, rank: 2, order, request: r })
+    items.push({ at: startAt, rank: 1, time: r.time, answer: 0, order, request: r }, { at: answerAt, rank: 1, time: r.time + r.durationMs, answer: 1, order, request: r })
   }
   if (unplaced > 0) notes.push(`${unplaced} ${unplaced === 1 ? 'request was' : 'requests were'} placed by time (the file does not say which message each followed).`)
-  items.sort((a, b) => a.at - b.at || a.rank - b.rank || a.order - b.order)
+  items.sort((a, b) => a.at - b.at || a.rank - b.rank || a.time - b.time || a.order - b.order || a.answer - b.answer)
 
   // --- arrows -------------------------------------------------------------------------------
   const rows: LadderRow[] = []
@@ -398,7 +402,7 @@ export function buildLadder(file: TrafficFile, options: LadderOptions = {}): Lad
       }
       const base = { requestId: r.id, requests: [], linked: [], findings: [], state, payload, description: '' }
       const arrow: LadderArrow =
-        item.rank === 1
+        item.answer === 0
           ? { ...base, id: `q${r.id}`, kind: 'request', from: 'host', to: 'api', label: clip(`${requestLine(r)} → ${statusText(r)}`), time: r.time }
           : {
               ...base,
@@ -467,7 +471,7 @@ export function buildLadder(file: TrafficFile, options: LadderOptions = {}): Lad
     notes,
   }
   for (const f of [...unpinned, ...[...findings.values()].flat()]) all.counts[f.severity === 'error' ? 'errors' : 'warnings'] += 1
-  return selectCall(all, options.callKey)
+  return present(all, options.callKey, true)
 }
 
 const LANE_LABEL: Readonly<Record<LaneId, string>> = { widget: 'widget', host: 'host', api: 'CRM API' }
@@ -499,6 +503,11 @@ function describe(row: LadderRow, bySeq: ReadonlyMap<number, LadderArrow>, byReq
  * text alternatives are computed for the rows shown.
  */
 export function selectCall(model: LadderModel, callKey: string | undefined): LadderModel {
+  return present(model, callKey, false)
+}
+
+/** selectCall; `fresh`: the model's rows are new (buildLadder's own), so they are completed in place, not copied. */
+function present(model: LadderModel, callKey: string | undefined, fresh: boolean): LadderModel {
   const source = callKey === undefined ? model.allRows : model.allRows.filter((r) => r.arrow.callKey === callKey)
   const bySeq = new Map<number, LadderArrow>()
   const byRequest = new Map<number, LadderArrow>()
@@ -510,8 +519,9 @@ export function selectCall(model: LadderModel, callKey: string | undefined): Lad
   let latest = -Infinity
   const phase = new Map<string, string>()
   const rows = source.map((input) => {
-    const arrow = { ...input.arrow }
-    const row: LadderRow = { arrow, offsetMs: Math.max(0, arrow.time - startTime) }
+    const arrow = fresh ? input.arrow : { ...input.arrow }
+    const row: LadderRow = fresh ? input : { arrow, offsetMs: 0 }
+    row.offsetMs = Math.max(0, arrow.time - startTime)
     if (latest !== -Infinity && arrow.time < latest) row.clockBack = true
     else if (latest !== -Infinity && arrow.time - latest >= model.gapMs) {
       row.gapMs = arrow.time - latest

@@ -226,143 +226,142 @@ export function InspectorPanel() {
       {imported !== null ? <LadderView file={imported.file} title={imported.name} /> : view === 'ladder' && liveFile ? <LadderView file={liveFile} title="live traffic" /> : null}
 
       {imported === null ? (
-      <div className="inspector__summary" role="region" aria-label="Conformance summary">
-        {conformance.findings.length === 0 ? (
-          <span className="inspector__ok">No conformance findings.</span>
-        ) : (
-          <>
-            <p className="inspector__totals">
-              {plural(errors, 'error')}, {plural(warnings, 'warning')}
+        <div className="inspector__summary" role="region" aria-label="Conformance summary">
+          {conformance.findings.length === 0 ? (
+            <span className="inspector__ok">No conformance findings.</span>
+          ) : (
+            <>
+              <p className="inspector__totals">
+                {plural(errors, 'error')}, {plural(warnings, 'warning')}
+              </p>
+              <ul className="inspector__rules">
+                {[...counts.values()]
+                  .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1))
+                  .map((row) => (
+                    <li key={`${row.rule}:${row.severity}`} className={`finding finding--${row.severity}`}>
+                      {row.severity}: {RULES[row.rule].title}: {row.count}
+                    </li>
+                  ))}
+              </ul>
+            </>
+          )}
+          {call ? <CallLogLine call={call} className="inspector__call-log" /> : null}
+          {foreignDropped ? (
+            <p className="finding finding--warning">
+              Ignored {foreignDropped.count} {foreignDropped.count === 1 ? 'message' : 'messages'} from other windows (not the widget's
+              iframe; last from {foreignDropped.lastOrigin || 'an opaque origin'}).
             </p>
-            <ul className="inspector__rules">
-              {[...counts.values()]
-                .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1))
-                .map((row) => (
-                  <li key={`${row.rule}:${row.severity}`} className={`finding finding--${row.severity}`}>
-                    {row.severity}: {RULES[row.rule].title}: {row.count}
-                  </li>
-                ))}
-            </ul>
-          </>
-        )}
-        {call ? <CallLogLine call={call} className="inspector__call-log" /> : null}
-        {foreignDropped ? (
-          <p className="finding finding--warning">
-            Ignored {foreignDropped.count} {foreignDropped.count === 1 ? 'message' : 'messages'} from other windows (not the widget's
-            iframe; last from {foreignDropped.lastOrigin || 'an opaque origin'}).
-          </p>
-        ) : null}
-        {open.length > 0 ? (
-          <p className="inspector__open">
-            Open calls (not completed yet):{' '}
-            {open.map((c) => `${c.externalCallId}${c.state === 'ghost' ? ' (ghost)' : ''}${c.createEngagement ? '' : ' (app-owned)'}`).join(', ')}
-          </p>
-        ) : null}
-        {conformance.findings
-          .filter((f) => f.seq === null)
-          .map((f) => (
-            <p key={f.id} className={`finding finding--${f.severity}`}>
-              {f.severity}: {RULES[f.rule].title}: {f.message}
+          ) : null}
+          {open.length > 0 ? (
+            <p className="inspector__open">
+              Open calls (not completed yet):{' '}
+              {open.map((c) => `${c.externalCallId}${c.state === 'ghost' ? ' (ghost)' : ''}${c.createEngagement ? '' : ' (app-owned)'}`).join(', ')}
             </p>
-          ))}
-      </div>
-
+          ) : null}
+          {conformance.findings
+            .filter((f) => f.seq === null)
+            .map((f) => (
+              <p key={f.id} className={`finding finding--${f.severity}`}>
+                {f.severity}: {RULES[f.rule].title}: {f.message}
+              </p>
+            ))}
+        </div>
       ) : null}
 
       {view === 'list' && imported === null ? (
-      <>
-      <p className="inspector__count" aria-live="polite">
-        {filtered.length === traffic.length ? `${traffic.length} messages` : `${filtered.length} of ${traffic.length} messages`}
-        {shown.length < filtered.length ? (
-          <>
-            {' '}
-            (showing the newest {shown.length}){' '}
-            <button type="button" onClick={() => setShowAll(true)}>
-              Show all
-            </button>
-          </>
-        ) : null}
-      </p>
-
-      <ol className="inspector__list" aria-label="Messages">
-        {shown.map((entry) => {
-          const findings = findingsBySeq.get(entry.seq) ?? []
-          // A call event CallingHost accepted but the call session told the host to ignore (no call to touch).
-          const ignoredBy = entry.direction === 'in' ? findings.find((f) => f.hostIgnored) : undefined
-          const partners = linkIndex.get(entry.seq) ?? []
-          const isOpen = expanded.has(entry.seq)
-          const detailsId = `inspector-entry-${entry.seq}`
-          const label = `${entry.type ?? '(no type)'}, ${directionLabel(entry.direction)}, #${entry.seq}`
-          return (
-            <li
-              key={entry.seq}
-              aria-label={label}
-              aria-current={highlighted === entry.seq ? 'true' : undefined}
-              tabIndex={-1}
-              ref={(el) => {
-                if (el) itemRefs.current.set(entry.seq, el)
-                else itemRefs.current.delete(entry.seq)
-              }}
-              className={`inspector__entry inspector__entry--${entry.direction}${highlighted === entry.seq ? ' inspector__entry--highlighted' : ''}${
-                isProblem(entry, findings) ? ' inspector__entry--problem' : ''
-              }`}
-            >
-              <div className="inspector__row">
-                <button type="button" className="inspector__toggle" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => toggle(entry.seq)}>
-                  <span className="inspector__seq">#{entry.seq}</span>
-                  <time className="inspector__time" dateTime={new Date(entry.time).toISOString()}>
-                    {formatTime(entry.time)}
-                  </time>
-                  <span className="inspector__dir">{directionLabel(entry.direction)}</span>
-                  <span className="inspector__type">{entry.type ?? '(no type)'}</span>
+        <>
+          <p className="inspector__count" aria-live="polite">
+            {filtered.length === traffic.length ? `${traffic.length} messages` : `${filtered.length} of ${traffic.length} messages`}
+            {shown.length < filtered.length ? (
+              <>
+                {' '}
+                (showing the newest {shown.length}){' '}
+                <button type="button" onClick={() => setShowAll(true)}>
+                  Show all
                 </button>
-                <span className={`tag ${!entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
-                  {!entry.valid
-                    ? entry.direction === 'in'
-                      ? `ignored: ${entry.reason ?? 'unknown reason'}`
-                      : `invalid: ${entry.reason ?? 'unknown reason'}`
-                    : ignoredBy
-                      ? `ignored: ${ignoredBy.message}`
-                      : entry.deviations?.length
-                      ? 'acted on, deviates from the SDK types'
-                      : 'valid'}
-                </span>
-                {entry.deprecation ? <span className="tag tag--warn">deprecated: {entry.deprecation}</span> : null}
-                {entry.beforeHandshake && entry.direction === 'out' ? <span className="tag">queued before handshake</span> : null}
-                {entry.fault ? <span className="tag tag--fault">fault: {entry.fault}</span> : null}
-                {entry.composed ? (
-                  <span className={`tag ${entry.composed === 'invalid' ? 'tag--bad' : 'tag--composed'}`}>
-                    {entry.composed === 'invalid' ? 'composed, sent invalid on purpose' : 'composed'}
-                  </span>
-                ) : null}
-                {partners.map((seq) => {
-                  const partner = bySeq.get(seq)
-                  if (!partner) return null
-                  const role = partner.seq > entry.seq ? 'Reply' : 'Request'
-                  return (
-                    <button key={seq} type="button" className="inspector__link" onClick={() => jumpTo(seq)}>
-                      {role}: {partner.type ?? '(no type)'} #{seq}
+              </>
+            ) : null}
+          </p>
+
+          <ol className="inspector__list" aria-label="Messages">
+            {shown.map((entry) => {
+              const findings = findingsBySeq.get(entry.seq) ?? []
+              // A call event CallingHost accepted but the call session told the host to ignore (no call to touch).
+              const ignoredBy = entry.direction === 'in' ? findings.find((f) => f.hostIgnored) : undefined
+              const partners = linkIndex.get(entry.seq) ?? []
+              const isOpen = expanded.has(entry.seq)
+              const detailsId = `inspector-entry-${entry.seq}`
+              const label = `${entry.type ?? '(no type)'}, ${directionLabel(entry.direction)}, #${entry.seq}`
+              return (
+                <li
+                  key={entry.seq}
+                  aria-label={label}
+                  aria-current={highlighted === entry.seq ? 'true' : undefined}
+                  tabIndex={-1}
+                  ref={(el) => {
+                    if (el) itemRefs.current.set(entry.seq, el)
+                    else itemRefs.current.delete(entry.seq)
+                  }}
+                  className={`inspector__entry inspector__entry--${entry.direction}${highlighted === entry.seq ? ' inspector__entry--highlighted' : ''}${
+                    isProblem(entry, findings) ? ' inspector__entry--problem' : ''
+                  }`}
+                >
+                  <div className="inspector__row">
+                    <button type="button" className="inspector__toggle" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => toggle(entry.seq)}>
+                      <span className="inspector__seq">#{entry.seq}</span>
+                      <time className="inspector__time" dateTime={new Date(entry.time).toISOString()}>
+                        {formatTime(entry.time)}
+                      </time>
+                      <span className="inspector__dir">{directionLabel(entry.direction)}</span>
+                      <span className="inspector__type">{entry.type ?? '(no type)'}</span>
                     </button>
-                  )
-                })}
-              </div>
-              {findings.length > 0 ? (
-                <ul className="inspector__findings" aria-label={`Findings for #${entry.seq}`}>
-                  {findings.map((f) => (
-                    <li key={f.id} className={`finding finding--${f.severity}`}>
-                      {f.severity}: {RULES[f.rule].title}: {f.message}
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
-              <div id={detailsId} hidden={!isOpen} className="inspector__details">
-                {isOpen ? <JsonTree value={entry.message} label={`Message #${entry.seq} ${entry.type ?? ''}`.trim()} rootLabel="message" /> : null}
-              </div>
-            </li>
-          )
-        })}
-      </ol>
-      </>
+                    <span className={`tag ${!entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
+                      {!entry.valid
+                        ? entry.direction === 'in'
+                          ? `ignored: ${entry.reason ?? 'unknown reason'}`
+                          : `invalid: ${entry.reason ?? 'unknown reason'}`
+                        : ignoredBy
+                          ? `ignored: ${ignoredBy.message}`
+                          : entry.deviations?.length
+                          ? 'acted on, deviates from the SDK types'
+                          : 'valid'}
+                    </span>
+                    {entry.deprecation ? <span className="tag tag--warn">deprecated: {entry.deprecation}</span> : null}
+                    {entry.beforeHandshake && entry.direction === 'out' ? <span className="tag">queued before handshake</span> : null}
+                    {entry.fault ? <span className="tag tag--fault">fault: {entry.fault}</span> : null}
+                    {entry.composed ? (
+                      <span className={`tag ${entry.composed === 'invalid' ? 'tag--bad' : 'tag--composed'}`}>
+                        {entry.composed === 'invalid' ? 'composed, sent invalid on purpose' : 'composed'}
+                      </span>
+                    ) : null}
+                    {partners.map((seq) => {
+                      const partner = bySeq.get(seq)
+                      if (!partner) return null
+                      const role = partner.seq > entry.seq ? 'Reply' : 'Request'
+                      return (
+                        <button key={seq} type="button" className="inspector__link" onClick={() => jumpTo(seq)}>
+                          {role}: {partner.type ?? '(no type)'} #{seq}
+                        </button>
+                      )
+                    })}
+                  </div>
+                  {findings.length > 0 ? (
+                    <ul className="inspector__findings" aria-label={`Findings for #${entry.seq}`}>
+                      {findings.map((f) => (
+                        <li key={f.id} className={`finding finding--${f.severity}`}>
+                          {f.severity}: {RULES[f.rule].title}: {f.message}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                  <div id={detailsId} hidden={!isOpen} className="inspector__details">
+                    {isOpen ? <JsonTree value={entry.message} label={`Message #${entry.seq} ${entry.type ?? ''}`.trim()} rootLabel="message" /> : null}
+                  </div>
+                </li>
+              )
+            })}
+          </ol>
+        </>
       ) : null}
     </section>
   )

@@ -27,7 +27,7 @@ import type { TrafficFile } from '../../../shared/traffic/traffic-file.ts'
 import { plural } from '../../lib/format.ts'
 import { JsonTree } from './json-tree.tsx'
 
-/** Height of the scrolling window, and the rows drawn beyond it on each side. */
+/** The scrolling window's height until it is measured (its CSS sets it: the inspector's drawer is 40% of the page), and the rows drawn beyond it on each side. */
 const VIEW_HEIGHT = 460
 const OVERSCAN_PX = 300
 
@@ -96,6 +96,7 @@ function LadderCanvas({ model }: { model: LadderModel }) {
   const scroller = useRef<HTMLDivElement>(null)
   const arrowsRef = useRef(new Map<number, SVGGElement>())
   const [scrollTop, setScrollTop] = useState(0)
+  const [viewHeight, setViewHeight] = useState(VIEW_HEIGHT)
   const [active, setActive] = useState(0)
   const [selected, setSelected] = useState<number | null>(null)
   const focusPending = useRef(false)
@@ -113,7 +114,7 @@ function LadderCanvas({ model }: { model: LadderModel }) {
   // The scroller's content starts at the first row (the lane titles stay above it).
   const viewTop = scrollTop + G.headerHeight
   const first = rowAt(layout, viewTop - OVERSCAN_PX)
-  const last = rowAt(layout, viewTop + VIEW_HEIGHT + OVERSCAN_PX)
+  const last = rowAt(layout, viewTop + viewHeight + OVERSCAN_PX)
   const top = layout.tops[first] ?? G.headerHeight
   const bottom = last + 1 < layout.tops.length ? layout.tops[last + 1]! : layout.height
   const visible: number[] = []
@@ -146,11 +147,20 @@ function LadderCanvas({ model }: { model: LadderModel }) {
     const el = scroller.current
     if (!el) return
     const onScroll = () => setScrollTop(el.scrollTop)
+    const measure = () => {
+      if (el.clientHeight > 0) setViewHeight(el.clientHeight)
+    }
+    measure()
     el.addEventListener('scroll', onScroll, { passive: true })
-    return () => el.removeEventListener('scroll', onScroll)
+    const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null
+    resized?.observe(el)
+    return () => {
+      el.removeEventListener('scroll', onScroll)
+      resized?.disconnect()
+    }
   }, [])
 
-  const perPage = Math.max(1, Math.floor(VIEW_HEIGHT / G.rowHeight) - 1)
+  const perPage = Math.max(1, Math.floor(viewHeight / G.rowHeight) - 1)
   const onKeyDown = (event: KeyboardEvent<SVGGElement>, index: number) => {
     const moves: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index - 1, PageDown: index + perPage, PageUp: index - perPage, Home: 0, End: model.rows.length - 1 }
     const to = moves[event.key]
@@ -184,7 +194,7 @@ function LadderCanvas({ model }: { model: LadderModel }) {
           </text>
         </svg>
       </div>
-      <div className="ladder__scroller" ref={scroller} style={{ height: Math.min(VIEW_HEIGHT, layout.height) }}>
+      <div className="ladder__scroller" ref={scroller} style={{ maxHeight: layout.height - G.headerHeight + 2 }}>
         <div className="ladder__canvas" style={{ height: layout.height - G.headerHeight, width: G.width }}>
           <svg
             className={LADDER_CLASS}

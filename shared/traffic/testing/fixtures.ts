@@ -112,3 +112,46 @@ export function callsTraffic(calls: number): TrafficFile {
   for (let i = 1; i <= calls; i++) builder.call(`call-${i}`, 1000 + i, { ringMs: 2000 + (i % 5) * 500, talkMs: 5000 + (i % 7) * 1000 })
   return builder.file({ findings: [] })
 }
+
+/**
+ * A long session from a recorded one: its calls played again and again (new externalCallIds,
+ * engagement ids, seqs, request ids and times) until it holds at least `messages` messages.
+ * The handshake of the recording is kept once.
+ */
+export function repeatRecording(recording: TrafficFile, messages: number): TrafficFile {
+  const first = recording.messages.findIndex((m) => m.type === 'DIAL_NUMBER')
+  const head = recording.messages.slice(0, Math.max(0, first))
+  const body = recording.messages.slice(Math.max(0, first))
+  if (body.length === 0) throw new Error('the recording has no call (no DIAL_NUMBER)')
+  const callIds = [...new Set(body.map((m) => (m.message as { data?: { externalCallId?: unknown } } | null)?.data?.externalCallId).filter((id): id is string => typeof id === 'string'))]
+  const span = Math.max(1, (body.at(-1)?.time ?? 0) - (body[0]?.time ?? 0)) + 1000
+  const seqSpan = Math.max(...recording.messages.map((m) => m.seq))
+  const idSpan = Math.max(0, ...recording.requests.map((r) => r.id)) + 1
+  const out: TrafficFile = { ...recording, messages: [...head], requests: [], findings: [] }
+  for (let round = 0; out.messages.length < messages; round++) {
+    const renumber = (text: string) => {
+      let next = text
+      for (const id of callIds) next = next.split(id).join(`${id}-${round}`)
+      return next.replace(/calls\/(\d+)/g, (_, id: string) => `calls/${Number(id) + round * 1000}`).replace(/"engagementId":(\d+)/g, (_, id: string) => `"engagementId":${Number(id) + round * 1000}`)
+    }
+    const shift = (seq: number | undefined) => (seq === undefined ? undefined : seq + round * seqSpan)
+    for (const m of body) {
+      const copy = JSON.parse(renumber(JSON.stringify(m))) as TrafficMessage
+      copy.seq = m.seq + round * seqSpan
+      copy.time = m.time + round * span
+      if (m.linkedTo) copy.linkedTo = m.linkedTo.map((s) => s + round * seqSpan)
+      out.messages.push(copy)
+    }
+    for (const r of recording.requests) {
+      const copy = JSON.parse(renumber(JSON.stringify(r))) as TrafficRequest
+      copy.id = r.id + round * idSpan
+      copy.time = r.time + round * span
+      const cause = shift(r.causeSeq)
+      const after = shift(r.afterSeq)
+      if (cause !== undefined) copy.causeSeq = cause
+      if (after !== undefined) copy.afterSeq = after
+      out.requests.push(copy)
+    }
+  }
+  return out
+}
