@@ -68,11 +68,13 @@ test.describe('check-widget', () => {
       const ladder = outbound.locator('.ladder svg')
       await expect(ladder).toBeVisible()
       await expect(ladder.locator('text.lane-title')).toHaveText(['Widget', 'Host', 'CRM API', 'Findings'])
-      await expect(ladder.getByRole('listitem', { name: /OUTGOING_CALL_STARTED, widget → host/ })).toHaveCount(1)
-      await expect(ladder.getByRole('listitem', { name: /CALL_COMPLETED, widget → host/ })).toHaveCount(1)
+      // Each arrow is named by its label and described by its text alternative.
+      const arrow = (name: string | RegExp, description: RegExp) => ladder.getByRole('listitem', { name, exact: true }).filter({ has: page.locator('desc', { hasText: description }) })
+      await expect(arrow('OUTGOING_CALL_STARTED', /widget → host/)).toHaveCount(1)
+      await expect(arrow('CALL_COMPLETED', /widget → host/)).toHaveCount(1)
       // The harness's own record: the API requests the host made, each after the message that caused it.
-      await expect(ladder.getByRole('listitem', { name: /^Request POST \/crm\/v3\/objects\/calls → 201, host → CRM API, .*caused by #\d+ OUTGOING_CALL_STARTED$/ })).toHaveCount(1)
-      await expect(ladder.getByRole('listitem', { name: /^Request PATCH \/crm\/v3\/objects\/calls\/\d+ → 200, host → CRM API, .*caused by #\d+ CALL_COMPLETED$/ }).first()).toBeVisible()
+      await expect(arrow('POST /crm/v3/objects/calls → 201', /^Request POST \/crm\/v3\/objects\/calls → 201, host → CRM API, .*caused by #\d+ OUTGOING_CALL_STARTED$/)).toHaveCount(1)
+      await expect(arrow(/^PATCH \/crm\/v3\/objects\/calls\/\d+ → 200$/, /host → CRM API, .*caused by #\d+ CALL_COMPLETED$/)).toHaveCount(1)
       await expect(page.getByRole('region', { name: /inbound journey · widget placement$/ })).toContainText('The journey did not run: the driver (generic')
       expect(report.attempted()).toEqual([])
       expect(await report.ran()).toEqual([])

@@ -84,7 +84,7 @@ test('ringside report draws a saved traffic file: the whole traffic and each cal
     const ladders = page.locator('.ladder svg')
     await expect(ladders).toHaveCount(3)
     const call = page.getByRole('region', { name: /call-1/ })
-    await expect(call.locator('.ladder svg').getByRole('listitem', { name: /^#\d+ OUTGOING_CALL_STARTED, widget → host/ })).toHaveCount(1)
+    await expect(call.locator('.ladder svg').getByRole('listitem', { name: 'OUTGOING_CALL_STARTED', exact: true }).filter({ has: page.locator('desc', { hasText: /^#\d+ OUTGOING_CALL_STARTED, widget → host/ }) })).toHaveCount(1)
     await expect(call.locator('.ladder svg text').filter({ hasText: 'POST /crm/v3/objects/calls' })).toHaveCount(1)
     expect(await report.ran()).toEqual([])
     expect(report.attempted()).toEqual([])
