@@ -1,10 +1,12 @@
+import { copyFile } from 'node:fs/promises'
 import { defineConfig, type Options } from 'tsup'
 
 /**
  * The npm package's code (`npm run build`, after the Vite build of the pages):
  * - lib/: the CLI and the entry points of the exports map, ES modules for
  *   Node 20 (dependencies stay external; types come from tsc,
- *   tsconfig.package.json);
+ *   tsconfig.package.json), and the two stylesheets the HTML report inlines
+ *   (shared/ui/tokens.css, e2e/kit/report/report.css), read from lib/ at run time;
  * - dist/sdk/: the browser build of the calling SDK that `ringside start`
  *   serves at /sdk/<version>/: an ES module and a UMD script;
  * - dist/sdk/cdn/: the same SDK as the npm package's dist/main.js (a classic
@@ -44,6 +46,9 @@ export default defineConfig([
     sourcemap: true,
     dts: false,
     external: ['vite', '@playwright/test'],
+    onSuccess: async () => {
+      await Promise.all([copyFile('shared/ui/tokens.css', 'lib/tokens.css'), copyFile('e2e/kit/report/report.css', 'lib/report.css')])
+    },
   },
   {
     entry: { 'calling-extensions': 'package/sdk-browser.ts' },

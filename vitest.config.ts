@@ -20,7 +20,7 @@ export default mergeConfig(
           test: {
             name: 'node',
             environment: 'node',
-            include: ['shared/api/**/*.test.ts', 'shared/traffic/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'package/**/*.test.ts'],
+            include: ['shared/api/**/*.test.ts', 'shared/traffic/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/kit/**/*.test.ts', 'package/**/*.test.ts'],
           },
         },
         {

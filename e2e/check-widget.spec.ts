@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { checkWidget, portBlock } from './support/check-widget-run.ts'
+import { openReportOffline } from './support/offline-report.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const block = portBlock
@@ -32,7 +33,7 @@ test.describe('check-widget', () => {
     expect(down.output).toContain('not reachable')
   })
 
-  test('a widget with no Ringside driver, worded unlike ours: the generic driver runs the full outbound journey, the totals count it, the JUnit names journey and placement', async () => {
+  test('a widget with no Ringside driver, worded unlike ours: the generic driver runs the full outbound journey, the totals count it, the JUnit names journey and placement and links the HTML report, which opens offline', async ({ browser }) => {
     const base = block(4)
     const run = await checkWidget([fixture(base, {}, 'driverless-widget'), '--port', String(base)])
     expect(run.code, run.output).toBe(0)
@@ -47,6 +48,39 @@ test.describe('check-widget', () => {
     const junit = readFileSync(join(run.dir, 'widget-check.junit.xml'), 'utf8')
     expect(junit).toMatch(/testcase name="\[widget placement\] Conformance: [^"]* › outbound journey › the CRM accepts the call log/)
     expect(junit).toMatch(/testcase name="\[widget placement\] Conformance: [^"]* › inbound journey › /)
+    // The JUnit XML links the HTML report (relative to itself), as a property and as an attachment line.
+    expect(junit).toMatch(/<property name="ringside-report" value="widget-check.html"/)
+    expect(junit).toContain('[[ATTACHMENT|widget-check.html]]')
+
+    // The HTML report, from disk, with every request refused: the verdicts, the widget at each step.
+    const report = await openReportOffline(browser, join(run.dir, 'widget-check.html'))
+    try {
+      const { page } = report
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Widget readiness check')
+      const outbound = page.getByRole('region', { name: /outbound journey · widget placement$/ })
+      await expect(outbound.locator('.section-head .verdict')).toHaveText('READY: all 8 checks passed')
+      await expect(outbound.locator('tr.passed')).toHaveCount(8)
+      await expect(outbound.locator('tr.passed').first()).toContainText("answers the host's SYNC with SYNC_ACK")
+      const shots = outbound.getByRole('img', { name: /^The widget after step \d+, \w+ \(passed\)$/ })
+      expect(await shots.count()).toBeGreaterThanOrEqual(8)
+      expect(await shots.evaluateAll((images) => images.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)).toBe(await shots.count())
+      // The ladder of the journey's traffic: lanes, the call's messages as arrows with their text alternatives.
+      const ladder = outbound.locator('.ladder svg')
+      await expect(ladder).toBeVisible()
+      await expect(ladder.locator('text.lane-title')).toHaveText(['Widget', 'Host', 'CRM API', 'Findings'])
+      // Each arrow is named by its label and described by its text alternative.
+      const arrow = (name: string | RegExp, description: RegExp) => ladder.getByRole('listitem', { name, exact: true }).filter({ has: page.locator('desc', { hasText: description }) })
+      await expect(arrow('OUTGOING_CALL_STARTED', /widget → host/)).toHaveCount(1)
+      await expect(arrow('CALL_COMPLETED', /widget → host/)).toHaveCount(1)
+      // The harness's own record: the API requests the host made, each after the message that caused it.
+      await expect(arrow('POST /crm/v3/objects/calls → 201', /^Request POST \/crm\/v3\/objects\/calls → 201, host → CRM API, .*caused by #\d+ OUTGOING_CALL_STARTED$/)).toHaveCount(1)
+      await expect(arrow(/^PATCH \/crm\/v3\/objects\/calls\/\d+ → 200$/, /host → CRM API, .*caused by #\d+ CALL_COMPLETED$/)).toHaveCount(1)
+      await expect(page.getByRole('region', { name: /inbound journey · widget placement$/ })).toContainText('The journey did not run: the driver (generic')
+      expect(report.attempted()).toEqual([])
+      expect(await report.ran()).toEqual([])
+    } finally {
+      await report.context.close()
+    }
   })
 
   test('bad input gets one clear sentence and its exit code 2: a page that answers 404, a bad --placement', async () => {
@@ -64,15 +98,26 @@ test.describe('check-widget', () => {
     }
     const placement = await checkWidget(['http://127.0.0.1:1/', '--placement', 'sidebar'])
     expect(placement.code).toBe(2)
-    expect(placement.output).toContain('--placement "sidebar" is not a placement; use widget, remote, window or all')
+    expect(placement.output).toContain('"sidebar" is not a placement; use widget, remote, window or all')
   })
 
-  test('a widget that never answers SYNC: one sentence says so (exit 1), within the sync timeout and the checks', async () => {
+  test('a widget that never answers SYNC: one sentence says so (exit 1), within the sync timeout and the checks; the HTML report explains it', async ({ browser }) => {
     const base = block(7)
     // Each failed check restarts a Playwright worker: allow for a loaded machine.
     const silent = await checkWidget([fixture(base, {}, 'silent-widget'), '--port', String(base), '--sync-timeout', '1500'], 140_000)
     expect(silent.code, silent.output).toBe(1)
     expect(silent.output).toMatch(/Why: .* › outbound journey · widget placement: The host gave up after 1500 ms \(.*\); the widget never sent SYNC_ACK/)
+    // The HTML report explains the failure: which check, why, at which step.
+    const report = await openReportOffline(browser, join(silent.dir, 'widget-check.html'))
+    try {
+      const outbound = report.page.getByRole('region', { name: /outbound journey · widget placement$/ })
+      await expect(outbound.locator('.section-head .verdict')).toContainText('NOT READY')
+      await expect(outbound.locator('.why')).toContainText(/Why: the check "answers the host's SYNC with SYNC_ACK within the sync timeout \(1500 ms\)" failed: .*the widget never sent SYNC_ACK — the journey failed at step 1 \(handshake\)/)
+      await expect(outbound.locator('figure.failed figcaption')).toContainText('1. handshake failed')
+      expect(report.attempted()).toEqual([])
+    } finally {
+      await report.context.close()
+    }
   })
 
   test('a widget with only warnings passes (exit 0) and lists them; with --strict it fails (exit 1)', async () => {

@@ -18,6 +18,7 @@ import { expect, test } from '@playwright/test'
 import { checksFor, evaluateCheck, strictOutcome } from './kit/checks.ts'
 import { JOURNEYS } from './kit/journey.ts'
 import { journeyFor, type StoredJourney } from './kit/journey-runner.ts'
+import { JOURNEY_ANNOTATION, type HtmlReportOption } from './kit/report/check-report.ts'
 import { placementOf } from './kit/placements.ts'
 import { conformanceTargets, strictFromEnv, syncTimeoutFromEnv } from './kit/targets.ts'
 
@@ -56,7 +57,16 @@ for (const target of conformanceTargets()) {
             { type: 'placement', description: placement },
             { type: 'widget', description: result.widgetUrl },
             { type: 'driver', description: result.driverName },
+            { type: JOURNEY_ANNOTATION, description: journey.file },
           )
+          // check-widget's HTML report, linked from the JUnit XML: a property, and a line CI systems read as an attachment.
+          const report = (testInfo.project.use as HtmlReportOption).htmlReport
+          if (report) {
+            testInfo.annotations.push({ type: 'ringside-report', description: report.link })
+            console.log(`Ringside report: ${report.link}\n[[ATTACHMENT|${report.link}]]`)
+          }
+          // The journey's ladder, in Playwright's own report too.
+          if (journey.ladderPath) await testInfo.attach('ladder.svg', { path: journey.ladderPath, contentType: 'image/svg+xml' })
           if (result.widgetErrors.length > 0) testInfo.annotations.push({ type: 'widget-errors', description: result.widgetErrors.join('\n') })
           // A journey the driver cannot run at all (every stage skipped with the reason): so is each of its checks.
           const notRun = Object.values(result.stages).every((stage) => stage.status === 'skipped') ? result.stages.handshake : null

@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { openInBrowser } from './open-in-browser.ts'
 import { fetchWidgetPage, TLS_ERROR_CODE, widgetName } from '../server/widget-page.ts'
 import { parsePlacementOption } from '../e2e/kit/placements.ts'
 import { NOTHING_RAN } from '../e2e/kit/readiness-reporter.ts'
@@ -20,6 +21,10 @@ import { findChromium, NO_CHROMIUM } from './chromium.ts'
 export interface CheckWidgetOptions {
   driver: string
   junit: string
+  /** The self-contained HTML report. */
+  html: string
+  /** Open the HTML report when the run ends. */
+  open?: boolean
   syncTimeout: string
   strict?: boolean
   ignoreHttpsErrors?: boolean
@@ -66,6 +71,7 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
   if (!Number.isFinite(syncTimeout) || syncTimeout < 200 || syncTimeout > 120_000) return problem(`--sync-timeout must be between 200 and 120000 ms, got ${options.syncTimeout}`)
   const placements = parsePlacementOption(options.placement)
   if (typeof placements === 'string') return problem(placements)
+  if (widgetUrl.origin === `http://127.0.0.1:${port}`) return problem(`the widget must not be served from the harness's origin (http://127.0.0.1:${port}): a CRM always loads it cross-origin; serve it on another port, or pass --port`)
   const ownWidget = widgetUrl.hostname === '127.0.0.1' && Number(widgetUrl.port) === port + 1
   let name = options.name?.trim() || null
   if (!ownWidget) {
@@ -89,6 +95,7 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
   if (process.env.CHROMIUM_PATH && !existsSync(process.env.CHROMIUM_PATH)) return problem(`CHROMIUM_PATH is ${process.env.CHROMIUM_PATH}, which does not exist.`)
   if (findChromium(process.env, playwright.executablePath) === null) return problem(NO_CHROMIUM)
   const dir = resolve(options.junit, '..')
+  const html = resolve(options.html)
   process.stdout.write(`ringside check-widget: checking ${widgetUrl.href} (${placements.join(', ')} placement${placements.length > 1 ? 's' : ''}) in the harness at http://127.0.0.1:${port}\n`)
   const code = await new Promise<number | null>((done) => {
     const child = spawn(process.execPath, [playwright.cli, 'test', '-c', resolve(import.meta.dirname, 'kit.config.js')], {
@@ -104,6 +111,7 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
         WIDGET_IGNORE_HTTPS_ERRORS: options.ignoreHttpsErrors ? '1' : '0',
         WIDGET_CHECK_DIR: dir,
         WIDGET_JUNIT: resolve(options.junit),
+        WIDGET_HTML: html,
         FORCE_COLOR: process.env.FORCE_COLOR ?? '0',
         ...(name !== null && { WIDGET_NAME: name }),
       },
@@ -114,6 +122,15 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
   process.stdout.write(`JUnit XML: ${options.junit}\n`)
   // Not one check ran (e.g. the harness could not start on --port): the check could not run.
   const report = await readFile(resolve(dir, 'widget-check.txt'), 'utf8').catch(() => '')
+  if (existsSync(html)) await showReport(html, options.open === true)
   if (report.includes(NOTHING_RAN)) return 2
   return code === 0 ? 0 : code === 1 ? 1 : 2
+}
+
+/** With --open, opens the HTML report (the readiness report has already said where it is). */
+export async function showReport(file: string, open: boolean): Promise<void> {
+  if (!open) return
+  const result = await openInBrowser(file)
+  const url = pathToFileURL(file).href
+  process.stdout.write(result.opened ? `Opened ${url} in your browser.\n` : `Not opening it here (${result.reason}); open ${url} in a browser.\n`)
 }

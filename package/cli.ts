@@ -4,13 +4,13 @@
  *   ringside start          the emulated CRM (server mode) with the prebuilt harness
  *   ringside check-widget   the conformance checks against any widget, by URL
  *   ringside open           Chromium at the harness, the SDK's CDN URLs answered offline
+ *   ringside report         the ladders of a saved traffic file, as a self-contained HTML report
  *   ringside export|import|reset   the data, of a running emulator or a data location
  *
  * Exit codes: 0 success; 1 a check failed (check-widget) or the command
  * failed (the server could not start, the emulator refused the request);
  * 2 the command could not run (bad arguments, nothing reachable, no Chromium).
  */
-import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { Command, InvalidArgumentError } from 'commander'
@@ -19,6 +19,7 @@ import { PACKAGE_VERSION } from '../server/server.ts'
 import { DataInUseError, DiskStorage, StorageError, writeFileAtomic } from '../server/storage.ts'
 import { createCrmService } from '../shared/api/service.ts'
 import { runCheckWidget } from './check-widget.ts'
+import { openInBrowser } from './open-in-browser.ts'
 
 const DEFAULT_URL = 'http://127.0.0.1:5173/'
 
@@ -35,14 +36,6 @@ function baseUrl(value: string): string {
   } catch {
     throw new InvalidArgumentError('the http(s) URL of a running `ringside start`')
   }
-}
-
-/** Open a URL in the user's browser (the platform's own opener). */
-function openInBrowser(url: string): void {
-  const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]]
-  const child = spawn(command as string, args as string[], { stdio: 'ignore', detached: true })
-  child.on('error', () => console.warn(`  Could not open a browser (${command}); open ${url} yourself.`))
-  child.unref()
 }
 
 interface DataTarget {
@@ -103,7 +96,11 @@ export function buildPackageCommand(): Command {
     packaged: true,
   }).action(async (options: CliOptions) => {
     await runStart({ ...options, dist: true }, (server) => {
-      if (options.open) openInBrowser(server.url)
+      if (options.open) {
+        void openInBrowser(server.url).then((result) => {
+          if (!result.opened) console.warn(`  Not opening a browser (${result.reason}); open ${server.url} yourself.`)
+        })
+      }
     })
   })
 
@@ -114,6 +111,8 @@ export function buildPackageCommand(): Command {
     .option('--driver <name|path>', "how to operate the widget: auto (ours get theirs, any other widget the generic driver), generic, ringside, npm-fixture, none, or the path of your driver module", 'auto')
     .option('--placement <where>', 'where the harness places the widget: widget (docked), remote, window (the calling window), or all (one run each)', 'widget')
     .option('--junit <file>', 'write JUnit XML here', 'ringside-report/widget-check.junit.xml')
+    .option('--html <file>', 'write the self-contained HTML report here (verdicts, ladders, screenshots; the JUnit XML links it)', 'ringside-report/index.html')
+    .option('--open', 'open the HTML report in your browser when the run ends (with no desktop, e.g. in CI, it prints where it is)')
     .option('--sync-timeout <ms>', 'how long the host waits for SYNC_ACK', '10000')
     .option('--strict', 'warnings fail the check too')
     .option('--ignore-https-errors', "accept the widget's self-signed https certificate")
@@ -137,6 +136,19 @@ export function buildPackageCommand(): Command {
       // Loaded here, not at startup: it needs @playwright/test, an optional peer.
       const { runOpen } = await import('./open.ts')
       process.exit(await runOpen(path, options))
+    })
+
+  program
+    .command('report')
+    .description('Draw the ladders of a saved traffic file (the inspector\'s Export JSON, or a check-widget run\'s traffic.json) into a self-contained HTML report.')
+    .argument('<traffic-file>', 'a saved traffic file')
+    .option('--html <file>', 'write the report here (default: the traffic file\'s name with .html, beside it)')
+    .option('--open', 'open the report in your browser (with no desktop, e.g. in CI, it prints where it is)')
+    .addHelpText('after', '\nExit codes: 0 written; 2 the file cannot be read or is not a traffic file (the reason is printed; nothing is written).')
+    .action(async (file: string, options: { html?: string; open?: boolean }) => {
+      // Loaded here: the other commands need none of it.
+      const { runReport } = await import('./report.ts')
+      process.exit(await runReport(file, options, `ringside report ${PACKAGE_VERSION}`))
     })
 
   dataOptions(program.command('export').description('Write the data as an export (the format `ringside import` and Developer → Database take).'))

@@ -5,35 +5,46 @@
  * origin on the next port). Reports go to $WIDGET_CHECK_DIR. One project per
  * placement of $WIDGET_PLACEMENT (widget, remote, window; default widget). The
  * server registers $WIDGET_URL under $WIDGET_NAME, so the dock shows the
- * widget's own name.
+ * widget's own name. Besides the readiness report and the JUnit XML
+ * ($WIDGET_JUNIT), it writes the self-contained HTML report ($WIDGET_HTML,
+ * default index.html there; the JUnit XML links it) and Playwright's own
+ * report (playwright-report/, with each test's ladder and trace).
  */
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { chromium, defineConfig } from '@playwright/test'
 import { findChromium } from './chromium.ts'
 import { BROWSER_ARGS } from './browser-args.ts'
+import type { HtmlReportOption } from '../e2e/kit/report/check-report.ts'
 import { placementProjects, type Placement } from '../e2e/kit/placements.ts'
 import { registrationArgs } from '../e2e/kit/targets.ts'
 
 const here = import.meta.dirname
 const port = Number(process.env.KIT_PORT ?? 4173)
 const dir = resolve(process.env.WIDGET_CHECK_DIR ?? 'ringside-report')
+const junit = resolve(process.env.WIDGET_JUNIT ?? join(dir, 'widget-check.junit.xml'))
+const html = resolve(process.env.WIDGET_HTML ?? join(dir, 'index.html'))
 
-export default defineConfig<{ placement: Placement }>({
+export default defineConfig<{ placement: Placement; stepScreenshots: boolean } & HtmlReportOption>({
   testDir: here,
   testMatch: 'conformance.spec.js',
   timeout: 30_000,
   expect: { timeout: 5_000 },
   workers: 2,
+  // Journeys (each a describe that runs its checks in order in one worker) run side by side.
+  fullyParallel: true,
   retries: 0,
   outputDir: join(dir, 'results'),
   reporter: [
-    [join(here, 'readiness-reporter.js'), { outputFile: join(dir, 'widget-check.txt') }],
-    ['junit', { outputFile: process.env.WIDGET_JUNIT ?? join(dir, 'widget-check.junit.xml'), includeProjectInTestName: true }],
+    [join(here, 'readiness-reporter.js'), { outputFile: join(dir, 'widget-check.txt'), htmlFile: html }],
+    ['junit', { outputFile: junit, includeProjectInTestName: true }],
+    ['html', { open: 'never', outputFolder: join(dir, 'playwright-report') }],
   ],
   projects: placementProjects(),
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    stepScreenshots: true,
+    htmlReport: { file: html, link: relative(dirname(junit), html) },
     browserName: 'chromium',
     headless: true,
     ignoreHTTPSErrors: process.env.WIDGET_IGNORE_HTTPS_ERRORS === '1',

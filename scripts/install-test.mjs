@@ -18,10 +18,13 @@
 //   5c. TypeScript compiles a file using the entry points (their .d.ts types);
 //   6. a Playwright spec there imports ringside/playwright and runs the
 //      conformance checks (one call through the harness) against the reference widget;
-//   7. ringside check-widget runs the same checks with the package's own config.
+//      the kit attaches each test's ladder (ladder.svg);
+//   7. ringside check-widget runs the same checks with the package's own config,
+//      and writes the HTML report (ringside-report/index.html) the JUnit XML links;
+//   8. ringside report draws a traffic file that check kept; a malformed one exits 2.
 // Prints each step and its time; exits 1 on the first failure.
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -270,7 +273,7 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.mjs',
   workers: 1,
-  reporter: 'line',
+  reporter: [['line'], ['json', { outputFile: 'pw-results.json' }]],
   use: { baseURL: '${base}', launchOptions: { executablePath: findChromium() ?? undefined, args: BROWSER_ARGS } },
 })
 `,
@@ -293,6 +296,11 @@ test('the harness loads the reference widget, which logs in', async ({ harness }
 `,
   )
   run(join(project, 'node_modules', '.bin', 'playwright'), ['test'], { env: { ...process.env, CI: '1', FORCE_COLOR: '0' } })
+  // The kit attached the ladder of each test's traffic, as SVG.
+  const results = JSON.parse(readFileSync(join(project, 'pw-results.json'), 'utf8'))
+  const attachments = results.suites.flatMap(function tests(suite) { return [...(suite.specs ?? []).flatMap((spec) => spec.tests), ...(suite.suites ?? []).flatMap(tests)] }).flatMap((t) => t.results.flatMap((r) => r.attachments))
+  const ladder = attachments.find((a) => a.name === 'ladder.svg' && a.contentType === 'image/svg+xml')
+  expect(ladder !== undefined && Buffer.from(ladder.body ?? '', 'base64').toString('utf8').includes('SYNC_ACK'), `the kit's ladder.svg attachment: ${JSON.stringify(attachments.map((a) => a.name))}`)
 
   step('7. ringside check-widget <the reference widget> (its own server, the package config)')
   const checkPort = await freePortPair()
@@ -300,6 +308,19 @@ test('the harness loads the reference widget, which logs in', async ({ harness }
   run(ringsideBin, ['check-widget', `http://127.0.0.1:${checkPort + 1}/widget/?autoLogin=1&outcome=answer&answerAfterMs=300`, '--port', String(checkPort), '--junit', junit])
   const xml = readFileSync(junit, 'utf8')
   expect(/<testsuites[^>]*failures="0"/.test(xml) && /<testcase /.test(xml), `check-widget JUnit: ${xml.slice(0, 300)}`)
+  // The self-contained HTML report, in its default place, linked from the JUnit XML.
+  const report = readFileSync(join(project, 'ringside-report', 'index.html'), 'utf8')
+  expect(report.includes('READY: all 8 checks passed') && report.includes('<div class="ladder" role="figure"') && report.includes('data:image/jpeg;base64,'), 'the HTML report has the verdicts, the ladder and the screenshots')
+  expect(xml.includes('<property name="ringside-report" value="../ringside-report/index.html"'), 'the JUnit XML links the HTML report')
+
+  step('8. ringside report <a traffic file the check kept> draws it; a malformed file gets exit 2')
+  const traffic = readdirSync(join(project, 'reports'), { recursive: true }).find((path) => String(path).endsWith('traffic.json'))
+  expect(traffic !== undefined, 'check-widget kept no traffic.json')
+  run(ringsideBin, ['report', join(project, 'reports', String(traffic)), '--html', join(project, 'traffic.html')])
+  expect(readFileSync(join(project, 'traffic.html'), 'utf8').includes('SYNC_ACK'), 'ringside report drew no ladder')
+  writeFileSync(join(project, 'broken.json'), '{"format":"ringside-traffic"')
+  const broken = exitOf(['report', join(project, 'broken.json')])
+  expect(broken.code === 2 && broken.stderr.includes('is not JSON'), `ringside report of a malformed file: exit ${broken.code}, ${broken.stderr}`)
   step('done')
 } catch (error) {
   console.error(`install test FAILED: ${error.stdout ?? ''}${error.stderr ?? ''}${error.message}`)

@@ -8,7 +8,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
-const outputs = ['lib/cli.js', 'lib/kit.config.js', 'lib/types/package/sdk.d.ts', 'dist/index.html', 'dist/widget/index.html', 'dist/sdk/calling-extensions.js', 'dist/sdk/calling-extensions.umd.js']
+/** Who asks (the messages name it): `npm pack`, or a script that runs the build first (`node scripts/prepack.mjs check-widget`). */
+const label = process.argv[2] ?? 'npm pack'
+const outputs = ['lib/cli.js', 'lib/kit.config.js', 'lib/tokens.css', 'lib/report.css', 'lib/types/package/sdk.d.ts', 'dist/index.html', 'dist/widget/index.html', 'dist/sdk/calling-extensions.js', 'dist/sdk/calling-extensions.umd.js']
 // What the build reads: the sources of the pages, the SDK, the server, the kit and the package, and their configs.
 const sourceDirs = ['package', 'shared', 'server', 'host-harness', 'widget', 'e2e/kit', 'public', 'vite-plugins', 'bin']
 const sourceFiles = ['package.json', 'package-lock.json', 'index.html', 'e2e/conformance.spec.ts', 'vite.config.ts', 'vite.widget.config.ts', 'tsup.config.ts', 'tsconfig.json', 'tsconfig.package.json']
@@ -41,11 +43,11 @@ const missing = outputs.filter((file) => !existsSync(join(root, file)))
 const oldestOutput = missing.length > 0 ? 0 : Math.min(...outputs.map((file) => statSync(join(root, file)).mtimeMs))
 const why = missing.length > 0 ? `missing ${missing.join(', ')}` : oldestOutput < newestSource() ? 'a source is newer than the build' : null
 if (why !== null) {
-  console.error(`npm pack: building the package first (${why}): npm run build`)
+  console.error(`${label}: building the package first (${why}): npm run build`)
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 2, 2], shell: process.platform === 'win32' })
   const stillMissing = outputs.filter((file) => !existsSync(join(root, file)))
   if (build.status !== 0 || stillMissing.length > 0) {
-    console.error(`npm pack: the build failed${stillMissing.length > 0 ? ` (still missing ${stillMissing.join(', ')})` : ''}; nothing was packed.`)
+    console.error(`${label}: the build failed${stillMissing.length > 0 ? ` (still missing ${stillMissing.join(', ')})` : ''}${label === 'npm pack' ? '; nothing was packed' : ''}.`)
     process.exit(1)
   }
 }

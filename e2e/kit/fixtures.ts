@@ -14,7 +14,10 @@
  *   every placement (see placements.ts).
  * - `messages`: the wire log of the page, both directions, recorded
  *   black-box in every frame (see message-recorder.ts). Attached to the
- *   report as JSON when the test fails.
+ *   report as JSON when the test fails. After every test that recorded a
+ *   message, the ladder of its traffic is attached as `ladder.svg` (the
+ *   harness's own record, with the CRM API requests it made; traffic.ts), so
+ *   it shows in Playwright's HTML report; `attachLadder: false` turns it off.
  * - `harness`: page object of the harness (open, records, Call, faults,
  *   inspector, CRM API reads).
  * - `widget`: a FrameLocator for the widget iframe; `widgetFrame()` its Frame.
@@ -33,6 +36,7 @@ import { installMessageRecorder } from './message-recorder.ts'
 import type { Placement } from './placements.ts'
 import { kitOrigins, originOf, ourWidgetUrl, type KitOrigins } from './origins.ts'
 import { routeSdkCdn, type SdkCdnRoutes } from './sdk-cdn.ts'
+import { ladderAttachment, trafficOf } from './traffic.ts'
 
 export interface KitOptions {
   /** The widget under test (absolute http(s) URL). */
@@ -43,6 +47,8 @@ export interface KitOptions {
   placement: Placement
   /** Answer the SDK's CDN URLs from Ringside (default true). */
   mapSdkCdn: boolean
+  /** Attach the ladder of the test's traffic as SVG (default true). */
+  attachLadder: boolean
 }
 
 export interface KitFixtures {
@@ -63,6 +69,7 @@ export const test = base.extend<KitOptions & KitFixtures>({
   widgetDriver: [async ({}, use) => use(process.env.WIDGET_DRIVER ?? 'auto'), { option: true }],
   placement: ['widget', { option: true }],
   mapSdkCdn: [true, { option: true }],
+  attachLadder: [true, { option: true }],
 
   origins: async ({ baseURL }, use) => use(kitOrigins(baseURL)),
 
@@ -76,11 +83,16 @@ export const test = base.extend<KitOptions & KitFixtures>({
     { auto: true },
   ],
 
-  messages: async ({ page, origins, widgetUrl }, use, testInfo) => {
+  messages: async ({ page, origins, widgetUrl, attachLadder }, use, testInfo) => {
     const log = await installMessageRecorder(page, { harness: origins.harness, widget: originOf(widgetUrl) })
     await use(log)
     if (testInfo.status !== testInfo.expectedStatus) {
       await testInfo.attach('message-log.json', { body: log.toJSONText(), contentType: 'application/json' })
+    }
+    if (attachLadder && log.all().length > 0) {
+      const traffic = await trafficOf(page.context().pages(), log.all(), widgetUrl)
+      const { name, body, contentType } = ladderAttachment(traffic, testInfo.titlePath.slice(1).join(' › '))
+      await testInfo.attach(name, { body, contentType })
     }
   },
 

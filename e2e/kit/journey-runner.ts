@@ -1,7 +1,9 @@
 /**
  * Runs the conformance journey once per target and run, in a browser context
  * of its own (recorded with a trace and a final screenshot), and shares the
- * outcome between the check tests.
+ * outcome between the check tests. With `use: { stepScreenshots: true }` in
+ * the project (check-widget's HTML report), it also keeps a small JPEG of the
+ * widget after each step.
  *
  * Each check is a test of its own (one JUnit test case, one report line).
  * Playwright restarts the worker after a failed test, so the outcome is also
@@ -15,13 +17,15 @@ import { deserialize, serialize } from 'node:v8'
 import type { Browser, BrowserContext, TestInfo } from '@playwright/test'
 import { loadDriver } from './drivers/load-driver.ts'
 import { Harness } from './harness.ts'
-import { DEFAULT_JOURNEY, messageOf, newJourneyResult, runJourney, type JourneyKind, type JourneyResult } from './journey.ts'
+import { DEFAULT_JOURNEY, messageOf, newJourneyResult, runJourney, type JourneyKind, type JourneyResult, type StageName } from './journey.ts'
 import { installMessageRecorder } from './message-recorder.ts'
 import { kitOrigins, originOf } from './origins.ts'
 import { placementOf, type Placement } from './placements.ts'
 import { routeSdkCdn } from './sdk-cdn.ts'
 import type { ConformanceTarget } from './targets.ts'
 import { collectWidgetErrors } from './widget-errors.ts'
+import { ladderAttachment, trafficOf } from './traffic.ts'
+import { stringifyTrafficFile } from '../../shared/traffic/traffic-file.ts'
 
 export interface JourneyChoice {
   /** Default outbound. */
@@ -31,6 +35,8 @@ export interface JourneyChoice {
 }
 
 export interface StoredJourney {
+  /** Where this record is kept (the HTML report reads it from there). */
+  file: string
   result: JourneyResult
   /** The log as JSON text, for the report. */
   logJson: string
@@ -38,6 +44,39 @@ export interface StoredJourney {
   findings: string[]
   tracePath: string | null
   screenshotPath: string | null
+  /** The widget after each step that ran, in order (with stepScreenshots). */
+  steps: StoredStep[]
+  /** Every console message of the widget's frame. */
+  console: string[]
+  /** The journey's traffic as a saved traffic file (`ringside report` draws it again), and its ladder as SVG. */
+  trafficPath: string | null
+  ladderPath: string | null
+}
+
+export interface StoredStep {
+  stage: StageName
+  /** A JPEG, or null when none could be taken. */
+  screenshotPath: string | null
+}
+
+/** The journey of a run that could not place its call: nothing recorded. */
+const nothingRecorded = (result: JourneyResult): Omit<StoredJourney, 'file'> => ({ result, logJson: '[]', findings: [], tracePath: null, screenshotPath: null, steps: [], console: [], trafficPath: null, ladderPath: null })
+
+/**
+ * Small enough for a report with dozens of them: the widget's frame alone (a
+ * clip of its page, with no wait for it to be stable: the step has ended),
+ * else the whole page (the widget may be hidden).
+ */
+async function widgetShot(harness: Harness, path: string): Promise<string | null> {
+  try {
+    const host = await harness.widgetPage(1_000).catch(() => harness.page)
+    const box = await harness.widgetIframe.boundingBox({ timeout: 500 }).catch(() => null)
+    if (box !== null && box.width > 0 && box.height > 0) await host.screenshot({ path, type: 'jpeg', quality: 70, clip: box, timeout: 3_000 })
+    else await harness.page.screenshot({ path, type: 'jpeg', quality: 40, timeout: 3_000 })
+    return path
+  } catch {
+    return null
+  }
 }
 
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
@@ -56,7 +95,7 @@ async function saveTrace(context: BrowserContext, ownTrace: boolean, path: strin
   }
 }
 
-async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: TestInfo, dir: string, syncTimeoutMs: number, kind: JourneyKind, placement: Placement): Promise<StoredJourney> {
+async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: TestInfo, dir: string, syncTimeoutMs: number, kind: JourneyKind, placement: Placement): Promise<Omit<StoredJourney, 'file'>> {
   const baseURL = testInfo.project.use.baseURL
   const origins = kitOrigins(baseURL)
   const widgetUrl = target.url(baseURL)
@@ -79,15 +118,19 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
     const driver = await loadDriver(target.driver, widgetUrl, origins.widget)
     // Nothing to open for a journey the driver cannot run (every stage says why).
     if (kind === 'inbound' && driver.ring === undefined) {
-      const result = await runJourney({ harness: new Harness(page, { placement }), messages, driver }, { ...DEFAULT_JOURNEY, kind, widgetUrl, syncTimeoutMs })
-      return { result, logJson: '[]', findings: [], tracePath: null, screenshotPath: null }
+      return nothingRecorded(await runJourney({ harness: new Harness(page, { placement }), messages, driver }, { ...DEFAULT_JOURNEY, kind, widgetUrl, syncTimeoutMs }))
     }
     const harness = new Harness(page, { placement })
     const collected = await collectWidgetErrors(context, originOf(widgetUrl))
     // The SDK's CDN URLs are answered offline; one it cannot answer comes first among the widget's errors.
     const sdkCdn = await routeSdkCdn(context, origins.harness)
+    const steps: StoredStep[] = []
+    const stepScreenshots = (testInfo.project.use as { stepScreenshots?: unknown }).stepScreenshots === true
+    const afterStage = async (stage: StageName) => {
+      steps.push({ stage, screenshotPath: stepScreenshots ? await widgetShot(harness, join(dir, `step-${steps.length + 1}-${stage}.jpg`)) : null })
+    }
     const result = await runJourney(
-      { harness, messages, driver, widgetErrors: () => [...sdkCdn.problems(), ...collected.errors()], failedLoads: collected.failedLoads },
+      { harness, messages, driver, widgetErrors: () => [...sdkCdn.problems(), ...collected.errors()], failedLoads: collected.failedLoads, afterStage },
       { ...DEFAULT_JOURNEY, kind, widgetUrl, syncTimeoutMs },
     )
     // The final screenshot shows the harness's own findings next to the page.
@@ -96,8 +139,15 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
       () => screenshotPath,
       () => null,
     )
+    // The harness's own record of the traffic (with its API requests), from the page that hosts the widget.
+    const traffic = await trafficOf(context.pages(), messages.all(), widgetUrl)
+    const trafficPath = join(dir, 'traffic.json')
+    await writeFile(trafficPath, stringifyTrafficFile(traffic))
+    const ladder = ladderAttachment(traffic, `${target.name} › ${kind} journey · ${placement} placement`)
+    const ladderPath = ladder.contentType === 'image/svg+xml' ? join(dir, 'ladder.svg') : null
+    if (ladderPath !== null) await writeFile(ladderPath, ladder.body)
     const trace = await saveTrace(context, ownTrace, tracePath)
-    return { result, logJson: messages.toJSONText(), findings, tracePath: trace, screenshotPath: screenshot }
+    return { result, logJson: messages.toJSONText(), findings, tracePath: trace, screenshotPath: screenshot, steps, console: collected.console(), trafficPath, ladderPath }
   } finally {
     await context.close()
   }
@@ -115,11 +165,11 @@ export async function journeyFor(target: ConformanceTarget, browser: Browser, te
     // not run yet in this run
   }
   await mkdir(dir, { recursive: true })
-  const stored = await runFresh(target, browser, testInfo, dir, syncTimeoutMs, kind, placement).catch((error: unknown) => {
+  const ran = await runFresh(target, browser, testInfo, dir, syncTimeoutMs, kind, placement).catch((error: unknown) => {
     // e.g. the driver module does not load: every check reports it.
-    const fatal = messageOf(error)
-    return { result: newJourneyResult(target.url(testInfo.project.use.baseURL), target.driver, syncTimeoutMs, fatal, kind), logJson: '[]', findings: [], tracePath: null, screenshotPath: null }
+    return nothingRecorded(newJourneyResult(target.url(testInfo.project.use.baseURL), target.driver, syncTimeoutMs, messageOf(error), kind))
   })
+  const stored: StoredJourney = { file, ...ran }
   await writeFile(file, serialize(stored))
   return stored
 }

@@ -85,6 +85,8 @@ interface JourneyDeps {
   widgetErrors?: () => string[]
   /** The widget frame's failed loads so far (a script answering 404, …). */
   failedLoads?: () => string[]
+  /** Called after each stage that ran (e.g. to take a screenshot of the widget); its errors are ignored. */
+  afterStage?: (name: StageName, outcome: StageOutcome) => Promise<void>
 }
 
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message.split('\n').slice(0, 6).join('\n') : String(error))
@@ -108,7 +110,7 @@ export function newJourneyResult(widgetUrl: string, driverName: string, syncTime
   }
 }
 
-export async function runJourney({ harness, messages, driver, widgetErrors = () => [], failedLoads = () => [] }: JourneyDeps, options: JourneyOptions): Promise<JourneyResult> {
+export async function runJourney({ harness, messages, driver, widgetErrors = () => [], failedLoads = () => [], afterStage }: JourneyDeps, options: JourneyOptions): Promise<JourneyResult> {
   const kind = options.kind ?? 'outbound'
   const result = newJourneyResult(options.widgetUrl, driver.name, options.syncTimeoutMs, null, kind)
   const stages = result.stages
@@ -143,6 +145,7 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
       outcome = { status: 'failed', error: messageOf(error) }
     }
     stages[name] = outcome
+    await afterStage?.(name, outcome).catch(() => undefined)
     if (outcome.status === 'failed' && !optional) blockedBy = `${name} failed`
     if (outcome.status === 'skipped' && !optional) skippedBy = outcome.reason
   }

@@ -11,25 +11,66 @@
  * start and each check's outcome are printed to stderr as they finish, so a
  * long check shows where it is.
  *
- * Options: `{ outputFile?: string }` also writes the report as plain text.
+ * Options: `{ outputFile?: string }` also writes the report as plain text;
+ * `{ htmlFile?: string }` also writes the self-contained HTML report
+ * (report/check-report.ts), which reads each journey's record from the file
+ * its checks name (annotation `ringside-journey`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter'
+import { JOURNEY_ANNOTATION, writeCheckReport } from './report/check-report.ts'
+import type { Verdict } from './report/html-report.ts'
 
-interface Row {
+export interface Row {
   status: 'passed' | 'failed' | 'skipped'
   title: string
   detail: string
   warnings: string[]
 }
 
-interface Group {
+export interface Group {
   name: string
   widget: string
   driver: string
   rows: Row[]
   widgetErrors: string[]
+  /** The journey's record (journey-runner.ts), if a check named it. */
+  journeyFile: string | null
+}
+
+/** A group's verdict, for the text and the HTML report alike. */
+export interface GroupSummary {
+  group: Group
+  failed: number
+  skipped: number
+  warnings: number
+  verdict: { kind: Verdict; text: string }
+  /** The first failed check's first problem. */
+  problem: string | null
+  /** Every check skipped for the same reason (a journey that did not run): that reason. */
+  wholeSkip: string | null
+}
+
+export function summarize(group: Group): GroupSummary {
+  const { rows } = group
+  const wholeSkip = rows.length > 1 && rows.every((r) => r.status === 'skipped' && r.detail === rows[0]!.detail) ? rows[0]!.detail : null
+  const failed = rows.filter((r) => r.status === 'failed').length
+  const skipped = rows.filter((r) => r.status === 'skipped').length
+  const warnings = rows.reduce((sum, r) => sum + r.warnings.length, 0)
+  const passed = rows.length - failed - skipped
+  const problem = rows.find((r) => r.status === 'failed')?.detail.split('\n')[0]?.replace(/^[a-zA-Z]+: /, '') ?? null
+  const tail = warnings > 0 ? `; ${warnings} ${warnings === 1 ? 'warning' : 'warnings'} (they fail only with --strict)` : ''
+  const verdict: GroupSummary['verdict'] =
+    wholeSkip !== null
+      ? { kind: 'incomplete', text: `INCOMPLETE: 0 passed, ${rows.length} skipped` }
+      : failed > 0
+        ? { kind: 'not-ready', text: `NOT READY: ${failed} of ${rows.length} checks failed, ${passed} passed, ${skipped} skipped${tail}` }
+        : skipped > 0
+          ? { kind: 'incomplete', text: `INCOMPLETE: ${passed} passed, ${skipped} skipped${tail}` }
+          : { kind: 'ready', text: `READY: all ${rows.length} checks passed${tail}` }
+  return { group, failed, skipped, warnings, verdict, problem, wholeSkip }
 }
 
 /** The report's line when not one check ran (the harness could not start): check-widget then exits 2, "could not run". */
@@ -65,9 +106,11 @@ export default class ReadinessReporter implements Reporter {
   readonly #others = { passed: 0, failed: 0, skipped: 0 }
   readonly #errors: string[] = []
   readonly #outputFile: string | undefined
+  readonly #htmlFile: string | undefined
 
-  constructor(options: { outputFile?: string } = {}) {
+  constructor(options: { outputFile?: string; htmlFile?: string } = {}) {
     this.#outputFile = options.outputFile
+    this.#htmlFile = options.htmlFile
   }
 
   printsToStdio(): boolean {
@@ -100,7 +143,8 @@ export default class ReadinessReporter implements Reporter {
       this.#others[status] += 1
       return
     }
-    const group = this.#groups.get(name) ?? { name, widget: '', driver: '', rows: [], widgetErrors: [] }
+    const group = this.#groups.get(name) ?? { name, widget: '', driver: '', rows: [], widgetErrors: [], journeyFile: null }
+    group.journeyFile ??= annotation(result, test, JOURNEY_ANNOTATION) ?? null
     group.widget ||= annotation(result, test, 'widget') ?? ''
     group.driver ||= annotation(result, test, 'driver') ?? ''
     if (group.widgetErrors.length === 0) group.widgetErrors = (annotation(result, test, 'widget-errors') ?? '').split('\n').filter(Boolean)
@@ -130,56 +174,51 @@ export default class ReadinessReporter implements Reporter {
     let skipped = 0
     let total = 0
     let firstProblem: string | null = null
+    const summaries: GroupSummary[] = []
     for (const group of this.#groups.values()) {
+      const summary = summarize(group)
+      summaries.push(summary)
       lines.push(`Widget readiness check — ${group.name}`)
       if (group.widget) lines.push(`  URL:    ${group.widget}`)
       if (group.driver) lines.push(`  Driver: ${group.driver}`)
-      let warnings = 0
-      // A journey that did not run at all: one line with its reason, not one per check.
-      const wholeSkip = group.rows.length > 1 && group.rows.every((r) => r.status === 'skipped' && r.detail === group.rows[0]!.detail) ? group.rows[0]!.detail : null
-      if (wholeSkip !== null) {
-        lines.push(`  ○ all ${group.rows.length} checks skipped: ${wholeSkip}`, `  Verdict: INCOMPLETE: 0 passed, ${group.rows.length} skipped`, '')
-        skipped += group.rows.length
-        total += group.rows.length
+      failed += summary.failed
+      skipped += summary.skipped
+      total += group.rows.length
+      if (summary.wholeSkip !== null) {
+        lines.push(`  ○ all ${group.rows.length} checks skipped: ${summary.wholeSkip}`, `  Verdict: ${summary.verdict.text}`, '')
         continue
       }
       for (const row of group.rows) {
         lines.push(`  ${MARK[row.status]} ${row.title}${row.status === 'skipped' ? ` — skipped: ${row.detail}` : ''}`)
         if (row.status === 'failed' && row.detail) for (const detail of row.detail.split('\n')) lines.push(`      ${detail}`)
         for (const warning of row.warnings) lines.push(`      ⚠ warning: ${warning}`)
-        warnings += row.warnings.length
       }
       if (group.widgetErrors.length > 0) {
         lines.push(`  The widget's own errors (console.error and uncaught, in its frame):`)
         for (const error of group.widgetErrors) lines.push(`      ${error}`)
       }
-      const f = group.rows.filter((r) => r.status === 'failed').length
-      const problem = group.rows.find((r) => r.status === 'failed')?.detail.split('\n')[0]
-      if (firstProblem === null && problem) firstProblem = `${group.name}: ${problem.replace(/^[a-zA-Z]+: /, '')}`
-      const skippedRows = group.rows.filter((r) => r.status === 'skipped')
-      const s = skippedRows.length
-      const passedCount = group.rows.length - f - s
-      const tail = warnings > 0 ? `; ${warnings} ${warnings === 1 ? 'warning' : 'warnings'} (they fail only with --strict)` : ''
-      const verdict =
-        f > 0
-          ? `NOT READY: ${f} of ${group.rows.length} checks failed, ${passedCount} passed, ${s} skipped${tail}`
-          : s > 0
-            ? `INCOMPLETE: ${passedCount} passed, ${s} skipped${tail}`
-            : `READY: all ${group.rows.length} checks passed${tail}`
-      lines.push(`  Verdict: ${verdict}`)
-      for (const row of skippedRows) lines.push(`    skipped: ${row.title} — ${row.detail}`)
+      if (firstProblem === null && summary.problem !== null) firstProblem = `${group.name}: ${summary.problem}`
+      lines.push(`  Verdict: ${summary.verdict.text}`)
+      for (const row of group.rows.filter((r) => r.status === 'skipped')) lines.push(`    skipped: ${row.title} — ${row.detail}`)
       lines.push('')
-      failed += f
-      skipped += s
-      total += group.rows.length
     }
     if (this.#groups.size === 0) lines.push(NOTHING_RAN, '')
     const others = this.#others
     if (others.passed + others.failed + others.skipped > 0) lines.push(`Other tests: ${others.passed} passed, ${others.failed} failed, ${others.skipped} skipped`, '')
     const ready = result.status === 'passed' && failed === 0
-    lines.push(`Overall: ${total - failed - skipped} passed, ${failed} failed, ${skipped} skipped — ${ready ? (skipped > 0 ? 'INCOMPLETE' : 'READY') : 'NOT READY'}`)
+    const overall = `${total - failed - skipped} passed, ${failed} failed, ${skipped} skipped — ${ready ? (skipped > 0 ? 'INCOMPLETE' : 'READY') : 'NOT READY'}`
+    lines.push(`Overall: ${overall}`)
     // The one sentence that says why, first.
-    if (!ready && firstProblem !== null) lines.push(`Why: ${firstProblem}`)
+    const why = ready ? null : (firstProblem ?? this.#errors[0]?.split('\n')[0] ?? null)
+    if (why !== null) lines.push(`Why: ${why}`)
+    if (this.#htmlFile) {
+      try {
+        writeCheckReport(this.#htmlFile, { summaries, overall: { kind: ready ? (skipped > 0 ? 'incomplete' : 'ready') : 'not-ready', text: overall }, why, errors: this.#errors })
+        lines.push(`HTML report: ${pathToFileURL(this.#htmlFile).href}`)
+      } catch (error) {
+        lines.push(`The HTML report could not be written to ${this.#htmlFile}: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    }
     lines.push('')
     const text = lines.join('\n')
     process.stdout.write(`${text}\n`)

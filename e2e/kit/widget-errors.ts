@@ -8,13 +8,16 @@
  * browser context (the harness page, a calling window), plus one per widget
  * frame that runs in a process of its own (a widget on another site).
  *
- * Also the widget frame's failed loads of code and data (a script answering
+ * Also every console message of the widget's frame (any level, for the
+ * report), and the widget frame's failed loads of code and data (a script answering
  * 404 with its reason, a connection refused), which say why a widget never
  * started; a missing stylesheet or font does not stop a widget, so it is not listed.
  */
 import type { BrowserContext, CDPSession, Frame, Page } from '@playwright/test'
 
 const MAX_ERRORS = 20
+/** Console messages kept for the report, of any level. */
+const MAX_CONSOLE = 200
 /** The loads whose failure can stop a widget (Playwright's resource types). */
 const VITAL = new Set(['document', 'script', 'fetch', 'xhr'])
 const clip = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text)
@@ -33,13 +36,16 @@ export interface WidgetErrors {
   errors(): string[]
   /** Loads of the widget's frame that failed (status ≥ 400 or no answer), at most 20. */
   failedLoads(): string[]
+  /** Every console message of the widget's frame, "<level>: <text>" (clipped, at most 200). */
+  console(): string[]
 }
 
 export async function collectWidgetErrors(context: BrowserContext, widgetOrigin: string): Promise<WidgetErrors> {
   const errors: string[] = []
   const failedLoads: string[] = []
-  const add = (list: string[], text: string) => {
-    if (list.length < MAX_ERRORS) list.push(clip(text))
+  const consoleLines: string[] = []
+  const add = (list: string[], text: string, max = MAX_ERRORS) => {
+    if (list.length < max) list.push(clip(text))
   }
   const watched = new WeakSet<Page | Frame>()
 
@@ -61,7 +67,10 @@ export async function collectWidgetErrors(context: BrowserContext, widgetOrigin:
     session.on('Runtime.executionContextsCleared', () => origins.clear())
     const inWidget = (id: number | undefined) => id !== undefined && origins.get(id) === widgetOrigin
     session.on('Runtime.consoleAPICalled', ({ type, args, executionContextId }: { type: string; args: RemoteObject[]; executionContextId: number }) => {
-      if (type === 'error' && inWidget(executionContextId)) add(errors, `console.error: ${args.map(show).join(' ')}`)
+      if (!inWidget(executionContextId)) return
+      const text = args.map(show).join(' ')
+      add(consoleLines, `${type}: ${text}`, MAX_CONSOLE)
+      if (type === 'error') add(errors, `console.error: ${text}`)
     })
     session.on('Runtime.exceptionThrown', ({ exceptionDetails: d }: { exceptionDetails: { text: string; executionContextId?: number; exception?: RemoteObject } }) => {
       if (!inWidget(d.executionContextId)) return
@@ -114,5 +123,5 @@ export async function collectWidgetErrors(context: BrowserContext, widgetOrigin:
 
   for (const page of context.pages()) await watchPage(page)
   context.on('page', (page) => void watchPage(page))
-  return { errors: () => [...errors], failedLoads: () => [...failedLoads] }
+  return { errors: () => [...errors], failedLoads: () => [...failedLoads], console: () => [...consoleLines] }
 }

@@ -1,8 +1,9 @@
 /**
  * Runs `npm run check-widget` as a user runs it (node scripts/check-widget.mjs,
- * which starts its own harness server and Playwright), with reports and test
- * output in a folder of its own under the test's output folder, so runs in
- * parallel workers do not share them.
+ * which runs `ringside check-widget` from the build: its own harness server and
+ * Playwright), with reports and test output in a folder of its own under the
+ * test's output folder, so runs in parallel workers do not share them. Like
+ * every e2e test it checks the build as it is (no build check per run).
  */
 import { spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
@@ -15,7 +16,7 @@ export interface CheckWidgetRun {
   code: number | null
   /** stdout and stderr, as they came. */
   output: string
-  /** Its reports: widget-check.txt, widget-check.junit.xml. */
+  /** Its reports: widget-check.txt, widget-check.junit.xml, widget-check.html. */
   dir: string
 }
 
@@ -26,7 +27,7 @@ export function checkWidget(args: string[], timeoutMs = 100_000): Promise<CheckW
   const dir = join(test.info().outputDir, `check-widget-${runs}`)
   return new Promise((done, failed) => {
     // CI would refuse to reuse a server; each run has its own ports anyway.
-    const child = spawn(process.execPath, ['scripts/check-widget.mjs', ...args], { cwd: root, env: { ...process.env, CI: '', FORCE_COLOR: '0', WIDGET_CHECK_DIR: dir } })
+    const child = spawn(process.execPath, ['scripts/check-widget.mjs', ...args], { cwd: root, env: { ...process.env, CI: '', FORCE_COLOR: '0', WIDGET_CHECK_DIR: dir, CHECK_WIDGET_BUILD: 'never' } })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))

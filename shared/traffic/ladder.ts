@@ -155,7 +155,8 @@ function expectedReplies(type: string | null, message: unknown): string[] {
     if (getEntry(succeeded)) out.push(succeeded)
   }
   if ((type === 'OUTGOING_CALL_STARTED' || type === 'INCOMING_CALL') && data.createEngagement === true) family('CREATE_ENGAGEMENT_FAILED')
-  if (type !== 'OUTGOING_CALL_STARTED' && type in FAILURE_REPLY) family(FAILURE_REPLY[type as keyof typeof FAILURE_REPLY])
+  // Own keys only: a widget's type may be any name, "constructor" and "toString" included.
+  if (type !== 'OUTGOING_CALL_STARTED' && Object.hasOwn(FAILURE_REPLY, type)) family(FAILURE_REPLY[type as keyof typeof FAILURE_REPLY])
   return out
 }
 
