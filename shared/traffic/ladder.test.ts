@@ -210,6 +210,27 @@ describe('requests in flight', () => {
   })
 })
 
+describe('overlapping requests', () => {
+  it('marks no clock going back when an answer is drawn after a request or message that started after it came', () => {
+    const b = new TrafficBuilder().handshake()
+    const completed = b.message('in', 'CALL_COMPLETED', { externalCallId: 'c', engagementId: 9 })
+    const t = b.time
+    const patch = b.request('PATCH', '/crm/v3/objects/calls/9', 200, completed, {}, 44)
+    const get = b.request('GET', '/crm/v3/objects/calls/9', 200, completed, {}, 100)
+    // The PATCH's answer (t + 45) was stamped before the host's next message (t + 60) but handled after it,
+    // while the GET had already started (t + 55).
+    patch.time = t + 1
+    get.time = t + 55
+    b.time = t + 59
+    const next = b.message('out', 'UPDATE_ENGAGEMENT_SUCCEEDED', { engagementId: 9 })
+    patch.afterSeq = next.seq
+    get.afterSeq = next.seq
+    const model = buildLadder(b.file({ findings: [] }))
+    expect(labels(model).slice(-4)).toEqual(['GET /crm/v3/objects/calls/9 → 200', 'UPDATE_ENGAGEMENT_SUCCEEDED', '200 (44 ms)', '200 (100 ms)'])
+    expect(model.rows.some((r) => r.clockBack)).toBe(false)
+  })
+})
+
 describe('a call recorded by the harness (testing/recorded-call.json: Export JSON after a call with the reference widget)', () => {
   const recorded = (): TrafficFile => {
     const result = parseTrafficFile(readFileSync(new URL('./testing/recorded-call.json', import.meta.url), 'utf8'))

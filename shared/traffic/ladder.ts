@@ -517,18 +517,22 @@ function present(model: LadderModel, callKey: string | undefined, fresh: boolean
   }
   const startTime = source[0]?.arrow.time ?? 0
   let latest = -Infinity
+  // Only messages are in wire order (seq), so only a message can show the clock going back: requests overlap, and an
+  // answer drawn where it came back may well be older than a request that started after it.
+  let latestMessage = -Infinity
   const phase = new Map<string, string>()
   const rows = source.map((input) => {
     const arrow = fresh ? input.arrow : { ...input.arrow }
     const row: LadderRow = fresh ? input : { arrow, offsetMs: 0 }
     row.offsetMs = Math.max(0, arrow.time - startTime)
-    if (latest !== -Infinity && arrow.time < latest) row.clockBack = true
+    if (arrow.kind === 'message' && arrow.time < latestMessage) row.clockBack = true
     else if (latest !== -Infinity && arrow.time - latest >= model.gapMs) {
       row.gapMs = arrow.time - latest
       const p = arrow.callKey === undefined ? undefined : phase.get(arrow.callKey)
       if (p !== undefined) row.gapPhase = p
     }
     latest = Math.max(latest, arrow.time)
+    if (arrow.kind === 'message') latestMessage = Math.max(latestMessage, arrow.time)
     if (arrow.callKey !== undefined && arrow.kind === 'message' && arrow.from === 'widget') {
       if (arrow.label === 'OUTGOING_CALL_STARTED' || arrow.label === 'INCOMING_CALL') phase.set(arrow.callKey, 'ringing')
       else if (arrow.label === 'CALL_ANSWERED') phase.set(arrow.callKey, 'talking')
