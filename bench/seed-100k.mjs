@@ -13,9 +13,10 @@
 //        [--connections 8] [--batch-size 100] [--start 0] [--token pat-local]
 import { parseArgs } from 'node:util'
 import { Pool } from 'undici'
+import { PAT } from './ringside-server.mjs'
 
-/** The harness's own private-app token: every scope, never rate limited. */
-export const DEFAULT_TOKEN = 'pat-local'
+/** The token the loader sends unless told otherwise (the harness's own: never rate limited). */
+export const DEFAULT_TOKEN = PAT
 
 /** The properties of contact `i` of the workload. */
 export function contactProperties(i) {
