@@ -23,7 +23,7 @@ import { join } from 'node:path'
 import { Pool } from 'undici'
 import { PAT, rateLimitsOff, startRingsideServer } from './ringside-server.mjs'
 import { seedContacts } from './seed-100k.mjs'
-import { percentile } from './table.mjs'
+import { percentile, sorted, windowStats } from './table.mjs'
 
 /** The workload's size: the issue's table is for 100,000 contacts. */
 export const DEFAULT_SERVER_COUNT = 100_000
@@ -61,12 +61,8 @@ async function ok(pool, method, path, json) {
   return JSON.parse(text)
 }
 
-function sorted(samples) {
-  return [...samples].sort((a, b) => a - b)
-}
-
 /** Raw append+fsync of a 300-byte line, one at a time, for `ms`: the disk's durable write rate. */
-function rawFsync(dir, ms) {
+export function rawFsync(dir, ms) {
   const path = join(dir, 'raw-fsync-baseline.jsonl')
   const head = '{"rows":[{"table":"baseline","id":1,"row":{"text":"'
   const tail = '"}}]}\n'
@@ -130,17 +126,14 @@ async function runWriters({ baseUrl, clients, prefix, shouldStop, onAck = () => 
   return { requests, failures, firstFailure, attempted: next }
 }
 
-/** 16 writers for warm-up + `ms`: rate (requests started after the warm-up / time until the last of them ends), p50, p99. */
+/** 16 writers for a warm-up, then `ms`: rate, p50 and p99 of the requests that ended in those `ms` (bench/table.mjs windowStats). */
 async function concurrentCreates(baseUrl, prefix, ms) {
   const started = performance.now()
   const warmupMs = Math.min(1000, ms / 5)
-  const { requests, failures, firstFailure } = await runWriters({ baseUrl, clients: CLIENTS, prefix, shouldStop: () => performance.now() - started > warmupMs + ms })
+  const to = started + warmupMs + ms
+  const { requests, failures, firstFailure } = await runWriters({ baseUrl, clients: CLIENTS, prefix, shouldStop: () => performance.now() > to })
   if (failures > 0) throw new Error(`${failures} single creates failed, the first: ${firstFailure}`)
-  const from = started + warmupMs
-  const timed = requests.filter((r) => r.start >= from)
-  const end = Math.max(...timed.map((r) => r.start + r.ms))
-  const s = sorted(timed.map((r) => r.ms))
-  return { perSecond: timed.length / ((end - from) / 1000), p50Ms: percentile(s, 50), p99Ms: percentile(s, 99), requests: timed.length }
+  return windowStats(requests, started + warmupMs, to)
 }
 
 /** One request after the other for `ms` (at most SEARCH_MAX_SAMPLES), after 5 untimed: median and p99. */
@@ -368,7 +361,7 @@ export async function serverSection({ root, count = DEFAULT_SERVER_COUNT, phaseM
       rows,
       notes: [
         'One server process; the load generator (undici, keep-alive connections) runs on the same machine and shares its cores.',
-        `Raw fsync: one 300-byte line appended and fsynced at a time in the server's data folder, ${phaseMs / 1000} s. Writers: ${CLIENTS} clients, each a keep-alive connection, one request after the other; the rate counts the requests started after a warm-up.`,
+        `Raw fsync: one 300-byte line appended and fsynced at a time in the server's data folder, ${phaseMs / 1000} s. Writers: ${CLIENTS} clients, each a keep-alive connection, one request after the other; after a warm-up, the rate and latencies are those of the requests that ended in the timed window (a request stalled across its start counts with its whole latency).`,
         `Search: one request after the other for ${phaseMs / 1000} s (at most ${SEARCH_MAX_SAMPLES}), random contacts of the workload${eqMisses > 0 ? `; ${eqMisses} email EQ searches did not answer exactly one contact` : ''}.`,
         'Restart: spawn of npm start to the first 200 of GET /crm/v3/objects/contacts?limit=1 (Node and tsx start-up included); nothing lost: the search total before and after, and a batch/read of every acknowledged write.',
         `${((Date.now() - started) / 1000).toFixed(1)} s in all. The bench asserts nothing about time.`,

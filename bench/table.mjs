@@ -22,3 +22,20 @@ export function percentile(sorted, p) {
   const rank = Math.ceil((p / 100) * sorted.length)
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]
 }
+
+/** A sorted copy of numbers, ascending (for percentile). */
+export function sorted(samples) {
+  return [...samples].sort((a, b) => a - b)
+}
+
+/**
+ * Throughput and latency of requests timed as { start, ms } (performance.now()
+ * clock) over the window [from, to]: those that ended in it count, whatever
+ * they started (a request stalled across the window's start counts with its
+ * whole latency). Returns { perSecond, p50Ms, p99Ms, requests }.
+ */
+export function windowStats(samples, from, to) {
+  const inWindow = samples.filter((s) => s.start + s.ms >= from && s.start + s.ms <= to)
+  const latencies = sorted(inWindow.map((s) => s.ms))
+  return { perSecond: inWindow.length / ((to - from) / 1000), p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), requests: inWindow.length }
+}

@@ -1,0 +1,311 @@
+// The storage engine for server mode, decided by measurement: the project's
+// own journal (server/storage.ts, wired to the Database as the server wires
+// it) against SQLite in WAL mode through better-sqlite3 12.x, on the same
+// workload, in one run:
+//   - the commit rows of the real API: captured once from an in-process
+//     service (single contact creates, and batch/create of the 100k workload);
+//   - both engines sit behind the same Database commit hook, so both get the
+//     same transactions: 16 concurrent writers of single creates, each
+//     durable before it resolves (SQLite: synchronous=FULL, the commits that
+//     wait together written in one transaction), next to a raw append+fsync
+//     baseline in the same folder; then the bulk insert (8 writers of
+//     batches of 100);
+//   - after a clean close, a new process loads the data back into a fresh
+//     service: time to ready and its RSS; and the size on disk.
+// better-sqlite3 is not a dependency of the project: it is loaded from a
+// scratch folder (--sqlite-dir or RINGSIDE_SQLITE_DIR), installed there with
+// `npm install better-sqlite3@12` (timed) when it is not there yet. Its
+// prebuilt binary cannot always be downloaded; npm then builds it from source
+// with node-gyp and the machine's C++ compiler.
+//
+//   node bench/engine-compare.mjs --sqlite-dir <scratch folder> [--count 100000]
+//        [--time 5000] [--json <file>]
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { tsImport } from 'tsx/esm/api'
+import { PAT } from './ringside-server.mjs'
+import { contactProperties } from './seed-100k.mjs'
+import { rawFsync } from './server-section.mjs'
+import { printSection, windowStats } from './table.mjs'
+
+const WRITERS = 16
+const BULK_WRITERS = 8
+const BATCH = 100
+/** Single creates captured for the timed phase: more than 16 writers complete in it on this kind of machine. */
+const SINGLES = 20_000
+const SQLITE_VERSION = '12'
+
+// ---------------------------------------------------------------- workload
+
+async function loadProject() {
+  const { createCrmService } = await tsImport('../shared/api/service.ts', import.meta.url)
+  const { DiskStorage } = await tsImport('../server/storage.ts', import.meta.url)
+  return { createCrmService, DiskStorage }
+}
+
+/** The commit rows the API writes for `singles` single creates and then `count` contacts in batches of 100. */
+async function captureWorkload(createCrmService, singles, count) {
+  const service = createCrmService({ rateLimits: false })
+  const commits = []
+  service.db.onCommit((commit) => {
+    commits.push(commit.rows)
+  })
+  const post = async (path, body) => {
+    const response = await service.handle(
+      new Request(new URL(path, 'http://bench.test'), { method: 'POST', headers: { authorization: `Bearer ${PAT}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    )
+    if (response.status !== 201) throw new Error(`${path}: ${response.status} ${await response.text()}`)
+  }
+  for (let i = 0; i < singles; i++) await post('/crm/v3/objects/contacts', { properties: { email: `single${i}@bench.example`, firstname: `Single${i}`, lastname: `Writer${i}` } })
+  const single = commits.splice(0)
+  for (let i = 0; i < count; i += BATCH) {
+    const inputs = []
+    for (let k = i; k < Math.min(count, i + BATCH); k++) inputs.push({ properties: contactProperties(k) })
+    await post('/crm/v3/objects/contacts/batch/create', { inputs })
+  }
+  return { single, bulk: commits.splice(0) }
+}
+
+// ---------------------------------------------------------------- engines
+
+/** The project's journal, attached as server/server.ts attaches it (before and after the group-commit sink). */
+const journalEngine = {
+  name: 'journal (server/storage.ts)',
+  async open({ DiskStorage }, db, dir, { fresh }) {
+    const storage = new DiskStorage(dir)
+    storage.lock()
+    if (!fresh) storage.load(db)
+    if (typeof storage.start === 'function') db.onCommit(await storage.start(db, { compact: fresh }))
+    else {
+      await storage.compact(db)
+      db.onCommit((commit) => storage.append(db, commit))
+    }
+    return () => storage.close()
+  },
+}
+
+function requireSqlite(dir) {
+  return createRequire(join(dir, 'package.json'))('better-sqlite3')
+}
+
+/**
+ * SQLite in WAL mode, synchronous=FULL: one table of rows keyed by
+ * (table, id), the row as JSON. Commits that arrive while one is being
+ * written are written together, in order, in the next transaction.
+ */
+function sqliteEngine(sqliteDir) {
+  const Sqlite = requireSqlite(sqliteDir)
+  return {
+    name: `SQLite WAL (better-sqlite3 ${createRequire(join(sqliteDir, 'package.json'))('better-sqlite3/package.json').version})`,
+    async open(_project, db, dir, { fresh }) {
+      const file = join(dir, 'ringside.sqlite')
+      const sqlite = new Sqlite(file)
+      sqlite.pragma('journal_mode = WAL')
+      sqlite.pragma('synchronous = FULL')
+      sqlite.exec('CREATE TABLE IF NOT EXISTS rows (tbl TEXT NOT NULL, id TEXT NOT NULL, row TEXT NOT NULL, PRIMARY KEY (tbl, id)) WITHOUT ROWID')
+      if (!fresh) {
+        let chunk = []
+        for (const { tbl, id, row } of sqlite.prepare('SELECT tbl, id, row FROM rows').iterate()) {
+          chunk.push({ table: tbl, id, row: JSON.parse(row) })
+          if (chunk.length === 10_000) {
+            db.applyRows(chunk)
+            chunk = []
+          }
+        }
+        db.applyRows(chunk)
+      }
+      const upsert = sqlite.prepare('INSERT INTO rows (tbl, id, row) VALUES (?, ?, ?) ON CONFLICT (tbl, id) DO UPDATE SET row = excluded.row')
+      const remove = sqlite.prepare('DELETE FROM rows WHERE tbl = ? AND id = ?')
+      const writeAll = sqlite.transaction((commits) => {
+        for (const rows of commits) {
+          for (const { table, id, row } of rows) {
+            if (row === null) remove.run(table, id)
+            else upsert.run(table, id, JSON.stringify(row))
+          }
+        }
+      })
+      let queue = []
+      const flush = () => {
+        const batch = queue
+        queue = []
+        try {
+          writeAll(batch.map((entry) => entry.rows))
+          for (const entry of batch) entry.resolve()
+        } catch (error) {
+          for (const entry of batch) entry.reject(error)
+        }
+      }
+      db.onCommit((commit) => {
+        if (commit.replaced) throw new Error('the SQLite engine of this comparison does not write whole-table replacements (reset, import): not part of the workload')
+        return new Promise((resolve, reject) => {
+          if (queue.length === 0) setImmediate(flush)
+          queue.push({ rows: commit.rows, resolve, reject })
+        })
+      })
+      return () => sqlite.close()
+    },
+  }
+}
+
+// ---------------------------------------------------------------- phases
+
+/** Apply each commit's rows in a transaction of `db`, `writers` at a time, until `stop()`; latency of each. */
+async function write(db, commits, writers, stop) {
+  const samples = []
+  let next = 0
+  async function writer() {
+    while (next < commits.length && !stop()) {
+      const rows = commits[next++]
+      const start = performance.now()
+      await db.transaction(() => db.applyRows(rows))
+      samples.push({ start, ms: performance.now() - start })
+    }
+  }
+  await Promise.all(Array.from({ length: writers }, writer))
+  return samples
+}
+
+function folderBytes(dir) {
+  return readdirSync(dir).reduce((sum, name) => sum + (statSync(join(dir, name)).isFile() ? statSync(join(dir, name)).size : 0), 0)
+}
+
+async function measureEngine(project, engine, workload, dir, phaseMs) {
+  const raw = rawFsync(dir, phaseMs)
+  const service = project.createCrmService({ rateLimits: false })
+  const close = await engine.open(project, service.db, dir, { fresh: true })
+  const started = performance.now()
+  const warmupMs = Math.min(1000, phaseMs / 5)
+  const to = started + warmupMs + phaseMs
+  const single = windowStats(await write(service.db, workload.single, WRITERS, () => performance.now() > to), started + warmupMs, to)
+  const bulkStarted = performance.now()
+  await write(service.db, workload.bulk, BULK_WRITERS, () => false)
+  const bulkMs = performance.now() - bulkStarted
+  const records = workload.bulk.reduce((n, rows) => n + rows.filter((r) => r.table === 'crm_contacts').length, 0)
+  const closeStarted = performance.now()
+  await close()
+  const closeMs = performance.now() - closeStarted
+  const bytes = folderBytes(dir)
+  const load = loadInChild(engine === journalEngine ? 'journal' : 'sqlite', dir)
+  return {
+    raw_fsync_per_s: Math.round(raw.perSecond),
+    single: { per_s: Math.round(single.perSecond), p50_ms: single.p50Ms, p99_ms: single.p99Ms, writes: single.requests, ratio_to_raw_fsync: single.perSecond / raw.perSecond },
+    bulk: { records, ms: Math.round(bulkMs), records_per_s: Math.round(records / (bulkMs / 1000)) },
+    close_ms: Math.round(closeMs),
+    bytes,
+    load: await load,
+  }
+}
+
+/** Load `dir` with `engine` in a new process: time to ready and RSS after. */
+function loadInChild(engine, dir) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [import.meta.filename, '--load', engine, '--dir', dir, ...(options.sqliteDir ? ['--sqlite-dir', options.sqliteDir] : [])], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    child.stdout.on('data', (chunk) => (out += chunk))
+    child.on('exit', (code) => (code === 0 ? resolvePromise(JSON.parse(out)) : reject(new Error(`loading ${engine} failed (exit ${code})`))))
+  })
+}
+
+function rssMb() {
+  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1])
+  return Math.round(kb / 1024)
+}
+
+async function loadOnly(engineName, dir) {
+  const started = performance.now()
+  const project = await loadProject()
+  const service = project.createCrmService({ rateLimits: false })
+  const baseline = rssMb()
+  const ready = performance.now()
+  const engine = engineName === 'journal' ? journalEngine : sqliteEngine(options.sqliteDir)
+  const close = await engine.open(project, service.db, dir, { fresh: false })
+  const loadMs = performance.now() - ready
+  const rss = rssMb()
+  const search = await service.handle(
+    new Request('http://bench.test/crm/v3/objects/contacts/search', { method: 'POST', headers: { authorization: `Bearer ${PAT}`, 'content-type': 'application/json' }, body: '{"limit":1}' }),
+  )
+  const { total: contacts } = await search.json()
+  await close()
+  process.stdout.write(JSON.stringify({ load_ms: Math.round(loadMs), module_load_ms: Math.round(ready - started), rss_mb: rss, rss_empty_service_mb: baseline, contacts }))
+}
+
+// ---------------------------------------------------------------- install
+
+/** better-sqlite3 in `dir`: installed (and timed) when missing. */
+function ensureSqlite(dir) {
+  mkdirSync(dir, { recursive: true })
+  if (existsSync(join(dir, 'node_modules', 'better-sqlite3', 'package.json'))) return { installed: false }
+  if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"name":"sqlite-scratch","private":true}\n')
+  console.log(`installing better-sqlite3@${SQLITE_VERSION} in ${dir} (a native build when no prebuilt binary can be downloaded)…`)
+  const started = performance.now()
+  execFileSync('npm', ['install', `better-sqlite3@${SQLITE_VERSION}`, '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' })
+  return { installed: true, install_ms: Math.round(performance.now() - started) }
+}
+
+// ---------------------------------------------------------------- main
+
+const { values } = parseArgs({
+  options: {
+    'sqlite-dir': { type: 'string', default: process.env.RINGSIDE_SQLITE_DIR },
+    count: { type: 'string', default: '100000' },
+    time: { type: 'string', default: '5000' },
+    json: { type: 'string' },
+    load: { type: 'string' },
+    dir: { type: 'string' },
+  },
+})
+const options = { sqliteDir: values['sqlite-dir'] && resolve(values['sqlite-dir']) }
+
+async function main() {
+  if (!options.sqliteDir) {
+    console.error('usage: node bench/engine-compare.mjs --sqlite-dir <scratch folder outside the repository> [--count 100000] [--time 5000] [--json <file>]  (or RINGSIDE_SQLITE_DIR)')
+    process.exit(2)
+  }
+  const count = Number(values.count)
+  const phaseMs = Number(values.time)
+  const install = ensureSqlite(options.sqliteDir)
+  const project = await loadProject()
+  const captureStarted = performance.now()
+  const workload = await captureWorkload(project.createCrmService, SINGLES, count)
+  console.log(`captured the workload's commits in ${((performance.now() - captureStarted) / 1000).toFixed(1)} s: ${workload.single.length} single creates, ${workload.bulk.length} batches`)
+  const engines = [journalEngine, sqliteEngine(options.sqliteDir)]
+  const results = {}
+  for (const engine of engines) {
+    const dir = mkdtempSync(join(tmpdir(), 'ringside-engine-'))
+    try {
+      console.log(`measuring ${engine.name}…`)
+      results[engine.name] = await measureEngine(project, engine, workload, dir, phaseMs)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+  const names = Object.keys(results)
+  const cell = (f) => names.map((name) => f(results[name]))
+  const ms = (x) => (Number.isNaN(x) ? 'n/a' : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`)
+  printSection({
+    title: `Storage engine: the journal against SQLite (${count.toLocaleString('en')} contacts)`,
+    header: ['figure', ...names],
+    rows: [
+      ['raw append+fsync baseline, same folder', ...cell((r) => `${r.raw_fsync_per_s.toLocaleString('en')}/s`)],
+      [`${WRITERS} writers, single creates`, ...cell((r) => `${r.single.per_s.toLocaleString('en')}/s (${r.single.ratio_to_raw_fsync.toFixed(2)}× raw)`)],
+      ['… p50 / p99', ...cell((r) => `${ms(r.single.p50_ms)} / ${ms(r.single.p99_ms)}`)],
+      [`bulk insert, ${BULK_WRITERS} writers of ${BATCH}`, ...cell((r) => `${r.bulk.records_per_s.toLocaleString('en')} records/s (${ms(r.bulk.ms)})`)],
+      ['clean close', ...cell((r) => ms(r.close_ms))],
+      ['on disk', ...cell((r) => `${(r.bytes / 1024 / 1024).toFixed(1)} MB`)],
+      ['load in a new process, to ready', ...cell((r) => `${ms(r.load.load_ms)} (${r.load.contacts.toLocaleString('en')} contacts)`)],
+      ['RSS after the load (empty service)', ...cell((r) => `${r.load.rss_mb} MB (${r.load.rss_empty_service_mb} MB)`)],
+    ],
+    notes: [
+      'Both engines behind the same Database commit hook, the same commit rows (captured from the API in process), in this process; no HTTP.',
+      install.installed ? `better-sqlite3 installed for this run in ${ms(install.install_ms)}.` : 'better-sqlite3 was already installed in the scratch folder.',
+    ],
+  })
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ generated: new Date().toISOString(), count, phase_ms: phaseMs, install, engines: results }, null, 2)}\n`)
+}
+
+if (values.load) await loadOnly(values.load, resolve(values.dir))
+else await main()
