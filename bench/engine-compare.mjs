@@ -1,25 +1,26 @@
 // The storage engine for server mode, decided by measurement: the project's
 // own journal (server/storage.ts, wired to the Database as the server wires
-// it) against SQLite in WAL mode through better-sqlite3 12.x, on the same
-// workload, in one run:
+// it) against embedded engines, SQLite in WAL mode through better-sqlite3
+// 12.x and LMDB through lmdb 3.x, on the same workload, in one run:
 //   - the commit rows of the real API: captured once from an in-process
 //     service (single contact creates, and batch/create of the 100k workload);
-//   - both engines sit behind the same Database commit hook, so both get the
+//   - every engine sits behind the same Database commit hook, so all get the
 //     same transactions: 16 concurrent writers of single creates, each
 //     durable before it resolves (SQLite: synchronous=FULL, the commits that
-//     wait together written in one transaction), next to a raw append+fsync
-//     baseline in the same folder; then the bulk insert (8 writers of
-//     batches of 100);
+//     wait together written in one transaction; LMDB: lmdb-js's own batching,
+//     then `flushed`), next to a raw append+fsync baseline in the same
+//     folder; then the bulk insert (8 writers of batches of 100);
 //   - after a clean close, a new process loads the data back into a fresh
 //     service: time to ready and its RSS; and the size on disk.
-// better-sqlite3 is not a dependency of the project: it is loaded from a
-// scratch folder (--sqlite-dir or RINGSIDE_SQLITE_DIR), installed there with
-// `npm install better-sqlite3@12` (timed) when it is not there yet. Its
-// prebuilt binary cannot always be downloaded; npm then builds it from source
-// with node-gyp and the machine's C++ compiler.
+// Neither engine is a dependency of the project: each is loaded from a
+// scratch folder (--sqlite-dir / RINGSIDE_SQLITE_DIR, --lmdb-dir /
+// RINGSIDE_LMDB_DIR), installed there with npm (timed) when missing.
+// better-sqlite3's prebuilt binary is downloaded from outside the npm
+// registry; where that fails npm builds it from source with node-gyp and the
+// machine's C++ compiler. lmdb's binaries come as npm packages.
 //
-//   node bench/engine-compare.mjs --sqlite-dir <scratch folder> [--count 100000]
-//        [--time 5000] [--json <file>]
+//   node bench/engine-compare.mjs --sqlite-dir <folder> --lmdb-dir <folder>
+//        [--count 100000] [--time 5000] [--json <file>]
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -38,6 +39,7 @@ const BATCH = 100
 /** Single creates captured for the timed phase: more than 16 writers complete in it on this kind of machine. */
 const SINGLES = 20_000
 const SQLITE_VERSION = '12'
+const LMDB_VERSION = '3'
 
 // ---------------------------------------------------------------- workload
 
@@ -75,6 +77,7 @@ async function captureWorkload(createCrmService, singles, count) {
 /** The project's journal, attached as server/server.ts attaches it (before and after the group-commit sink). */
 const journalEngine = {
   name: 'journal (server/storage.ts)',
+  kind: 'journal',
   async open({ DiskStorage }, db, dir, { fresh }) {
     const storage = new DiskStorage(dir)
     storage.lock()
@@ -101,12 +104,13 @@ function sqliteEngine(sqliteDir) {
   const Sqlite = requireSqlite(sqliteDir)
   return {
     name: `SQLite WAL (better-sqlite3 ${createRequire(join(sqliteDir, 'package.json'))('better-sqlite3/package.json').version})`,
+    kind: 'sqlite',
     async open(_project, db, dir, { fresh }) {
       const file = join(dir, 'ringside.sqlite')
       const sqlite = new Sqlite(file)
       sqlite.pragma('journal_mode = WAL')
       sqlite.pragma('synchronous = FULL')
-      sqlite.exec('CREATE TABLE IF NOT EXISTS rows (tbl TEXT NOT NULL, id TEXT NOT NULL, row TEXT NOT NULL, PRIMARY KEY (tbl, id)) WITHOUT ROWID')
+      sqlite.exec('CREATE TABLE IF NOT EXISTS rows (tbl TEXT NOT NULL, id TEXT NOT NULL, row TEXT NOT NULL, PRIMARY KEY (tbl, id))')
       if (!fresh) {
         let chunk = []
         for (const { tbl, id, row } of sqlite.prepare('SELECT tbl, id, row FROM rows').iterate()) {
@@ -151,6 +155,46 @@ function sqliteEngine(sqliteDir) {
   }
 }
 
+/**
+ * LMDB through lmdb-js: one store, key `table NUL id`, the row as its
+ * structured value (msgpack). lmdb-js itself writes the transactions queued
+ * in one event turn as one commit; a commit resolves once `flushed` (on disk).
+ */
+function lmdbEngine(lmdbDir) {
+  const load = createRequire(join(lmdbDir, 'package.json'))
+  const { open } = load('lmdb')
+  return {
+    name: `LMDB (lmdb ${JSON.parse(readFileSync(join(lmdbDir, 'node_modules', 'lmdb', 'package.json'), 'utf8')).version})`,
+    kind: 'lmdb',
+    async open(_project, db, dir, { fresh }) {
+      const store = open({ path: join(dir, 'ringside.lmdb') })
+      if (!fresh) {
+        let chunk = []
+        for (const { key, value } of store.getRange()) {
+          const cut = key.indexOf('\u0000')
+          chunk.push({ table: key.slice(0, cut), id: key.slice(cut + 1), row: value })
+          if (chunk.length === 10_000) {
+            db.applyRows(chunk)
+            chunk = []
+          }
+        }
+        db.applyRows(chunk)
+      }
+      db.onCommit(async (commit) => {
+        if (commit.replaced) throw new Error('the LMDB engine of this comparison does not write whole-table replacements (reset, import): not part of the workload')
+        await store.transaction(() => {
+          for (const { table, id, row } of commit.rows) {
+            if (row === null) store.remove(`${table}\u0000${id}`)
+            else store.put(`${table}\u0000${id}`, row)
+          }
+        })
+        await store.flushed
+      })
+      return () => store.close()
+    },
+  }
+}
+
 // ---------------------------------------------------------------- phases
 
 /** Apply each commit's rows in a transaction of `db`, `writers` at a time, until `stop()`; latency of each. */
@@ -169,8 +213,9 @@ async function write(db, commits, writers, stop) {
   return samples
 }
 
-function folderBytes(dir) {
-  return readdirSync(dir).reduce((sum, name) => sum + (statSync(join(dir, name)).isFile() ? statSync(join(dir, name)).size : 0), 0)
+/** The files of `dir` and their sizes in bytes. */
+function folderFiles(dir) {
+  return Object.fromEntries(readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isFile() ? [[name, statSync(join(dir, name)).size]] : [])))
 }
 
 async function measureEngine(project, engine, workload, dir, phaseMs) {
@@ -188,14 +233,15 @@ async function measureEngine(project, engine, workload, dir, phaseMs) {
   const closeStarted = performance.now()
   await close()
   const closeMs = performance.now() - closeStarted
-  const bytes = folderBytes(dir)
-  const load = loadInChild(engine === journalEngine ? 'journal' : 'sqlite', dir)
+  const files = folderFiles(dir)
+  const load = loadInChild(engine.kind, dir)
   return {
     raw_fsync_per_s: Math.round(raw.perSecond),
     single: { per_s: Math.round(single.perSecond), p50_ms: single.p50Ms, p99_ms: single.p99Ms, writes: single.requests, ratio_to_raw_fsync: single.perSecond / raw.perSecond },
     bulk: { records, ms: Math.round(bulkMs), records_per_s: Math.round(records / (bulkMs / 1000)) },
     close_ms: Math.round(closeMs),
-    bytes,
+    bytes: Object.values(files).reduce((a, b) => a + b, 0),
+    files,
     load: await load,
   }
 }
@@ -203,7 +249,8 @@ async function measureEngine(project, engine, workload, dir, phaseMs) {
 /** Load `dir` with `engine` in a new process: time to ready and RSS after. */
 function loadInChild(engine, dir) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [import.meta.filename, '--load', engine, '--dir', dir, ...(options.sqliteDir ? ['--sqlite-dir', options.sqliteDir] : [])], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const folders = [...(options.sqliteDir ? ['--sqlite-dir', options.sqliteDir] : []), ...(options.lmdbDir ? ['--lmdb-dir', options.lmdbDir] : [])]
+    const child = spawn(process.execPath, [import.meta.filename, '--load', engine, '--dir', dir, ...folders], { stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
     child.stdout.on('data', (chunk) => (out += chunk))
     child.on('exit', (code) => (code === 0 ? resolvePromise(JSON.parse(out)) : reject(new Error(`loading ${engine} failed (exit ${code})`))))
@@ -221,7 +268,7 @@ async function loadOnly(engineName, dir) {
   const service = project.createCrmService({ rateLimits: false })
   const baseline = rssMb()
   const ready = performance.now()
-  const engine = engineName === 'journal' ? journalEngine : sqliteEngine(options.sqliteDir)
+  const engine = engineName === 'journal' ? journalEngine : engineName === 'lmdb' ? lmdbEngine(options.lmdbDir) : sqliteEngine(options.sqliteDir)
   const close = await engine.open(project, service.db, dir, { fresh: false })
   const loadMs = performance.now() - ready
   const rss = rssMb()
@@ -235,14 +282,14 @@ async function loadOnly(engineName, dir) {
 
 // ---------------------------------------------------------------- install
 
-/** better-sqlite3 in `dir`: installed (and timed) when missing. */
-function ensureSqlite(dir) {
+/** `spec` (e.g. better-sqlite3@12) in the scratch folder `dir`: installed there, and timed, when missing. */
+function ensureInstalled(dir, name, spec) {
   mkdirSync(dir, { recursive: true })
-  if (existsSync(join(dir, 'node_modules', 'better-sqlite3', 'package.json'))) return { installed: false }
-  if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"name":"sqlite-scratch","private":true}\n')
-  console.log(`installing better-sqlite3@${SQLITE_VERSION} in ${dir} (a native build when no prebuilt binary can be downloaded)…`)
+  if (existsSync(join(dir, 'node_modules', name, 'package.json'))) return { installed: false }
+  if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"name":"engine-scratch","private":true}\n')
+  console.log(`installing ${spec} in ${dir}…`)
   const started = performance.now()
-  execFileSync('npm', ['install', `better-sqlite3@${SQLITE_VERSION}`, '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' })
+  execFileSync('npm', ['install', spec, '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' })
   return { installed: true, install_ms: Math.round(performance.now() - started) }
 }
 
@@ -251,6 +298,7 @@ function ensureSqlite(dir) {
 const { values } = parseArgs({
   options: {
     'sqlite-dir': { type: 'string', default: process.env.RINGSIDE_SQLITE_DIR },
+    'lmdb-dir': { type: 'string', default: process.env.RINGSIDE_LMDB_DIR },
     count: { type: 'string', default: '100000' },
     time: { type: 'string', default: '5000' },
     json: { type: 'string' },
@@ -258,21 +306,27 @@ const { values } = parseArgs({
     dir: { type: 'string' },
   },
 })
-const options = { sqliteDir: values['sqlite-dir'] && resolve(values['sqlite-dir']) }
+const options = { sqliteDir: values['sqlite-dir'] && resolve(values['sqlite-dir']), lmdbDir: values['lmdb-dir'] && resolve(values['lmdb-dir']) }
 
 async function main() {
-  if (!options.sqliteDir) {
-    console.error('usage: node bench/engine-compare.mjs --sqlite-dir <scratch folder outside the repository> [--count 100000] [--time 5000] [--json <file>]  (or RINGSIDE_SQLITE_DIR)')
+  if (!options.sqliteDir && !options.lmdbDir) {
+    console.error(
+      'usage: node bench/engine-compare.mjs [--sqlite-dir <scratch folder>] [--lmdb-dir <scratch folder>] [--count 100000] [--time 5000] [--json <file>]\n' +
+        '  (folders outside the repository, or RINGSIDE_SQLITE_DIR / RINGSIDE_LMDB_DIR; at least one)',
+    )
     process.exit(2)
   }
   const count = Number(values.count)
   const phaseMs = Number(values.time)
-  const install = ensureSqlite(options.sqliteDir)
+  const install = {
+    ...(options.sqliteDir && { sqlite: ensureInstalled(options.sqliteDir, 'better-sqlite3', `better-sqlite3@${SQLITE_VERSION}`) }),
+    ...(options.lmdbDir && { lmdb: ensureInstalled(options.lmdbDir, 'lmdb', `lmdb@${LMDB_VERSION}`) }),
+  }
   const project = await loadProject()
   const captureStarted = performance.now()
   const workload = await captureWorkload(project.createCrmService, SINGLES, count)
   console.log(`captured the workload's commits in ${((performance.now() - captureStarted) / 1000).toFixed(1)} s: ${workload.single.length} single creates, ${workload.bulk.length} batches`)
-  const engines = [journalEngine, sqliteEngine(options.sqliteDir)]
+  const engines = [journalEngine, ...(options.sqliteDir ? [sqliteEngine(options.sqliteDir)] : []), ...(options.lmdbDir ? [lmdbEngine(options.lmdbDir)] : [])]
   const results = {}
   for (const engine of engines) {
     const dir = mkdtempSync(join(tmpdir(), 'ringside-engine-'))
@@ -287,7 +341,7 @@ async function main() {
   const cell = (f) => names.map((name) => f(results[name]))
   const ms = (x) => (Number.isNaN(x) ? 'n/a' : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`)
   printSection({
-    title: `Storage engine: the journal against SQLite (${count.toLocaleString('en')} contacts)`,
+    title: `Storage engine for server mode (${count.toLocaleString('en')} contacts)`,
     header: ['figure', ...names],
     rows: [
       ['raw append+fsync baseline, same folder', ...cell((r) => `${r.raw_fsync_per_s.toLocaleString('en')}/s`)],
@@ -301,7 +355,7 @@ async function main() {
     ],
     notes: [
       'Both engines behind the same Database commit hook, the same commit rows (captured from the API in process), in this process; no HTTP.',
-      install.installed ? `better-sqlite3 installed for this run in ${ms(install.install_ms)}.` : 'better-sqlite3 was already installed in the scratch folder.',
+      ...Object.entries(install).map(([name, x]) => (x.installed ? `${name} installed for this run in ${ms(x.install_ms)}.` : `${name} was already installed in its scratch folder.`)),
     ],
   })
   if (values.json) writeFileSync(values.json, `${JSON.stringify({ generated: new Date().toISOString(), count, phase_ms: phaseMs, install, engines: results }, null, 2)}\n`)
