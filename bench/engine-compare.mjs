@@ -20,18 +20,21 @@
 // machine's C++ compiler. lmdb's binaries come as npm packages.
 //
 //   node bench/engine-compare.mjs --sqlite-dir <folder> --lmdb-dir <folder>
-//        [--count 100000] [--time 5000] [--json <file>]
+//        [--count 100000] [--time 5000] [--rounds 3] [--json <file>] [--project <checkout>]
+// --project measures the journal and Database of another checkout of this
+// repository (a branch's worktree) with this script.
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { tsImport } from 'tsx/esm/api'
 import { PAT } from './ringside-server.mjs'
 import { contactProperties } from './seed-100k.mjs'
-import { rawFsync } from './server-section.mjs'
-import { printSection, windowStats } from './table.mjs'
+import { withFsyncBaseline } from './server-section.mjs'
+import { percentile, printSection, sorted, windowStats } from './table.mjs'
 
 const WRITERS = 16
 const BULK_WRITERS = 8
@@ -43,9 +46,11 @@ const LMDB_VERSION = '3'
 
 // ---------------------------------------------------------------- workload
 
+/** The service and the journal of the checkout being measured (this repository unless --project names another). */
 async function loadProject() {
-  const { createCrmService } = await tsImport('../shared/api/service.ts', import.meta.url)
-  const { DiskStorage } = await tsImport('../server/storage.ts', import.meta.url)
+  const from = (path) => pathToFileURL(join(options.project, path)).href
+  const { createCrmService } = await tsImport(from('shared/api/service.ts'), import.meta.url)
+  const { DiskStorage } = await tsImport(from('server/storage.ts'), import.meta.url)
   return { createCrmService, DiskStorage }
 }
 
@@ -197,13 +202,15 @@ function lmdbEngine(lmdbDir) {
 
 // ---------------------------------------------------------------- phases
 
-/** Apply each commit's rows in a transaction of `db`, `writers` at a time, until `stop()`; latency of each. */
-async function write(db, commits, writers, stop) {
+/**
+ * Apply commits' rows, each in a transaction of `db`, `writers` at a time,
+ * from `cursor.next` on, until `stop()`; resolves to each one's { start, ms }.
+ */
+async function write(db, commits, writers, stop, cursor = { next: 0 }) {
   const samples = []
-  let next = 0
   async function writer() {
-    while (next < commits.length && !stop()) {
-      const rows = commits[next++]
+    while (cursor.next < commits.length && !stop()) {
+      const rows = commits[cursor.next++]
       const start = performance.now()
       await db.transaction(() => db.applyRows(rows))
       samples.push({ start, ms: performance.now() - start })
@@ -218,38 +225,79 @@ function folderFiles(dir) {
   return Object.fromEntries(readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isFile() ? [[name, statSync(join(dir, name)).size]] : [])))
 }
 
-async function measureEngine(project, engine, workload, dir, phaseMs) {
-  const raw = rawFsync(dir, phaseMs)
-  const service = project.createCrmService({ rateLimits: false })
-  const close = await engine.open(project, service.db, dir, { fresh: true })
-  const started = performance.now()
-  const warmupMs = Math.min(1000, phaseMs / 5)
-  const to = started + warmupMs + phaseMs
-  const single = windowStats(await write(service.db, workload.single, WRITERS, () => performance.now() > to), started + warmupMs, to)
-  const bulkStarted = performance.now()
-  await write(service.db, workload.bulk, BULK_WRITERS, () => false)
-  const bulkMs = performance.now() - bulkStarted
-  const records = workload.bulk.reduce((n, rows) => n + rows.filter((r) => r.table === 'crm_contacts').length, 0)
-  const closeStarted = performance.now()
-  await close()
-  const closeMs = performance.now() - closeStarted
-  const files = folderFiles(dir)
-  const load = loadInChild(engine.kind, dir)
-  return {
-    raw_fsync_per_s: Math.round(raw.perSecond),
-    single: { per_s: Math.round(single.perSecond), p50_ms: single.p50Ms, p99_ms: single.p99Ms, writes: single.requests, ratio_to_raw_fsync: single.perSecond / raw.perSecond },
-    bulk: { records, ms: Math.round(bulkMs), records_per_s: Math.round(records / (bulkMs / 1000)) },
-    close_ms: Math.round(closeMs),
-    bytes: Object.values(files).reduce((a, b) => a + b, 0),
-    files,
-    load: await load,
+/**
+ * Every engine on its own fresh folder and service. The single-create phase
+ * runs in `rounds` rounds, the engines taking turns in each (the disk of a
+ * shared machine changes pace within seconds), each turn between two raw
+ * fsync runs; then each engine's bulk insert, close, and load in a new process.
+ */
+async function measureEngines(project, engines, workload, phaseMs, rounds) {
+  const open = []
+  for (const engine of engines) {
+    const dir = mkdtempSync(join(tmpdir(), 'ringside-engine-'))
+    const service = project.createCrmService({ rateLimits: false })
+    open.push({ engine, dir, service, close: await engine.open(project, service.db, dir, { fresh: true }), cursor: { next: 0 }, turns: [] })
   }
+  const results = {}
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const entry of open) {
+        console.log(`  round ${round + 1}/${rounds}: ${entry.engine.name}, ${WRITERS} writers`)
+        const { raw, result } = await withFsyncBaseline(entry.dir, phaseMs, async () => {
+          const started = performance.now()
+          const warmupMs = Math.min(1000, phaseMs / 5)
+          const to = started + warmupMs + phaseMs
+          const samples = await write(entry.service.db, workload.single, WRITERS, () => performance.now() > to, entry.cursor)
+          return { samples, stats: windowStats(samples, started + warmupMs, to), from: started + warmupMs, to }
+        })
+        entry.turns.push({ raw, ...result })
+      }
+    }
+    for (const entry of open) {
+      console.log(`  ${entry.engine.name}: bulk insert, close, load`)
+      const bulkStarted = performance.now()
+      await write(entry.service.db, workload.bulk, BULK_WRITERS, () => false)
+      const bulkMs = performance.now() - bulkStarted
+      const records = workload.bulk.reduce((n, rows) => n + rows.filter((r) => r.table === 'crm_contacts').length, 0)
+      const closeStarted = performance.now()
+      await entry.close()
+      const closeMs = performance.now() - closeStarted
+      const files = folderFiles(entry.dir)
+      const inWindow = entry.turns.flatMap((t) => t.samples.filter((s) => s.start + s.ms >= t.from && s.start + s.ms <= t.to))
+      const latencies = sorted(inWindow.map((s) => s.ms))
+      const ratios = entry.turns.map((t) => t.stats.perSecond / t.raw.perSecond)
+      results[entry.engine.name] = {
+        single: {
+          per_s_by_round: entry.turns.map((t) => Math.round(t.stats.perSecond)),
+          raw_fsync_per_s_by_round: entry.turns.map((t) => Math.round(t.raw.perSecond)),
+          ratio_to_raw_fsync_by_round: ratios.map((r) => Math.round(r * 100) / 100),
+          ratio_to_raw_fsync_median: median(ratios),
+          per_s_median: median(entry.turns.map((t) => t.stats.perSecond)),
+          p50_ms: percentile(latencies, 50),
+          p99_ms: percentile(latencies, 99),
+          writes: inWindow.length,
+        },
+        bulk: { records, ms: Math.round(bulkMs), records_per_s: Math.round(records / (bulkMs / 1000)) },
+        close_ms: Math.round(closeMs),
+        bytes: Object.values(files).reduce((a, b) => a + b, 0),
+        files,
+        load: await loadInChild(entry.engine.kind, entry.dir),
+      }
+    }
+  } finally {
+    for (const entry of open) rmSync(entry.dir, { recursive: true, force: true })
+  }
+  return results
+}
+
+function median(values) {
+  return percentile(sorted(values), 50)
 }
 
 /** Load `dir` with `engine` in a new process: time to ready and RSS after. */
 function loadInChild(engine, dir) {
   return new Promise((resolvePromise, reject) => {
-    const folders = [...(options.sqliteDir ? ['--sqlite-dir', options.sqliteDir] : []), ...(options.lmdbDir ? ['--lmdb-dir', options.lmdbDir] : [])]
+    const folders = ['--project', options.project, ...(options.sqliteDir ? ['--sqlite-dir', options.sqliteDir] : []), ...(options.lmdbDir ? ['--lmdb-dir', options.lmdbDir] : [])]
     const child = spawn(process.execPath, [import.meta.filename, '--load', engine, '--dir', dir, ...folders], { stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
     child.stdout.on('data', (chunk) => (out += chunk))
@@ -299,25 +347,28 @@ const { values } = parseArgs({
   options: {
     'sqlite-dir': { type: 'string', default: process.env.RINGSIDE_SQLITE_DIR },
     'lmdb-dir': { type: 'string', default: process.env.RINGSIDE_LMDB_DIR },
+    project: { type: 'string', default: resolve(import.meta.dirname, '..') },
     count: { type: 'string', default: '100000' },
     time: { type: 'string', default: '5000' },
+    rounds: { type: 'string', default: '3' },
     json: { type: 'string' },
     load: { type: 'string' },
     dir: { type: 'string' },
   },
 })
-const options = { sqliteDir: values['sqlite-dir'] && resolve(values['sqlite-dir']), lmdbDir: values['lmdb-dir'] && resolve(values['lmdb-dir']) }
+const options = { sqliteDir: values['sqlite-dir'] && resolve(values['sqlite-dir']), lmdbDir: values['lmdb-dir'] && resolve(values['lmdb-dir']), project: resolve(values.project) }
 
 async function main() {
   if (!options.sqliteDir && !options.lmdbDir) {
     console.error(
-      'usage: node bench/engine-compare.mjs [--sqlite-dir <scratch folder>] [--lmdb-dir <scratch folder>] [--count 100000] [--time 5000] [--json <file>]\n' +
+      'usage: node bench/engine-compare.mjs [--sqlite-dir <scratch folder>] [--lmdb-dir <scratch folder>] [--count 100000] [--time 5000] [--rounds 3] [--json <file>] [--project <checkout>]\n' +
         '  (folders outside the repository, or RINGSIDE_SQLITE_DIR / RINGSIDE_LMDB_DIR; at least one)',
     )
     process.exit(2)
   }
   const count = Number(values.count)
   const phaseMs = Number(values.time)
+  const rounds = Number(values.rounds)
   const install = {
     ...(options.sqliteDir && { sqlite: ensureInstalled(options.sqliteDir, 'better-sqlite3', `better-sqlite3@${SQLITE_VERSION}`) }),
     ...(options.lmdbDir && { lmdb: ensureInstalled(options.lmdbDir, 'lmdb', `lmdb@${LMDB_VERSION}`) }),
@@ -327,16 +378,7 @@ async function main() {
   const workload = await captureWorkload(project.createCrmService, SINGLES, count)
   console.log(`captured the workload's commits in ${((performance.now() - captureStarted) / 1000).toFixed(1)} s: ${workload.single.length} single creates, ${workload.bulk.length} batches`)
   const engines = [journalEngine, ...(options.sqliteDir ? [sqliteEngine(options.sqliteDir)] : []), ...(options.lmdbDir ? [lmdbEngine(options.lmdbDir)] : [])]
-  const results = {}
-  for (const engine of engines) {
-    const dir = mkdtempSync(join(tmpdir(), 'ringside-engine-'))
-    try {
-      console.log(`measuring ${engine.name}…`)
-      results[engine.name] = await measureEngine(project, engine, workload, dir, phaseMs)
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
-  }
+  const results = await measureEngines(project, engines, workload, phaseMs, rounds)
   const names = Object.keys(results)
   const cell = (f) => names.map((name) => f(results[name]))
   const ms = (x) => (Number.isNaN(x) ? 'n/a' : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`)
@@ -344,9 +386,10 @@ async function main() {
     title: `Storage engine for server mode (${count.toLocaleString('en')} contacts)`,
     header: ['figure', ...names],
     rows: [
-      ['raw append+fsync baseline, same folder', ...cell((r) => `${r.raw_fsync_per_s.toLocaleString('en')}/s`)],
-      [`${WRITERS} writers, single creates`, ...cell((r) => `${r.single.per_s.toLocaleString('en')}/s (${r.single.ratio_to_raw_fsync.toFixed(2)}× raw)`)],
-      ['… p50 / p99', ...cell((r) => `${ms(r.single.p50_ms)} / ${ms(r.single.p99_ms)}`)],
+      [`${WRITERS} writers, single creates, by round`, ...cell((r) => r.single.per_s_by_round.map((x) => `${x.toLocaleString('en')}/s`).join(', '))],
+      ['… raw append+fsync around each turn, same folder', ...cell((r) => r.single.raw_fsync_per_s_by_round.map((x) => `${x.toLocaleString('en')}/s`).join(', '))],
+      ['… ratio to raw fsync, by round (median)', ...cell((r) => `${r.single.ratio_to_raw_fsync_by_round.map((x) => `${x.toFixed(2)}×`).join(', ')} (${r.single.ratio_to_raw_fsync_median.toFixed(2)}×)`)],
+      ['… p50 / p99, all rounds', ...cell((r) => `${ms(r.single.p50_ms)} / ${ms(r.single.p99_ms)}`)],
       [`bulk insert, ${BULK_WRITERS} writers of ${BATCH}`, ...cell((r) => `${r.bulk.records_per_s.toLocaleString('en')} records/s (${ms(r.bulk.ms)})`)],
       ['clean close', ...cell((r) => ms(r.close_ms))],
       ['on disk', ...cell((r) => `${(r.bytes / 1024 / 1024).toFixed(1)} MB`)],
@@ -354,11 +397,12 @@ async function main() {
       ['RSS after the load (empty service)', ...cell((r) => `${r.load.rss_mb} MB (${r.load.rss_empty_service_mb} MB)`)],
     ],
     notes: [
-      'Both engines behind the same Database commit hook, the same commit rows (captured from the API in process), in this process; no HTTP.',
+      `Checkout measured: ${options.project === resolve(import.meta.dirname, '..') ? 'this one' : options.project}.`,
+      'Every engine behind the same Database commit hook, the same commit rows (captured from the API in process), in this process; no HTTP.',
       ...Object.entries(install).map(([name, x]) => (x.installed ? `${name} installed for this run in ${ms(x.install_ms)}.` : `${name} was already installed in its scratch folder.`)),
     ],
   })
-  if (values.json) writeFileSync(values.json, `${JSON.stringify({ generated: new Date().toISOString(), count, phase_ms: phaseMs, install, engines: results }, null, 2)}\n`)
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ generated: new Date().toISOString(), count, phase_ms: phaseMs, rounds, install, engines: results }, null, 2)}\n`)
 }
 
 if (values.load) await loadOnly(values.load, resolve(values.dir))

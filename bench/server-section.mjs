@@ -62,7 +62,7 @@ async function ok(pool, method, path, json) {
 }
 
 /** Raw append+fsync of a 300-byte line, one at a time, for `ms`: the disk's durable write rate. */
-export function rawFsync(dir, ms) {
+function rawFsync(dir, ms) {
   const path = join(dir, 'raw-fsync-baseline.jsonl')
   const head = '{"rows":[{"table":"baseline","id":1,"row":{"text":"'
   const tail = '"}}]}\n'
@@ -71,7 +71,7 @@ export function rawFsync(dir, ms) {
   const samples = []
   const started = performance.now()
   try {
-    while (performance.now() - started < ms || samples.length < 20) {
+    while (performance.now() - started < ms || samples.length < 10) {
       const t = performance.now()
       writeSync(fd, line)
       fsyncSync(fd)
@@ -81,9 +81,31 @@ export function rawFsync(dir, ms) {
     closeSync(fd)
     unlinkSync(path)
   }
-  const elapsed = performance.now() - started
-  const s = sorted(samples)
-  return { perSecond: samples.length / (elapsed / 1000), p50Ms: percentile(s, 50), p99Ms: percentile(s, 99), ops: samples.length, lineBytes: line.length }
+  return { samples, elapsedMs: performance.now() - started, lineBytes: line.length }
+}
+
+/**
+ * `measure()` between two raw append+fsync runs of `ms / 2` each in `dir`
+ * (the disk of a shared machine changes pace within seconds): resolves to
+ * { raw: { perSecond, p50Ms, p99Ms, beforePerSecond, afterPerSecond, lineBytes }, result }.
+ */
+export async function withFsyncBaseline(dir, ms, measure) {
+  const before = rawFsync(dir, ms / 2)
+  const result = await measure()
+  const after = rawFsync(dir, ms / 2)
+  const all = sorted([...before.samples, ...after.samples])
+  const rate = (run) => run.samples.length / (run.elapsedMs / 1000)
+  return {
+    raw: {
+      perSecond: all.length / ((before.elapsedMs + after.elapsedMs) / 1000),
+      p50Ms: percentile(all, 50),
+      p99Ms: percentile(all, 99),
+      beforePerSecond: rate(before),
+      afterPerSecond: rate(after),
+      lineBytes: before.lineBytes,
+    },
+    result,
+  }
 }
 
 /**
@@ -201,6 +223,14 @@ function folderBytes(dir) {
 }
 
 const round = (x, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits
+const rawJson = (raw) => ({
+  lines_per_s: round(raw.perSecond),
+  before_lines_per_s: round(raw.beforePerSecond),
+  after_lines_per_s: round(raw.afterPerSecond),
+  p50_us: round(raw.p50Ms * 1000),
+  p99_us: round(raw.p99Ms * 1000),
+  line_bytes: raw.lineBytes,
+})
 const int = (x) => Math.round(x).toLocaleString('en')
 const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : x >= 1 ? `${x.toFixed(1)} ms` : `${(x * 1000).toFixed(0)} µs`)
 const mb = (kb) => `${int(kb / 1024)} MB`
@@ -218,15 +248,13 @@ export async function serverSection({ root, count = DEFAULT_SERVER_COUNT, phaseM
   const data = mkdtempSync(join(tmpdir(), 'ringside-bench-server-'))
   let server
   try {
-    log('raw fsync baseline')
-    const rawEmpty = rawFsync(data, phaseMs)
     server = await startRingsideServer({ root, data, fresh: true })
     const firstStartMs = server.firstAnswerMs
     await rateLimitsOff(server.baseUrl)
     const rssEmpty = server.rssKb()
 
     log('16 writers, empty store')
-    const singleEmpty = await concurrentCreates(server.baseUrl, 'empty-', phaseMs)
+    const { raw: rawEmpty, result: singleEmpty } = await withFsyncBaseline(data, phaseMs, () => concurrentCreates(server.baseUrl, 'empty-', phaseMs))
 
     log(`seeding ${count} contacts`)
     const seed = await seedContacts({ baseUrl: server.baseUrl, count, connections: SEED_CONNECTIONS, batchSize: BATCH_SIZE })
@@ -244,8 +272,7 @@ export async function serverSection({ root, count = DEFAULT_SERVER_COUNT, phaseM
     const query = await sequential(server.baseUrl, phaseMs, (pool) => ok(pool, 'POST', '/crm/v3/objects/contacts/search', { query: `Last${pick()}` }))
 
     log('16 writers, loaded store')
-    const rawLoaded = rawFsync(data, phaseMs)
-    const singleLoaded = await concurrentCreates(server.baseUrl, 'loaded-', phaseMs)
+    const { raw: rawLoaded, result: singleLoaded } = await withFsyncBaseline(data, phaseMs, () => concurrentCreates(server.baseUrl, 'loaded-', phaseMs))
 
     log('SIGKILL in the middle of 16 writers, restart')
     const beforeKill = await contactCount(server.baseUrl)
@@ -297,6 +324,7 @@ export async function serverSection({ root, count = DEFAULT_SERVER_COUNT, phaseM
       restart_after_clean_stop: afterStop.firstAnswerMs <= TARGETS.restartMs,
       nothing_lost: killNothingLost && stopNothingLost,
     }
+    const rawRow = (label, raw) => [label, `${int(raw.perSecond)}/s, p50 ${ms(raw.p50Ms)}, p99 ${ms(raw.p99Ms)}`, `before ${int(raw.beforePerSecond)}/s, after ${int(raw.afterPerSecond)}/s`, 'baseline', '']
     const writeRow = (label, single, raw, ratioMet, p50Met) => [
       label,
       `${int(single.perSecond)}/s, p50 ${ms(single.p50Ms)}, p99 ${ms(single.p99Ms)}`,
@@ -305,13 +333,13 @@ export async function serverSection({ root, count = DEFAULT_SERVER_COUNT, phaseM
       verdict(ratioMet && p50Met, count, ratioMet === p50Met ? '' : `${ratioMet ? 'p50' : 'rate'} only`),
     ]
     const rows = [
-      ['raw append+fsync, 300-byte line, data folder (empty store)', `${int(rawEmpty.perSecond)}/s, p50 ${ms(rawEmpty.p50Ms)}, p99 ${ms(rawEmpty.p99Ms)}`, 'baseline', '', ''],
+      rawRow('raw append+fsync, 300-byte line, data folder (around the next row)', rawEmpty),
       writeRow(`${CLIENTS} clients, single POST contacts, empty store`, singleEmpty, rawEmpty, met.single_post_ratio_empty, met.single_post_p50_empty),
       [`batch/create, ${SEED_CONNECTIONS} connections, ${BATCH_SIZE} per request`, `${int(seed.recordsPerSecond)} records/s (${int(count)} in ${ms(seed.ms)})`, '', `≥ ${int(TARGETS.batchPerSecond)}/s`, verdict(met.batch_create, count)],
       [`search at ${int(count)}: email EQ`, `median ${ms(emailEq.medianMs)}, p99 ${ms(emailEq.p99Ms)}`, `GET by id: median ${ms(getById.medianMs)}, p99 ${ms(getById.p99Ms)}`, `median ≤ ${TARGETS.emailEqMedianMs} ms`, verdict(met.search_email_eq, count)],
       [`search at ${int(count)}: free-text query`, `median ${ms(query.medianMs)}, p99 ${ms(query.p99Ms)}`, `GET by id: median ${ms(getById.medianMs)}`, `median ≤ ${TARGETS.queryMedianMs} ms`, verdict(met.search_query, count)],
       [`RSS at ${int(count)} contacts`, `${mb(rssLoaded.rss)} (peak ${mb(rssLoaded.peak)})`, `empty server ${mb(rssEmpty.rss)}`, `≤ ${TARGETS.rssMb} MB`, verdict(met.rss, count)],
-      ['raw append+fsync, 300-byte line, data folder (loaded)', `${int(rawLoaded.perSecond)}/s, p50 ${ms(rawLoaded.p50Ms)}, p99 ${ms(rawLoaded.p99Ms)}`, 'baseline', '', ''],
+      rawRow('raw append+fsync, 300-byte line, data folder (around the next row)', rawLoaded),
       writeRow(`${CLIENTS} clients, single POST contacts, at ${int(count)}`, singleLoaded, rawLoaded, met.single_post_ratio_loaded, met.single_post_p50_loaded),
       [`restart after SIGKILL (${int(afterKill.count)} contacts), to the first answer`, ms(afterKill.firstAnswerMs), `first start, empty: ${ms(firstStartMs)}`, `≤ ${TARGETS.restartMs / 1000} s`, verdict(met.restart_after_sigkill, count)],
       [`restart after a clean stop (stop took ${ms(stopMs)}), to the first answer`, ms(afterStop.firstAnswerMs), `first start, empty: ${ms(firstStartMs)}`, `≤ ${TARGETS.restartMs / 1000} s`, verdict(met.restart_after_clean_stop, count)],
@@ -330,8 +358,8 @@ export async function serverSection({ root, count = DEFAULT_SERVER_COUNT, phaseM
       count,
       phase_ms: phaseMs,
       raw_fsync: {
-        empty: { lines_per_s: round(rawEmpty.perSecond), p50_us: round(rawEmpty.p50Ms * 1000), p99_us: round(rawEmpty.p99Ms * 1000), line_bytes: rawEmpty.lineBytes },
-        loaded: { lines_per_s: round(rawLoaded.perSecond), p50_us: round(rawLoaded.p50Ms * 1000), p99_us: round(rawLoaded.p99Ms * 1000), line_bytes: rawLoaded.lineBytes },
+        empty: rawJson(rawEmpty),
+        loaded: rawJson(rawLoaded),
       },
       single_post: {
         clients: CLIENTS,
@@ -361,7 +389,7 @@ export async function serverSection({ root, count = DEFAULT_SERVER_COUNT, phaseM
       rows,
       notes: [
         'One server process; the load generator (undici, keep-alive connections) runs on the same machine and shares its cores.',
-        `Raw fsync: one 300-byte line appended and fsynced at a time in the server's data folder, ${phaseMs / 1000} s. Writers: ${CLIENTS} clients, each a keep-alive connection, one request after the other; after a warm-up, the rate and latencies are those of the requests that ended in the timed window (a request stalled across its start counts with its whole latency).`,
+        `Raw fsync: one 300-byte line appended and fsynced at a time in the server's data folder, ${phaseMs / 2000} s before and ${phaseMs / 2000} s after the writers' run it is the baseline of. Writers: ${CLIENTS} clients, each a keep-alive connection, one request after the other; after a warm-up, the rate and latencies are those of the requests that ended in the timed window (a request stalled across its start counts with its whole latency).`,
         `Search: one request after the other for ${phaseMs / 1000} s (at most ${SEARCH_MAX_SAMPLES}), random contacts of the workload${eqMisses > 0 ? `; ${eqMisses} email EQ searches did not answer exactly one contact` : ''}.`,
         'Restart: spawn of npm start to the first 200 of GET /crm/v3/objects/contacts?limit=1 (Node and tsx start-up included); nothing lost: the search total before and after, and a batch/read of every acknowledged write.',
         `${((Date.now() - started) / 1000).toFixed(1)} s in all. The bench asserts nothing about time.`,
