@@ -34,7 +34,7 @@ import { tsImport } from 'tsx/esm/api'
 import { PAT } from './ringside-server.mjs'
 import { contactProperties } from './seed-100k.mjs'
 import { withFsyncBaseline } from './server-section.mjs'
-import { percentile, printSection, sorted, windowStats } from './table.mjs'
+import { loadWindow, percentile, printSection, sorted } from './table.mjs'
 
 const WRITERS = 16
 const BULK_WRITERS = 8
@@ -204,16 +204,19 @@ function lmdbEngine(lmdbDir) {
 
 /**
  * Apply commits' rows, each in a transaction of `db`, `writers` at a time,
- * from `cursor.next` on, until `stop()`; resolves to each one's { start, ms }.
+ * from `cursor.next` on, until `stop()`; resolves to each one's { start, ms },
+ * also given to `ended` as it ends.
  */
-async function write(db, commits, writers, stop, cursor = { next: 0 }) {
+async function write(db, commits, writers, { stop = () => false, ended = () => {}, cursor = { next: 0 } } = {}) {
   const samples = []
   async function writer() {
     while (cursor.next < commits.length && !stop()) {
       const rows = commits[cursor.next++]
       const start = performance.now()
       await db.transaction(() => db.applyRows(rows))
-      samples.push({ start, ms: performance.now() - start })
+      const sample = { start, ms: performance.now() - start }
+      samples.push(sample)
+      ended(sample)
     }
   }
   await Promise.all(Array.from({ length: writers }, writer))
@@ -244,11 +247,9 @@ async function measureEngines(project, engines, workload, phaseMs, rounds) {
       for (const entry of open) {
         console.log(`  round ${round + 1}/${rounds}: ${entry.engine.name}, ${WRITERS} writers`)
         const { raw, result } = await withFsyncBaseline(entry.dir, phaseMs, async () => {
-          const started = performance.now()
-          const warmupMs = Math.min(1000, phaseMs / 5)
-          const to = started + warmupMs + phaseMs
-          const samples = await write(entry.service.db, workload.single, WRITERS, () => performance.now() > to, entry.cursor)
-          return { samples, stats: windowStats(samples, started + warmupMs, to), from: started + warmupMs, to }
+          const window = loadWindow(phaseMs)
+          const samples = await write(entry.service.db, workload.single, WRITERS, { stop: window.over, ended: window.ended, cursor: entry.cursor })
+          return { samples, stats: window.stats(samples) }
         })
         entry.turns.push({ raw, ...result })
       }
@@ -256,15 +257,14 @@ async function measureEngines(project, engines, workload, phaseMs, rounds) {
     for (const entry of open) {
       console.log(`  ${entry.engine.name}: bulk insert, close, load`)
       const bulkStarted = performance.now()
-      await write(entry.service.db, workload.bulk, BULK_WRITERS, () => false)
+      await write(entry.service.db, workload.bulk, BULK_WRITERS)
       const bulkMs = performance.now() - bulkStarted
       const records = workload.bulk.reduce((n, rows) => n + rows.filter((r) => r.table === 'crm_contacts').length, 0)
       const closeStarted = performance.now()
       await entry.close()
       const closeMs = performance.now() - closeStarted
       const files = folderFiles(entry.dir)
-      const inWindow = entry.turns.flatMap((t) => t.samples.filter((s) => s.start + s.ms >= t.from && s.start + s.ms <= t.to))
-      const latencies = sorted(inWindow.map((s) => s.ms))
+      const latencies = sorted(entry.turns.flatMap((t) => t.stats.latencies))
       const ratios = entry.turns.map((t) => t.stats.perSecond / t.raw.perSecond)
       results[entry.engine.name] = {
         single: {
@@ -275,7 +275,7 @@ async function measureEngines(project, engines, workload, phaseMs, rounds) {
           per_s_median: median(entry.turns.map((t) => t.stats.perSecond)),
           p50_ms: percentile(latencies, 50),
           p99_ms: percentile(latencies, 99),
-          writes: inWindow.length,
+          writes: latencies.length,
         },
         bulk: { records, ms: Math.round(bulkMs), records_per_s: Math.round(records / (bulkMs / 1000)) },
         close_ms: Math.round(closeMs),

@@ -23,7 +23,7 @@ import { join } from 'node:path'
 import { Pool } from 'undici'
 import { PAT, rateLimitsOff, startRingsideServer } from './ringside-server.mjs'
 import { seedContacts } from './seed-100k.mjs'
-import { percentile, sorted, windowStats } from './table.mjs'
+import { loadWindow, percentile, sorted } from './table.mjs'
 
 /** The workload's size: the issue's table is for 100,000 contacts. */
 export const DEFAULT_SERVER_COUNT = 100_000
@@ -111,7 +111,7 @@ export async function withFsyncBaseline(dir, ms, measure) {
 /**
  * `clients` loops, each sending one `POST /crm/v3/objects/contacts` after the
  * other until `shouldStop()`; a loop whose request fails (the server was
- * killed) stops. `onAck` is called on each 201. Resolves to every request's { start, ms, id, email } (id
+ * killed) stops. `onAck(request)` is called on each 201. Resolves to every request's { start, ms, id, email } (id
  * only when answered 201) and the errors.
  */
 async function runWriters({ baseUrl, clients, prefix, shouldStop, onAck = () => {} }) {
@@ -130,7 +130,7 @@ async function runWriters({ baseUrl, clients, prefix, shouldStop, onAck = () => 
         const entry = { start, ms: performance.now() - start, email }
         if (status === 201) {
           entry.id = JSON.parse(text).id
-          onAck()
+          onAck(entry)
         } else {
           failures++
           firstFailure ??= `${status} ${text.slice(0, 200)}`
@@ -148,14 +148,12 @@ async function runWriters({ baseUrl, clients, prefix, shouldStop, onAck = () => 
   return { requests, failures, firstFailure, attempted: next }
 }
 
-/** 16 writers for a warm-up, then `ms`: rate, p50 and p99 of the requests that ended in those `ms` (bench/table.mjs windowStats). */
+/** 16 writers for a warm-up, then `ms`: rate, p50 and p99 of the requests that ended in the window (bench/table.mjs loadWindow). */
 async function concurrentCreates(baseUrl, prefix, ms) {
-  const started = performance.now()
-  const warmupMs = Math.min(1000, ms / 5)
-  const to = started + warmupMs + ms
-  const { requests, failures, firstFailure } = await runWriters({ baseUrl, clients: CLIENTS, prefix, shouldStop: () => performance.now() > to })
+  const window = loadWindow(ms)
+  const { requests, failures, firstFailure } = await runWriters({ baseUrl, clients: CLIENTS, prefix, shouldStop: window.over, onAck: window.ended })
   if (failures > 0) throw new Error(`${failures} single creates failed, the first: ${firstFailure}`)
-  return windowStats(requests, started + warmupMs, to)
+  return window.stats(requests)
 }
 
 /** One request after the other for `ms` (at most SEARCH_MAX_SAMPLES), after 5 untimed: median and p99. */
