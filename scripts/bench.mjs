@@ -9,6 +9,7 @@
 //            server, flood; the report keeps the other sections' figures from the last run),
 //          --server-count <n> (contacts of the server section's workload, default 100000),
 //          --server-time <ms> (each timed phase of the server section, default 5000),
+//          --server-root <checkout> (the server section starts that checkout's server, e.g. a branch's worktree),
 //          --report <file> (where to write the JSON, default reports/bench.json).
 // Only the sdk and ladder sections need Chromium and dist/; a run without them starts neither.
 import { spawnSync } from 'node:child_process'
@@ -63,7 +64,7 @@ const SECTIONS = [
   { name: 'http', run: () => httpSection({ root }) },
   { name: 'package', run: () => packageSection({ root }) },
   { name: 'ladder', browser: true, run: ({ browser }) => ladderSection({ root, browser, origins: ORIGINS }) },
-  { name: 'server', run: ({ options }) => serverSection({ root, count: options.serverCount, phaseMs: options.serverTime, log: (step) => console.log(`  … ${step}`) }) },
+  { name: 'server', run: ({ options }) => serverSection({ root: options.serverRoot, count: options.serverCount, phaseMs: options.serverTime, log: (step) => console.log(`  … ${step}`) }) },
 ]
 const SECTION_NAMES = [...SECTIONS.map((s) => s.name), 'flood']
 
@@ -128,6 +129,7 @@ function parseOptions() {
       only: { type: 'string' },
       'server-count': { type: 'string', default: String(DEFAULT_SERVER_COUNT) },
       'server-time': { type: 'string', default: String(DEFAULT_PHASE_MS) },
+      'server-root': { type: 'string', default: root },
       report: { type: 'string', default: join(root, 'reports', 'bench.json') },
     },
   })
@@ -145,6 +147,7 @@ function parseOptions() {
     only,
     serverCount: whole('server-count', 100),
     serverTime: whole('server-time', 100),
+    serverRoot: resolve(values['server-root']),
     report: resolve(values.report),
   }
 }
@@ -162,6 +165,7 @@ async function main() {
   console.log(
     `# Ringside benchmark (${new Date().toISOString()}, ${browser ? `Chromium ${browser.version()}, ` : ''}Node ${process.version}, ${cpus().length} CPUs, load average ${load}${server?.reused ? ', reusing the dist server already running' : ''})`,
   )
+  if (options.serverRoot !== root && runs('server')) console.log(`(the server section measures the checkout ${options.serverRoot})`)
   const results = {}
   try {
     for (const section of sections) {
