@@ -11,7 +11,8 @@
 //          --server-time <ms> (each timed phase of the server section, default 5000),
 //          --server-root <checkout> (the server section starts that checkout's server, e.g. a branch's worktree),
 //          --report <file> (where to write the JSON, default reports/bench.json).
-// Only the sdk and ladder sections need Chromium and dist/; a run without them starts neither.
+// Only sdk, bundle, package, ladder and flood need dist/ (built first unless --no-build), and only sdk
+// and ladder Chromium; a run without them builds and launches nothing.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
@@ -55,15 +56,15 @@ function playwrightLaunchArgs() {
 
 /**
  * The sections, in print order: `run(context)` resolves to { title, header,
- * rows, notes, results }; `browser` says it needs Chromium and dist/.
+ * rows, notes, results }; `dist` says it reads the build, `browser` that it needs Chromium too.
  */
 const SECTIONS = [
-  { name: 'sdk', browser: true, run: ({ browser, isolation }) => sdkSection({ browser, origins: ORIGINS, isolation, profile: profileOurSdk }) },
-  { name: 'bundle', run: () => bundleSection({ root }) },
+  { name: 'sdk', dist: true, browser: true, run: ({ browser, isolation }) => sdkSection({ browser, origins: ORIGINS, isolation, profile: profileOurSdk }) },
+  { name: 'bundle', dist: true, run: () => bundleSection({ root }) },
   { name: 'api', run: () => apiThroughputSection({ root }) },
   { name: 'http', run: () => httpSection({ root }) },
-  { name: 'package', run: () => packageSection({ root }) },
-  { name: 'ladder', browser: true, run: ({ browser }) => ladderSection({ root, browser, origins: ORIGINS }) },
+  { name: 'package', dist: true, run: () => packageSection({ root }) },
+  { name: 'ladder', dist: true, browser: true, run: ({ browser }) => ladderSection({ root, browser, origins: ORIGINS }) },
   { name: 'server', run: ({ options }) => serverSection({ root: options.serverRoot, count: options.serverCount, phaseMs: options.serverTime, log: (step) => console.log(`  … ${step}`) }) },
 ]
 const SECTION_NAMES = [...SECTIONS.map((s) => s.name), 'flood']
@@ -157,7 +158,8 @@ async function main() {
   const runs = (name) => !options.only || options.only.includes(name)
   const sections = SECTIONS.filter((s) => runs(s.name))
   const needsBrowser = sections.some((s) => s.browser)
-  if (needsBrowser && options.build) ensureBuild(root, REQUIRED_PAGES)
+  // The flood section runs an e2e spec, which serves dist/ too.
+  if ((sections.some((s) => s.dist) || runs('flood')) && options.build) ensureBuild(root, REQUIRED_PAGES)
   const server = needsBrowser ? await startDistServer(root, Object.values(PORTS)) : undefined
   const browser = needsBrowser ? await chromium.launch({ executablePath: chromiumPath(), args: playwrightLaunchArgs() }) : undefined
   const started = Date.now()
