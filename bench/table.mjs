@@ -41,13 +41,14 @@ function windowStats(samples, from, to) {
 }
 
 /**
- * The timed window of a load phase: a warm-up of min(1 s, ms / 5), then `ms`,
+ * The timed window of a load phase: a warm-up of min(2 s, 0.4 × ms) (a server
+ * just started still compiles its hot paths), then `ms`,
  * prolonged until at least `minRequests` requests have ended in it (so that a
  * short run still measures something). Call `ended(sample)` as each request
  * ends, stop issuing requests once `over()`, then `stats(samples)`.
  */
 export function loadWindow(ms, minRequests = 20) {
-  const from = performance.now() + Math.min(1000, ms / 5)
+  const from = performance.now() + Math.min(2000, ms * 0.4)
   const to = from + ms
   let endedInWindow = 0
   let closedAt
