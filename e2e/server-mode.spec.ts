@@ -82,6 +82,28 @@ test('eight harness tabs share one change stream: the eighth still loads, and it
   await expect((tabs[0] as Page).getByRole('table', { name: 'Tickets' }).getByRole('link', { name: 'Written in the eighth tab' })).toBeVisible()
 })
 
+test('a write made before the page’s change stream connects shows once it does: the page catches up', async ({ page }) => {
+  // The page follows the stream itself (no SharedWorker), so page.route sees the stream's request and holds it.
+  await page.addInitScript(() => Reflect.deleteProperty(window, 'SharedWorker'))
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  let asked!: () => void
+  const streamAsked = new Promise<void>((resolve) => (asked = resolve))
+  await page.route('**/_ringside/v1/changes', async (route) => {
+    asked()
+    await held
+    await route.continue()
+  })
+  const listed = page.waitForResponse((response) => response.url().includes('/crm/v3/objects/tickets?'))
+  await openHarness(page, '#/tickets')
+  await listed
+  await streamAsked
+  // The page has loaded its list and is not yet following: a backend's write lands now.
+  expect(await createTicket(page, 'Written while the stream was held')).toBe(201)
+  release()
+  await expect(page.getByRole('table', { name: 'Tickets' }).getByRole('link', { name: 'Written while the stream was held' })).toBeVisible()
+})
+
 test('the Database panel says the page runs in server mode', async ({ page }) => {
   await openHarness(page, '#/developer/database')
   await expect(page.getByTestId('crm-mode')).toContainText('Server mode')
@@ -109,8 +131,8 @@ test('an open page follows the server across a restart: after it, a backend’s 
       body: JSON.stringify({ properties: { subject: 'Written after the restart', hs_pipeline_stage: '1' } }),
     })
     expect(response.status).toBe(201)
-    // The page reconnects on its own (the stream asks for a retry after 1 s); a loaded machine may take longer.
-    await expect(list.getByRole('link', { name: 'Written after the restart' })).toBeVisible({ timeout: 20_000 })
+    // The page reconnects on its own (the stream asks for a retry after 1 s), and the new epoch makes it refetch.
+    await expect(list.getByRole('link', { name: 'Written after the restart' })).toBeVisible({ timeout: 10_000 })
   } finally {
     await server.close()
     removeScratchDirs()

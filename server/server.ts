@@ -23,7 +23,6 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono, type Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { cors } from 'hono/cors'
-import { streamSSE, type SSEStreamingApi } from 'hono/streaming'
 import type { ViteDevServer } from 'vite'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
@@ -38,6 +37,7 @@ import { isLoopback } from '../shared/api/calling/outbound.ts'
 import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
 import { isServablePath, RequestGuard } from './guard.ts'
 import { serveCdnSdk } from './sdk-cdn.ts'
+import { ChangeStreams } from './change-feed.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..')
@@ -106,6 +106,8 @@ export interface RingsideServerOptions {
   compactEvery?: number
   /** The API's clock (tests). */
   now?: () => number
+  /** Change streams open at once (default MAX_CHANGE_STREAMS); one more is refused with 429. */
+  maxChangeStreams?: number
 }
 
 export interface RingsideServer {
@@ -330,9 +332,9 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.lock]) : []
 
   // --- the harness origin: API, change stream, server info (and pages in dist mode)
-  const streams = new Set<SSEStreamingApi>()
   // The client that sent the request whose transaction is committing (see CHANGE_CLIENT_HEADER).
   const requestClient = new AsyncLocalStorage<string | undefined>()
+  const changeStreams = new ChangeStreams({ clientOf: () => requestClient.getStore(), ...(options.maxChangeStreams !== undefined && { maxStreams: options.maxChangeStreams }) })
   const crmOf = (c: Context) => registry.resolve(c.req.header(SANDBOX_HEADER), getCookie(c, SANDBOX_COOKIE))
   const app = new Hono()
   if (corsOrigins.length > 0) {
@@ -348,7 +350,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     )
   }
   app.get(SERVER_PATHS.info, (c) => {
-    const { sandbox } = crmOf(c)
+    const { sandbox, service: crm } = crmOf(c)
     return c.json({
       mode: 'server',
       origin,
@@ -357,35 +359,17 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       sandbox,
       cors: corsOrigins,
       changes: SERVER_PATHS.changes,
+      changePosition: changeStreams.position(crm.db),
     })
   })
   app.get(SERVER_PATHS.changes, (c) => {
     const { service: crm } = crmOf(c)
-    c.header('cache-control', 'no-store')
-    return streamSSE(c, async (stream) => {
-      streams.add(stream)
-      // Listening starts before anything is written, so no commit falls between connecting and listening.
-      const off = crm.db.onChange((commit) => {
-        if (stream.aborted || stream.closed) return
-        const client = requestClient.getStore()
-        void stream.writeSSE({ data: JSON.stringify({ tables: commit.tables, ...(client && { client }) }) }).catch(() => {})
-      })
-      const ended = new Promise<void>((done) => stream.onAbort(done))
-      try {
-        // The browser reconnects a second after the stream drops (a restart).
-        // `ready` lists every table: a page that reconnects may have missed changes to any of them.
-        await stream.writeSSE({ event: 'ready', data: JSON.stringify({ mode: 'server', tables: crm.db.tableNames }), retry: 1000 })
-        // A comment every 15 s keeps idle connections open through proxies and lets a dead one be noticed.
-        while (!stream.aborted && !stream.closed) {
-          const tick = await Promise.race([stream.sleep(15_000).then(() => 'tick'), ended.then(() => 'end')])
-          if (tick === 'end' || stream.aborted || stream.closed) break
-          await stream.write(': keep-alive\n\n')
-        }
-      } finally {
-        off()
-        streams.delete(stream)
-      }
-    })
+    const refused = changeStreams.refusal()
+    if (refused) {
+      const correlationId = crypto.randomUUID()
+      return c.json(refused.toBody(correlationId), 429, { 'x-hubspot-correlation-id': correlationId, 'cache-control': 'no-store' })
+    }
+    return c.body(changeStreams.body(crm.db), 200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' })
   })
   app.all('*', async (c, next) => {
     if (!isApiPath(c.req.path)) return next()
@@ -495,7 +479,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   })
 
   const closeAll = async () => {
-    for (const stream of streams) await stream.close().catch(() => {})
+    changeStreams.closeAll()
     await Promise.all([closeServer(harnessServer, sockets[0]), closeServer(widgetServer, sockets[1])])
     await vite?.close()
     await storage?.close()
