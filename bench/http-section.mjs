@@ -124,7 +124,7 @@ function freePort() {
   })
 }
 
-async function startServer(root) {
+export async function startServer(root) {
   let port = await freePort()
   while (port > 65000) port = await freePort()
   const data = mkdtempSync(join(tmpdir(), 'ringside-bench-'))
@@ -148,6 +148,7 @@ async function startServer(root) {
   if (!off.ok) throw new Error(`could not turn the rate limits off: ${off.status} ${await off.text()}`)
   return {
     port,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM')
       await new Promise((r) => child.once('exit', r))

@@ -31,7 +31,11 @@ class Sink implements ChangeSink {
 function setup(options: ConstructorParameters<typeof ChangeStreams>[0] = {}) {
   const db = new Database()
   const items = db.table('items', z.object({ n: z.number() }))
-  const write = (id: string) => db.transaction(() => items.set(id, { n: 1 }))
+  /** One committed write, and the streams' writes that follow it. */
+  const write = async (id: string) => {
+    await db.transaction(() => items.set(id, { n: 1 }))
+    await new Promise((resolve) => setImmediate(resolve))
+  }
   return { db, write, streams: new ChangeStreams(options) }
 }
 
@@ -58,7 +62,7 @@ test('a stream opens with ready at the current position; each commit follows wit
   expect(streams.position(other.db).epoch).not.toBe(before.epoch)
 })
 
-test('one serialization serves every subscriber: each stream gets the same bytes', async () => {
+test('one serialization serves every subscriber: each stream gets the same bytes, commits that land together in one write', async () => {
   const { db, write, streams } = setup()
   const sinks = Array.from({ length: 5 }, () => new Sink())
   for (const sink of sinks) streams.open(db, sink)
@@ -68,6 +72,27 @@ test('one serialization serves every subscriber: each stream gets the same bytes
   const frame = sinks[0]?.chunks[1]
   expect(frame).toBeInstanceOf(Uint8Array)
   for (const sink of sinks) expect(sink.chunks[1]).toBe(frame)
+  // Two commits in one turn of the event loop: one encoding, one write per stream, both frames in order.
+  const items = db.table('items', z.object({ n: z.number() }))
+  await Promise.all([db.transaction(() => items.set('b', { n: 2 })), db.transaction(() => items.set('c', { n: 3 }))])
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(encode).toHaveBeenCalledTimes(2)
+  for (const sink of sinks) expect(sink.chunks).toHaveLength(3)
+  expect((sinks[0] as Sink).frames().map((f) => parseChange(f.data)?.seq)).toEqual([0, 1, 2, 3])
+})
+
+test('a stream opened while commits wait to be written starts after them: its ready counts them, and it does not get them again', async () => {
+  const { db, streams } = setup()
+  const items = db.table('items', z.object({ n: z.number() }))
+  const early = new Sink()
+  streams.open(db, early)
+  await db.transaction(() => items.set('a', { n: 1 }))
+  const late = new Sink()
+  streams.open(db, late)
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(early.frames().map((f) => f.event)).toEqual(['ready', 'message'])
+  expect(late.frames().map((f) => f.event)).toEqual(['ready'])
+  expect(parseReady(late.frames()[0]?.data)?.seq).toBe(1)
 })
 
 test('over the cap, one more stream is refused with a 429 naming the cap; closing one frees a place', async () => {

@@ -6,6 +6,9 @@
  *   server and a `seq` counting its commits (format: shared/api/change-stream.ts).
  * - A commit is serialized once, and the same bytes are written to every
  *   stream of its database: the cost per subscriber is one socket write.
+ *   The writes happen just after the committing request is answered (its
+ *   answer does not wait for them), and commits that land together (a group
+ *   commit) go to each stream as one write.
  * - At most `maxStreams` streams are open at once; one more is refused with
  *   the API's error body (429) saying what the cap is.
  * - A stream whose client stopped reading (over `maxQueuedBytes` waiting to
@@ -24,7 +27,7 @@ export const MAX_QUEUED_BYTES = 1024 * 1024
 /** A comment this often keeps idle streams open through proxies and lets a dead one be noticed. */
 export const KEEP_ALIVE_MS = 15_000
 
-/** What a stream is written to (see ChangeStreams.body). */
+/** What a stream is written to: the server's response to the stream's request, its head sent. */
 export interface ChangeSink {
   write(chunk: Uint8Array): void
   /** Bytes written and not yet sent. */
@@ -50,6 +53,8 @@ class Feed {
   readonly epoch = crypto.randomUUID()
   seq = 0
   readonly sinks = new Set<ChangeSink>()
+  /** Frames of commits not yet written to the streams, in commit order. */
+  #pending: string[] = []
 
   constructor(
     readonly db: Database,
@@ -60,9 +65,18 @@ class Feed {
       this.seq++
       if (this.sinks.size === 0) return
       const client = clientOf()
-      const bytes = encoder.encode(changeFrame(this.epoch, { tables: commit.tables, seq: this.seq, ...(client !== undefined && { client }) }))
-      for (const sink of this.sinks) this.streams.send(sink, bytes)
+      // Written after the committing request is answered; commits that land together go out as one write per stream.
+      if (this.#pending.length === 0) setImmediate(() => this.flush())
+      this.#pending.push(changeFrame(this.epoch, { tables: commit.tables, seq: this.seq, ...(client !== undefined && { client }) }))
     })
+  }
+
+  /** Write the pending frames to every stream: serialized once, the same bytes for each. */
+  flush(): void {
+    if (this.#pending.length === 0) return
+    const bytes = encoder.encode(this.#pending.join(''))
+    this.#pending = []
+    for (const sink of this.sinks) this.streams.send(sink, bytes)
   }
 }
 
@@ -105,37 +119,14 @@ export class ChangeStreams {
   }
 
   /**
-   * The body of a stream response for `db`: the `ready` frame, then every
-   * commit. Check `refusal()` first. Bytes wait in the body's queue while the
-   * socket is busy (node-server reads it with backpressure).
-   */
-  body(db: Database): ReadableStream<Uint8Array> {
-    let end = () => {}
-    return new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          end = this.open(db, {
-            write: (chunk) => controller.enqueue(chunk),
-            get queuedBytes() {
-              return Math.max(0, -(controller.desiredSize ?? 0))
-            },
-            end: () => controller.close(),
-            destroy: () => controller.error(new Error('The change stream was closed: its client had stopped reading.')),
-          })
-        },
-        cancel: () => end(),
-      },
-      { highWaterMark: 0, size: (chunk) => chunk.byteLength },
-    )
-  }
-
-  /**
    * Start a stream of `db` on `sink`: the `ready` frame is
    * written at once, before any commit can reach it. Returns the function
    * that ends it (call it when the connection closes).
    */
   open(db: Database, sink: ChangeSink): () => void {
     const feed = this.#feed(db)
+    // Commits still pending are older than this stream's `ready`: they go to the streams already open.
+    feed.flush()
     sink.write(encoder.encode(readyFrame({ epoch: feed.epoch, seq: feed.seq }, db.tableNames)))
     feed.sinks.add(sink)
     this.#open.set(sink, feed)

@@ -22,6 +22,7 @@ import { getRequestListener } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono, type Context } from 'hono'
 import { getCookie } from 'hono/cookie'
+import { parse as parseCookies } from 'hono/utils/cookie'
 import { cors } from 'hono/cors'
 import type { ViteDevServer } from 'vite'
 import { AsyncLocalStorage } from 'node:async_hooks'
@@ -158,6 +159,9 @@ function listen(server: Server, port: number, host: string, role: string): Promi
   })
 }
 
+/** Response headers a browser on a CORS origin may read. */
+const EXPOSED_HEADERS = ['x-hubspot-correlation-id'] as const
+
 /** Idle sockets are closed after this long without a byte either way (the change stream writes every 15 s). */
 export const IDLE_SOCKET_MS = 60_000
 /** A request's headers must arrive within this, and the whole request within REQUEST_MS. */
@@ -200,9 +204,12 @@ function closeServer(server: Server, sockets: Set<Duplex>): Promise<void> {
 }
 
 /** Answer with the real API's error body (and close the connection when the request body was not read). */
-function sendError(res: ServerResponse, error: ApiError, close = false): void {
-  const body = JSON.stringify(error.toBody(crypto.randomUUID()))
+function sendError(res: ServerResponse, error: ApiError, close = false, headers: Record<string, string> = {}): void {
+  const correlationId = crypto.randomUUID()
+  const body = JSON.stringify(error.toBody(correlationId))
   res.writeHead(error.status, {
+    ...headers,
+    'x-hubspot-correlation-id': correlationId,
     'content-type': 'application/json;charset=utf-8',
     'content-length': Buffer.byteLength(body),
     ...(close && { connection: 'close' }),
@@ -344,7 +351,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
         origin: (requestOrigin) => (corsOrigins.includes(requestOrigin) ? requestOrigin : null),
         allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
         allowHeaders: ['authorization', 'content-type', SANDBOX_HEADER, CHANGE_CLIENT_HEADER],
-        exposeHeaders: ['x-hubspot-correlation-id'],
+        exposeHeaders: [...EXPOSED_HEADERS],
         maxAge: 600,
       }),
     )
@@ -361,15 +368,6 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       changes: SERVER_PATHS.changes,
       changePosition: changeStreams.position(crm.db),
     })
-  })
-  app.get(SERVER_PATHS.changes, (c) => {
-    const { service: crm } = crmOf(c)
-    const refused = changeStreams.refusal()
-    if (refused) {
-      const correlationId = crypto.randomUUID()
-      return c.json(refused.toBody(correlationId), 429, { 'x-hubspot-correlation-id': correlationId, 'cache-control': 'no-store' })
-    }
-    return c.body(changeStreams.body(crm.db), 200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' })
   })
   app.all('*', async (c, next) => {
     if (!isApiPath(c.req.path)) return next()
@@ -465,6 +463,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     if (declared > MAX_BODY_BYTES) {
       return sendError(res, new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`), true)
     }
+    if (path === SERVER_PATHS.changes && req.method === 'GET') return serveChangeStream(req, res)
     void apiListener(req, res)
   })
   widgetServer.on('request', (req, res) => {
@@ -477,6 +476,33 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     }
     servePage(req, res)
   })
+
+  /**
+   * The change stream, written straight to Node's response: a commit's frame is
+   * one socket write per stream (see change-feed.ts).
+   */
+  const serveChangeStream = (req: IncomingMessage, res: ServerResponse) => {
+    const sandboxHeader = req.headers[SANDBOX_HEADER]
+    const { service: crm } = registry.resolve(typeof sandboxHeader === 'string' ? sandboxHeader : undefined, parseCookies(req.headers.cookie ?? '', SANDBOX_COOKIE)[SANDBOX_COOKIE])
+    // The same CORS answer the API's middleware gives (the request is a simple GET: no preflight).
+    const requestOrigin = req.headers.origin
+    const headers: Record<string, string> = {
+      'cache-control': 'no-store',
+      ...(requestOrigin && corsOrigins.includes(requestOrigin) && { 'access-control-allow-origin': requestOrigin, 'access-control-expose-headers': EXPOSED_HEADERS.join(','), vary: 'Origin' }),
+    }
+    const refused = changeStreams.refusal()
+    if (refused) return sendError(res, refused, false, headers)
+    res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8' })
+    const end = changeStreams.open(crm.db, {
+      write: (chunk) => void res.write(chunk),
+      get queuedBytes() {
+        return res.writableLength
+      },
+      end: () => void res.end(),
+      destroy: () => void res.destroy(),
+    })
+    res.once('close', end)
+  }
 
   const closeAll = async () => {
     changeStreams.closeAll()
