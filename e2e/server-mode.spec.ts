@@ -138,3 +138,24 @@ test('an open page follows the server across a restart: after it, a backend’s 
     removeScratchDirs()
   }
 })
+
+test('a page whose change stream is refused (the server’s cap) says why in the console, and still works', async ({ page }) => {
+  const { startRingside } = await import('../server/server.ts')
+  const { freePortPair } = await import('../server/test/support.ts')
+  const port = await freePortPair()
+  const origin = `http://127.0.0.1:${port}`
+  const server = await startRingside({ port, data: null, pages: 'dist', maxChangeStreams: 1 })
+  const taken = new AbortController()
+  try {
+    // Another client holds the one stream the server serves.
+    const other = await fetch(`${origin}/_ringside/v1/changes`, { signal: taken.signal })
+    expect(other.status).toBe(200)
+    const warned = page.waitForEvent('console', { predicate: (message) => message.type() === 'warning' && message.text().includes('change stream') })
+    await page.goto(`${origin}/#/tickets`)
+    await expect(page.getByRole('table', { name: 'Tickets' })).toBeVisible({ timeout: 15_000 })
+    expect((await warned).text()).toMatch(/refused this page's change stream \(HTTP 429\): This Ringside server already serves 1 change stream, its cap\./)
+  } finally {
+    taken.abort()
+    await server.close()
+  }
+})

@@ -114,7 +114,7 @@ export class ChangeStreams {
     return new ApiError(
       429,
       Category.RATE_LIMITS,
-      `This Ringside server already serves ${this.maxStreams} change streams, its cap. Each browser profile holds one for all its tabs, and each script or backend that follows ${SERVER_PATHS.changes} holds one: close some, or poll the API instead.`,
+      `This Ringside server already serves ${this.maxStreams} change stream${this.maxStreams === 1 ? '' : 's'}, its cap. Each browser profile holds one for all its tabs, and each script or backend that follows ${SERVER_PATHS.changes} holds one: close some, or poll the API instead.`,
     )
   }
 
