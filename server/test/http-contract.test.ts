@@ -199,6 +199,17 @@ describe('raw HTTP', { timeout: 20_000 }, () => {
       expect(allowed.headers.get('access-control-allow-headers')).toContain('authorization')
       const refused = await fetch(url, { method: 'OPTIONS', headers: { origin: 'http://evil.example', 'access-control-request-method': 'GET' } })
       expect(refused.headers.get('access-control-allow-origin')).toBeNull()
+      // The change stream answers CORS as the API does.
+      const api = await fetch(url, { headers: { origin: 'http://127.0.0.1:9999', authorization: `Bearer ${ACCOUNT.privateAppToken}` } })
+      const stream = new AbortController()
+      const changes = await fetch(`${other.url}_ringside/v1/changes`, { headers: { origin: 'http://127.0.0.1:9999' }, signal: stream.signal })
+      expect(changes.status).toBe(200)
+      for (const header of ['access-control-allow-origin', 'access-control-expose-headers']) expect(changes.headers.get(header)).toBe(api.headers.get(header))
+      expect(changes.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:9999')
+      stream.abort()
+      const foreign = await fetch(`${other.url}_ringside/v1/changes`, { headers: { origin: 'http://evil.example' } })
+      expect(foreign.headers.get('access-control-allow-origin')).toBeNull()
+      await foreign.body?.cancel()
     } finally {
       await other.close()
     }
