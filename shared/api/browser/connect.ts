@@ -108,7 +108,7 @@ function subscribeToServerChanges(emit: (event: StreamEvent) => void): void {
  * gap in `seq` shows commits the page has not heard of, every table counts as
  * changed, so every view refetches.
  */
-export function catchingUp(start: ChangePosition | undefined, clientId: string, tell: (tables: string[]) => void): (event: StreamEvent) => void {
+function catchingUp(start: ChangePosition | undefined, clientId: string, tell: (tables: string[]) => void): (event: StreamEvent) => void {
   const cursor = new ChangeCursor(start)
   let everyTable: string[] = []
   let refusal = ''
