@@ -10,9 +10,8 @@
 import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { connect } from 'node:net'
-import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { startServer } from './http-section.mjs'
+import { tsImport } from 'tsx/esm/api'
 import { percentile } from './table.mjs'
 
 const STREAM_COUNTS = [0, 100, 1000]
@@ -77,9 +76,14 @@ async function measureWrites(port, pid, agent) {
 
 const round = (x) => Math.round(x * 100) / 100
 
-export async function changesFanoutSection({ root }) {
+export async function changesFanoutSection() {
   const started = Date.now()
-  const server = await startServer(root)
+  // The server tests' helpers: `npm start` as a child process, free ports, scratch folders.
+  const { freePortPair, removeScratchDirs, runCli, scratchDir, waitForServer } = await tsImport('../server/test/support.ts', import.meta.url)
+  const port = await freePortPair()
+  const run = runCli(['--no-pages', '--fresh', '--data', scratchDir('fanout'), '--port', String(port)])
+  await waitForServer(`http://127.0.0.1:${port}`, run)
+  const server = { port, pid: run.child.pid }
   const writes = new Agent({ keepAlive: true, maxSockets: 1 })
   const rows = []
   const results = {}
@@ -101,7 +105,9 @@ export async function changesFanoutSection({ root }) {
     }
   } finally {
     writes.destroy()
-    await server.stop()
+    run.child.kill('SIGTERM')
+    await run.exited
+    removeScratchDirs()
   }
   return {
     title: 'Change stream fan-out: a write with N open streams (server mode)',
@@ -118,7 +124,7 @@ export async function changesFanoutSection({ root }) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { printSection } = await import('./table.mjs')
-  const section = await changesFanoutSection({ root: resolve(import.meta.dirname, '..') })
+  const section = await changesFanoutSection()
   printSection(section)
   console.log(JSON.stringify(section.results))
 }

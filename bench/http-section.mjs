@@ -124,7 +124,7 @@ function freePort() {
   })
 }
 
-export async function startServer(root) {
+async function startServer(root) {
   let port = await freePort()
   while (port > 65000) port = await freePort()
   const data = mkdtempSync(join(tmpdir(), 'ringside-bench-'))
@@ -148,7 +148,6 @@ export async function startServer(root) {
   if (!off.ok) throw new Error(`could not turn the rate limits off: ${off.status} ${await off.text()}`)
   return {
     port,
-    pid: child.pid,
     async stop() {
       child.kill('SIGTERM')
       await new Promise((r) => child.once('exit', r))
