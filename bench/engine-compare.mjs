@@ -24,7 +24,7 @@
 // --project measures the journal and Database of another checkout of this
 // repository (a branch's worktree) with this script.
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -33,7 +33,7 @@ import { parseArgs } from 'node:util'
 import { tsImport } from 'tsx/esm/api'
 import { PAT } from './ringside-server.mjs'
 import { contactProperties } from './seed-100k.mjs'
-import { withFsyncBaseline } from './server-section.mjs'
+import { folderFiles, withFsyncBaseline } from './server-section.mjs'
 import { loadWindow, percentile, printSection, sorted } from './table.mjs'
 
 const WRITERS = 16
@@ -222,11 +222,6 @@ async function write(db, commits, writers, { stop = () => false, ended = () => {
   }
   await Promise.all(Array.from({ length: writers }, writer))
   return samples
-}
-
-/** The files of `dir` and their sizes in bytes. */
-function folderFiles(dir) {
-  return Object.fromEntries(readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isFile() ? [[name, statSync(join(dir, name)).size]] : [])))
 }
 
 /**

@@ -111,8 +111,8 @@ export async function withFsyncBaseline(dir, ms, measure) {
 /**
  * `clients` loops, each sending one `POST /crm/v3/objects/contacts` after the
  * other until `shouldStop()`; a loop whose request fails (the server was
- * killed) stops. `onAck(request)` is called on each 201. Resolves to every request's { start, ms, id, email } (id
- * only when answered 201) and the errors.
+ * killed) stops. `onAck(request)` is called on each 201. Resolves to every
+ * request's { start, ms, id, email } (id only when answered 201) and the errors.
  */
 async function runWriters({ baseUrl, clients, prefix, shouldStop, onAck = () => {} }) {
   const pool = new Pool(baseUrl, { connections: clients, pipelining: 1 })
@@ -180,7 +180,7 @@ function randomIndexes(count, seed = 23) {
   let x = seed
   return () => {
     x = (Math.imul(x, 1103515245) + 12345) >>> 0
-    return x % count
+    return (x >>> 8) % count
   }
 }
 
@@ -211,13 +211,9 @@ async function foundAfterRestart(baseUrl, acked) {
   return found
 }
 
-function folderBytes(dir) {
-  let bytes = 0
-  for (const name of readdirSync(dir)) {
-    const stat = statSync(join(dir, name))
-    if (stat.isFile()) bytes += stat.size
-  }
-  return bytes
+/** The files of `dir` (not its folders) and their sizes in bytes. */
+export function folderFiles(dir) {
+  return Object.fromEntries(readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isFile() ? [[name, statSync(join(dir, name)).size]] : [])))
 }
 
 const round = (x, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits
@@ -299,7 +295,7 @@ export async function serverSection({ root, count = DEFAULT_SERVER_COUNT, phaseM
     const stopMs = await server.stop()
     server = await startRingsideServer({ root, data })
     const afterStop = { firstAnswerMs: server.firstAnswerMs, count: await contactCount(server.baseUrl), found: await foundAfterRestart(server.baseUrl, stopAcked) }
-    const dataBytes = folderBytes(data)
+    const dataBytes = Object.values(folderFiles(data)).reduce((a, b) => a + b, 0)
     await server.stop()
     server = undefined
 
