@@ -42,7 +42,7 @@ const domProject = {
 }
 /** A project of the isolated files, when there are any (an empty `include` would mean Vitest's default). */
 const isolatedProject = (name: string, base: { environment: 'node' | 'jsdom'; setupFiles?: string[] }, files: string[]) =>
-  files.length === 0 ? [] : [{ extends: true, test: { ...base, name, include: files } }]
+  files.length === 0 ? [] : [{ extends: true as const, test: { ...base, name, include: files } }]
 
 export default mergeConfig(
   viteConfig,
