@@ -22,7 +22,9 @@ import { AssociationLabels } from './association-labels.ts'
 import { CustomObjectTypes, type CustomAssociationType } from './custom-objects.ts'
 import { OBJECT_TYPE_NAMES, isBuiltinType, upperName, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
-import { normalizeValue, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
+import { normalizeValue, propertyDefinitions, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
+import { isLookupProperty, RecordSearchIndex } from './search-index.ts'
+import type { QueryField } from './search.ts'
 import { parseInstant } from '../../crm/time.ts'
 
 export type { ObjectType } from './object-types.ts'
@@ -128,6 +130,8 @@ export class ObjectStore {
   readonly #unique: Table<string>
   /** `${type}:${id}` of a record a merge replaced → the id of the record it became. */
   readonly #merged: Table<string>
+  /** Search indexes by table name (see searchIndex). */
+  readonly #searchIndexes = new Map<string, RecordSearchIndex>()
 
   constructor(db: Database) {
     this.#db = db
@@ -232,6 +236,27 @@ export class ObjectStore {
   /** Every live (or archived) record in id order. Scans: use `page` for lists. */
   records(objectType: ObjectType, archived = false): IterableIterator<CrmRecord> {
     return this.#table(objectType, archived).values()
+  }
+
+  /** The live record at a position of the id order (0 is the lowest id). */
+  recordAt(objectType: ObjectType, position: number): CrmRecord | undefined {
+    return this.#table(objectType, false).at(position)
+  }
+
+  /**
+   * The search index of a type's live records, made on first use (from the
+   * records then stored) and kept in step with every write after that.
+   * `fields` are the query properties it is made for; a custom type whose
+   * schema names others later gets a fresh one.
+   */
+  searchIndex(objectType: ObjectType, fields: readonly QueryField[]): RecordSearchIndex {
+    const table = this.#table(objectType, false)
+    const existing = this.#searchIndexes.get(table.name)
+    if (existing?.servesQueryOf(fields)) return existing
+    existing?.detach()
+    const index = new RecordSearchIndex(table, propertyDefinitions(objectType).filter(isLookupProperty), fields)
+    this.#searchIndexes.set(table.name, index)
+    return index
   }
 
   /**
