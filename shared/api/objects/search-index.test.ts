@@ -204,12 +204,12 @@ test('indexed search answers exactly what a scan answers, across writes, undone 
       compared += counts.compared
       narrowed += counts.narrowed
     }),
-    { numRuns: 60, seed: 2326 },
+    { numRuns: 40, seed: 2326 },
   )
   // The generators must produce searches the API accepts, or the property says nothing.
-  expect(compared).toBeGreaterThan(300)
+  expect(compared).toBeGreaterThan(200)
   expect(narrowed).toBeGreaterThan(compared / 3)
-})
+}, 30_000) // about a second alone; the margin is for a machine busy with other suites
 
 test('the indexes narrow lookups and follow undone writes', async () => {
   const service = createCrmService({ seed: false, now: () => T0 })
