@@ -113,16 +113,24 @@ class HashIndex {
   }
 }
 
-/** The text a record offers to the free-text query: every query property's value in lower case (and a phone number's digits), one per line. */
+/**
+ * The text a record offers to the free-text query: every query property's
+ * value in lower case, and a phone number's digits where the value does not
+ * already hold them in one run, one per line (a flat string, built by join).
+ */
 function queryText(record: CrmRecord, fields: readonly QueryField[]): string {
-  let text = ''
+  const parts: string[] = []
   for (const field of fields) {
     const value = own(record.properties, field.name)
     if (value === undefined) continue
-    text += value.toLowerCase() + '\n'
-    if (field.phone) text += phoneDigits(value) + '\n'
+    const lower = value.toLowerCase()
+    parts.push(lower)
+    if (field.phone) {
+      const digits = phoneDigits(value)
+      if (!lower.includes(digits)) parts.push(digits)
+    }
   }
-  return text
+  return parts.join('\n')
 }
 
 export class RecordSearchIndex implements TableIndex<CrmRecord> {
