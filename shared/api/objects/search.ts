@@ -341,16 +341,17 @@ export function queryFields(objectType: ObjectType, queryProperties: readonly st
   return names.map((name) => ({ name, phone: propertyDefinition(objectType, name)?.type === 'phone_number' }))
 }
 
-/** Whether a record matches the free-text query: a case-insensitive substring of a query property, or 3+ digits within a phone number's digits. */
-function matchesQuery(record: CrmRecord, query: string, fields: readonly QueryField[]): boolean {
+/** The free-text query as a test: a case-insensitive substring of a query property, or 3+ digits within a phone number's digits. */
+function queryTest(query: string, fields: readonly QueryField[]): RecordTest {
   const needle = query.toLowerCase()
   const digits = /^[\d\s()+.-]+$/.test(query) ? phoneDigits(query) : ''
-  return fields.some((field) => {
-    const value = own(record.properties, field.name)
-    if (value === undefined) return false
-    if (value.toLowerCase().includes(needle)) return true
-    return digits.length >= 3 && field.phone && phoneDigits(value).includes(digits)
-  })
+  return (record) =>
+    fields.some((field) => {
+      const value = own(record.properties, field.name)
+      if (value === undefined) return false
+      if (value.toLowerCase().includes(needle)) return true
+      return digits.length >= 3 && field.phone && phoneDigits(value).includes(digits)
+    })
 }
 
 /**
@@ -360,9 +361,9 @@ function matchesQuery(record: CrmRecord, query: string, fields: readonly QueryFi
 export function searchPredicate(request: SearchRequest, fields: readonly QueryField[]): RecordTest {
   // Filters of a group are ANDed, so their order does not change the answer: cheap tests go first.
   const groups = request.filterGroups.map((filters) => [...filters].sort((a, b) => COST[a.operator] - COST[b.operator]).map(compileFilter))
-  const query = request.query
+  const query = request.query === undefined ? undefined : queryTest(request.query, fields)
   return (record) => {
-    if (query !== undefined && !matchesQuery(record, query, fields)) return false
+    if (query !== undefined && !query(record)) return false
     if (groups.length === 0) return true
     return groups.some((tests) => tests.every((test) => test(record)))
   }
