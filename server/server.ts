@@ -297,6 +297,15 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       throw new StorageError(`--import ${options.importFile}: ${reason} Nothing was changed.`)
     }
   }
+  if (storage) {
+    // From here every commit is journaled. A first run, an import or an older build's files start with a new snapshot.
+    try {
+      service.db.onCommit(await storage.start(service.db, { compact: loaded === null || options.importFile !== undefined }))
+    } catch (error) {
+      storage.releaseLockSync()
+      throw error
+    }
+  }
   if (options.widgetUrl) {
     // Saved or imported data has its own registration; --widget changes it, through the API like any client.
     try {
@@ -317,17 +326,12 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     }
     notes.push(`--redirect-url: registered ${options.redirectUrls.join(', ')} as redirect URL${options.redirectUrls.length > 1 ? 's' : ''} of app ${ACCOUNT.appId}.`)
   }
-  if (storage) {
-    // Compaction at startup: whatever was loaded (or seeded, or imported) becomes the new snapshot.
-    await storage.compact(service.db)
-    service.db.onCommit((commit) => storage.append(service.db, commit))
-  }
 
   const registry = new CrmRegistry(service, { sandboxes: options.sandboxes ?? false, serviceOptions })
   const corsOrigins = [...new Set(options.corsOrigins ?? [])]
   const guard = new RequestGuard({ host, allowedHosts: options.allowedHosts ?? [], port, corsOrigins })
   // The data files are never served as pages (Vite serves files under the repository).
-  const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.lock]) : []
+  const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.oldJournal, storage.paths.lock]) : []
 
   // --- the harness origin: API, change stream, server info (and pages in dist mode)
   const streams = new Set<SSEStreamingApi>()

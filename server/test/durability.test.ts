@@ -87,44 +87,58 @@ describe('server durability', { timeout: 60_000 }, () => {
     }
   })
 
-  test('a torn last journal line is dropped and reported; a corrupt line or a truncated snapshot refuses to start and keeps the files', async () => {
+  test('a torn last journal line is dropped and reported, the journal kept; a damaged line or a cut snapshot refuses to start, keeps the files and writes a recovered copy', async () => {
     const data = scratchDir('corrupt')
     const journal = join(data, 'journal.jsonl')
-    const snapshot = join(data, 'snapshot.json')
+    const snapshot = join(data, 'snapshot.ndjson')
     const first = await inProcess(data)
     for (const subject of ['one', 'two', 'three']) expect((await createTicket(first.origin, subject)).status).toBe(201)
     await first.server.close()
-    expect(readFileSync(journal, 'utf8').split('\n')).toHaveLength(5) // header, three entries, ''
 
     // A crash in the middle of an append: the last line has no newline and is cut.
-    appendFileSync(journal, '{"rows":[{"table":"crm_tickets","id":"99","row":{"id":"9')
+    const whole = readFileSync(journal, 'utf8')
+    const tornLine = whole.split('\n').length
+    const cut = '0badc0de {"rows":[{"table":"crm_tickets","id":"99","row":{"id":"9'
+    appendFileSync(journal, cut)
     const torn = await inProcess(data)
     try {
-      expect(torn.server.warnings.join('\n')).toContain(`${journal} line 5: dropped a torn last line`)
+      const warning = torn.server.warnings.join('\n')
+      expect(warning).toContain(`${journal} line ${tornLine}: dropped a torn last line`)
+      const kept = /kept as (\S+)\.$/m.exec(warning)?.[1] ?? ''
+      expect(readFileSync(kept, 'utf8')).toBe(`${whole}${cut}`)
       expect(await ticketSubjects(torn.origin)).toEqual(expect.arrayContaining(['one', 'two', 'three']))
-      // Startup compacted the journal into the snapshot; three more writes make a journal to damage.
       for (const subject of ['four', 'five', 'six']) expect((await createTicket(torn.origin, subject)).status).toBe(201)
     } finally {
       await torn.server.close()
     }
+    // The torn line was cut off before the journal went on.
+    expect(readFileSync(journal, 'utf8').startsWith(whole)).toBe(true)
+    expect(readFileSync(journal, 'utf8')).not.toContain('0badc0de')
 
-    // Damage in the middle of the journal: the CLI refuses in one clear line, says where, changes nothing.
+    // A changed byte in the middle of the journal: the CLI refuses, says where, changes nothing, writes a recovered copy.
     const lines = readFileSync(journal, 'utf8').split('\n')
-    expect(lines).toHaveLength(5)
-    writeFileSync(journal, [...lines.slice(0, 2), '{"rows": [oops', ...lines.slice(3)].join('\n'))
+    const damaged = lines.findIndex((line) => line.includes('"two"'))
+    writeFileSync(journal, lines.map((line, i) => (i === damaged ? line.replace('"two"', '"tw0"') : line)).join('\n'))
     const before = { journal: digest(journal), snapshot: digest(snapshot) }
     const corrupt = runCli(['--port', String(await freePortPair()), '--data', data, '--no-pages'])
     expect(await corrupt.exited).toBe(1)
-    expect(corrupt.output()).toMatch(new RegExp(`^ringside: ${escape(journal)} line 3: not valid JSON \\(.+\\)\\.$`, 'm'))
-    expect(corrupt.output()).toContain('left as they are')
+    expect(corrupt.output()).toMatch(new RegExp(`^ringside: ${escape(journal)} line ${damaged + 1}: checksum mismatch`, 'm'))
+    const recovered = /saved to (\S+recovered-\S+\.json):/.exec(corrupt.output())?.[1] ?? ''
+    expect(corrupt.output()).toContain(`--data ${data} --fresh --import ${recovered}`)
     expect({ journal: digest(journal), snapshot: digest(snapshot) }).toEqual(before)
+    // The recovered copy holds everything readable (all but the damaged entry) and starts as the message says.
+    const fromCopy = await inProcess(data, { fresh: true, importFile: recovered })
+    try {
+      expect(await ticketSubjects(fromCopy.origin)).toEqual(expect.arrayContaining(['one', 'three', 'four', 'five', 'six']))
+    } finally {
+      await fromCopy.server.close()
+    }
 
     // A snapshot cut short.
-    writeFileSync(journal, lines.join('\n'))
     const text = readFileSync(snapshot, 'utf8')
     writeFileSync(snapshot, text.slice(0, Math.floor(text.length / 2)))
     const snapshotDigest = digest(snapshot)
-    await expect(inProcess(data)).rejects.toThrow(new RegExp(`^${escape(snapshot)} line \\d+: not valid JSON \\(.+\\)\\. The file looks truncated\\.$`))
+    await expect(inProcess(data)).rejects.toThrow(new RegExp(`^${escape(snapshot)} line \\d+: .*the file is cut off here`))
     expect(digest(snapshot)).toBe(snapshotDigest)
   })
 })
@@ -153,7 +167,7 @@ describe('server CLI data flags', { timeout: 60_000 }, () => {
     const third = await inProcess(data, { fresh: true })
     try {
       expect(await ticketSubjects(third.origin)).not.toContain('Carried over')
-      expect(third.server.notes.join('\n')).toContain(`kept as ${join(data, 'snapshot.json.previous')}`)
+      expect(third.server.notes.join('\n')).toContain(`kept as ${join(data, 'snapshot.ndjson.previous')}`)
     } finally {
       await third.server.close()
     }
