@@ -74,7 +74,7 @@ export function addStartOptions(command: Command, mode: { defaultData: string; p
   return command
     .option('--no-pages', 'serve the API alone (a backend or CI needs no harness pages)')
     .option('--sandboxes', 'give each browser profile a fresh in-memory CRM of its own (for test suites running in parallel); backends and curl still use the main one')
-    .addOption(new Option('--compact-every <n>', 'write a new snapshot after this many journal entries').default(1000).argParser(positive))
+    .addOption(new Option('--compact-every <n>', 'write a new snapshot after this many journal entries (it is also written once the journal reaches 8 MB or half the snapshot\'s size)').default(100_000).argParser(positive))
     .showHelpAfterError()
 }
 

@@ -116,7 +116,7 @@ const openJournalFile: OpenJournal = async (path) => {
 }
 
 export interface StorageOptions {
-  /** Compact after this many journal entries (default 1000). */
+  /** Compact after this many journal entries (default 100000; the byte bound usually comes first). */
   compactEvery?: number
   /** Compact once the journal holds this many bytes, or half the snapshot's size if that is more (default 8 MB). */
   compactBytes?: number
@@ -152,6 +152,34 @@ export function writeFileAtomic(path: string, text: string): void {
   }
   renameSync(temp, path)
   fsyncDir(dirname(path))
+}
+
+/** fsyncDir without blocking the event loop (compaction runs while requests are served). */
+async function fsyncDirAsync(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r')
+    try {
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+  } catch {
+    // as fsyncDir
+  }
+}
+
+/** writeFileAtomic without blocking the event loop. */
+async function writeFileAtomicAsync(path: string, text: string): Promise<void> {
+  const temp = tempPath(path)
+  const handle = await open(temp, 'w')
+  try {
+    await handle.writeFile(text)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  await rename(temp, path)
+  await fsyncDirAsync(dirname(path))
 }
 
 function tempPath(path: string): string {
@@ -259,7 +287,7 @@ export class DiskStorage {
 
   constructor(location: string, options: StorageOptions = {}) {
     this.paths = dataPaths(location)
-    this.#compactEvery = options.compactEvery ?? 1000
+    this.#compactEvery = options.compactEvery ?? 100_000
     this.#compactBytes = options.compactBytes ?? 8 * 1024 * 1024
     this.#openJournal = options.openJournal ?? openJournalFile
     this.#onWarning = options.onWarning ?? ((message) => console.warn(`ringside: ${message}`))
@@ -546,12 +574,12 @@ export class DiskStorage {
     const generation = randomUUID()
     const header = checksummed(JSON.stringify({ journalGeneration: generation, after: previous }))
     try {
-      writeFileAtomic(`${journal}.next`, header)
+      await writeFileAtomicAsync(`${journal}.next`, header)
       await this.#file?.close()
       this.#file = null
-      renameSync(journal, oldJournal)
-      renameSync(`${journal}.next`, journal)
-      fsyncDir(this.paths.dir)
+      await rename(journal, oldJournal)
+      await rename(`${journal}.next`, journal)
+      await fsyncDirAsync(this.paths.dir)
     } catch (error) {
       this.#onWarning(`could not start a compaction: ${describe(error)}; the journal continues as it was.`)
       if (!existsSync(journal) && existsSync(oldJournal)) renameSync(oldJournal, journal)
@@ -574,11 +602,11 @@ export class DiskStorage {
     try {
       this.#snapshotBytes = await writeLineSnapshot(temp, snapshot, generation)
       await rename(temp, path)
-      fsyncDir(this.paths.dir)
+      await fsyncDirAsync(this.paths.dir)
       this.#unwritten = null
       await unlink(oldJournal).catch(() => {})
       if (legacySnapshot !== path) await unlink(legacySnapshot).catch(() => {})
-      fsyncDir(this.paths.dir)
+      await fsyncDirAsync(this.paths.dir)
     } catch (error) {
       this.#unwritten = { snapshot, generation }
       await unlink(temp).catch(() => {})
@@ -598,12 +626,12 @@ export class DiskStorage {
     const generation = randomUUID()
     const temp = tempPath(path)
     this.#snapshotBytes = await writeLineSnapshot(temp, snapshot, generation)
-    renameSync(temp, path)
-    fsyncDir(this.paths.dir)
+    await rename(temp, path)
+    await fsyncDirAsync(this.paths.dir)
     const header = checksummed(JSON.stringify({ journalGeneration: generation }))
-    writeFileAtomic(journal, header)
-    for (const stale of [oldJournal, ...(legacySnapshot !== path ? [legacySnapshot] : [])]) if (existsSync(stale)) unlinkSync(stale)
-    fsyncDir(this.paths.dir)
+    await writeFileAtomicAsync(journal, header)
+    for (const stale of [oldJournal, ...(legacySnapshot !== path ? [legacySnapshot] : [])]) await unlink(stale).catch(() => {})
+    await fsyncDirAsync(this.paths.dir)
     this.#file = await this.#openJournal(journal)
     this.#generation = generation
     this.#durableBytes = Buffer.byteLength(header)
