@@ -8,7 +8,8 @@
  *   before its fsync, lines keep commit order, a failed fsync undoes exactly
  *   the writes not yet durable, and a read waits for what it could see.
  */
-import { copyFileSync, readFileSync, statSync } from 'node:fs'
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import { z } from 'zod'
@@ -269,4 +270,60 @@ test('change listeners hear a commit only once it is durable, in commit order', 
   await file.release()
   await Promise.all(writes)
   expect(heard).toEqual(['1', '2', '3'])
+})
+
+/** Every file of a data folder, by name. */
+function filesOf(dir: string): Map<string, Buffer> {
+  return new Map(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name))]))
+}
+
+function folderWith(files: Map<string, Buffer>, name: string): string {
+  const dir = scratchDir(name)
+  for (const [file, content] of files) writeFileSync(join(dir, file), content)
+  return dir
+}
+
+test('a crash at any step of a background compaction loses nothing acknowledged', async () => {
+  const dir = scratchDir('storage-compaction')
+  const db = new Database()
+  const items = db.table('items', itemSchema)
+  // The folder as it is when the new journal has just been opened: the snapshot is still to be written.
+  let midway: Map<string, Buffer> | undefined
+  let opens = 0
+  const storage = new DiskStorage(dir, {
+    compactEvery: 2,
+    openJournal: async (path) => {
+      if (++opens === 2) midway = filesOf(dir)
+      const handle = await open(path, 'a')
+      return { append: (text) => handle.appendFile(text), sync: () => handle.datasync(), truncate: (bytes) => handle.truncate(bytes), close: () => handle.close() }
+    },
+  })
+  db.onCommit(await storage.start(db))
+  await db.transaction(() => items.set('a', { n: 1 }))
+  await db.transaction(() => items.set('b', { n: 2 })) // the second entry starts a compaction
+  await db.transaction(() => items.set('c', { n: 3 }))
+  await storage.close()
+  const final = filesOf(dir)
+  expect([...final.keys()].sort()).toEqual(['journal.jsonl', 'snapshot.ndjson'])
+  expect(midway && [...midway.keys()].sort()).toEqual(['journal.jsonl', 'journal.old.jsonl', 'snapshot.ndjson'])
+  const at = midway as Map<string, Buffer>
+
+  const load = (folder: string) => {
+    const fresh = new Database()
+    const table = fresh.table('items', itemSchema)
+    const report = new DiskStorage(folder).load(fresh)
+    return { ids: [...table.entries()].map(([id]) => id), report }
+  }
+  // New journal started, snapshot not yet written (and a half-written temp snapshot left behind): both journals are replayed.
+  const halfWritten = new Map([...at, ['.snapshot.ndjson.12345.tmp', Buffer.from('0000 {"format"')]])
+  expect(load(folderWith(halfWritten, 'midway')).ids).toEqual(['a', 'b'])
+  // The old journal renamed, the new one not yet in place.
+  expect(load(folderWith(new Map([...at].filter(([name]) => name !== 'journal.jsonl')), 'renamed')).ids).toEqual(['a', 'b'])
+  // The new snapshot in place, the old journal not yet removed: it is ignored, with a warning.
+  const late = load(folderWith(new Map([...final, ['journal.old.jsonl', at.get('journal.old.jsonl') as Buffer]]), 'late'))
+  expect(late.ids).toEqual(['a', 'b', 'c'])
+  expect(late.report.warnings.join('\n')).toContain('journal.old.jsonl: ignored a journal left by an interrupted compaction')
+  // The old snapshot with only the new journal (its predecessor gone): refused, not loaded with a gap.
+  const gap = folderWith(new Map([['snapshot.ndjson', at.get('snapshot.ndjson') as Buffer], ['journal.jsonl', final.get('journal.jsonl') as Buffer]]), 'gap')
+  expect(() => load(gap)).toThrow(/continues a journal of generation .* that is missing/)
 })
