@@ -109,18 +109,19 @@ export async function attachPersistence(service: CrmService, store: RowStore): P
   }
 
   // Writes go one at a time, in commit order (the database hands over the next commit while one is
-  // being stored). After a failed write every write queued behind it fails too, until the database
-  // has undone them all (rolledBack).
+  // being stored). After a failed write every write queued behind it fails too, and so does every
+  // commit handed over before the database has undone them all (rolledBack starts a new epoch).
   let chain: Promise<void> = Promise.resolve()
-  let failed: unknown = undefined
-  let hasFailed = false
+  let failure: { error: unknown } | undefined
+  let epoch = 0
   const unhook = db.onCommit({
     commit(commit) {
-      if (hasFailed) return Promise.reject(failed)
+      if (failure) return Promise.reject(failure.error)
+      const mine = epoch
       // Taken now: by the time the write runs, memory may hold later commits.
       const snapshot = commit.replaced ? db.snapshot() : undefined
       const save = async () => {
-        if (hasFailed) throw failed
+        if (failure || mine !== epoch) throw failure?.error ?? new Error('An earlier write could not be stored.')
         if (snapshot) {
           await store.write({ snapshot })
           positions.clear()
@@ -136,18 +137,15 @@ export async function attachPersistence(service: CrmService, store: RowStore): P
         nextPos = pos
       }
       const written = chain.then(save).catch((error: unknown) => {
-        if (!hasFailed) {
-          hasFailed = true
-          failed = error
-        }
+        if (mine === epoch) failure ??= { error }
         throw error
       })
       chain = written.catch(() => {})
       return written
     },
     rolledBack() {
-      hasFailed = false
-      failed = undefined
+      epoch++
+      failure = undefined
     },
   })
 
