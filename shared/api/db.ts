@@ -510,11 +510,6 @@ export class Database {
     }
   }
 
-  /** Resolves once every commit handed to the sinks so far is durable (or undone). */
-  async settled(): Promise<void> {
-    await this.#seen().catch(() => {})
-  }
-
   /** The names of every declared table. */
   get tableNames(): string[] {
     return [...this.#tables.keys()]
