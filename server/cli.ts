@@ -178,7 +178,7 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
   } catch (error) {
     if (error instanceof StartupError || error instanceof StorageError) {
       console.error(`ringside: ${error.message}`)
-      if (error instanceof StorageError && !(error instanceof DataInUseError)) console.error('ringside: the data files were left as they are. Move them aside, or start with --fresh (replaces them) or --data <another location>.')
+      if (error instanceof StorageError && !(error instanceof DataInUseError)) console.error('ringside: the data files were left as they are. Move them aside, or start with --fresh (moves them aside as *.previous) or --data <another location>.')
       process.exit(1)
     }
     throw error

@@ -8,7 +8,7 @@
  *   before its fsync, lines keep commit order, a failed fsync undoes exactly
  *   the writes not yet durable, and a read waits for what it could see.
  */
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
@@ -327,3 +327,38 @@ test('a crash at any step of a background compaction loses nothing acknowledged'
   const gap = folderWith(new Map([['snapshot.ndjson', at.get('snapshot.ndjson') as Buffer], ['journal.jsonl', final.get('journal.jsonl') as Buffer]]), 'gap')
   expect(() => load(gap)).toThrow(/continues a journal of generation .* that is missing/)
 })
+
+test("an older build's files (snapshot.json as one JSON document, a journal without checksums) load, and the first start replaces them", async () => {
+  const dir = scratchDir('storage-legacy')
+  const db = new Database()
+  const items = db.table('items', itemSchema)
+  items.set('a', { n: 1 })
+  const generation = 'older-build'
+  const snapshot = { ...db.snapshot(), journalGeneration: generation }
+  writeFileSync(join(dir, 'snapshot.json'), `${JSON.stringify(snapshot)}\n`)
+  writeFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify({ journalGeneration: generation })}\n${JSON.stringify({ rows: [{ table: 'items', id: 'b', row: { n: 2 } }] })}\n`)
+
+  const loaded = new Database()
+  const table = loaded.table('items', itemSchema)
+  const storage = new DiskStorage(dir)
+  expect(storage.load(loaded).journalEntries).toBe(1)
+  expect([...table.entries()]).toEqual([
+    ['a', { n: 1 }],
+    ['b', { n: 2 }],
+  ])
+  loaded.onCommit(await storage.start(loaded))
+  await storage.close()
+  expect(readdirSync(dir).sort()).toEqual(['journal.jsonl', 'snapshot.ndjson'])
+
+  // A journal line of the older format is still checked against the schema.
+  writeFileSync(join(dir, 'snapshot.json'), `${JSON.stringify(snapshot)}\n`)
+  writeFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify({ journalGeneration: generation })}\n${JSON.stringify({ rows: [{ table: 'items', id: 'c', row: { n: 'three' } }] })}\n`)
+  rmSync(join(dir, 'snapshot.ndjson'))
+  expect(() => new DiskStorage(dir).load(loadedWith(itemSchema))).toThrow(/journal.jsonl entry 1: Table "items" row "c" is invalid at n/)
+})
+
+function loadedWith(schema: typeof itemSchema): Database {
+  const db = new Database()
+  db.table('items', schema)
+  return db
+}
