@@ -40,6 +40,20 @@ export function readLine(line: string): { value: unknown } | { problem: string }
   }
 }
 
+/** The lines of a text, each with whether a newline ends it (the last one may be cut). */
+export function* linesOf(text: string): Generator<{ line: string; complete: boolean }> {
+  let start = 0
+  while (start < text.length) {
+    const end = text.indexOf('\n', start)
+    if (end < 0) {
+      yield { line: text.slice(start), complete: false }
+      return
+    }
+    yield { line: text.slice(start, end), complete: true }
+    start = end + 1
+  }
+}
+
 export const SNAPSHOT_LAYOUT = 'ndjson'
 
 /** Whether a file's first line is the header of a checksummed snapshot. */
@@ -109,14 +123,8 @@ export function parseLineSnapshot(text: string): LineSnapshot & { damage: Damage
   let expected = 0
   let rows = 0
   let ended = false
-  let start = 0
   let number = 0
-  while (start < text.length) {
-    let end = text.indexOf('\n', start)
-    const complete = end >= 0
-    if (!complete) end = text.length
-    const line = text.slice(start, end)
-    start = end + 1
+  for (const { line, complete } of linesOf(text)) {
     number++
     if (ended) {
       damage.push({ line: number, problem: 'text after the end line' })

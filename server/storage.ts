@@ -39,7 +39,7 @@ import { open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Commit, type CommitRow, type CommitSink, type Database, type Snapshot } from '../shared/api/db.ts'
-import { checksummed, isLineSnapshot, parseLineSnapshot, readLine, writeLineSnapshot, type Damage } from './data-lines.ts'
+import { checksummed, isLineSnapshot, linesOf, parseLineSnapshot, readLine, writeLineSnapshot, type Damage } from './data-lines.ts'
 
 export interface DataPaths {
   /** What --data named, resolved: the folder, or the snapshot file (shown at startup). */
@@ -216,14 +216,8 @@ interface JournalRead {
 function readJournal(path: string): JournalRead {
   const text = readFileSync(path, 'utf8')
   const read: JournalRead = { path, generation: '', after: undefined, entries: [], checksummed: /^[0-9a-f]{8} /.test(text), wholeBytes: 0, torn: undefined, damage: [] }
-  let start = 0
   let number = 0
-  while (start < text.length) {
-    let end = text.indexOf('\n', start)
-    const complete = end >= 0
-    if (!complete) end = text.length
-    const line = text.slice(start, end)
-    start = end + 1
+  for (const { line, complete } of linesOf(text)) {
     number++
     const parsed = readLine(line)
     if ('problem' in parsed) {
