@@ -121,7 +121,7 @@ function printStartup(server: RingsideServer, options: CliOptions): void {
     const what = options.fresh
       ? 'started fresh from the seed'
       : server.loaded
-        ? `loaded the snapshot and ${server.loaded.journalEntries} journal entr${server.loaded.journalEntries === 1 ? 'y' : 'ies'}`
+        ? `loaded the snapshot (${server.loaded.snapshotRows} rows) and ${server.loaded.journalEntries} journal entr${server.loaded.journalEntries === 1 ? 'y' : 'ies'} in ${(server.loaded.ms / 1000).toFixed(1)} s`
         : 'new: seeded'
     row('Data', `${storage.paths.location}  (${what}${options.import ? `, then imported ${options.import}` : ''})`)
   }

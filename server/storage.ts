@@ -90,6 +90,10 @@ export interface LoadReport {
   /** What was found: nothing (first run), or a snapshot and this many journal entries. */
   source: 'empty' | 'disk'
   journalEntries: number
+  /** Rows in the snapshot. */
+  snapshotRows: number
+  /** How long reading and applying the files took. */
+  ms: number
   /** Problems that were repaired (a torn last line), one sentence each. */
   warnings: string[]
 }
@@ -328,6 +332,7 @@ export class DiskStorage {
    * aside and the line dropped at `start`).
    */
   load(db: Database): LoadReport {
+    const began = performance.now()
     const warnings: string[] = []
     const damage: Array<Damage & { file: string }> = []
     const { snapshot, legacySnapshot, journal, oldJournal } = this.paths
@@ -360,6 +365,7 @@ export class DiskStorage {
         throw new StorageError(`${legacySnapshot}: ${describe(error)}`)
       }
       generation = (parsed as { journalGeneration?: unknown }).journalGeneration
+      snapshotTables = Object.entries((parsed as Snapshot).tables)
     } else if (existsSync(journal) || existsSync(oldJournal)) {
       throw new StorageError(`${existsSync(journal) ? journal : oldJournal} exists but ${snapshot} does not: the journal only makes sense on top of its snapshot.`)
     }
@@ -432,7 +438,8 @@ export class DiskStorage {
       this.#entries = current.entries.length
       this.#bytes = current.wholeBytes
     }
-    return { source: lineFile || legacy ? 'disk' : 'empty', journalEntries: applied, warnings }
+    const snapshotRows = snapshotTables.reduce((sum, [, rows]) => sum + rows.length, 0)
+    return { source: lineFile || legacy ? 'disk' : 'empty', journalEntries: applied, snapshotRows, ms: Math.round(performance.now() - began), warnings }
   }
 
   /**

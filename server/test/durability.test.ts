@@ -102,7 +102,7 @@ describe('server durability', { timeout: 60_000 }, () => {
     expect(duringCompaction).toBeGreaterThan(0)
     const last = await start(data)
     try {
-      expect(last.run.output()).toMatch(/loaded the snapshot and \d+ journal entr/)
+      expect(last.run.output()).toMatch(/loaded the snapshot \(\d+ rows\) and \d+ journal entr(y|ies) in \d+\.\d s/)
       const found = new Set(await ticketSubjects(last.origin))
       expect(acknowledged.length).toBeGreaterThan(20)
       expect(acknowledged.filter((s) => !found.has(s))).toEqual([])
