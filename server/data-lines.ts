@@ -177,3 +177,18 @@ export function parseLineSnapshot(text: string): LineSnapshot & { damage: Damage
   if (!ended) damage.push({ line: number + (text.endsWith('\n') || text.length === 0 ? 1 : 0), problem: 'the end line is missing: the file is cut short' })
   return { journalGeneration, tables, rows, damage }
 }
+
+/**
+ * A file to import: an export (one JSON document), or a snapshot in the
+ * line format (so that a data folder's snapshot.ndjson can be imported as
+ * it is). Returns the export-shaped value for `Database.restore`, which
+ * checks every row; throws SyntaxError for a damaged file.
+ */
+export function parseImport(text: string): unknown {
+  const end = text.indexOf('\n')
+  if (!isLineSnapshot(end >= 0 ? text.slice(0, end) : text)) return JSON.parse(text)
+  const read = parseLineSnapshot(text)
+  const first = read.damage[0]
+  if (first) throw new SyntaxError(`line ${first.line}: ${first.problem}.`)
+  return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, exportedAt: new Date().toISOString(), tables: Object.fromEntries(read.tables) }
+}

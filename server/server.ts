@@ -39,6 +39,7 @@ import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
 import { isServablePath, RequestGuard } from './guard.ts'
 import { serveCdnSdk } from './sdk-cdn.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
+import { parseImport } from './data-lines.ts'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..')
 export const DEFAULT_PORT = 5173
@@ -289,7 +290,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   if (options.importFile) {
     let parsed: unknown
     try {
-      parsed = JSON.parse(readFileSync(options.importFile, 'utf8'))
+      parsed = parseImport(readFileSync(options.importFile, 'utf8'))
       service.db.restore(parsed)
     } catch (error) {
       storage?.releaseLockSync()

@@ -188,6 +188,14 @@ describe('server CLI data flags', { timeout: 60_000 }, () => {
       await second.server.close()
     }
 
+    // A data folder's snapshot imports as it is, like an export.
+    const copy = await inProcess(scratchDir('import-snapshot'), { importFile: join(data, 'snapshot.ndjson') })
+    try {
+      expect(await ticketSubjects(copy.origin)).toContain('Carried over')
+    } finally {
+      await copy.server.close()
+    }
+
     const third = await inProcess(data, { fresh: true })
     try {
       expect(await ticketSubjects(third.origin)).not.toContain('Carried over')
