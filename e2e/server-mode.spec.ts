@@ -82,6 +82,28 @@ test('eight harness tabs share one change stream: the eighth still loads, and it
   await expect((tabs[0] as Page).getByRole('table', { name: 'Tickets' }).getByRole('link', { name: 'Written in the eighth tab' })).toBeVisible()
 })
 
+test('a write made before the page’s change stream connects shows once it does: the page catches up', async ({ page }) => {
+  // The page follows the stream itself (no SharedWorker), so page.route sees the stream's request and holds it.
+  await page.addInitScript(() => Reflect.deleteProperty(window, 'SharedWorker'))
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  let asked!: () => void
+  const streamAsked = new Promise<void>((resolve) => (asked = resolve))
+  await page.route('**/_ringside/v1/changes', async (route) => {
+    asked()
+    await held
+    await route.continue()
+  })
+  const listed = page.waitForResponse((response) => response.url().includes('/crm/v3/objects/tickets?'))
+  await openHarness(page, '#/tickets')
+  await listed
+  await streamAsked
+  // The page has loaded its list and is not yet following: a backend's write lands now.
+  expect(await createTicket(page, 'Written while the stream was held')).toBe(201)
+  release()
+  await expect(page.getByRole('table', { name: 'Tickets' }).getByRole('link', { name: 'Written while the stream was held' })).toBeVisible()
+})
+
 test('the Database panel says the page runs in server mode', async ({ page }) => {
   await openHarness(page, '#/developer/database')
   await expect(page.getByTestId('crm-mode')).toContainText('Server mode')
@@ -109,10 +131,31 @@ test('an open page follows the server across a restart: after it, a backend’s 
       body: JSON.stringify({ properties: { subject: 'Written after the restart', hs_pipeline_stage: '1' } }),
     })
     expect(response.status).toBe(201)
-    // The page reconnects on its own (the stream asks for a retry after 1 s); a loaded machine may take longer.
-    await expect(list.getByRole('link', { name: 'Written after the restart' })).toBeVisible({ timeout: 20_000 })
+    // The page reconnects on its own (the stream asks for a retry after 1 s), and the new epoch makes it refetch.
+    await expect(list.getByRole('link', { name: 'Written after the restart' })).toBeVisible({ timeout: 10_000 })
   } finally {
     await server.close()
     removeScratchDirs()
+  }
+})
+
+test('a page whose change stream is refused (the server’s cap) says why in the console, and still works', async ({ page }) => {
+  const { startRingside } = await import('../server/server.ts')
+  const { freePortPair } = await import('../server/test/support.ts')
+  const port = await freePortPair()
+  const origin = `http://127.0.0.1:${port}`
+  const server = await startRingside({ port, data: null, pages: 'dist', maxChangeStreams: 1 })
+  const taken = new AbortController()
+  try {
+    // Another client holds the one stream the server serves.
+    const other = await fetch(`${origin}/_ringside/v1/changes`, { signal: taken.signal })
+    expect(other.status).toBe(200)
+    const warned = page.waitForEvent('console', { predicate: (message) => message.type() === 'warning' && message.text().includes('change stream') })
+    await page.goto(`${origin}/#/tickets`)
+    await expect(page.getByRole('table', { name: 'Tickets' })).toBeVisible({ timeout: 15_000 })
+    expect((await warned).text()).toMatch(/refused this page's change stream \(HTTP 429\): This Ringside server already serves 1 change stream, its cap\./)
+  } finally {
+    taken.abort()
+    await server.close()
   }
 })

@@ -22,8 +22,8 @@ import { getRequestListener } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono, type Context } from 'hono'
 import { getCookie } from 'hono/cookie'
+import { parse as parseCookies } from 'hono/utils/cookie'
 import { cors } from 'hono/cors'
-import { streamSSE, type SSEStreamingApi } from 'hono/streaming'
 import type { ViteDevServer } from 'vite'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
@@ -38,6 +38,7 @@ import { isLoopback } from '../shared/api/calling/outbound.ts'
 import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
 import { isServablePath, RequestGuard } from './guard.ts'
 import { serveCdnSdk } from './sdk-cdn.ts'
+import { ChangeStreams } from './change-feed.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
 import { parseImport } from './data-lines.ts'
 
@@ -107,6 +108,8 @@ export interface RingsideServerOptions {
   compactEvery?: number
   /** The API's clock (tests). */
   now?: () => number
+  /** Change streams open at once (default MAX_CHANGE_STREAMS); one more is refused with 429. */
+  maxChangeStreams?: number
 }
 
 export interface RingsideServer {
@@ -157,6 +160,9 @@ function listen(server: Server, port: number, host: string, role: string): Promi
   })
 }
 
+/** Response headers a browser on a CORS origin may read. */
+const EXPOSED_HEADERS = ['x-hubspot-correlation-id'] as const
+
 /** Idle sockets are closed after this long without a byte either way (the change stream writes every 15 s). */
 export const IDLE_SOCKET_MS = 60_000
 /** A request's headers must arrive within this, and the whole request within REQUEST_MS. */
@@ -199,9 +205,12 @@ function closeServer(server: Server, sockets: Set<Duplex>): Promise<void> {
 }
 
 /** Answer with the real API's error body (and close the connection when the request body was not read). */
-function sendError(res: ServerResponse, error: ApiError, close = false): void {
-  const body = JSON.stringify(error.toBody(crypto.randomUUID()))
+function sendError(res: ServerResponse, error: ApiError, close = false, headers: Record<string, string> = {}): void {
+  const correlationId = crypto.randomUUID()
+  const body = JSON.stringify(error.toBody(correlationId))
   res.writeHead(error.status, {
+    ...headers,
+    'x-hubspot-correlation-id': correlationId,
     'content-type': 'application/json;charset=utf-8',
     'content-length': Buffer.byteLength(body),
     ...(close && { connection: 'close' }),
@@ -335,9 +344,9 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.oldJournal, storage.paths.lock]) : []
 
   // --- the harness origin: API, change stream, server info (and pages in dist mode)
-  const streams = new Set<SSEStreamingApi>()
   // The client that sent the request whose transaction is committing (see CHANGE_CLIENT_HEADER).
   const requestClient = new AsyncLocalStorage<string | undefined>()
+  const changeStreams = new ChangeStreams({ clientOf: () => requestClient.getStore(), ...(options.maxChangeStreams !== undefined && { maxStreams: options.maxChangeStreams }) })
   const crmOf = (c: Context) => registry.resolve(c.req.header(SANDBOX_HEADER), getCookie(c, SANDBOX_COOKIE))
   const app = new Hono()
   if (corsOrigins.length > 0) {
@@ -347,13 +356,13 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
         origin: (requestOrigin) => (corsOrigins.includes(requestOrigin) ? requestOrigin : null),
         allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
         allowHeaders: ['authorization', 'content-type', SANDBOX_HEADER, CHANGE_CLIENT_HEADER],
-        exposeHeaders: ['x-hubspot-correlation-id'],
+        exposeHeaders: [...EXPOSED_HEADERS],
         maxAge: 600,
       }),
     )
   }
   app.get(SERVER_PATHS.info, (c) => {
-    const { sandbox } = crmOf(c)
+    const { sandbox, service: crm } = crmOf(c)
     return c.json({
       mode: 'server',
       origin,
@@ -362,34 +371,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       sandbox,
       cors: corsOrigins,
       changes: SERVER_PATHS.changes,
-    })
-  })
-  app.get(SERVER_PATHS.changes, (c) => {
-    const { service: crm } = crmOf(c)
-    c.header('cache-control', 'no-store')
-    return streamSSE(c, async (stream) => {
-      streams.add(stream)
-      // Listening starts before anything is written, so no commit falls between connecting and listening.
-      const off = crm.db.onChange((commit) => {
-        if (stream.aborted || stream.closed) return
-        const client = requestClient.getStore()
-        void stream.writeSSE({ data: JSON.stringify({ tables: commit.tables, ...(client && { client }) }) }).catch(() => {})
-      })
-      const ended = new Promise<void>((done) => stream.onAbort(done))
-      try {
-        // The browser reconnects a second after the stream drops (a restart).
-        // `ready` lists every table: a page that reconnects may have missed changes to any of them.
-        await stream.writeSSE({ event: 'ready', data: JSON.stringify({ mode: 'server', tables: crm.db.tableNames }), retry: 1000 })
-        // A comment every 15 s keeps idle connections open through proxies and lets a dead one be noticed.
-        while (!stream.aborted && !stream.closed) {
-          const tick = await Promise.race([stream.sleep(15_000).then(() => 'tick'), ended.then(() => 'end')])
-          if (tick === 'end' || stream.aborted || stream.closed) break
-          await stream.write(': keep-alive\n\n')
-        }
-      } finally {
-        off()
-        streams.delete(stream)
-      }
+      changePosition: changeStreams.position(crm.db),
     })
   })
   app.all('*', async (c, next) => {
@@ -486,6 +468,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     if (declared > MAX_BODY_BYTES) {
       return sendError(res, new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`), true)
     }
+    if (path === SERVER_PATHS.changes && req.method === 'GET') return serveChangeStream(req, res)
     void apiListener(req, res)
   })
   widgetServer.on('request', (req, res) => {
@@ -499,8 +482,35 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     servePage(req, res)
   })
 
+  /**
+   * The change stream, written straight to Node's response: a commit's frame is
+   * one socket write per stream (see change-feed.ts).
+   */
+  const serveChangeStream = (req: IncomingMessage, res: ServerResponse) => {
+    const sandboxHeader = req.headers[SANDBOX_HEADER]
+    const { service: crm } = registry.resolve(typeof sandboxHeader === 'string' ? sandboxHeader : undefined, parseCookies(req.headers.cookie ?? '', SANDBOX_COOKIE)[SANDBOX_COOKIE])
+    // The same CORS answer the API's middleware gives (the request is a simple GET: no preflight).
+    const requestOrigin = req.headers.origin
+    const headers: Record<string, string> = {
+      'cache-control': 'no-store',
+      ...(requestOrigin && corsOrigins.includes(requestOrigin) && { 'access-control-allow-origin': requestOrigin, 'access-control-expose-headers': EXPOSED_HEADERS.join(','), vary: 'Origin' }),
+    }
+    const refused = changeStreams.refusal()
+    if (refused) return sendError(res, refused, false, headers)
+    res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8' })
+    const end = changeStreams.open(crm.db, {
+      write: (chunk) => void res.write(chunk),
+      get queuedBytes() {
+        return res.writableLength
+      },
+      end: () => void res.end(),
+      destroy: () => void res.destroy(),
+    })
+    res.once('close', end)
+  }
+
   const closeAll = async () => {
-    for (const stream of streams) await stream.close().catch(() => {})
+    changeStreams.closeAll()
     await Promise.all([closeServer(harnessServer, sockets[0]), closeServer(widgetServer, sockets[1])])
     await vite?.close()
     await storage?.close()

@@ -22,7 +22,7 @@ let pat: Client
 let developer: Client
 
 beforeAll(async () => {
-  server = await startRingside({ port: await freePortPair(), data: scratchDir('contract'), pages: 'none' })
+  server = await startRingside({ port: await freePortPair(), data: scratchDir('contract'), pages: 'none', maxChangeStreams: 2 })
   origin = server.url.slice(0, -1)
   pat = new Client({ accessToken: ACCOUNT.privateAppToken, basePath: origin })
   developer = new Client({ developerApiKey: ACCOUNT.developerApiKey, basePath: origin })
@@ -199,6 +199,17 @@ describe('raw HTTP', { timeout: 20_000 }, () => {
       expect(allowed.headers.get('access-control-allow-headers')).toContain('authorization')
       const refused = await fetch(url, { method: 'OPTIONS', headers: { origin: 'http://evil.example', 'access-control-request-method': 'GET' } })
       expect(refused.headers.get('access-control-allow-origin')).toBeNull()
+      // The change stream answers CORS as the API does.
+      const api = await fetch(url, { headers: { origin: 'http://127.0.0.1:9999', authorization: `Bearer ${ACCOUNT.privateAppToken}` } })
+      const stream = new AbortController()
+      const changes = await fetch(`${other.url}_ringside/v1/changes`, { headers: { origin: 'http://127.0.0.1:9999' }, signal: stream.signal })
+      expect(changes.status).toBe(200)
+      for (const header of ['access-control-allow-origin', 'access-control-expose-headers']) expect(changes.headers.get(header)).toBe(api.headers.get(header))
+      expect(changes.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:9999')
+      stream.abort()
+      const foreign = await fetch(`${other.url}_ringside/v1/changes`, { headers: { origin: 'http://evil.example' } })
+      expect(foreign.headers.get('access-control-allow-origin')).toBeNull()
+      await foreign.body?.cancel()
     } finally {
       await other.close()
     }
@@ -210,23 +221,33 @@ describe('raw HTTP', { timeout: 20_000 }, () => {
     expect(((await response.json()) as { message: string }).message).toContain(origin)
   })
 
-  test('the change stream sends {"tables": [...]} for every committed write, from any client', async () => {
-    const abort = new AbortController()
+  /** Open the change stream; `until` reads it until its text matches. */
+  async function openStream(abort: AbortController) {
     const stream = await fetch(`${origin}/_ringside/v1/changes`, { signal: abort.signal })
     expect(stream.headers.get('content-type')).toContain('text/event-stream')
     const reader = (stream.body as ReadableStream<Uint8Array>).getReader()
     const decoder = new TextDecoder()
-    let text = ''
+    const read = { text: '' }
     const until = async (pattern: RegExp) => {
-      while (!pattern.test(text)) {
+      while (!pattern.test(read.text)) {
         const { value, done } = await reader.read()
-        if (done) throw new Error(`stream ended: ${text}`)
-        text += decoder.decode(value, { stream: true })
+        if (done) throw new Error(`stream ended: ${read.text}`)
+        read.text += decoder.decode(value, { stream: true })
       }
     }
-    await until(/event: ready/)
+    return { read, until }
+  }
+
+  test('the change stream opens at the position GET /_ringside/v1/server tells, and numbers every committed write, from any client', async () => {
+    const abort = new AbortController()
+    const { changePosition } = (await (await fetch(`${origin}/_ringside/v1/server`)).json()) as { changePosition: { epoch: string; seq: number } }
+    const { read, until } = await openStream(abort)
+    await until(/event: ready\n[^]*?\n\n/)
+    expect(read.text).toContain(`id: ${changePosition.epoch}:${changePosition.seq}\n`)
+    expect(read.text).toContain(`"epoch":"${changePosition.epoch}","seq":${changePosition.seq},`)
     await pat.crm.tickets.basicApi.create({ properties: { subject: 'Streamed', hs_pipeline_stage: '1' } })
-    await until(/\ndata: \{"tables":\[[^\n]*"crm_tickets"[^\n]*\]\}\n/)
+    const next = changePosition.seq + 1
+    await until(new RegExp(`\nid: ${changePosition.epoch}:${next}\ndata: \\{"tables":\\[[^\n]*"crm_tickets"[^\n]*\\],"seq":${next}\\}\n`))
     // A write whose request named its client comes with that name.
     const named = await fetch(`${origin}/crm/v3/objects/tickets`, {
       method: 'POST',
@@ -234,8 +255,32 @@ describe('raw HTTP', { timeout: 20_000 }, () => {
       body: JSON.stringify({ properties: { subject: 'Named', hs_pipeline_stage: '1' } }),
     })
     expect(named.status).toBe(201)
-    await until(/"client":"page-7"/)
+    await until(new RegExp(`"seq":${next + 1},"client":"page-7"`))
     abort.abort()
+  })
+
+  test('streams over the cap are refused with a 429 error body naming the cap; a closed one frees its place', async () => {
+    const first = new AbortController()
+    const second = new AbortController()
+    await (await openStream(first)).until(/event: ready/)
+    await (await openStream(second)).until(/event: ready/)
+    const refused = await fetch(`${origin}/_ringside/v1/changes`)
+    expect(refused.status).toBe(429)
+    const body = (await refused.json()) as { status: string; message: string; correlationId: string; category: string }
+    expect(body).toMatchObject({ status: 'error', category: 'RATE_LIMITS' })
+    expect(body.correlationId).toMatch(UUID)
+    expect(body.message).toMatch(/already serves 2 change streams, its cap/)
+    first.abort()
+    // The server hears the abort when the socket closes.
+    await expect
+      .poll(async () => {
+        const again = await fetch(`${origin}/_ringside/v1/changes`)
+        const ok = again.ok
+        await again.body?.cancel()
+        return ok
+      })
+      .toBe(true)
+    second.abort()
   })
 
   test('a taken port is a one-line error naming the port', async () => {

@@ -60,7 +60,7 @@ export function isApiPath(pathname: string): boolean {
 export const SERVER_PATHS = {
   /** GET → `{ mode: 'server', … }`: a page asks this to learn whether a server is behind it. */
   info: '/_ringside/v1/server',
-  /** GET → text/event-stream; each event's data is `{"tables": [...]}` (a committed change). */
+  /** GET → text/event-stream: a `ready` event, then one event per committed change (format: change-stream.ts). */
   changes: '/_ringside/v1/changes',
 } as const
 

@@ -1,4 +1,4 @@
-import { connectCrm, probeServer } from './connect.ts'
+import { probeServer } from './connect.ts'
 
 /** A stand-in for the browser's EventSource: the test plays the server's events. */
 class FakeEventSource extends EventTarget {
@@ -8,6 +8,9 @@ class FakeEventSource extends EventTarget {
   constructor(readonly url: string) {
     super()
     FakeEventSource.last = this
+  }
+  close() {
+    this.readyState = FakeEventSource.CLOSED
   }
   send(type: string, data: unknown) {
     this.dispatchEvent(new MessageEvent(type, { data: JSON.stringify(data) }))
@@ -31,26 +34,109 @@ it('probeServer: only a JSON answer saying mode "server" counts', async () => {
   expect(await probeServer()).toBeUndefined()
 })
 
-it('in server mode, changes come from the change stream; after a reconnect, every table counts as changed', async () => {
-  vi.stubGlobal('fetch', async () => json({ mode: 'server', origin: 'http://x', widgetOrigin: 'http://y', data: '/data', sandbox: null, cors: [] }))
+const serverInfo = (changePosition?: unknown) => json({ mode: 'server', origin: 'http://x', widgetOrigin: 'http://y', data: '/data', sandbox: null, cors: [], changePosition })
+
+/** connectCrm in server mode (no SharedWorker: the page follows the stream itself), with its changes recorded. */
+async function followed(changePosition?: unknown) {
+  vi.stubGlobal('fetch', async () => serverInfo(changePosition))
   vi.stubGlobal('EventSource', FakeEventSource)
-  const connection = await connectCrm()
-  expect(connection.mode).toBe('server')
-  // The stream opens with the first listener (here: no SharedWorker, so the page follows it itself).
-  expect(FakeEventSource.last).toBeUndefined()
+  FakeEventSource.last = undefined
+  const connection = await (await freshConnectCrm())()
   const seen: string[][] = []
   connection.onChange((event) => seen.push(event.tables))
-  expect(FakeEventSource.last?.url).toBe('/_ringside/v1/changes')
-  const source = FakeEventSource.last as FakeEventSource
-  source.send('ready', { mode: 'server', tables: ['a', 'b'] })
-  source.send('message', { tables: ['crm_tickets'] })
+  return { connection, seen, source: FakeEventSource.last as unknown as FakeEventSource }
+}
+
+/** connect.ts keeps one connection per page: each test loads it afresh. */
+async function freshConnectCrm() {
+  vi.resetModules()
+  return (await import('./connect.ts')).connectCrm
+}
+
+it('in server mode, changes come from the change stream; a reconnect that missed nothing refetches nothing, one that did refetches everything', async () => {
+  vi.stubGlobal('fetch', async () => serverInfo({ epoch: 'run-1', seq: 3 }))
+  vi.stubGlobal('EventSource', FakeEventSource)
+  FakeEventSource.last = undefined
+  const connection = await (await freshConnectCrm())()
+  expect(connection.mode).toBe('server')
+  expect(connection.server?.changePosition).toEqual({ epoch: 'run-1', seq: 3 })
+  // The stream opens with the first listener (here: no SharedWorker, so the page follows it itself).
+  const opened = () => FakeEventSource.last
+  expect(opened()).toBeUndefined()
+  const seen: string[][] = []
+  connection.onChange((event) => seen.push(event.tables))
+  expect(opened()?.url).toBe('/_ringside/v1/changes')
+  const source = opened() as FakeEventSource
+  // Live where the page loaded its data: nothing missed.
+  source.send('ready', { mode: 'server', epoch: 'run-1', seq: 3, tables: ['a', 'b'] })
+  source.send('message', { tables: ['crm_tickets'], seq: 4 })
   // This page's own write (it named itself with requestHeaders) is not passed on; another page's is.
   const self = connection.requestHeaders['x-ringside-client']
   expect(self).toMatch(/^[0-9a-f-]{36}$/)
-  source.send('message', { tables: ['crm_calls'], client: self })
-  source.send('message', { tables: ['crm_deals'], client: 'another-page' })
+  source.send('message', { tables: ['crm_calls'], seq: 5, client: self })
+  source.send('message', { tables: ['crm_deals'], seq: 6, client: 'another-page' })
   source.send('message', 'not a change')
-  source.send('ready', { mode: 'server', tables: ['a', 'b'] })
+  source.send('message', { tables: ['crm_deals'], client: 'no seq' })
+  // A reconnect at the position the page has seen: nothing was missed.
+  source.send('ready', { mode: 'server', epoch: 'run-1', seq: 6, tables: ['a', 'b'] })
+  expect(seen).toEqual([['crm_tickets'], ['crm_deals']])
+  // A reconnect after commits 7 and 8 were made while the stream was down: every table.
+  source.send('ready', { mode: 'server', epoch: 'run-1', seq: 8, tables: ['a', 'b'] })
   expect(seen).toEqual([['crm_tickets'], ['crm_deals'], ['a', 'b']])
   await expect(connection.settled()).resolves.toBeUndefined()
+})
+
+it('a commit made after the page loaded and before its stream first connected is caught up (every table refetched)', async () => {
+  const { seen, source } = await followed({ epoch: 'run-1', seq: 3 })
+  source.send('ready', { mode: 'server', epoch: 'run-1', seq: 4, tables: ['a', 'b'] })
+  expect(seen).toEqual([['a', 'b']])
+  source.send('message', { tables: ['a'], seq: 5 })
+  expect(seen).toEqual([['a', 'b'], ['a']])
+})
+
+it('a page whose server did not say where its stream stood refetches on the first ready', async () => {
+  const { seen, source } = await followed(undefined)
+  source.send('ready', { mode: 'server', epoch: 'run-1', seq: 0, tables: ['a'] })
+  expect(seen).toEqual([['a']])
+})
+
+it('after a restart (a new epoch, seq from 0) every table is refetched, and changes go on from the new count', async () => {
+  const { seen, source } = await followed({ epoch: 'run-1', seq: 40 })
+  source.send('ready', { mode: 'server', epoch: 'run-1', seq: 40, tables: ['a', 'b'] })
+  source.send('ready', { mode: 'server', epoch: 'run-2', seq: 0, tables: ['a', 'b'] })
+  expect(seen).toEqual([['a', 'b']])
+  source.send('message', { tables: ['b'], seq: 1 })
+  expect(seen).toEqual([['a', 'b'], ['b']])
+})
+
+it('a gap in seq on one connection refetches everything; a change already seen is not passed on again', async () => {
+  const { seen, source } = await followed({ epoch: 'run-1', seq: 5 })
+  source.send('ready', { mode: 'server', epoch: 'run-1', seq: 3, tables: ['a', 'b'] })
+  // Commits 4 and 5 were in the data the page loaded.
+  source.send('message', { tables: ['a'], seq: 4 })
+  source.send('message', { tables: ['a'], seq: 5 })
+  expect(seen).toEqual([])
+  source.send('message', { tables: ['a'], seq: 7 })
+  expect(seen).toEqual([['a', 'b']])
+})
+
+it('a stream the server refuses (its cap) is reported with the server\'s message and retried after a pause', async () => {
+  vi.useFakeTimers()
+  try {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const { seen, source } = await followed({ epoch: 'run-1', seq: 0 })
+    vi.stubGlobal('fetch', async () => json({ status: 'error', message: 'This Ringside server already serves 2 change streams, its cap.', category: 'RATE_LIMITS' }, 429))
+    source.readyState = FakeEventSource.CLOSED
+    source.dispatchEvent(new Event('error'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('(HTTP 429): This Ringside server already serves 2 change streams, its cap.'))
+    expect(FakeEventSource.last).toBe(source)
+    await vi.advanceTimersByTimeAsync(2000)
+    const again = FakeEventSource.last as unknown as FakeEventSource
+    expect(again).not.toBe(source)
+    again.send('ready', { mode: 'server', epoch: 'run-1', seq: 2, tables: ['a'] })
+    expect(seen).toEqual([['a']])
+  } finally {
+    vi.useRealTimers()
+  }
 })

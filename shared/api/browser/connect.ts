@@ -14,8 +14,9 @@
  */
 import type { SeedOptions } from '../seed.ts'
 import type { CrmChangeEvent } from './msw.ts'
-import { followChangeStream, type ServerChangeEvent } from './server-changes.ts'
+import { ChangeCursor, followChangeStream, type StreamEvent } from './server-changes.ts'
 import { CHANGE_CLIENT_HEADER, SERVER_PATHS } from '../api-paths.ts'
+import { parsePosition, type ChangePosition } from '../change-stream.ts'
 
 export type CrmMode = 'server' | 'browser-only'
 
@@ -29,6 +30,8 @@ export interface ServerInfo {
   /** The sandbox this browser uses (`--sandboxes`), or null for the main CRM. */
   sandbox: string | null
   cors: string[]
+  /** Where the change stream stood when the server answered (see ../change-stream.ts). */
+  changePosition?: ChangePosition
 }
 
 export interface CrmConnection {
@@ -59,7 +62,10 @@ export async function probeServer(timeoutMs = 3000): Promise<ServerInfo | undefi
     const response = await fetch(SERVER_PATHS.info, { headers: { accept: 'application/json' }, cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) })
     if (!response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return undefined
     const body = (await response.json()) as Partial<ServerInfo> | null
-    return body?.mode === 'server' ? (body as ServerInfo) : undefined
+    if (body?.mode !== 'server') return undefined
+    const { changePosition, ...info } = body as ServerInfo
+    const position = parsePosition(changePosition)
+    return { ...info, ...(position && { changePosition: position }) }
   } catch {
     return undefined
   }
@@ -72,7 +78,7 @@ export async function probeServer(timeoutMs = 3000): Promise<ServerInfo | undefi
  * requests. Where SharedWorker is missing (or fails), the page follows the
  * stream itself.
  */
-function subscribeToServerChanges(emit: (event: ServerChangeEvent) => void): void {
+function subscribeToServerChanges(emit: (event: StreamEvent) => void): void {
   if (typeof SharedWorker === 'undefined') {
     followChangeStream(emit)
     return
@@ -86,12 +92,40 @@ function subscribeToServerChanges(emit: (event: ServerChangeEvent) => void): voi
   try {
     const worker = new SharedWorker(new URL('./server-changes-worker.ts', import.meta.url), { type: 'module', name: 'ringside-server-changes' })
     worker.addEventListener('error', fallBack)
-    worker.port.addEventListener('message', (message: MessageEvent<ServerChangeEvent>) => {
+    worker.port.addEventListener('message', (message: MessageEvent<StreamEvent>) => {
       if (!fellBack) emit(message.data)
     })
     worker.port.start()
   } catch {
     fallBack()
+  }
+}
+
+/**
+ * Turn stream events into the page's changes. The cursor starts where the
+ * stream stood when the page asked GET /_ringside/v1/server, before it loaded
+ * any data; whenever a `ready` (first connection, reconnect, restart) or a
+ * gap in `seq` shows commits the page has not heard of, every table counts as
+ * changed, so every view refetches.
+ */
+function catchingUp(start: ChangePosition | undefined, clientId: string, tell: (tables: string[]) => void): (event: StreamEvent) => void {
+  const cursor = new ChangeCursor(start)
+  let everyTable: string[] = []
+  let refusal = ''
+  return (event) => {
+    if (event.type === 'ready') {
+      everyTable = event.ready.tables
+      refusal = ''
+      if (cursor.ready(event.ready)) tell(everyTable)
+    } else if (event.type === 'change') {
+      const seen = cursor.change(event.change.seq)
+      if (seen === 'gap') tell(everyTable.length > 0 ? everyTable : event.change.tables)
+      // This page's own writes are skipped: it knows of them.
+      else if (seen === 'new' && event.change.client !== clientId) tell(event.change.tables)
+    } else if (event.type === 'refused' && event.message !== refusal) {
+      refusal = event.message
+      console.warn(`[ringside] the server refused this page's change stream (HTTP ${event.status}): ${event.message} Changes made elsewhere show after a reload; the page keeps retrying.`)
+    }
   }
 }
 
@@ -101,6 +135,9 @@ async function connect(options: ConnectOptions): Promise<CrmConnection> {
     const listeners = new Set<(event: CrmChangeEvent) => void>()
     let following = false
     const clientId = crypto.randomUUID()
+    const tell = (tables: string[]) => {
+      for (const each of listeners) each({ tables })
+    }
     return {
       mode: 'server',
       server,
@@ -110,10 +147,7 @@ async function connect(options: ConnectOptions): Promise<CrmConnection> {
         // The stream is opened for the first listener: a page that only asks which mode it is in holds no connection.
         if (!following) {
           following = true
-          subscribeToServerChanges((event) => {
-            if (event.client === clientId) return
-            for (const each of listeners) each({ tables: event.tables })
-          })
+          subscribeToServerChanges(catchingUp(server.changePosition, clientId, tell))
         }
         return () => listeners.delete(listener)
       },
