@@ -14,6 +14,10 @@
  *   <crc> ["2",{…}]
  *   <crc> {"end":true,"tables":1,"rows":2}
  *
+ * `journalSkip` (when present) says how many entries at the start of that
+ * journal the snapshot already holds: a restart that found a compaction cut
+ * short writes its snapshot in the background and goes on with the journal.
+ *
  * Rows are written as the database holds them and read back without a
  * schema check: the checksum proves they are what this server wrote.
  */
@@ -69,11 +73,11 @@ const CHUNK_CHARS = 1 << 20
  * Write `snapshot` to `path` in the line format (not atomically: the caller
  * writes a temp file and renames it), fsynced. Returns its size in bytes.
  */
-export async function writeLineSnapshot(path: string, snapshot: Snapshot, journalGeneration: string): Promise<number> {
+export async function writeLineSnapshot(path: string, snapshot: Snapshot, journalGeneration: string, journalSkip = 0): Promise<number> {
   const handle = await open(path, 'w')
   let bytes = 0
   try {
-    let chunk = checksummed(JSON.stringify({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, layout: SNAPSHOT_LAYOUT, exportedAt: snapshot.exportedAt, journalGeneration }))
+    let chunk = checksummed(JSON.stringify({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, layout: SNAPSHOT_LAYOUT, exportedAt: snapshot.exportedAt, journalGeneration, ...(journalSkip > 0 && { journalSkip }) }))
     const flush = async () => {
       await handle.write(chunk)
       bytes += Buffer.byteLength(chunk)
@@ -101,6 +105,8 @@ export async function writeLineSnapshot(path: string, snapshot: Snapshot, journa
 
 export interface LineSnapshot {
   journalGeneration: unknown
+  /** How many entries at the start of that journal the snapshot already holds (a snapshot written after a restart). */
+  journalSkip: number
   tables: Array<[string, Array<[string, unknown]>]>
   rows: number
 }
@@ -119,6 +125,7 @@ export function parseLineSnapshot(text: string): LineSnapshot & { damage: Damage
   const damage: Damage[] = []
   const tables: LineSnapshot['tables'] = []
   let journalGeneration: unknown
+  let journalSkip = 0
   let current: Array<[string, unknown]> | null = null
   let expected = 0
   let rows = 0
@@ -148,6 +155,7 @@ export function parseLineSnapshot(text: string): LineSnapshot & { damage: Damage
         continue
       }
       journalGeneration = value.journalGeneration
+      if (typeof value.journalSkip === 'number') journalSkip = value.journalSkip
       continue
     }
     if (Array.isArray(value)) {
@@ -175,7 +183,7 @@ export function parseLineSnapshot(text: string): LineSnapshot & { damage: Damage
     damage.push({ line: number, problem: 'not a table line, a row or the end line' })
   }
   if (!ended) damage.push({ line: number + (text.endsWith('\n') || text.length === 0 ? 1 : 0), problem: 'the end line is missing: the file is cut short' })
-  return { journalGeneration, tables, rows, damage }
+  return { journalGeneration, journalSkip, tables, rows, damage }
 }
 
 /**

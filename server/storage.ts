@@ -280,7 +280,7 @@ export class DiskStorage {
   /** The background snapshot write in flight. */
   #background: Promise<void> | null = null
   /** A compaction whose snapshot could not be written: retried at the next one. */
-  #unwritten: { snapshot: Snapshot; generation: string } | null = null
+  #unwritten: { snapshot: Snapshot; generation: string; journalSkip: number } | null = null
   #locked = false
 
   constructor(location: string, options: StorageOptions = {}) {
@@ -322,7 +322,7 @@ export class DiskStorage {
   }
 
   /** What `load` found that `start` acts on. */
-  #loaded: { journal: JournalRead | null; compact: boolean } = { journal: null, compact: true }
+  #loaded: { journal: JournalRead | null; compact: boolean; background: boolean; staleOld: boolean } = { journal: null, compact: true, background: false, staleOld: false }
 
   /**
    * Load the snapshot and replay the journal(s) into `db` (whose tables must
@@ -340,6 +340,8 @@ export class DiskStorage {
 
     // The snapshot: this build's line format, or an older build's JSON document.
     let generation: unknown = undefined
+    /** Entries at the start of the journal that the snapshot already holds. */
+    let skip = 0
     let snapshotTables: Array<[string, Array<[string, unknown]>]> = []
     let legacy = false
     const lineFile = existsSync(snapshot) && (snapshot !== legacySnapshot || isLineSnapshot(firstLine(snapshot)))
@@ -348,6 +350,7 @@ export class DiskStorage {
       this.#snapshotBytes = Buffer.byteLength(text)
       const read = parseLineSnapshot(text)
       generation = read.journalGeneration
+      skip = read.journalSkip
       snapshotTables = read.tables
       damage.push(...read.damage.map((d) => ({ ...d, file: snapshot })))
     } else if (existsSync(legacySnapshot)) {
@@ -415,6 +418,7 @@ export class DiskStorage {
     let applied = 0
     for (const read of replay) {
       for (const [index, rows] of read.entries.entries()) {
+        if (read.generation === generation && index < skip) continue
         try {
           db.applyRows(rows, { trusted: read.checksummed })
         } catch (error) {
@@ -432,8 +436,10 @@ export class DiskStorage {
           `The journal as it was is kept as ${kept}.`,
       )
     }
-    const continuing = !legacy && lineFile && replay.length === 1 && replay[0] === current && old === null && current.damage.length === 0
-    this.#loaded = { journal: continuing ? current : null, compact: !continuing }
+    // Go on with the journal when it is whole and this build's; after a compaction a crash cut short (two
+    // journals), write the snapshot in the background at start, as that compaction would have.
+    const continuing = !legacy && lineFile && current !== null && replay[replay.length - 1] === current && current.damage.length === 0
+    this.#loaded = { journal: continuing ? current : null, compact: !continuing, background: continuing && replay.length > 1, staleOld: old !== null && !replay.includes(old) }
     if (continuing && current) {
       this.#entries = current.entries.length
       this.#bytes = current.wholeBytes
@@ -444,9 +450,10 @@ export class DiskStorage {
 
   /**
    * Get ready to write commits: continue the loaded journal (cut back to
-   * its last whole line), or, when there is no usable one (first run, an
-   * older build's files, an interrupted compaction, an import), write a
-   * snapshot of `db` and start a new journal. Returns the sink to pass to
+   * its last whole line; after an interrupted compaction its snapshot is
+   * written in the background), or, when there is no usable one (first run,
+   * an older build's files, an import), write a snapshot of `db` and start a
+   * new journal. Returns the sink to pass to
    * `db.onCommit`.
    */
   async start(db: Database, options: { compact?: boolean } = {}): Promise<CommitSink> {
@@ -458,6 +465,11 @@ export class DiskStorage {
       this.#generation = loaded.generation
       this.#durableBytes = loaded.wholeBytes
       this.#file = await this.#openJournal(this.paths.journal)
+      if (this.#loaded.staleOld) await unlink(this.paths.oldJournal).catch(() => {})
+      if (this.#loaded.background) {
+        this.#compacting = true
+        this.#background = this.#writeSnapshot(db.snapshot(), loaded.generation, loaded.entries.length)
+      }
     }
     return this.sink(db)
   }
@@ -566,7 +578,7 @@ export class DiskStorage {
     const pending = this.#unwritten
     if (pending) {
       // The previous compaction's snapshot never reached the disk: journal.old.jsonl is still needed. Write that one first.
-      this.#background = this.#writeSnapshot(pending.snapshot, pending.generation)
+      this.#background = this.#writeSnapshot(pending.snapshot, pending.generation, pending.journalSkip)
       await this.#background
       this.#compacting = false
       return
@@ -597,11 +609,11 @@ export class DiskStorage {
   }
 
   /** Write the snapshot that continues in journal `generation`, then drop the old journal. Never rejects. */
-  async #writeSnapshot(snapshot: Snapshot, generation: string): Promise<void> {
+  async #writeSnapshot(snapshot: Snapshot, generation: string, journalSkip = 0): Promise<void> {
     const { snapshot: path, oldJournal, legacySnapshot } = this.paths
     const temp = tempPath(path)
     try {
-      this.#snapshotBytes = await writeLineSnapshot(temp, snapshot, generation)
+      this.#snapshotBytes = await writeLineSnapshot(temp, snapshot, generation, journalSkip)
       await rename(temp, path)
       await fsyncDirAsync(this.paths.dir)
       this.#unwritten = null
@@ -609,7 +621,7 @@ export class DiskStorage {
       if (legacySnapshot !== path) await unlink(legacySnapshot).catch(() => {})
       await fsyncDirAsync(this.paths.dir)
     } catch (error) {
-      this.#unwritten = { snapshot, generation }
+      this.#unwritten = { snapshot, generation, journalSkip }
       await unlink(temp).catch(() => {})
       this.#onWarning(`a compaction could not write ${path}: ${describe(error)}; the journals are kept and it is tried again at the next compaction.`)
     } finally {

@@ -323,6 +323,18 @@ test('a crash at any step of a background compaction loses nothing acknowledged'
   const late = load(folderWith(new Map([...final, ['journal.old.jsonl', at.get('journal.old.jsonl') as Buffer]]), 'late'))
   expect(late.ids).toEqual(['a', 'b', 'c'])
   expect(late.report.warnings.join('\n')).toContain('journal.old.jsonl: ignored a journal left by an interrupted compaction')
+  // A restart from the midway state goes on with the new journal and writes the snapshot in the background; the next start skips what it holds.
+  const resumed = folderWith(new Map([...at, ['journal.jsonl', final.get('journal.jsonl') as Buffer]]), 'resumed')
+  const again = new Database()
+  const table = again.table('items', itemSchema)
+  const restarted = new DiskStorage(resumed)
+  restarted.load(again)
+  again.onCommit(await restarted.start(again))
+  await again.transaction(() => table.set('d', { n: 4 }))
+  await restarted.close()
+  expect(readdirSync(resumed).sort()).toEqual(['journal.jsonl', 'snapshot.ndjson'])
+  expect(readFileSync(join(resumed, 'snapshot.ndjson'), 'utf8').split('\n')[0]).toContain('"journalSkip":1}')
+  expect(load(resumed)).toMatchObject({ ids: ['a', 'b', 'c', 'd'], report: { journalEntries: 1 } })
   // The old snapshot with only the new journal (its predecessor gone): refused, not loaded with a gap.
   const gap = folderWith(new Map([['snapshot.ndjson', at.get('snapshot.ndjson') as Buffer], ['journal.jsonl', final.get('journal.jsonl') as Buffer]]), 'gap')
   expect(() => load(gap)).toThrow(/continues a journal of generation .* that is missing/)
