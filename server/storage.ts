@@ -253,6 +253,8 @@ type Item =
   | { kind: 'line'; text: string; resolve: () => void; reject: (error: unknown) => void }
   | { kind: 'replace'; snapshot: Snapshot; resolve: () => void; reject: (error: unknown) => void }
   | { kind: 'switch'; snapshot: Snapshot }
+  /** After a failure that left no usable journal: the durable state (taken at the rollback), as a new snapshot. */
+  | { kind: 'resync'; snapshot: Snapshot }
 
 export class DiskStorage {
   readonly paths: DataPaths
@@ -275,6 +277,8 @@ export class DiskStorage {
   #broken: { error: unknown } | null = null
   /** A failed write may have left part of a batch: cut the journal back before the next one. */
   #repair = false
+  /** The files must be rewritten from memory after the next rollback (see the resync item). */
+  #resync = false
   /** A compaction is under way (queued, or its snapshot being written). */
   #compacting = false
   /** The background snapshot write in flight. */
@@ -485,6 +489,11 @@ export class DiskStorage {
       commit: (commit) => this.#commit(db, commit),
       rolledBack: () => {
         this.#broken = null
+        if (this.#resync) {
+          // Memory holds exactly what is durable now: that becomes the new snapshot before any later line.
+          this.#queue.unshift({ kind: 'resync', snapshot: db.snapshot() })
+          this.#writing ??= this.#drain()
+        }
       },
     }
   }
@@ -544,6 +553,15 @@ export class DiskStorage {
       } else if (head.kind === 'switch') {
         this.#queue.shift()
         await this.#switchJournal(head.snapshot)
+      } else if (head.kind === 'resync') {
+        this.#queue.shift()
+        try {
+          await this.#writeAll(head.snapshot)
+          this.#resync = false
+        } catch (error) {
+          // Lines queued behind it fail on the missing journal; their rollback tries again.
+          this.#onWarning(`could not rewrite the data files after a failed write: ${describe(error)}`)
+        }
       } else {
         this.#queue.shift()
         try {
@@ -561,6 +579,8 @@ export class DiskStorage {
   #fail(items: Array<{ reject: (error: unknown) => void }>, error: unknown): void {
     this.#broken = { error }
     this.#repair = true
+    // A failed reset or import may have left a snapshot the rollback undoes, or no open journal.
+    if (this.#file === null || items.some((item) => 'kind' in item && item.kind === 'replace')) this.#resync = true
     const rest = this.#queue.splice(0)
     for (const item of [...items, ...rest]) {
       if ('reject' in item) item.reject(error)

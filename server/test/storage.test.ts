@@ -374,3 +374,30 @@ function loadedWith(schema: typeof itemSchema): Database {
   db.table('items', schema)
   return db
 }
+
+test('a reset whose files cannot be written is undone; the next write first rewrites the files from memory, so the disk never keeps the undone reset', async () => {
+  const dir = scratchDir('storage-resync')
+  const db = new Database()
+  const items = db.table('items', itemSchema)
+  let opens = 0
+  const storage = new DiskStorage(dir, {
+    onWarning: () => {},
+    openJournal: async (path) => {
+      // The reset's new journal cannot be opened (after its snapshot was written).
+      if (++opens === 2) throw new Error('EMFILE: too many open files')
+      const handle = await open(path, 'a')
+      return { append: (text) => handle.appendFile(text), sync: () => handle.datasync(), truncate: (bytes) => handle.truncate(bytes), close: () => handle.close() }
+    },
+  })
+  db.onCommit(await storage.start(db))
+  await db.transaction(() => items.set('a', { n: 1 }))
+  await expect(db.transaction(() => db.clear())).rejects.toThrow('EMFILE')
+  expect([...items.entries()].map(([id]) => id)).toEqual(['a'])
+  await db.transaction(() => items.set('b', { n: 2 }))
+  await storage.close()
+
+  const reloaded = new Database()
+  const table = reloaded.table('items', itemSchema)
+  new DiskStorage(dir).load(reloaded)
+  expect([...table.entries()].map(([id]) => id)).toEqual(['a', 'b'])
+})
