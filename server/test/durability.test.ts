@@ -74,7 +74,7 @@ describe('server durability', { timeout: 60_000 }, () => {
       const server = await start(data, ['--compact-every', '8'])
       if (kills > 0) {
         const found = new Set(await ticketSubjects(server.origin))
-        expect(acknowledged.filter((s) => !found.has(s))).toEqual([])
+        expect(acknowledged.filter((s) => !found.has(s)), `acknowledged writes missing after kill ${kills}`).toEqual([])
       }
       let killed = false
       const writers = Array.from({ length: 8 }, async () => {
@@ -99,7 +99,7 @@ describe('server durability', { timeout: 60_000 }, () => {
       if (existsSync(oldJournal)) duringCompaction++
       await Promise.all(writers)
     }
-    expect(duringCompaction).toBeGreaterThan(0)
+    expect(duringCompaction, 'none of the kills landed inside a compaction').toBeGreaterThan(0)
     const last = await start(data)
     try {
       expect(last.run.output()).toMatch(/loaded the snapshot \(\d+ rows\) and \d+ journal entr(y|ies) in \d+\.\d s/)
