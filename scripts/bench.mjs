@@ -17,7 +17,7 @@ import { httpSection } from '../bench/http-section.mjs'
 import { ladderSection } from '../bench/ladder-section.mjs'
 import { packageSection } from '../bench/package-section.mjs'
 import { profileOurSdk } from '../bench/profile.mjs'
-import { sdkSection } from '../bench/sdk-section.mjs'
+import { hostSideFigures, sdkSection } from '../bench/sdk-section.mjs'
 import { startDistServer } from '../bench/server.mjs'
 import { printSection } from '../bench/table.mjs'
 
@@ -60,6 +60,7 @@ const SECTIONS = [
 /**
  * reports/bench.json: the SDK and bundle figures as numbers, keyed
  * sdk.roundtrip.<muted|unmuted>.<p50_us|p99_us>.<pair>, sdk.handshake.<mode>.p50_ms.<pair>,
+ * sdk.host_side (bench/sdk-section.mjs hostSideFigures: the host side's targets, muted, with the baselines),
  * bundle.gzip_bytes.<page>, ladder.* (bench/ladder-section.mjs: the ladder of 10,000 messages,
  * node.<step>_ms and browser.<step>_ms). harness.flood_10k_ms comes from the security journey's
  * flood, which main() runs with FLOOD_REPEATS=10 (reports/flood.json).
@@ -74,6 +75,7 @@ function writeReport(sdk, bundle, ladder, loadAtStart) {
     const hs = (report.sdk.handshake[mode] ??= { p50_ms: {} })
     hs.p50_ms[pair] = Math.round(x.handshakeP50Ms * 100) / 100
   }
+  report.sdk.host_side = hostSideFigures(sdk)
   const flood = join(root, 'reports', 'flood.json')
   if (existsSync(flood)) {
     const { flood_ms, messages } = JSON.parse(readFileSync(flood, 'utf8'))

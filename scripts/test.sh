@@ -13,22 +13,40 @@ source scripts/ensure-chromium.sh
 rm -rf reports && mkdir -p reports
 
 # A step that is one check: it counts as one test in the totals line (scripts/summary.mjs), passed or failed.
-check() {
-  local name=$1
-  shift
-  if "$@"; then
-    echo '{"passed":1,"failed":0}' > "reports/$name.json"
+record() {
+  if [ "$2" -eq 0 ]; then
+    echo '{"passed":1,"failed":0}' > "reports/$1.json"
   else
-    echo '{"passed":0,"failed":1}' > "reports/$name.json"
+    echo '{"passed":0,"failed":1}' > "reports/$1.json"
     fail=1
   fi
 }
+check() {
+  local name=$1
+  shift
+  "$@"
+  record "$name" $?
+}
 
-step "typecheck (tsc)"
-check typecheck npm run --silent typecheck
-
-step "lint (eslint)"
-check lint npm run --silent lint
+# Typecheck and lint run side by side (tsc is done in a few seconds, eslint uses one core); each one's
+# output is printed when both are done, under its name.
+step "typecheck (tsc) and lint (eslint), side by side"
+logs=$(mktemp -d)
+npm run --silent typecheck > "$logs/typecheck" 2>&1 &
+typecheck_pid=$!
+npm run --silent lint > "$logs/lint" 2>&1 &
+lint_pid=$!
+wait $typecheck_pid
+typecheck_status=$?
+wait $lint_pid
+lint_status=$?
+for name in typecheck lint; do
+  status_var=${name}_status
+  echo "-- $name: $([ "${!status_var}" -eq 0 ] && echo passed || echo FAILED)"
+  cat "$logs/$name"
+  record $name "${!status_var}"
+done
+rm -rf "$logs"
 
 step "unit and component tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json || fail=1

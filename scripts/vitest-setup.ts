@@ -2,4 +2,12 @@ import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
 import { afterEach } from 'vitest'
 
+// Files share their worker's jsdom (vitest.config.ts: isolate false): each starts with the empty
+// storage and body a jsdom of its own would have. (A file may choose the node environment instead.)
+if (typeof document !== 'undefined') {
+  localStorage.clear()
+  sessionStorage.clear()
+  document.body.replaceChildren()
+}
+
 afterEach(() => cleanup())

@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test'
 import { CHECKS, checksFor, evaluateCheck, strictOutcome, type CheckOutcome } from './checks.ts'
-import { newJourneyResult, type JourneyResult, type StageName } from './journey.ts'
+import { newJourneyResult, STAGES, type JourneyResult, type StageName } from './journey.ts'
 import { isDeepSubset, MessageLog, stringifyForReport, type RawRecord, type RecordedMessage } from './message-log.ts'
 
 const ORIGINS = { harness: 'http://127.0.0.1:4173', widget: 'http://127.0.0.1:4174' }
@@ -157,7 +157,7 @@ test('an engagement id sent as a numeric string matches the one the host created
   expect(evaluateCheck(CHECKS.find((c) => c.id === 'call-completed')!, journey(wire))).toEqual({ status: 'passed' })
 })
 
-test('a check whose stage needed a driver is skipped with the reason, one whose stage failed fails with it', () => {
+test('a check whose stage needed a driver is skipped with the reason; a failed stage fails the first check that needs it, the others are not run', () => {
   const reason = 'needs a driver (hangUp): the widget did not send CALL_ENDED by itself within 3000 ms'
   const skipped = journey(conformingWire().slice(0, 7), { hangUp: { status: 'skipped', reason }, wrapUp: { status: 'skipped', reason }, update: { status: 'skipped', reason } })
   const all = outcomes(skipped)
@@ -165,13 +165,43 @@ test('a check whose stage needed a driver is skipped with the reason, one whose 
   expect(all['call-completed']).toEqual({ status: 'skipped', reason })
   expect(all['outgoing-call']).toEqual({ status: 'passed' })
 
-  const failed = journey([conformingWire()[0]!], { handshake: { status: 'failed', error: 'The host gave up after 1500 ms' }, initialized: { status: 'blocked', reason: 'not reached: handshake failed' } })
-  expect(outcomes(failed).handshake).toEqual({ status: 'failed', problems: ['handshake: The host gave up after 1500 ms'] })
-  expect(outcomes(failed).initialized).toEqual({ status: 'failed', problems: ['handshake: The host gave up after 1500 ms'] })
-  expect(outcomes(failed)['valid-payloads']).toEqual({ status: 'failed', problems: ['the widget sent nothing'] })
+  const blocked = (after: StageName) => ({ status: 'blocked' as const, reason: `not reached: ${after} failed`, after })
+  const after = (failed: StageName, error: string): Partial<JourneyResult['stages']> => {
+    const stages: Partial<JourneyResult['stages']> = { [failed]: { status: 'failed', error } }
+    for (const name of STAGES.slice(STAGES.indexOf(failed) + 1)) stages[name] = blocked(failed)
+    return stages
+  }
+  const handshake = outcomes(journey([conformingWire()[0]!], after('handshake', 'The host gave up after 1500 ms')))
+  expect(handshake).toEqual({
+    handshake: { status: 'failed', problems: ['handshake: The host gave up after 1500 ms'] },
+    initialized: { status: 'skipped', reason: 'not run: handshake failed' },
+    'nothing-before-ack': { status: 'skipped', reason: 'not run: handshake failed' },
+    'outgoing-call': { status: 'skipped', reason: 'not run: handshake failed' },
+    'call-ended': { status: 'skipped', reason: 'not run: handshake failed' },
+    'call-completed': { status: 'skipped', reason: 'not run: handshake failed' },
+    'call-logged': { status: 'skipped', reason: 'not run: handshake failed' },
+    // It needs no stage: it judges whatever the widget sent.
+    'valid-payloads': { status: 'failed', problems: ['the widget sent nothing'] },
+  })
 
-  const fatal = newJourneyResult(WIDGET_URL, 'test', 10_000, 'Could not load the widget driver x.ts')
-  for (const outcome of Object.values(outcomes(fatal))) expect(outcome).toEqual({ status: 'failed', problems: ['the journey stopped: Could not load the widget driver x.ts'] })
+  // A failed stage no check needs (login) is reported, with its own error, by the first check it kept from running.
+  const login = outcomes(journey(conformingWire().slice(0, 3), after('login', 'the host should show "Logged in" after the driver logged in')))
+  expect(login['outgoing-call']).toEqual({ status: 'failed', problems: ['login: the host should show "Logged in" after the driver logged in'] })
+  for (const id of ['call-ended', 'call-completed', 'call-logged']) expect(login[id], id).toEqual({ status: 'skipped', reason: 'not run: login failed' })
+  expect(['handshake', 'initialized', 'nothing-before-ack', 'valid-payloads'].map((id) => login[id]!.status)).toEqual(['passed', 'passed', 'passed', 'passed'])
+  // An optional stage that failed blocks nothing: its own check fails, the later stages' checks are judged.
+  const engagement = outcomes(journey(conformingWire(), { engagement: { status: 'failed', error: 'The host could not create the engagement' } }))
+  expect(engagement['call-completed']).toEqual({ status: 'failed', problems: ['engagement: The host could not create the engagement'] })
+  expect(engagement['call-logged']).toEqual({ status: 'passed' })
+  // Every stage failure fails exactly one check, whichever stage it is.
+  for (const stage of STAGES) {
+    const failures = Object.values(outcomes(journey(conformingWire(), after(stage, `${stage} went wrong`)))).filter((o) => o.status === 'failed')
+    expect(failures.map((o) => (o.status === 'failed' ? o.problems : [])), stage).toEqual([[`${stage}: ${stage} went wrong`]])
+  }
+
+  const fatal = outcomes(newJourneyResult(WIDGET_URL, 'test', 10_000, 'Could not load the widget driver x.ts'))
+  expect(fatal.handshake).toEqual({ status: 'failed', problems: ['the journey stopped: Could not load the widget driver x.ts'] })
+  for (const [id, outcome] of Object.entries(fatal).slice(1)) expect(outcome, id).toEqual({ status: 'skipped', reason: 'not run: the journey stopped: Could not load the widget driver x.ts' })
 })
 
 test('the message log tells the directions apart and leaves other traffic aside', () => {

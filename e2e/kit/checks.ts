@@ -4,8 +4,12 @@
  * log and the stage outcomes, so they can be tested on hand-made logs.
  *
  * A check needs some stages. If one of them was skipped (no driver), the
- * check is skipped with that reason; if one failed or was blocked, the
- * check fails with that reason: the widget did not get there.
+ * check is skipped with that reason. A stage that failed (and the stages it
+ * kept from running) fails one check: the first that needs any of them,
+ * with the stage's own error. Every other check that needs them is skipped,
+ * "not run: <stage> failed": the widget did not get there, and one failure
+ * is reported once. A journey that stopped outside any stage (`fatal`) fails
+ * its first check the same way and skips the rest.
  */
 import { findingsOf, replayWire, type ReplayedMessage } from '../../shared/protocol/index.ts'
 import { FINAL_CALL_STATUSES } from '../../shared/crm/call-status.ts'
@@ -213,15 +217,40 @@ export function strictOutcome(outcome: CheckOutcome, strict: boolean): CheckOutc
   return { status: 'failed', problems: [...problems, ...outcome.warnings.map((w) => `warning (--strict): ${w}`)], warnings: outcome.warnings }
 }
 
+/**
+ * Why a check cannot be judged on its own: the first of its needs that did not pass. `stage` is the
+ * stage that failed (the need itself, or the one that kept it from running), null when the journey
+ * stopped outside any stage.
+ */
+type Unmet = { kind: 'skipped'; reason: string } | { kind: 'failed'; stage: StageName | null; error: string }
+
+function unmetNeed(check: ConformanceCheck, journey: JourneyResult): Unmet | null {
+  if (journey.fatal !== null) return { kind: 'failed', stage: null, error: `the journey stopped: ${journey.fatal}` }
+  for (const name of check.needs) {
+    const stage = journey.stages[name]
+    if (stage.status === 'skipped') return { kind: 'skipped', reason: stage.reason }
+    if (stage.status === 'failed') return { kind: 'failed', stage: name, error: `${name}: ${stage.error}` }
+    if (stage.status === 'blocked') {
+      const cause = stage.after === undefined ? undefined : journey.stages[stage.after]
+      return cause?.status === 'failed' ? { kind: 'failed', stage: stage.after!, error: `${stage.after}: ${cause.error}` } : { kind: 'failed', stage: null, error: `${name}: ${stage.reason}` }
+    }
+  }
+  return null
+}
+
 /** Judges one check on a journey. */
 export function evaluateCheck(check: ConformanceCheck, journey: JourneyResult): CheckOutcome {
   if (check.journey !== undefined && check.journey !== journey.kind) return { status: 'skipped', reason: `a check of the ${check.journey} journey (this was ${journey.kind})` }
-  if (journey.fatal !== null) return { status: 'failed', problems: [`the journey stopped: ${journey.fatal}`] }
-  for (const name of check.needs) {
-    const stage = journey.stages[name]
-    if (stage.status === 'skipped') return { status: 'skipped', reason: stage.reason }
-    if (stage.status === 'failed') return { status: 'failed', problems: [`${name}: ${stage.error}`] }
-    if (stage.status === 'blocked') return { status: 'failed', problems: [`${name}: ${stage.reason}`] }
+  const unmet = unmetNeed(check, journey)
+  if (unmet?.kind === 'skipped') return { status: 'skipped', reason: unmet.reason }
+  if (unmet?.kind === 'failed') {
+    // The first check of the journey that meets this failure reports it; the others were not run.
+    const first = checksFor(journey.kind).find((other) => {
+      const theirs = unmetNeed(other, journey)
+      return theirs?.kind === 'failed' && theirs.stage === unmet.stage
+    })
+    if (first !== undefined && first.id !== check.id) return { status: 'skipped', reason: unmet.stage === null ? `not run: ${unmet.error}` : `not run: ${unmet.stage} failed` }
+    return { status: 'failed', problems: [unmet.error] }
   }
   const problems = check.problems(journey)
   const warnings = check.warnings?.(journey) ?? []

@@ -32,7 +32,8 @@ export type StageOutcome =
   | { status: 'passed'; note?: string }
   | { status: 'failed'; error: string }
   | { status: 'skipped'; reason: string }
-  | { status: 'blocked'; reason: string }
+  /** Not run: `after` (an earlier stage) failed; without it, the journey stopped before this stage. */
+  | { status: 'blocked'; reason: string; after?: StageName }
 
 export interface JourneyOptions {
   /** Which call (default outbound). */
@@ -121,7 +122,7 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
   }
   const page = harness.page
   const wait = options.stepTimeoutMs
-  let blockedBy: string | null = null
+  let blockedBy: StageName | null = null
   let skippedBy: string | null = null
 
   /**
@@ -131,7 +132,7 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
    */
   const stage = async (name: StageName, body: () => Promise<StageOutcome>, optional = false): Promise<void> => {
     if (blockedBy !== null) {
-      stages[name] = { status: 'blocked', reason: `not reached: ${blockedBy}` }
+      stages[name] = { status: 'blocked', reason: `not reached: ${blockedBy} failed`, after: blockedBy }
       return
     }
     if (skippedBy !== null) {
@@ -146,7 +147,7 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
     }
     stages[name] = outcome
     await afterStage?.(name, outcome).catch(() => undefined)
-    if (outcome.status === 'failed' && !optional) blockedBy = `${name} failed`
+    if (outcome.status === 'failed' && !optional) blockedBy = name
     if (outcome.status === 'skipped' && !optional) skippedBy = outcome.reason
   }
 

@@ -22,6 +22,18 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
 
 type Undo = () => void
 
+/**
+ * Something kept in step with a table's rows (a search index, say): told of
+ * every row that comes and goes, by a write, by the undo of a failed
+ * transaction and by a load, so it can never disagree with the table.
+ */
+export interface TableIndex<Row> {
+  add(id: string, row: Row): void
+  remove(id: string, row: Row): void
+  /** Every row is about to be replaced (a load); `add` follows for each new one. */
+  clear(): void
+}
+
 /** A canonical non-negative integer id, as sequences produce. */
 const NUMERIC_ID = /^(0|[1-9]\d*)$/
 
@@ -33,6 +45,7 @@ export class Table<Row> {
   /** Ids in insertion order; numeric ids ascending (see `set`). */
   #order: string[] = []
   #db: Database
+  #indexes: Array<TableIndex<Row>> = []
 
   constructor(db: Database, name: string, schema: ZodType<Row>) {
     this.#db = db
@@ -52,6 +65,33 @@ export class Table<Row> {
     return this.#rows.has(id)
   }
 
+  /** The row at a position of the table's order (0 is the first), or undefined. */
+  at(position: number): Row | undefined {
+    const id = this.#order[position]
+    return id === undefined ? undefined : this.#rows.get(id)
+  }
+
+  /**
+   * Keep `index` in step with the rows from now on: it is given every
+   * current row now, then every change (writes, undos, loads) as it happens.
+   */
+  addIndex(index: TableIndex<Row>): void {
+    for (const [id, row] of this.entries()) index.add(id, row)
+    this.#indexes.push(index)
+  }
+
+  /** Stop telling `index` of changes. */
+  removeIndex(index: TableIndex<Row>): void {
+    this.#indexes = this.#indexes.filter((i) => i !== index)
+  }
+
+  #indexed(id: string, removed: Row | undefined, added: Row | undefined): void {
+    for (const index of this.#indexes) {
+      if (removed !== undefined) index.remove(id, removed)
+      if (added !== undefined) index.add(id, added)
+    }
+  }
+
   /**
    * Insert or replace a row. A new numeric id lower than the last one (a
    * record moved back from another table) is inserted at its place, so
@@ -62,6 +102,7 @@ export class Table<Row> {
     const previous = this.#rows.get(id)
     this.#rows.set(id, row)
     if (!had) this.#insertInOrder(id)
+    this.#indexed(id, previous, row)
     this.#db.record(this.name, id, () => {
       if (had) {
         this.#rows.set(id, previous as Row)
@@ -69,6 +110,7 @@ export class Table<Row> {
         this.#rows.delete(id)
         this.#removeFromOrder(id)
       }
+      this.#indexed(id, row, previous)
     })
   }
 
@@ -87,9 +129,11 @@ export class Table<Row> {
     const index = this.#order.lastIndexOf(id)
     this.#rows.delete(id)
     if (index >= 0) this.#order.splice(index, 1)
+    this.#indexed(id, previous, undefined)
     this.#db.record(this.name, id, () => {
       this.#rows.set(id, previous)
       this.#order.splice(index, 0, id)
+      this.#indexed(id, undefined, previous)
     })
     return true
   }
@@ -148,10 +192,18 @@ export class Table<Row> {
     if (this.#order.every((id) => NUMERIC_ID.test(id)) && !this.#order.every((id, i, all) => i === 0 || Number(all[i - 1]) < Number(id))) {
       this.#order.sort((a, b) => Number(a) - Number(b))
     }
+    this.#reindex()
     this.#db.record(this.name, null, () => {
       this.#rows = rows
       this.#order = order
+      this.#reindex()
     })
+  }
+
+  #reindex(): void {
+    if (this.#indexes.length === 0) return
+    for (const index of this.#indexes) index.clear()
+    for (const [id, row] of this.entries()) for (const index of this.#indexes) index.add(id, row)
   }
 
   dump(): Array<[string, Row]> {

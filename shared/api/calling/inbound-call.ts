@@ -23,7 +23,7 @@ import { CALLER_ID_SEARCHES, callerIdMatch, callerIdSearchBody, tooShortForCalle
 import { CALL_STATUSES } from '../../crm/call-status.ts'
 import { defaultAssociationType } from '../../crm/association-types.ts'
 import { boundedArray, json, ownRecord, parseInput } from '../http.ts'
-import { parseSearchRequest, searchPredicate } from '../objects/search.ts'
+import { parseSearchRequest, runSearch } from '../objects/search.ts'
 import type { AssociationInput } from '../objects/store.ts'
 import type { Route, ServiceDeps } from '../route.ts'
 import { validationError } from '../errors.ts'
@@ -77,14 +77,7 @@ export function inboundCallRoutes(deps: ServiceDeps): Route[] {
     if (tooShortForCallerId(number)) return []
     return CALLER_ID_SEARCHES.flatMap((search) => {
       const request = parseSearchRequest(search.objectType, callerIdSearchBody(search, number), (name) => deps.objects.definition(search.objectType, name))
-      const test = searchPredicate(search.objectType, request)
-      const found = []
-      for (const record of deps.objects.records(search.objectType)) {
-        if (!test(record)) continue
-        found.push({ objectType: search.objectType, record })
-        if (found.length >= request.limit) break
-      }
-      return found
+      return runSearch(deps.objects, search.objectType, request).page.map((record) => ({ objectType: search.objectType, record }))
     })
   }
 

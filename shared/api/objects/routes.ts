@@ -14,7 +14,7 @@ import { associationV3Routes, v3AssociationType } from './associations-v3.ts'
 import { associationV4Routes } from './associations-v4.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, scopesOf, upperName, type BuiltinObjectType, type CustomObjectType, type ObjectType } from './object-types.ts'
 import { schemaRoutes } from './schema-routes.ts'
-import { compareForSearch, parseSearchRequest, searchPredicate } from './search.ts'
+import { parseSearchRequest, runSearch } from './search.ts'
 import {
   batchResponse,
   eachInput,
@@ -383,25 +383,8 @@ function routesFor(deps: ServiceDeps, objectType: ObjectType, base: string): Rou
       auth: read,
       handler(ctx) {
         const request = parseSearchRequest(objectType, ctx.jsonBody(), (name) => objects.definition(objectType, name))
-        const test = searchPredicate(objectType, request, objects.customTypes.schema(objectType)?.searchableProperties)
+        const { total, page } = runSearch(objects, objectType, request, objects.customTypes.schema(objectType)?.searchableProperties)
         const end = request.offset + request.limit
-        let total = 0
-        let page: CrmRecord[]
-        if (request.sorts.length > 0) {
-          const matches: CrmRecord[] = []
-          for (const record of objects.records(objectType)) if (test(record)) matches.push(record)
-          matches.sort(compareForSearch(request.sorts))
-          total = matches.length
-          page = matches.slice(request.offset, end)
-        } else {
-          // In id order: count every match, keep only the page's.
-          page = []
-          for (const record of objects.records(objectType)) {
-            if (!test(record)) continue
-            if (total >= request.offset && total < end) page.push(record)
-            total++
-          }
-        }
         const selection: PropertySelection = request.properties && request.properties.length > 0 ? { properties: request.properties } : {}
         return json({
           total,

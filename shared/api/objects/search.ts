@@ -27,6 +27,7 @@ import { propertyDefinition, type PropertyDefinition } from './properties.ts'
 import { phoneDigits, phoneMatcher } from '../../crm/phone.ts'
 import { parseInstant } from '../../crm/time.ts'
 import type { CrmRecord } from './store.ts'
+import type { RecordSearchIndex } from './search-index.ts'
 
 /**
  * The real API's limits: filter groups and filters as raised on 2024-08-26
@@ -89,7 +90,7 @@ const searchSchema = z.object({
 })
 
 /** A filter with the definition of its property, resolved when the request is parsed. */
-type ResolvedFilter = Filter & { def: PropertyDefinition }
+export type ResolvedFilter = Filter & { def: PropertyDefinition }
 
 /** The account's property definitions of one type (built-in and custom). */
 export type PropertyLookup = (name: string) => PropertyDefinition | undefined
@@ -169,7 +170,7 @@ function checkFilter(objectType: ObjectType, filter: Filter, lookup: PropertyLoo
 }
 
 /** A value in comparable form: a number for numeric and date types, else lower-case text. */
-function comparable(def: PropertyDefinition, raw: string | number | boolean, filter?: Filter): number | string {
+export function comparable(def: PropertyDefinition, raw: string | number | boolean, filter?: Filter): number | string {
   const text = String(raw)
   if (def.type === 'number') {
     const n = Number(text)
@@ -324,50 +325,135 @@ const QUERY_PROPERTIES: Record<BuiltinObjectType, readonly string[]> = {
   notes: ['hs_note_body'],
 }
 
-function matchesQuery(objectType: ObjectType, record: CrmRecord, query: string, names: readonly string[]): boolean {
+/** A property the free-text query looks in; a phone number also matches by its digits. */
+export interface QueryField {
+  name: string
+  phone: boolean
+}
+
+/**
+ * The properties `query` looks in: the type's main text properties; a
+ * custom type names its own (its schema's searchableProperties) in
+ * `queryProperties`. A phone number also matches by its digits.
+ */
+export function queryFields(objectType: ObjectType, queryProperties: readonly string[] = []): QueryField[] {
+  const names = isBuiltinType(objectType) ? QUERY_PROPERTIES[objectType] : queryProperties
+  return names.map((name) => ({ name, phone: propertyDefinition(objectType, name)?.type === 'phone_number' }))
+}
+
+/** The free-text query as a test: a case-insensitive substring of a query property, or 3+ digits within a phone number's digits. */
+function queryTest(query: string, fields: readonly QueryField[]): RecordTest {
   const needle = query.toLowerCase()
   const digits = /^[\d\s()+.-]+$/.test(query) ? phoneDigits(query) : ''
-  return names.some((name) => {
-    const value = own(record.properties, name)
-    if (value === undefined) return false
-    if (value.toLowerCase().includes(needle)) return true
-    return digits.length >= 3 && propertyDefinition(objectType, name)?.type === 'phone_number' && phoneDigits(value).includes(digits)
-  })
+  return (record) =>
+    fields.some((field) => {
+      const value = own(record.properties, field.name)
+      if (value === undefined) return false
+      if (value.toLowerCase().includes(needle)) return true
+      return digits.length >= 3 && field.phone && phoneDigits(value).includes(digits)
+    })
 }
 
 /**
  * The test a record must pass: the query (if any) and every filter of at
  * least one group (if any). Build it once per request, then run it per record.
- * `query` looks in the type's main text properties; a custom type names its
- * own (its schema's searchableProperties) in `queryProperties`.
  */
-export function searchPredicate(objectType: ObjectType, request: SearchRequest, queryProperties: readonly string[] = []): RecordTest {
-  const queryNames = isBuiltinType(objectType) ? QUERY_PROPERTIES[objectType] : queryProperties
+export function searchPredicate(request: SearchRequest, fields: readonly QueryField[]): RecordTest {
   // Filters of a group are ANDed, so their order does not change the answer: cheap tests go first.
   const groups = request.filterGroups.map((filters) => [...filters].sort((a, b) => COST[a.operator] - COST[b.operator]).map(compileFilter))
-  const query = request.query
+  const query = request.query === undefined ? undefined : queryTest(request.query, fields)
   return (record) => {
-    if (query !== undefined && !matchesQuery(objectType, record, query, queryNames)) return false
+    if (query !== undefined && !query(record)) return false
     if (groups.length === 0) return true
     return groups.some((tests) => tests.every((test) => test(record)))
   }
 }
 
-/** Order for the `sorts` of a request; records without the value go last; ties by id. */
-export function compareForSearch(sorts: SearchRequest['sorts']): (a: CrmRecord, b: CrmRecord) => number {
-  return (a, b) => {
-    for (const sort of sorts) {
-      const def = sort.def
-      const va = own(a.properties, sort.propertyName)
-      const vb = own(b.properties, sort.propertyName)
+/**
+ * `records` in the order of the request's `sorts`: records without the
+ * value go last (in either direction); ties by id. Each record's sort
+ * values are put in comparable form once, not at every comparison.
+ */
+export function sortForSearch(records: readonly CrmRecord[], sorts: SearchRequest['sorts']): CrmRecord[] {
+  const n = records.length
+  const k = sorts.length
+  // Record i's value of sort s is at i * k + s: as stored (to spot equal values and missing ones) and comparable.
+  const raw: Array<string | undefined> = new Array<string | undefined>(n * k)
+  const keys: Array<string | number> = new Array<string | number>(n * k)
+  const ids = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const record = records[i]!
+    ids[i] = Number(record.id)
+    for (let s = 0; s < k; s++) {
+      const value = own(record.properties, sorts[s]!.propertyName)
+      raw[i * k + s] = value
+      if (value !== undefined) keys[i * k + s] = comparable(sorts[s]!.def, value)
+    }
+  }
+  const descending = sorts.map((sort) => sort.descending)
+  const order = Array.from({ length: n }, (_, i) => i)
+  order.sort((a, b) => {
+    for (let s = 0; s < k; s++) {
+      const va = raw[a * k + s]
+      const vb = raw[b * k + s]
       if (va === vb) continue
       if (va === undefined) return 1
       if (vb === undefined) return -1
-      const ca = comparable(def, va)
-      const cb = comparable(def, vb)
-      const order = ca < cb ? -1 : ca > cb ? 1 : 0
-      if (order !== 0) return sort.descending ? -order : order
+      const ca = keys[a * k + s]!
+      const cb = keys[b * k + s]!
+      const cmp = ca < cb ? -1 : ca > cb ? 1 : 0
+      if (cmp !== 0) return descending[s] ? -cmp : cmp
     }
-    return Number(a.id) - Number(b.id)
+    return ids[a]! - ids[b]!
+  })
+  return order.map((i) => records[i]!)
+}
+
+/** What a search needs of the store: a type's live records in id order, by id, by position, and its search index. */
+export interface SearchSource {
+  records(objectType: ObjectType): Iterable<CrmRecord>
+  get(objectType: ObjectType, id: string): CrmRecord | undefined
+  count(objectType: ObjectType): number
+  recordAt(objectType: ObjectType, position: number): CrmRecord | undefined
+  searchIndex(objectType: ObjectType, fields: readonly QueryField[]): RecordSearchIndex
+}
+
+/**
+ * Run a search over a type's live records: every match counted (`total`),
+ * the page `offset`..`offset + limit` returned. With no filter, query or
+ * sort the answer is the table's own order (ids ascending), read by
+ * position; else the indexes name the candidates (see search-index.ts), or
+ * every record is tested when they cannot.
+ */
+export function runSearch(
+  source: SearchSource,
+  objectType: ObjectType,
+  request: SearchRequest,
+  queryProperties: readonly string[] = [],
+): { total: number; page: CrmRecord[] } {
+  const end = request.offset + request.limit
+  if (request.filterGroups.length === 0 && request.query === undefined && request.sorts.length === 0) {
+    const total = source.count(objectType)
+    const page: CrmRecord[] = []
+    for (let i = request.offset; i < Math.min(end, total); i++) page.push(source.recordAt(objectType, i)!)
+    return { total, page }
   }
+  const fields = queryFields(objectType, queryProperties)
+  const test = searchPredicate(request, fields)
+  const ids = source.searchIndex(objectType, fields).candidates(request, fields)
+  const candidates: Iterable<CrmRecord> = ids === undefined ? source.records(objectType) : ids.map((id) => source.get(objectType, id)!)
+  if (request.sorts.length > 0) {
+    const matches: CrmRecord[] = []
+    for (const record of candidates) if (test(record)) matches.push(record)
+    return { total: matches.length, page: sortForSearch(matches, request.sorts).slice(request.offset, end) }
+  }
+  // In id order: count every match, keep only the page's.
+  const page: CrmRecord[] = []
+  let total = 0
+  for (const record of candidates) {
+    if (!test(record)) continue
+    if (total >= request.offset && total < end) page.push(record)
+    total++
+  }
+  return { total, page }
 }

@@ -8,7 +8,7 @@ import { ApiError } from '../errors.ts'
 import { own } from '../http.ts'
 import type { ObjectType } from './object-types.ts'
 import { defaultProperties } from './properties.ts'
-import type { CrmRecord, ObjectStore, ValueWithTimestamp } from './store.ts'
+import { propertyHistory, type CrmRecord, type ObjectStore, type ValueWithTimestamp } from './store.ts'
 
 export interface SimplePublicObject {
   id: string
@@ -71,7 +71,7 @@ export function toPublicObject(objectType: ObjectType, record: CrmRecord, select
   if (selection.propertiesWithHistory && selection.propertiesWithHistory.length > 0) {
     const history: Record<string, ValueWithTimestamp[]> = {}
     for (const name of selection.propertiesWithHistory) {
-      const values = own(record.history, name)
+      const values = propertyHistory(record, name)
       if (values && values.length > 0) history[name] = [...values]
     }
     result.propertiesWithHistory = history

@@ -22,7 +22,9 @@ import { AssociationLabels } from './association-labels.ts'
 import { CustomObjectTypes, type CustomAssociationType } from './custom-objects.ts'
 import { OBJECT_TYPE_NAMES, isBuiltinType, upperName, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
-import { normalizeValue, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
+import { normalizeValue, propertyDefinitions, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
+import { isLookupProperty, RecordSearchIndex } from './search-index.ts'
+import type { QueryField } from './search.ts'
 import { parseInstant } from '../../crm/time.ts'
 
 export type { ObjectType } from './object-types.ts'
@@ -41,7 +43,12 @@ export interface ValueWithTimestamp {
 export interface CrmRecord {
   readonly id: string
   readonly properties: Readonly<Record<string, string>>
-  /** Past and current values per property, newest first. */
+  /**
+   * Past and current values per property, newest first, where they are not
+   * implied: a property whose one value was set by the API when the record
+   * was created has no entry here (see `propertyHistory`). Rows of earlier
+   * versions, with an entry for every property, are read as they are.
+   */
   readonly history: Readonly<Record<string, readonly ValueWithTimestamp[]>>
   readonly createdAt: string
   readonly updatedAt: string
@@ -74,15 +81,61 @@ const valueSchema = z.object({
   sourceId: z.string().optional(),
 })
 
-const recordSchema: z.ZodType<CrmRecord> = z.object({
-  id: z.string().regex(/^[1-9]\d*$/),
-  properties: z.record(z.string(), z.string()),
-  history: z.record(z.string(), z.array(valueSchema)),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  archived: z.boolean(),
-  archivedAt: z.string().optional(),
-})
+const recordSchema: z.ZodType<CrmRecord> = z
+  .object({
+    id: z.string().regex(/^[1-9]\d*$/),
+    properties: z.record(z.string(), z.string()),
+    history: z.record(z.string(), z.array(valueSchema)),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    archived: z.boolean(),
+    archivedAt: z.string().optional(),
+  })
+  .transform(compactRecord)
+
+/** The source of the history a property has when none is stored (see CrmRecord.history). */
+const IMPLIED_SOURCE: SourceType = 'API'
+/** The history of a record whose every history is implied: one object shared by all of them. */
+const NO_HISTORY: CrmRecord['history'] = Object.freeze({})
+
+/** A property's values, newest first: as stored, or the one value the record was created with. */
+export function propertyHistory(record: CrmRecord, name: string): readonly ValueWithTimestamp[] | undefined {
+  const stored = own(record.history, name)
+  if (stored !== undefined) return stored
+  const value = own(record.properties, name)
+  return value === undefined ? undefined : [{ value, timestamp: record.createdAt, sourceType: IMPLIED_SOURCE }]
+}
+
+/** Whether `entries` are the history `propertyHistory` implies for the property, so need not be stored. */
+function isImplied(record: CrmRecord, name: string, entries: readonly ValueWithTimestamp[]): boolean {
+  const first = entries[0]
+  return (
+    entries.length === 1 &&
+    first!.sourceId === undefined &&
+    first!.sourceType === IMPLIED_SOURCE &&
+    first!.timestamp === record.createdAt &&
+    first!.value === own(record.properties, name)
+  )
+}
+
+/**
+ * A freshly read row (an import, saved data) in the form the store keeps:
+ * implied histories dropped, and the id and timestamps that properties
+ * repeat (hs_object_id, createdate, hs_lastmodifieddate) held once.
+ */
+function compactRecord(record: CrmRecord): CrmRecord {
+  const properties = record.properties as Record<string, string>
+  const updatedAt = record.updatedAt === record.createdAt ? record.createdAt : record.updatedAt
+  for (const [name, shared] of [['hs_object_id', record.id], ['createdate', record.createdAt], ['hs_lastmodifieddate', updatedAt]] as const) {
+    if (own(properties, name) === shared) properties[name] = shared
+  }
+  let history: Record<string, readonly ValueWithTimestamp[]> | undefined
+  for (const [name, entries] of Object.entries(record.history)) {
+    if (isImplied(record, name, entries)) continue
+    ;(history ??= {})[name] = entries
+  }
+  return { ...record, properties, history: history ?? NO_HISTORY, updatedAt }
+}
 
 /** The associations of one record: per target type (a built-in type's name or a custom type's id), the linked records. */
 type AssociationRow = Partial<Record<ObjectType, AssociatedRecord[]>>
@@ -128,6 +181,8 @@ export class ObjectStore {
   readonly #unique: Table<string>
   /** `${type}:${id}` of a record a merge replaced → the id of the record it became. */
   readonly #merged: Table<string>
+  /** Search indexes by table name (see searchIndex). */
+  readonly #searchIndexes = new Map<string, RecordSearchIndex>()
 
   constructor(db: Database) {
     this.#db = db
@@ -232,6 +287,27 @@ export class ObjectStore {
   /** Every live (or archived) record in id order. Scans: use `page` for lists. */
   records(objectType: ObjectType, archived = false): IterableIterator<CrmRecord> {
     return this.#table(objectType, archived).values()
+  }
+
+  /** The live record at a position of the id order (0 is the lowest id). */
+  recordAt(objectType: ObjectType, position: number): CrmRecord | undefined {
+    return this.#table(objectType, false).at(position)
+  }
+
+  /**
+   * The search index of a type's live records, made on first use (from the
+   * records then stored) and kept in step with every write after that.
+   * `fields` are the query properties it is made for; a custom type whose
+   * schema names others later gets a fresh one.
+   */
+  searchIndex(objectType: ObjectType, fields: readonly QueryField[]): RecordSearchIndex {
+    const table = this.#table(objectType, false)
+    const existing = this.#searchIndexes.get(table.name)
+    if (existing?.servesQueryOf(fields)) return existing
+    existing?.detach()
+    const index = new RecordSearchIndex(table, propertyDefinitions(objectType).filter(isLookupProperty), fields)
+    this.#searchIndexes.set(table.name, index)
+    return index
   }
 
   /**
@@ -781,10 +857,10 @@ function uniqueKey(objectType: ObjectType, name: string, value: string): string 
   return `${objectType}:${name}:${value}`
 }
 
-/** A copy of `record` with `values` written and their history appended. */
+/** A copy of `record` with `values` written and their history appended (an implied history is not stored). */
 function withValues(record: CrmRecord, values: Values, iso: string, sourceType: SourceType): CrmRecord {
   const properties: Record<string, string> = { ...record.properties }
-  const history: Record<string, readonly ValueWithTimestamp[]> = { ...record.history }
+  const changed: Array<[string, ValueWithTimestamp[]]> = []
   for (const [name, value] of values) {
     const before = own(properties, name)
     if (value === null) {
@@ -795,7 +871,12 @@ function withValues(record: CrmRecord, values: Values, iso: string, sourceType: 
       properties[name] = value
     }
     const entry: ValueWithTimestamp = { value: value ?? '', timestamp: iso, sourceType }
-    history[name] = [entry, ...(own(history, name) ?? [])].slice(0, HISTORY_LIMIT)
+    changed.push([name, [entry, ...(propertyHistory(record, name) ?? [])].slice(0, HISTORY_LIMIT)])
   }
-  return { ...record, properties, history }
+  const next: CrmRecord = { ...record, properties }
+  const explicit = changed.filter(([name, entries]) => !isImplied(next, name, entries))
+  if (explicit.length === 0) return { ...next, history: Object.keys(record.history).length === 0 ? NO_HISTORY : record.history }
+  const history: Record<string, readonly ValueWithTimestamp[]> = { ...record.history }
+  for (const [name, entries] of explicit) history[name] = entries
+  return { ...next, history }
 }
