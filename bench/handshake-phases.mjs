@@ -63,22 +63,12 @@ export async function handshakePhases(browser, origins, { isolation = true, load
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { chromium } = await import('@playwright/test')
-  const { startDistServer } = await import('./server.mjs')
-  const { resolve } = await import('node:path')
-  const base = Number(process.env.E2E_PORT ?? 4173)
-  const ports = [base, base + 1, base + 2]
-  const origins = { harness: `http://127.0.0.1:${base}`, widget: `http://127.0.0.1:${base + 1}`, hostile: `http://127.0.0.1:${base + 2}` }
-  const server = await startDistServer(resolve(import.meta.dirname, '..'), ports)
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', ...(process.env.EXTRA_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)] })
-  try {
+  const { standalone } = await import('./standalone.mjs')
+  await standalone(async ({ browser, origins }) => {
     const result = await handshakePhases(browser, origins, { loads: Number(process.env.LOADS ?? LOADS) })
     console.log('pair   total   load→SYNC   SYNC→ACK   ACK→ready   ACK→status ready (our host)   (median ms, muted)')
     for (const [pair, x] of Object.entries(result)) {
       console.log(`${pair.padEnd(6)} ${x.total.toFixed(2).padStart(5)}   ${x.toSync.toFixed(2).padStart(9)}   ${x.answer.toFixed(2).padStart(8)}   ${x.ready.toFixed(2).padStart(9)}   ${Number.isFinite(x.toStatus) ? x.toStatus.toFixed(2) : ''}`)
     }
-  } finally {
-    await browser.close()
-    await server.stop()
-  }
+  })
 }

@@ -26,7 +26,7 @@ import { httpSection } from '../bench/http-section.mjs'
 import { ladderSection } from '../bench/ladder-section.mjs'
 import { packageSection } from '../bench/package-section.mjs'
 import { profileOurSdk } from '../bench/profile.mjs'
-import { sdkSection } from '../bench/sdk-section.mjs'
+import { hostSideFigures, sdkSection } from '../bench/sdk-section.mjs'
 import { DEFAULT_PHASE_MS, DEFAULT_SERVER_COUNT, serverSection } from '../bench/server-section.mjs'
 import { startDistServer } from '../bench/server.mjs'
 import { printSection } from '../bench/table.mjs'
@@ -72,6 +72,7 @@ const SECTION_NAMES = [...SECTIONS.map((s) => s.name), 'flood']
 /**
  * reports/bench.json: the figures as numbers, keyed
  * sdk.roundtrip.<muted|unmuted>.<p50_us|p99_us>.<pair>, sdk.handshake.<mode>.p50_ms.<pair>,
+ * sdk.host_side (bench/sdk-section.mjs hostSideFigures: the host side's targets, muted, with the baselines),
  * bundle.gzip_bytes.<page>, ladder.* (bench/ladder-section.mjs: the ladder of 10,000 messages,
  * node.<step>_ms and browser.<step>_ms), server.* (bench/server-section.mjs: the store at 100k
  * contacts, each figure with its raw baseline and `met`). harness.flood_10k_ms comes from the
@@ -91,6 +92,7 @@ function writeReport(file, results, ranFlood, loadAtStart, partial) {
       const hs = (report.sdk.handshake[mode] ??= { p50_ms: {} })
       hs.p50_ms[pair] = Math.round(x.handshakeP50Ms * 100) / 100
     }
+    report.sdk.host_side = hostSideFigures(results.sdk)
   }
   if (results.bundle) report.bundle = { gzip_bytes: results.bundle.gzipBytes }
   const flood = join(root, 'reports', 'flood.json')

@@ -74,7 +74,7 @@ export function addStartOptions(command: Command, mode: { defaultData: string; p
   return command
     .option('--no-pages', 'serve the API alone (a backend or CI needs no harness pages)')
     .option('--sandboxes', 'give each browser profile a fresh in-memory CRM of its own (for test suites running in parallel); backends and curl still use the main one')
-    .addOption(new Option('--compact-every <n>', 'write a new snapshot after this many journal entries').default(1000).argParser(positive))
+    .addOption(new Option('--compact-every <n>', 'write a new snapshot after this many journal entries (it is also written once the journal reaches 8 MB or half the snapshot\'s size)').default(100_000).argParser(positive))
     .showHelpAfterError()
 }
 
@@ -121,7 +121,7 @@ function printStartup(server: RingsideServer, options: CliOptions): void {
     const what = options.fresh
       ? 'started fresh from the seed'
       : server.loaded
-        ? `loaded the snapshot and ${server.loaded.journalEntries} journal entr${server.loaded.journalEntries === 1 ? 'y' : 'ies'}`
+        ? `loaded the snapshot (${server.loaded.snapshotRows} rows) and ${server.loaded.journalEntries} journal entr${server.loaded.journalEntries === 1 ? 'y' : 'ies'} in ${(server.loaded.ms / 1000).toFixed(1)} s`
         : 'new: seeded'
     row('Data', `${storage.paths.location}  (${what}${options.import ? `, then imported ${options.import}` : ''})`)
   }
@@ -178,7 +178,7 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
   } catch (error) {
     if (error instanceof StartupError || error instanceof StorageError) {
       console.error(`ringside: ${error.message}`)
-      if (error instanceof StorageError && !(error instanceof DataInUseError)) console.error('ringside: the data files were left as they are. Move them aside, or start with --fresh (replaces them) or --data <another location>.')
+      if (error instanceof StorageError && !(error instanceof DataInUseError)) console.error('ringside: the data files were left as they are. Move them aside, or start with --fresh (moves them aside as *.previous) or --data <another location>.')
       process.exit(1)
     }
     throw error

@@ -40,9 +40,23 @@ import { isServablePath, RequestGuard } from './guard.ts'
 import { serveCdnSdk } from './sdk-cdn.ts'
 import { ChangeStreams } from './change-feed.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
+import { parseImport } from './data-lines.ts'
 
-export const REPO_ROOT = resolve(import.meta.dirname, '..')
+/** The folder of Ringside's package.json, found upwards from this module (the sources, or a bundle of them under node_modules/.cache). */
+export const REPO_ROOT = findRepoRoot(import.meta.dirname)
 export const DEFAULT_PORT = 5173
+
+function findRepoRoot(start: string): string {
+  let dir = start
+  // A path has finitely many parents; the loop ends at the file system's root at the latest.
+  for (;;) {
+    const manifest = resolve(dir, 'package.json')
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'ringside') return dir
+    const parent = resolve(dir, '..')
+    if (parent === dir) throw new Error(`Ringside's package.json was not found above ${start}.`)
+    dir = parent
+  }
+}
 
 /** The package's version (package.json): the version of the SDK build served under /sdk/. */
 export const PACKAGE_VERSION: string = (JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version
@@ -298,12 +312,21 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   if (options.importFile) {
     let parsed: unknown
     try {
-      parsed = JSON.parse(readFileSync(options.importFile, 'utf8'))
+      parsed = parseImport(readFileSync(options.importFile, 'utf8'))
       service.db.restore(parsed)
     } catch (error) {
       storage?.releaseLockSync()
       const reason = error instanceof SnapshotError || error instanceof SyntaxError ? error.message : String(error)
       throw new StorageError(`--import ${options.importFile}: ${reason} Nothing was changed.`)
+    }
+  }
+  if (storage) {
+    // From here every commit is journaled. A first run, an import or an older build's files start with a new snapshot.
+    try {
+      service.db.onCommit(await storage.start(service.db, { compact: loaded === null || options.importFile !== undefined }))
+    } catch (error) {
+      storage.releaseLockSync()
+      throw error
     }
   }
   if (options.widgetUrl) {
@@ -326,17 +349,12 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     }
     notes.push(`--redirect-url: registered ${options.redirectUrls.join(', ')} as redirect URL${options.redirectUrls.length > 1 ? 's' : ''} of app ${ACCOUNT.appId}.`)
   }
-  if (storage) {
-    // Compaction at startup: whatever was loaded (or seeded, or imported) becomes the new snapshot.
-    await storage.compact(service.db)
-    service.db.onCommit((commit) => storage.append(service.db, commit))
-  }
 
   const registry = new CrmRegistry(service, { sandboxes: options.sandboxes ?? false, serviceOptions })
   const corsOrigins = [...new Set(options.corsOrigins ?? [])]
   const guard = new RequestGuard({ host, allowedHosts: options.allowedHosts ?? [], port, corsOrigins })
   // The data files are never served as pages (Vite serves files under the repository).
-  const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.lock]) : []
+  const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.oldJournal, storage.paths.lock]) : []
 
   // --- the harness origin: API, change stream, server info (and pages in dist mode)
   // The client that sent the request whose transaction is committing (see CHANGE_CLIENT_HEADER).

@@ -313,3 +313,41 @@ describe('commits', () => {
     expect(items.dump()).toEqual([['1', { name: 'one', n: 1 }]])
   })
 })
+
+test('a rejected commit is undone once the running transaction ends: that one is undone too, the sink hears rolledBack, and the next commit goes on', async () => {
+  const { db, items } = setup()
+  const calls: string[] = []
+  const outcomes: Array<(error?: Error) => void> = []
+  db.onCommit({
+    commit(commit) {
+      calls.push(commit.rows.map((row) => row.id).join(','))
+      return new Promise<void>((resolve, reject) => outcomes.push((error) => (error ? reject(error) : resolve())))
+    },
+    rolledBack: () => calls.push('rolledBack'),
+  })
+  const first = db.transaction(() => items.set('1', { name: 'one', n: 1 })).catch((error: Error) => error.message)
+  let go!: () => void
+  const second = db
+    .transaction(async () => {
+      items.set('2', { name: 'two', n: 2 })
+      await new Promise<void>((resolve) => (go = resolve))
+      // Still running while the first commit is rejected: it sees its own write and the first one's.
+      return [items.get('1')?.n, items.get('2')?.n]
+    })
+    .catch((error: Error) => error.message)
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  outcomes[0]!(new Error('EIO'))
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  expect(items.get('2')).toEqual({ name: 'two', n: 2 })
+  go()
+  expect(await first).toBe('EIO')
+  expect(await second).toBe('An earlier write could not be made durable, so this one was undone too: EIO')
+  // The second commit never reached the sink: it came after the failure and before the rollback.
+  expect(calls).toEqual(['1', 'rolledBack'])
+  expect(tablesOf(db)).toBe(JSON.stringify({ _sequences: [], items: [] }))
+  const third = db.transaction(() => items.set('3', { name: 'three', n: 3 }))
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  outcomes[1]!()
+  await third
+  expect(calls).toEqual(['1', 'rolledBack', '3'])
+})

@@ -11,7 +11,10 @@
  * a page costs O(log n + page), whatever the table's size.
  *
  * Transactions run one at a time (see `transaction`), so concurrent requests
- * never interleave their writes.
+ * never interleave their writes. Durability is a group commit: a finished
+ * transaction hands its commit to the commit hooks and frees the queue at
+ * once; its promise settles when the hooks have made it durable (see
+ * `transaction` and CommitSink).
  */
 import { z, type ZodType } from 'zod'
 
@@ -269,12 +272,43 @@ export interface CommitRow {
 }
 
 /**
- * Called with each commit before the transaction resolves, so a request is
- * answered only once the hook is done (e.g. the commit is on disk). If the
- * hook throws, the transaction's writes are undone and the error rethrown:
- * a write that could not be made durable is not acknowledged.
+ * Makes commits durable (a journal on disk, IndexedDB). `commit` is called
+ * synchronously as each transaction that wrote something finishes, in commit
+ * order, while the next transaction may already run; the transaction resolves
+ * only once the promise returned for its commit, and for every earlier one,
+ * has resolved. A sink must make commits durable in the order it was given
+ * them: once it rejects one, it must reject (and never make durable) every
+ * commit it was given after that one, until `rolledBack` is called.
+ *
+ * When a commit is rejected the database undoes it and every later commit
+ * not yet durable, newest first, then calls `rolledBack`: memory again holds
+ * exactly what is durable, and the sink may accept commits again. Each of
+ * those transactions rejects, so a write that could not be made durable is
+ * never acknowledged. A plain function is a sink without `rolledBack`.
  */
-export type CommitHook = (commit: Commit) => Promise<void> | void
+export interface CommitSink {
+  commit(commit: Commit): Promise<void> | void
+  rolledBack?(): void
+}
+export type CommitHook = CommitSink['commit'] | CommitSink
+
+/** A commit handed to the sinks and not yet durable. */
+interface Pending {
+  commit: Commit
+  /** How to undo it, if it cannot be made durable. */
+  journal: Undo[]
+  /** Resolves when it and every earlier commit are durable. */
+  durable: Promise<void>
+  /** What the transaction awaits: resolved with `durable`, rejected after the rollback. */
+  settled: Promise<void>
+  resolve: () => void
+  reject: (error: unknown) => void
+}
+
+/** Thrown by a transaction undone because an earlier one could not be made durable. */
+export class DurabilityError extends Error {
+  override name = 'DurabilityError'
+}
 
 /** Writes of the running transaction: table → written ids (null id: the whole table was replaced). */
 type Written = Map<string, Set<string> | null>
@@ -286,7 +320,13 @@ export class Database {
   #journal: Undo[] | null = null
   #written: Written | null = null
   #listeners = new Set<(commit: Commit) => void>()
-  #hooks: CommitHook[] = []
+  #sinks: CommitSink[] = []
+  /** Commits handed to the sinks and not yet durable, oldest first. */
+  #pending: Pending[] = []
+  /** Resolves when every commit handed so far is durable. */
+  #durableTail: Promise<void> = Promise.resolve()
+  /** The oldest commit a sink rejected, while its rollback waits for the queue. */
+  #failing: { entry: Pending; error: unknown } | null = null
   /** Tail of the queue of transactions: they run one at a time, in call order. */
   #queue: Promise<void> = Promise.resolve()
   /** True while a transaction's function runs its synchronous first part. */
@@ -354,25 +394,29 @@ export class Database {
   /**
    * Run `fn` as one all-or-nothing unit: if it throws (or its promise
    * rejects), every write it made is undone and the error rethrown; if it
-   * succeeds and wrote something, change listeners are told.
+   * succeeds and wrote something, its commit goes to the commit sinks and
+   * the transaction resolves once the commit is durable; change listeners
+   * hear of it then.
    *
    * Transactions never overlap: a second one waits until the first has
    * finished, even across awaits (the router runs every request in one, so
    * concurrent requests from a page cannot see or undo each other's writes).
+   * The queue moves on as soon as a transaction's function has finished
+   * (early lock release), so commits waiting for the disk share one write.
+   * A transaction that wrote nothing still waits until every commit it could
+   * have seen is durable, and rejects if one of them is undone.
    * Consequently a transaction must not start another one; inside one, use
    * `attempt` for a nested all-or-nothing step. Calling `transaction` from
    * the synchronous part of a transaction throws rather than deadlocking.
    */
   async transaction<T>(fn: () => Promise<T> | T): Promise<T> {
     if (this.#entering) throw new Error('Database.transaction called inside a transaction; use db.attempt(fn) for a nested step.')
-    const previous = this.#queue
-    let release!: () => void
-    this.#queue = new Promise<void>((resolve) => (release = resolve))
-    await previous
+    const release = await this.#takeQueue()
     const journal: Undo[] = []
     const written: Written = new Map()
     this.#journal = journal
     this.#written = written
+    let result: T
     try {
       this.#entering = true
       let pending: Promise<T> | T
@@ -381,23 +425,96 @@ export class Database {
       } finally {
         this.#entering = false
       }
-      const result = await pending
-      this.#journal = null
-      this.#written = null
-      if (journal.length > 0) {
-        const commit = this.#commitOf(written)
-        for (const hook of this.#hooks) await hook(commit)
-        this.#emit(commit)
-      }
-      return result
+      result = await pending
     } catch (error) {
       this.#journal = null
       this.#written = null
       undo(journal)
-      throw error
-    } finally {
       release()
+      throw error
     }
+    this.#journal = null
+    this.#written = null
+    const settled = journal.length > 0 ? this.#hand(this.#commitOf(written), journal) : this.#seen()
+    release()
+    await settled
+    return result
+  }
+
+  /** Wait for the queue; returns the function that frees it. */
+  async #takeQueue(): Promise<() => void> {
+    const previous = this.#queue
+    let release!: () => void
+    this.#queue = new Promise<void>((resolve) => (release = resolve))
+    await previous
+    return release
+  }
+
+  /** What a read waits for: every commit handed so far, durable (rejects if the newest is undone). */
+  #seen(): Promise<void> {
+    const newest = this.#pending[this.#pending.length - 1]
+    return newest ? newest.settled : Promise.resolve()
+  }
+
+  /** Give a commit to the sinks (synchronously, in commit order); returns what its transaction awaits. */
+  #hand(commit: Commit, journal: Undo[]): Promise<void> {
+    let written: Promise<unknown>
+    if (this.#failing) {
+      written = Promise.reject(this.#failing.error)
+    } else {
+      const results: unknown[] = []
+      try {
+        for (const sink of this.#sinks) results.push(sink.commit(commit))
+        written = Promise.all(results)
+      } catch (error) {
+        written = Promise.all(results).then(() => Promise.reject(error))
+      }
+    }
+    const durable = Promise.all([this.#durableTail, written]).then(() => {})
+    let resolve!: () => void
+    let reject!: (error: unknown) => void
+    const settled = new Promise<void>((yes, no) => {
+      resolve = yes
+      reject = no
+    })
+    const entry: Pending = { commit, journal, durable, settled, resolve, reject }
+    this.#pending.push(entry)
+    this.#durableTail = durable
+    written.catch((error: unknown) => this.#fail(entry, error))
+    // Registered here, in the committing request's async context (listeners may read it), and in commit order.
+    durable.then(
+      () => {
+        this.#pending.splice(this.#pending.indexOf(entry), 1)
+        this.#emit(commit)
+        resolve()
+      },
+      () => {},
+    )
+    return settled
+  }
+
+  /** A sink rejected `entry`: once the queue is free, undo it and every later commit, newest first. */
+  #fail(entry: Pending, error: unknown): void {
+    if (!this.#pending.includes(entry)) return
+    if (this.#failing) {
+      if (this.#pending.indexOf(entry) < this.#pending.indexOf(this.#failing.entry)) this.#failing = { entry, error }
+      return
+    }
+    this.#failing = { entry, error }
+    void this.#takeQueue().then((release) => {
+      const failed = this.#failing as { entry: Pending; error: unknown }
+      const from = this.#pending.indexOf(failed.entry)
+      const undone = this.#pending.splice(from)
+      for (let i = undone.length - 1; i >= 0; i--) undo((undone[i] as Pending).journal)
+      this.#durableTail = this.#pending[this.#pending.length - 1]?.durable ?? Promise.resolve()
+      this.#failing = null
+      const message = failed.error instanceof Error ? failed.error.message : String(failed.error)
+      for (const [i, pending] of undone.entries()) {
+        pending.reject(i === 0 ? failed.error : new DurabilityError(`An earlier write could not be made durable, so this one was undone too: ${message}`))
+      }
+      for (const sink of this.#sinks) sink.rolledBack?.()
+      release()
+    })
   }
 
   /**
@@ -433,14 +550,15 @@ export class Database {
   }
 
   /**
-   * Run `hook` on every committed transaction before it resolves (see
-   * CommitHook). Changes made outside a transaction (a restore at startup)
-   * do not reach hooks.
+   * Make every committed transaction durable through `hook` before it
+   * resolves (see CommitSink). Changes made outside a transaction (a restore
+   * at startup) do not reach hooks.
    */
   onCommit(hook: CommitHook): () => void {
-    this.#hooks.push(hook)
+    const sink: CommitSink = typeof hook === 'function' ? { commit: hook } : hook
+    this.#sinks.push(sink)
     return () => {
-      this.#hooks = this.#hooks.filter((h) => h !== hook)
+      this.#sinks = this.#sinks.filter((s) => s !== sink)
     }
   }
 
@@ -453,14 +571,16 @@ export class Database {
    * Apply committed rows (from a journal written by a CommitHook) outside a
    * transaction, checking each row against its table's schema first; on any
    * problem nothing changes and a SnapshotError says what is wrong.
+   * `trusted`: rows this build wrote itself, checksummed on disk, are taken
+   * as they are (no schema check: loading stays fast).
    */
-  applyRows(rows: readonly CommitRow[]): void {
+  applyRows(rows: readonly CommitRow[], options: { trusted?: boolean } = {}): void {
     const checked: Array<[Table<unknown>, string, unknown]> = []
     for (const [index, entry] of rows.entries()) {
       const table = this.#tableNamed(entry.table)
       if (!table) throw new SnapshotError(`Unknown table "${entry.table}" in change ${index}.`)
-      if (entry.row === null) {
-        checked.push([table, entry.id, null])
+      if (entry.row === null || options.trusted) {
+        checked.push([table, entry.id, entry.row])
         continue
       }
       const result = table.schema.safeParse(entry.row)
@@ -529,6 +649,22 @@ export class Database {
         parsed.push([entry[0], result.data])
       }
       staged.set(table, parsed)
+    }
+    for (const table of this.#tables.values()) table.load(staged.get(table) ?? [])
+    this.#changedOutsideTransaction()
+  }
+
+  /**
+   * Replace the whole database with rows this build wrote itself (a
+   * checksummed snapshot file): tables are checked to exist, rows are taken
+   * as they are (no schema check, so that a large snapshot loads fast).
+   */
+  restoreTrusted(tables: Iterable<[string, Array<[string, unknown]>]>): void {
+    const staged = new Map<Table<unknown>, Array<[string, unknown]>>()
+    for (const [name, rows] of tables) {
+      const table = this.#tableNamed(name)
+      if (!table) throw new SnapshotError(`Unknown table "${name}".`)
+      staged.set(table, rows)
     }
     for (const table of this.#tables.values()) table.load(staged.get(table) ?? [])
     this.#changedOutsideTransaction()

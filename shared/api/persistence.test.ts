@@ -178,6 +178,36 @@ test('a write the store cannot save fails and is undone: nothing is acknowledged
   expect(tablesOf((await reload(store)).api)).toBe(tablesOf(api))
 })
 
+test('overlapping writes are stored one at a time in commit order; when one fails, it and every write queued behind it are undone', async () => {
+  const api = service()
+  const store = memoryStore()
+  await attachPersistence(api, store)
+  const before = tablesOf(api)
+  // Each write waits a turn of the event loop, so the next commits arrive while it is being stored.
+  const write = store.write
+  let storing = 0
+  let overlapped = false
+  store.write = async (change) => {
+    overlapped ||= storing > 0
+    storing++
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    storing--
+    return write(change)
+  }
+  store.failWith = new Error('QuotaExceededError: the disk is full')
+  const failed = await Promise.all(['A', 'B', 'C'].map((subject) => client(api).req('POST', '/crm/v3/objects/tickets', ticket({ subject }))))
+  expect(failed.map((response) => response.status)).toEqual([500, 500, 500])
+  expect(tablesOf(api)).toBe(before)
+  expect(overlapped).toBe(false)
+
+  store.failWith = undefined
+  const subjects = ['D', 'E', 'F', 'G']
+  await Promise.all(subjects.map((subject) => client(api).ok('POST', '/crm/v3/objects/tickets', ticket({ subject }), 201)))
+  const saved = store.writes.slice(-4).map((change) => ('rows' in change ? change.rows.find((row) => row.table === 'crm_tickets') : undefined))
+  expect(saved.map((row) => (row?.row as { properties: { subject: string } }).properties.subject)).toEqual(subjects)
+  expect(tablesOf((await reload(store)).api)).toBe(tablesOf(api))
+})
+
 test('corrupt saved data is kept, never overwritten: the API says what is wrong; export, import and reset still work', async () => {
   const good = service()
   const seeded = memoryStore()

@@ -9,9 +9,11 @@
  * commit that replaced the database (reset, import) stores a new snapshot and
  * drops the rows. Loading restores the snapshot and replays the rows.
  *
- * Durability: the save runs as the database's commit hook, so a request is
+ * Durability: the save runs as the database's commit sink, so a request is
  * answered only once its rows are stored; if the store fails, the
- * transaction is undone and the request fails. A 2xx is never lost.
+ * transaction (and any later one not yet stored) is undone and the request
+ * fails. A 2xx is never lost. Saves are one IndexedDB write per commit, in
+ * commit order.
  *
  * Saved data that cannot be loaded (corrupt, or from another version) is
  * kept, never overwritten: the service then answers every request with a
@@ -106,20 +108,45 @@ export async function attachPersistence(service: CrmService, store: RowStore): P
     }
   }
 
-  const unhook = db.onCommit(async (commit) => {
-    if (commit.replaced) {
-      await store.write({ snapshot: db.snapshot() })
-      positions.clear()
-      nextPos = 0
-      broken = undefined
-      return
-    }
-    if (broken !== undefined) throw new Error('The saved CRM data could not be loaded; only export, import and reset are possible.')
-    let pos = nextPos
-    const rows = commit.rows.map((row) => ({ ...row, pos: positions.get(keyOf(row)) ?? pos++ }))
-    await store.write({ rows })
-    for (const row of rows) positions.set(keyOf(row), row.pos)
-    nextPos = pos
+  // Writes go one at a time, in commit order (the database hands over the next commit while one is
+  // being stored). After a failed write every write queued behind it fails too, and so does every
+  // commit handed over before the database has undone them all (rolledBack starts a new epoch).
+  let chain: Promise<void> = Promise.resolve()
+  let failure: { error: unknown } | undefined
+  let epoch = 0
+  const unhook = db.onCommit({
+    commit(commit) {
+      if (failure) return Promise.reject(failure.error)
+      const mine = epoch
+      // Taken now: by the time the write runs, memory may hold later commits.
+      const snapshot = commit.replaced ? db.snapshot() : undefined
+      const save = async () => {
+        if (failure || mine !== epoch) throw failure?.error ?? new Error('An earlier write could not be stored.')
+        if (snapshot) {
+          await store.write({ snapshot })
+          positions.clear()
+          nextPos = 0
+          broken = undefined
+          return
+        }
+        if (broken !== undefined) throw new Error('The saved CRM data could not be loaded; only export, import and reset are possible.')
+        let pos = nextPos
+        const rows = commit.rows.map((row) => ({ ...row, pos: positions.get(keyOf(row)) ?? pos++ }))
+        await store.write({ rows })
+        for (const row of rows) positions.set(keyOf(row), row.pos)
+        nextPos = pos
+      }
+      const written = chain.then(save).catch((error: unknown) => {
+        if (mine === epoch) failure ??= { error }
+        throw error
+      })
+      chain = written.catch(() => {})
+      return written
+    },
+    rolledBack() {
+      epoch++
+      failure = undefined
+    },
   })
 
   return {

@@ -8,9 +8,11 @@ import type { HostEvents } from './host-types.ts'
 
 export class HostEventSource {
   readonly #events: Emitter<HostEvents>
+  readonly #onListenerError: (event: string, error: unknown) => void
 
   constructor(onListenerError: (event: string, error: unknown) => void) {
     this.#events = new Emitter<HostEvents>(onListenerError)
+    this.#onListenerError = onListenerError
   }
 
   /** Subscribes to a wire type or a lifecycle event; returns unsubscribe. */
@@ -27,9 +29,17 @@ export class HostEventSource {
     this.#events.emit(event, ...args)
   }
 
-  /** For the host itself: a wire type's listeners, typed by the message they get. */
-  protected emitWire(type: string, data: unknown, message: unknown): void {
-    ;(this.#events as unknown as Emitter<Record<string, (...args: unknown[]) => void>>).emit(type, data, message)
+  /**
+   * For the host itself: a wire type's listeners now, for it to call each (guarded, telling
+   * listenerThrew) where it stands rather than one call deeper; see CallingHost's receiving.
+   */
+  protected wireListeners(type: string): readonly ((data: unknown, message: unknown) => void)[] {
+    return (this.#events as unknown as Emitter<Record<string, (data: unknown, message: unknown) => void>>).listeners(type)
+  }
+
+  /** For the host itself: a listener it called threw. */
+  protected listenerThrew(event: string, error: unknown): void {
+    this.#onListenerError(event, error)
   }
 
   protected clearListeners(): void {

@@ -462,6 +462,42 @@ describe('receiving', () => {
     expect(listener).toHaveBeenCalledTimes(1)
   })
 
+  it('a throwing listener is logged and the others still get the message, the lifecycle listeners too', () => {
+    const env = readyHost()
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const after = vi.fn()
+    const onAny = vi.fn()
+    env.host.on('USER_AVAILABLE', () => {
+      throw new Error('boom')
+    })
+    env.host.on('USER_AVAILABLE', after)
+    env.host.onMessage(onAny)
+    fromWidget(env, sampleMessage('USER_AVAILABLE'))
+    expect(after).toHaveBeenCalledTimes(1)
+    expect(onAny).toHaveBeenCalledTimes(1)
+    expect(error).toHaveBeenCalledWith(expect.any(String), "a 'USER_AVAILABLE' listener threw:", expect.any(Error))
+  })
+
+  it('listeners (un)subscribed while a message is dispatched take effect from the next message; a listener counts once', () => {
+    const env = readyHost()
+    const calls: string[] = []
+    const late = () => calls.push('late')
+    const second = () => calls.push('second')
+    const first = () => {
+      calls.push('first')
+      offSecond()
+      env.host.on('USER_AVAILABLE', late)
+    }
+    env.host.on('USER_AVAILABLE', first)
+    const offSecond = env.host.on('USER_AVAILABLE', second)
+    env.host.on('USER_AVAILABLE', first) // the same listener again: still called once
+    fromWidget(env, sampleMessage('USER_AVAILABLE'))
+    expect(calls).toEqual(['first', 'second'])
+    calls.length = 0
+    fromWidget(env, sampleMessage('USER_AVAILABLE'))
+    expect(calls).toEqual(['first', 'late'])
+  })
+
   it('tells the observer in wire order, in and out', () => {
     const env = readyHost()
     env.host.endCall()

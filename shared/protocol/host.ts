@@ -45,6 +45,8 @@ export class CallingHost extends HostEventSource {
   readonly #transport: WindowTransport
   readonly #handshakeLoop: SyncLoop
   readonly #outbox: HostOutbox
+  /** An outbox wrapper sits between sending and posting (else a send when ready goes straight to #post). */
+  readonly #wrapped: boolean
   readonly #observer: ObserverCalls
   readonly #frame: WidgetFrame
   readonly #queue: PendingQueue<{ message: WireMessage; note: OutgoingNote }>
@@ -58,7 +60,7 @@ export class CallingHost extends HostEventSource {
     super((event, error) => this.#log.error(`a '${event}' listener threw:`, error))
     // The send methods (dialNumber(), endCall(), …) are defined on the first construction, not at
     // module load, so that a widget-only bundle drops the host side.
-    defineSendMethods<CallingHost>(CallingHost.prototype, 'hostMethod', (host, type, data) => host.send(type as HostSendableType, data as never))
+    defineSendMethods<CallingHost>(CallingHost.prototype, 'hostMethod', CallingHost.#sendFrom)
     const { container } = checkHostOptions(options)
     this.#frame = new WidgetFrame(options, () => this.#startHandshake(), () => this.#fail('iframe-error'))
     this.#options = options
@@ -71,9 +73,8 @@ export class CallingHost extends HostEventSource {
     this.#transport = new WindowTransport({
       peer: () => this.#frame.iframe?.contentWindow,
       origin: () => this.#frame.origin,
-      onMessage: (event) => this.#receive(event),
+      onMessage: this.#receive,
       onForeign: (foreign) => this.#onForeign(foreign),
-      onPostError: (message, error) => this.#log.error(`postMessage of ${message.type} failed:`, error),
     })
     this.#handshakeLoop = new SyncLoop({
       intervalMs: checkPositive(options.syncIntervalMs, 100, 'syncIntervalMs'),
@@ -84,6 +85,7 @@ export class CallingHost extends HostEventSource {
     })
     const inner: HostOutbox = { post: (m, note) => this.#post(m, note), drop: (m, note) => this.#observer.outbound(m, note) }
     this.#outbox = options.wrapOutbox ? options.wrapOutbox(inner) : inner
+    this.#wrapped = this.#outbox !== inner
   }
 
   get status(): HostStatus { return this.#status }
@@ -120,9 +122,18 @@ export class CallingHost extends HostEventSource {
 
   /** Sends a host → widget message; returns its messageId. Before the handshake it is queued and flushed in order after SYNC_ACK. */
   send<T extends HostSendableType>(type: T, ...args: DataArg<T>): string {
-    const messageId = this.#nextId()
-    const data: unknown = args[0]
-    this.#submit(hostEnvelope(type, data, messageId))
+    return CallingHost.#sendFrom(this, type, args[0])
+  }
+
+  /**
+   * send() and the generated send methods (which call this directly: a send made while a
+   * listener runs posts from fewer calls deep, see WindowTransport's listener).
+   */
+  static #sendFrom(host: CallingHost, type: string, data: unknown): string {
+    const messageId = host.#nextId()
+    const message = hostEnvelope(type, data, messageId)
+    if (host.#status === 'ready' && !host.#wrapped && !host.#destroyed) host.#post(message, {})
+    else host.#submit(message)
     return messageId
   }
 
@@ -158,14 +169,21 @@ export class CallingHost extends HostEventSource {
       this.#enqueue(message, note)
       return
     }
-    if (!this.#frame.iframe?.contentWindow) {
+    const peer = this.#frame.iframe?.contentWindow
+    if (!peer) {
       this.#log.warn(`cannot post ${message.type}: the iframe has no window`)
       this.#observer.outbound(message, { beforeHandshake: note.beforeHandshake }, 'no iframe window')
       return
     }
     this.#observer.outbound(message, note)
     this.#log.traffic('To widget', message)
-    this.#transport.post(message)
+    // Posted here rather than through the transport, one call less deep (see WindowTransport's
+    // listener); always to the widget's origin, never '*'.
+    try {
+      peer.postMessage(message, this.#frame.origin)
+    } catch (error) {
+      this.#log.error(`postMessage of ${message.type} failed:`, error)
+    }
   }
 
   // --- handshake -------------------------------------------------------------
@@ -228,12 +246,18 @@ export class CallingHost extends HostEventSource {
     this.emit('rejected', { reason, origin: event.origin, data, fromOtherWindow: !inTraffic })
   }
 
-  /** From the widget's window at its origin. Nothing here throws: judgeWidgetMessage never does, listeners are guarded. */
-  #receive(event: MessageEvent): void {
-    const judgement = judgeWidgetMessage(event.data)
+  /**
+   * From the widget's window at its origin. Nothing here throws: judgeWidgetMessage never
+   * does, listeners are guarded. An arrow the transport calls directly, and the wire type's
+   * listeners are called from here: a listener that answers at once posts from as few calls
+   * deep as we can make it (see WindowTransport's listener).
+   */
+  readonly #receive = (event: MessageEvent): void => {
+    const data: unknown = event.data
+    const judgement = judgeWidgetMessage(data)
     if (!judgement.act) {
       this.#reject(judgement.reason, event, true, judgement.type, judgement.deviations)
-      this.emit('ignored', { ...(judgement.type !== undefined ? { type: judgement.type } : {}), reason: judgement.reason, data: event.data, deviations: judgement.deviations })
+      this.emit('ignored', { ...(judgement.type !== undefined ? { type: judgement.type } : {}), reason: judgement.reason, data, deviations: judgement.deviations })
       return
     }
     const message = judgement.message
@@ -244,9 +268,18 @@ export class CallingHost extends HostEventSource {
     if (judgement.deprecation !== undefined) warnOnce(judgement.deprecation, PREFIX, judgement.deprecation)
     // The observer gets the message as it came over the wire, with the deviations.
     const { deprecation, deviations } = judgement
-    this.#observeIn(event.data, message.type, true, { deprecation, deviations })
+    this.#observeIn(data, message.type, true, { deprecation, deviations })
     this.#log.traffic('From widget', message)
-    this.emitWire(message.type, 'data' in message ? message.data : undefined, message)
+    const type = message.type
+    const payload = 'data' in message ? message.data : undefined
+    const listeners = this.wireListeners(type)
+    for (let i = 0; i < listeners.length; i++) {
+      try {
+        listeners[i]!(payload, message)
+      } catch (error) {
+        this.listenerThrew(type, error)
+      }
+    }
     this.emit('message', message, judgement.entry)
     if (this.#destroyed) return // a listener may have destroyed the host
     // Built-in reactions (each can be switched off).

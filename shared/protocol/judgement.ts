@@ -81,6 +81,15 @@ export function judgeWidgetMessage(raw: unknown): Judgement {
     }
     const { type, entry } = envelope
     const widgetType = type as FromWidgetType
+    // The strict check: the generated validator (the same rules as the schema, without zod's
+    // cost) answers for a valid message, the common case; only an invalid one is parsed with
+    // zod for its issues, which become the deviations.
+    const issues: Issue[] = []
+    VALIDATORS[widgetType](envelope.raw, issues)
+    if (issues.length === 0 && (CLEAN_WHEN_VALID.has(widgetType) || NORMALIZE[widgetType] === undefined)) {
+      // Valid, and no leniency rule has anything to do: the host acts on the message as received.
+      return accept(widgetType, entry, envelope.raw, [], envelope.raw.data)
+    }
     const deviations: Deviation[] = []
     let changed = false
     const note: Note = Object.assign(
@@ -92,11 +101,6 @@ export function judgeWidgetMessage(raw: unknown): Judgement {
       { changed: () => void (changed = true) },
     )
     const schemas: { schema: ZodType; accept?: ZodType } = SCHEMAS[widgetType]
-    // The strict check: the generated validator (the same rules as the schema, without zod's
-    // cost) answers for a valid message, the common case; only an invalid one is parsed with
-    // zod for its issues, which become the deviations.
-    const issues: Issue[] = []
-    VALIDATORS[widgetType](envelope.raw, issues)
     const strict = issues.length === 0 ? STRICT_OK : schemas.schema.safeParse(envelope.raw)
     const normalize = strict.success && CLEAN_WHEN_VALID.has(widgetType) ? undefined : NORMALIZE[widgetType]
     let message: Data = envelope.raw
@@ -128,13 +132,18 @@ export function judgeWidgetMessage(raw: unknown): Judgement {
       const reason = `invalid: ${accepted.error.issues.slice(0, 3).map(issueText).join('; ')}`
       return { act: false, type, entry, reason, deviations: deviations.map((d) => ({ ...d, severity: 'error' })) }
     }
-    const deprecation = deprecationOf(type, envelope.raw.data)
-    const judged: Judgement = { act: true, type: widgetType, entry, message: message as AcceptedWidgetMessage, deviations }
-    if (deprecation !== undefined) judged.deprecation = deprecation
-    return judged
+    return accept(widgetType, entry, message, deviations, envelope.raw.data)
   } catch (error) {
     return { act: false, reason: `invalid: judgement failed (${describeError(error)})`, deviations: [] }
   }
+}
+
+/** The judgement for a message the host acts on (`message`: as received, or the normalised copy; deprecations are of the data as received). */
+function accept(type: FromWidgetType, entry: CatalogueEntry, message: Data, deviations: Deviation[], rawData: unknown): Judgement {
+  const judged: Judgement = { act: true, type, entry, message: message as AcceptedWidgetMessage, deviations }
+  const deprecation = deprecationOf(type, rawData)
+  if (deprecation !== undefined) judged.deprecation = deprecation
+  return judged
 }
 
 /**

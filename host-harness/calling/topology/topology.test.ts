@@ -1,7 +1,7 @@
 import { createCallingStore } from '../core/calling-store.ts'
 import type { CallingRuntime } from '../core/runtime.ts'
 import { DROPPED_CALL_KEY } from './full-navigation.ts'
-import { Topology, windowSummaryOf } from './topology.ts'
+import { Topology, openCallingWindow, windowSummaryOf } from './topology.ts'
 
 function fakeRuntime(store: ReturnType<typeof createCallingStore>) {
   const dialed: unknown[] = []
@@ -99,4 +99,18 @@ test("the widget's NAVIGATE_TO_RECORD in the calling window moves the page that 
   const orphan = { opener: null, location: win.location, open: (url: string) => opened.push(url) } as unknown as Window
   expect(topology.navigateFromWindow('contacts', '2', orphan)).toBe(true)
   expect(opened).toEqual(['/?placement=window#/contacts/2'])
+})
+
+test('a calling window still loading its address is not sent there again (the page\'s own opening and a Call press can meet)', () => {
+  const replaced: string[] = []
+  // The one window the browser has under the name: about:blank until its page arrives.
+  const popup = { location: { href: 'about:blank', replace: (url: string) => replaced.push(url) }, focus: () => {} }
+  const win = { location: { pathname: '/', search: '?placement=window' }, open: () => popup } as unknown as Window
+  expect(openCallingWindow(win)).toBe(true) // no window answered `who`: the page opens one
+  expect(openCallingWindow(win)).toBe(true) // the Call press, while that window still loads
+  expect(replaced).toEqual(['/?placement=window#/calling-window'])
+  // Once its page is there, a press only finds and focuses it.
+  popup.location.href = 'http://h/?placement=window#/calling-window'
+  expect(openCallingWindow(win)).toBe(true)
+  expect(replaced).toHaveLength(1)
 })

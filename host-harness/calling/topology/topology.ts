@@ -60,10 +60,18 @@ function liveCall(s: CallingState): DroppedCall | null {
   }
 }
 
+/** Calling windows this page already sent to the calling-window address (they may still be loading it). */
+const sentOff = new WeakSet<Window>()
+
 /**
  * Opens the calling window, or finds the one this browser already has under
  * its name without reloading it (a window.open with a URL would reload it and
  * drop its call). Must run in the user's click.
+ *
+ * A window still loading the address shows about:blank until its page arrives.
+ * It is not sent there a second time: the page's own opening (no calling window
+ * answered `who`) and a Call press can come within that moment, and a second
+ * navigation could replace a first page that already took the Call's dial.
  */
 export function openCallingWindow(win: Window = window): boolean {
   const existing = win.open('', CALLING_WINDOW_NAME, CALLING_WINDOW_FEATURES)
@@ -75,7 +83,10 @@ export function openCallingWindow(win: Window = window): boolean {
     // another origin's page under that name (cannot happen for a window the harness opened): replace it
     blank = true
   }
-  if (blank) existing.location.replace(callingWindowUrl(win.location))
+  if (blank && !sentOff.has(existing)) {
+    sentOff.add(existing)
+    existing.location.replace(callingWindowUrl(win.location))
+  }
   existing.focus()
   return true
 }

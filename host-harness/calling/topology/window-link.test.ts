@@ -189,3 +189,47 @@ test("a record page's Call is blocked by what the calling window reports, and no
   expect(windowDialBlocker({ window: summary('Log in to the calling widget before calling.'), pending: false, lastResult: null })).toBe('Log in to the calling widget before calling.')
   expect(windowDialBlocker({ window: summary(null), pending: false, lastResult: null })).toBeNull()
 })
+
+test('a dial handed to a calling window that goes away before answering goes to the next window that announces itself', async () => {
+  // The page's Call press finds no window yet: the dial waits for one.
+  const page = new PageLink({ channel: channel(), openWindow: () => true, newRequestId: () => 'r1' })
+  page.start()
+  page.dial(INPUT)
+  // A first window page announces itself and takes the dial; its widget is still connecting.
+  const first = fakeHost()
+  const firstLink = new WindowLink({ channel: channel(), host: first.host })
+  firstLink.start()
+  await settle()
+  expect(page.state.window).not.toBeNull()
+  // That page goes away before its widget could dial (a second load of the window replaced it).
+  firstLink.stop()
+  await settle()
+  expect(page.state).toMatchObject({ window: null, pending: true })
+  // The page that replaced it announces itself; its widget can dial.
+  const second = fakeHost()
+  second.set(null)
+  new WindowLink({ channel: channel(), host: second.host }).start()
+  await settle()
+  expect(first.calls).toEqual([])
+  expect(second.calls).toEqual([INPUT])
+  expect(page.state).toMatchObject({ pending: false, lastResult: { ok: true } })
+})
+
+test('a window that dialed and then goes away is not asked again', async () => {
+  const { host, calls, set } = fakeHost()
+  set(null)
+  const link = new WindowLink({ channel: channel(), host })
+  link.start()
+  const page = new PageLink({ channel: channel(), openWindow: () => true, newRequestId: () => 'r1' })
+  page.start()
+  await settle()
+  page.dial(INPUT)
+  await settle()
+  link.stop()
+  const next = fakeHost()
+  next.set(null)
+  new WindowLink({ channel: channel(), host: next.host }).start()
+  await settle()
+  expect(calls).toEqual([INPUT])
+  expect(next.calls).toEqual([])
+})

@@ -73,6 +73,12 @@ export class PageLink {
   #state: PageLinkState = { window: null, pending: false, lastResult: null }
   /** A dial waiting for the window to announce itself. */
   #queued: { requestId: string; input: DialInput } | null = null
+  /**
+   * The dial handed to the window, until it answers. A window that goes away without an
+   * answer never dialed it (it answers at once when it dials): the dial is queued again
+   * for the next window that announces itself, as the Call press still stands.
+   */
+  #handedOver: { requestId: string; input: DialInput } | null = null
   #pendingId: string | null = null
   readonly #onMessage = (event: MessageEvent) => this.#receive(event.data)
 
@@ -121,12 +127,14 @@ export class PageLink {
    */
   dial(input: DialInput): { ok: true } | { ok: false; reason: string } {
     const requestId = (this.#options.newRequestId ?? defaultRequestId)()
+    this.#handedOver = null
     if (this.#state.window === null) {
       const opened = this.open()
       if (!opened.ok) return opened
       this.#queued = { requestId, input }
     } else {
-      this.#options.channel.postMessage({ kind: 'dial', requestId, input } satisfies ChannelMessage)
+      this.#queued = null
+      this.#handOver({ requestId, input })
     }
     this.#pendingId = requestId
     this.#set({ pending: true, lastResult: null })
@@ -145,22 +153,32 @@ export class PageLink {
         const queued = this.#queued
         if (queued) {
           this.#queued = null
-          this.#options.channel.postMessage({ kind: 'dial', requestId: queued.requestId, input: queued.input } satisfies ChannelMessage)
+          this.#handOver(queued)
         }
         return
       }
       case 'dial-result':
         if (message.requestId !== this.#pendingId) return // another page's request
         this.#pendingId = null
+        this.#handedOver = null
         this.#set({ pending: false, lastResult: message.ok ? { ok: true } : { ok: false, reason: `The calling window could not dial: ${message.reason ?? 'no reason given'}` } })
         return
       case 'gone':
+        if (this.#handedOver) {
+          this.#queued = this.#handedOver
+          this.#handedOver = null
+        }
         this.#set({ window: null })
         return
       case 'who':
       case 'dial':
         return // for the calling window
     }
+  }
+
+  #handOver(dial: { requestId: string; input: DialInput }): void {
+    this.#handedOver = dial
+    this.#options.channel.postMessage({ kind: 'dial', requestId: dial.requestId, input: dial.input } satisfies ChannelMessage)
   }
 
   #set(partial: Partial<PageLinkState>): void {

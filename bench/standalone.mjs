@@ -1,0 +1,31 @@
+// Runs one browser section of the benchmark alone (node bench/<section>.mjs), after a
+// build: serves dist/ on the ports of E2E_PORT (harness, +1 widget, +2 hostile) as
+// npm run bench does, and launches Chromium with the same flags.
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { chromium } from '@playwright/test'
+import { startDistServer } from './server.mjs'
+
+const root = resolve(import.meta.dirname, '..')
+
+/** The flags of package/browser-args.ts (read from the file, as scripts/bench.mjs does). */
+function browserArgs() {
+  const block = /BROWSER_ARGS\s*=\s*\[([\s\S]*?)\]/.exec(readFileSync(resolve(root, 'package', 'browser-args.ts'), 'utf8'))
+  return block ? [...block[1].matchAll(/'([^']+)'|"([^"]+)"/g)].map((m) => m[1] ?? m[2]) : []
+}
+
+/** Calls `run({ browser, origins })` with dist/ served and Chromium launched; stops both after. */
+export async function standalone(run) {
+  const base = Number(process.env.E2E_PORT ?? 4173)
+  const ports = [base, base + 1, base + 2]
+  const origins = { harness: `http://127.0.0.1:${base}`, widget: `http://127.0.0.1:${base + 1}`, hostile: `http://127.0.0.1:${base + 2}` }
+  const server = await startDistServer(root, ports)
+  const extra = (process.env.EXTRA_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...browserArgs(), ...extra] })
+  try {
+    return await run({ browser, origins })
+  } finally {
+    await browser.close()
+    await server.stop()
+  }
+}
