@@ -6,19 +6,17 @@
 //                one request at a time on one keep-alive connection.
 // Each side gets the same setup: 1,000 tickets, a timeline template, and an
 // OAuth access token with the timeline scope.
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tsImport } from 'tsx/esm/api'
+import { PAT, rateLimitsOff, startRingsideServer } from './ringside-server.mjs'
 import { percentile } from './table.mjs'
 
 const TIME_MS = 2000
 const WARMUP_MS = 400
 const TICKETS = 1000
-const PAT = 'pat-local'
 
 /** A transport is `(method, path, { json, form, bearer }) → { status, text }`. */
 function inProcess(service) {
@@ -113,44 +111,16 @@ async function measure(op) {
   return { opsPerSecond: 1000 / median, median, p99: percentile(samples, 99), samples: samples.length }
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 async function startServer(root) {
-  let port = await freePort()
-  while (port > 65000) port = await freePort()
   const data = mkdtempSync(join(tmpdir(), 'ringside-bench-'))
-  const child = spawn(process.execPath, [join(root, 'scripts', 'start.mjs'), '--no-pages', '--fresh', '--data', data, '--port', String(port)], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] })
-  let stderr = ''
-  child.stderr.on('data', (chunk) => (stderr += chunk))
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited early: ${stderr}`)
-    if (Date.now() > deadline) throw new Error('the server did not start within 20 s')
-    const up = await fetch(`http://127.0.0.1:${port}/_ringside/v1/server`).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (up) break
-    await new Promise((r) => setTimeout(r, 100))
-  }
+  const server = await startRingsideServer({ root, data, fresh: true })
   // Throughput of the handler, not of the rate limiter: its real burst limit (100 requests per
   // rolling 10 s per OAuth token) answers most of a timed loop with 429.
-  const off = await fetch(`http://127.0.0.1:${port}/_ringside/v1/rate-limits`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"enabled":false}' })
-  if (!off.ok) throw new Error(`could not turn the rate limits off: ${off.status} ${await off.text()}`)
+  await rateLimitsOff(server.baseUrl)
   return {
-    port,
+    port: server.port,
     async stop() {
-      child.kill('SIGTERM')
-      await new Promise((r) => child.once('exit', r))
+      await server.stop()
       rmSync(data, { recursive: true, force: true })
     },
   }

@@ -4,11 +4,20 @@
 // with scripts/serve-dist.mjs on the harness/widget/hostile ports, and drives
 // Debian's Chromium with the same flags as playwright.config.ts.
 // Options: --no-isolation (skip the COOP/COEP headers; timer clamped to 100 µs),
-//          --no-build (use dist/ as it is).
+//          --no-build (use dist/ as it is),
+//          --only <sections> (comma-separated names: sdk, bundle, api, http, package, ladder,
+//            server, flood; the report keeps the other sections' figures from the last run),
+//          --server-count <n> (contacts of the server section's workload, default 100000),
+//          --server-time <ms> (each timed phase of the server section, default 5000),
+//          --server-root <checkout> (the server section starts that checkout's server, e.g. a branch's worktree),
+//          --report <file> (where to write the JSON, default reports/bench.json).
+// Only sdk, bundle, package, ladder and flood need dist/ (built first unless --no-build), and only sdk
+// and ladder Chromium; a run without them builds and launches nothing.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
 import { chromium } from '@playwright/test'
 import { apiThroughputSection } from '../bench/api-section.mjs'
 import { ensureBuild } from '../bench/build.mjs'
@@ -18,6 +27,7 @@ import { ladderSection } from '../bench/ladder-section.mjs'
 import { packageSection } from '../bench/package-section.mjs'
 import { profileOurSdk } from '../bench/profile.mjs'
 import { hostSideFigures, sdkSection } from '../bench/sdk-section.mjs'
+import { DEFAULT_PHASE_MS, DEFAULT_SERVER_COUNT, serverSection } from '../bench/server-section.mjs'
 import { startDistServer } from '../bench/server.mjs'
 import { printSection } from '../bench/table.mjs'
 
@@ -45,46 +55,56 @@ function playwrightLaunchArgs() {
 }
 
 /**
- * The sections, in print order. Each is `async (context) => section` where a
- * section is { title, header, rows, notes }.
+ * The sections, in print order: `run(context)` resolves to { title, header,
+ * rows, notes, results }; `dist` says it reads the build, `browser` that it needs Chromium too.
  */
 const SECTIONS = [
-  async ({ browser, isolation }) => sdkSection({ browser, origins: ORIGINS, isolation, profile: profileOurSdk }),
-  async () => bundleSection({ root }),
-  async () => apiThroughputSection({ root }),
-  async () => httpSection({ root }),
-  async () => packageSection({ root }),
-  async ({ browser }) => ladderSection({ root, browser, origins: ORIGINS }),
+  { name: 'sdk', dist: true, browser: true, run: ({ browser, isolation }) => sdkSection({ browser, origins: ORIGINS, isolation, profile: profileOurSdk }) },
+  { name: 'bundle', dist: true, run: () => bundleSection({ root }) },
+  { name: 'api', run: () => apiThroughputSection({ root }) },
+  { name: 'http', run: () => httpSection({ root }) },
+  { name: 'package', dist: true, run: () => packageSection({ root }) },
+  { name: 'ladder', dist: true, browser: true, run: ({ browser }) => ladderSection({ root, browser, origins: ORIGINS }) },
+  { name: 'server', run: ({ options }) => serverSection({ root: options.serverRoot, count: options.serverCount, phaseMs: options.serverTime, log: (step) => console.log(`  … ${step}`) }) },
 ]
+const SECTION_NAMES = [...SECTIONS.map((s) => s.name), 'flood']
 
 /**
- * reports/bench.json: the SDK and bundle figures as numbers, keyed
+ * reports/bench.json: the figures as numbers, keyed
  * sdk.roundtrip.<muted|unmuted>.<p50_us|p99_us>.<pair>, sdk.handshake.<mode>.p50_ms.<pair>,
  * sdk.host_side (bench/sdk-section.mjs hostSideFigures: the host side's targets, muted, with the baselines),
  * bundle.gzip_bytes.<page>, ladder.* (bench/ladder-section.mjs: the ladder of 10,000 messages,
- * node.<step>_ms and browser.<step>_ms). harness.flood_10k_ms comes from the security journey's
- * flood, which main() runs with FLOOD_REPEATS=10 (reports/flood.json).
+ * node.<step>_ms and browser.<step>_ms), server.* (bench/server-section.mjs: the store at 100k
+ * contacts, each figure with its raw baseline and `met`). harness.flood_10k_ms comes from the
+ * security journey's flood, which main() runs with FLOOD_REPEATS=10 (reports/flood.json).
+ * A run of some sections only (--only) keeps the other sections' keys of the file it replaces.
  */
-function writeReport(sdk, bundle, ladder, loadAtStart) {
-  const report = { generated: new Date().toISOString(), load_average_start: loadavg().length ? Number(loadAtStart.split(' ')[0]) : null, sdk: { roundtrip: {}, handshake: {} }, bundle: { gzip_bytes: bundle.gzipBytes } }
-  for (const [key, x] of Object.entries(sdk)) {
-    const [mode, pair] = key.split('.')
-    const rt = (report.sdk.roundtrip[mode] ??= { p50_us: {}, p99_us: {} })
-    rt.p50_us[pair] = Math.round(x.p50Us * 10) / 10
-    rt.p99_us[pair] = Math.round(x.p99Us * 10) / 10
-    const hs = (report.sdk.handshake[mode] ??= { p50_ms: {} })
-    hs.p50_ms[pair] = Math.round(x.handshakeP50Ms * 100) / 100
+function writeReport(file, results, ranFlood, loadAtStart, partial) {
+  const previous = partial && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}
+  const report = { ...previous, generated: new Date().toISOString(), load_average_start: loadavg().length ? Number(loadAtStart.split(' ')[0]) : null }
+  if (results.sdk) {
+    report.sdk = { roundtrip: {}, handshake: {} }
+    for (const [key, x] of Object.entries(results.sdk)) {
+      const [mode, pair] = key.split('.')
+      const rt = (report.sdk.roundtrip[mode] ??= { p50_us: {}, p99_us: {} })
+      rt.p50_us[pair] = Math.round(x.p50Us * 10) / 10
+      rt.p99_us[pair] = Math.round(x.p99Us * 10) / 10
+      const hs = (report.sdk.handshake[mode] ??= { p50_ms: {} })
+      hs.p50_ms[pair] = Math.round(x.handshakeP50Ms * 100) / 100
+    }
+    report.sdk.host_side = hostSideFigures(results.sdk)
   }
-  report.sdk.host_side = hostSideFigures(sdk)
+  if (results.bundle) report.bundle = { gzip_bytes: results.bundle.gzipBytes }
   const flood = join(root, 'reports', 'flood.json')
-  if (existsSync(flood)) {
+  if (ranFlood && existsSync(flood)) {
     const { flood_ms, messages } = JSON.parse(readFileSync(flood, 'utf8'))
     if (messages === 10_000) report.harness = { flood_10k_ms: flood_ms }
   }
-  if (ladder) report.ladder = ladder
-  mkdirSync(join(root, 'reports'), { recursive: true })
-  writeFileSync(join(root, 'reports', 'bench.json'), `${JSON.stringify(report, null, 2)}\n`)
-  console.log('\nwrote reports/bench.json')
+  if (results.ladder) report.ladder = results.ladder
+  if (results.server) report.server = results.server
+  mkdirSync(resolve(file, '..'), { recursive: true })
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`)
+  console.log(`\nwrote ${file}`)
 }
 
 /**
@@ -104,27 +124,65 @@ function floodSection() {
   console.log(run.status === 0 && line ? line : `the flood run failed (exit ${run.status}):\n${run.stdout}${run.stderr}`)
 }
 
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      'no-isolation': { type: 'boolean', default: false },
+      'no-build': { type: 'boolean', default: false },
+      only: { type: 'string' },
+      'server-count': { type: 'string', default: String(DEFAULT_SERVER_COUNT) },
+      'server-time': { type: 'string', default: String(DEFAULT_PHASE_MS) },
+      'server-root': { type: 'string', default: root },
+      report: { type: 'string', default: join(root, 'reports', 'bench.json') },
+    },
+  })
+  const only = values.only?.split(',').map((name) => name.trim()).filter(Boolean)
+  const unknown = only?.filter((name) => !SECTION_NAMES.includes(name)) ?? []
+  if (unknown.length > 0) throw new Error(`--only: no section named ${unknown.join(', ')} (the sections: ${SECTION_NAMES.join(', ')})`)
+  const whole = (name, min) => {
+    const n = Number(values[name])
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got ${values[name]}`)
+    return n
+  }
+  return {
+    isolation: !values['no-isolation'],
+    build: !values['no-build'],
+    only,
+    serverCount: whole('server-count', 100),
+    serverTime: whole('server-time', 100),
+    serverRoot: resolve(values['server-root']),
+    report: resolve(values.report),
+  }
+}
+
 async function main() {
-  const isolation = !process.argv.includes('--no-isolation')
-  if (!process.argv.includes('--no-build')) ensureBuild(root, REQUIRED_PAGES)
-  const server = await startDistServer(root, Object.values(PORTS))
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: playwrightLaunchArgs() })
+  const options = parseOptions()
+  const runs = (name) => !options.only || options.only.includes(name)
+  const sections = SECTIONS.filter((s) => runs(s.name))
+  const needsBrowser = sections.some((s) => s.browser)
+  // The flood section runs an e2e spec, which serves dist/ too.
+  if ((sections.some((s) => s.dist) || runs('flood')) && options.build) ensureBuild(root, REQUIRED_PAGES)
+  const server = needsBrowser ? await startDistServer(root, Object.values(PORTS)) : undefined
+  const browser = needsBrowser ? await chromium.launch({ executablePath: chromiumPath(), args: playwrightLaunchArgs() }) : undefined
   const started = Date.now()
   const load = loadavg().map((x) => x.toFixed(2)).join(' ')
-  console.log(`# Ringside benchmark (${new Date().toISOString()}, Chromium ${browser.version()}, Node ${process.version}, ${cpus().length} CPUs, load average ${load}${server.reused ? ', reusing the dist server already running' : ''})`)
-  const results = []
+  console.log(
+    `# Ringside benchmark (${new Date().toISOString()}, ${browser ? `Chromium ${browser.version()}, ` : ''}Node ${process.version}, ${cpus().length} CPUs, load average ${load}${server?.reused ? ', reusing the dist server already running' : ''})`,
+  )
+  if (options.serverRoot !== root && runs('server')) console.log(`(the server section measures the checkout ${options.serverRoot})`)
+  const results = {}
   try {
-    for (const section of SECTIONS) {
-      const done = await section({ browser, isolation })
+    for (const section of sections) {
+      const done = await section.run({ browser, isolation: options.isolation, options })
       printSection(done)
-      results.push(done.results)
+      results[section.name] = done.results
     }
   } finally {
-    await browser.close()
-    await server.stop()
+    await browser?.close()
+    await server?.stop()
   }
-  floodSection()
-  writeReport(results[0], results[1], results[SECTIONS.length - 1], load)
+  if (runs('flood')) floodSection()
+  writeReport(options.report, results, runs('flood'), load, Boolean(options.only))
   console.log(`\n(one run, ${((Date.now() - started) / 1000).toFixed(1)} s; load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')})`)
 }
 
