@@ -19,6 +19,7 @@ import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { chromium } from '@playwright/test'
+import { changesFanoutSection } from '../bench/changes-fanout.mjs'
 import { apiThroughputSection } from '../bench/api-section.mjs'
 import { ensureBuild } from '../bench/build.mjs'
 import { bundleSection } from '../bench/bundle-section.mjs'
@@ -65,6 +66,7 @@ const SECTIONS = [
   { name: 'http', run: () => httpSection({ root }) },
   { name: 'package', dist: true, run: () => packageSection({ root }) },
   { name: 'ladder', dist: true, browser: true, run: ({ browser }) => ladderSection({ root, browser, origins: ORIGINS }) },
+  { name: 'changes', run: () => changesFanoutSection() },
   { name: 'server', run: ({ options }) => serverSection({ root: options.serverRoot, count: options.serverCount, phaseMs: options.serverTime, log: (step) => console.log(`  … ${step}`) }) },
 ]
 const SECTION_NAMES = [...SECTIONS.map((s) => s.name), 'flood']
@@ -101,6 +103,7 @@ function writeReport(file, results, ranFlood, loadAtStart, partial) {
     if (messages === 10_000) report.harness = { flood_10k_ms: flood_ms }
   }
   if (results.ladder) report.ladder = results.ladder
+  if (results.changes) report.changes = results.changes
   if (results.server) report.server = results.server
   mkdirSync(resolve(file, '..'), { recursive: true })
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`)
