@@ -101,6 +101,10 @@ export type ParsedBody =
   | { kind: 'json'; value: unknown; bytes: number }
   | { kind: 'form'; value: Record<string, string>; bytes: number }
 
+/** A Content-Length value: decimal digits only. */
+const DECIMAL = /^\d+$/
+const UTF8 = new TextDecoder()
+
 const tooLarge = (bytes: number | string, limit: number) =>
   new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${bytes} bytes; the limit is ${limit}.`)
 
@@ -108,13 +112,21 @@ const tooLarge = (bytes: number | string, limit: number) =>
  * The body as text, refused with 413 once it passes `limit` bytes: at once
  * when Content-Length says so, else counted chunk by chunk as it streams in
  * (a chunked upload is never held whole beyond the limit).
+ *
+ * A body of a declared length within the limit is read whole with
+ * `arrayBuffer()`: over HTTP the length frames the body, so it cannot grow
+ * past it, and the server's request object then reads the socket's bytes
+ * directly instead of through a web stream (the cheaper path for every
+ * write request). The length is still checked once read, for a request made
+ * in process with a header that understates its body.
  */
 export async function readBodyText(request: Request, limit: number): Promise<{ text: string; bytes: number }> {
-  const declared = Number(request.headers.get('content-length') ?? 0)
+  const header = request.headers.get('content-length')
+  const declared = Number(header ?? 0)
   if (declared > limit) throw tooLarge(declared, limit)
-  const whole = await readAllWithin(request.body, limit)
-  if (whole === 'too-large') throw tooLarge(`over ${limit}`, limit)
-  return { text: new TextDecoder().decode(whole), bytes: whole.byteLength }
+  const whole = header !== null && DECIMAL.test(header) ? new Uint8Array(await request.arrayBuffer()) : await readAllWithin(request.body, limit)
+  if (whole === 'too-large' || whole.byteLength > limit) throw tooLarge(`over ${limit}`, limit)
+  return { text: UTF8.decode(whole), bytes: whole.byteLength }
 }
 
 /**

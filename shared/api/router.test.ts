@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { Database } from './db.ts'
 import { conflict } from './errors.ts'
-import { json, noContent } from './http.ts'
+import { json, MAX_BODY_BYTES, noContent } from './http.ts'
 import type { Route } from './route.ts'
 import { createRouter } from './router.ts'
 import { expectError, UUID_V4 } from './timeline/testing.ts'
@@ -63,6 +63,29 @@ test('an unexpected exception is a 500 error body and is rolled back too', async
   const error = await expectError(await handle(post('/crm/v3/notes', JSON.stringify({ text: 'x', fail: 'bug' }))), 500, 'INTERNAL_ERROR')
   expect(error.message).toContain('handler bug')
   expect(JSON.stringify(db.snapshot().tables)).toBe(before)
+})
+
+test('a body past the limit is 413, whether it streams without a length or its Content-Length understates it', async () => {
+  const { db, handle } = setup()
+  const before = JSON.stringify(db.snapshot().tables)
+  const big = JSON.stringify({ text: 'x'.repeat(MAX_BODY_BYTES) })
+  const streamed = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(big))
+      controller.close()
+    },
+  })
+  const chunked = new Request(`${BASE}/crm/v3/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: streamed, duplex: 'half' } as RequestInit)
+  expect((await expectError(await handle(chunked), 413, 'PAYLOAD_TOO_LARGE')).message).toContain(`over ${MAX_BODY_BYTES}`)
+  const understated = new Request(`${BASE}/crm/v3/notes`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '20' }, body: big })
+  expect((await expectError(await handle(understated), 413, 'PAYLOAD_TOO_LARGE')).message).toContain(`over ${MAX_BODY_BYTES}`)
+  const declared = new Request(`${BASE}/crm/v3/notes`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(MAX_BODY_BYTES + 1) }, body: '{}' })
+  await expectError(await handle(declared), 413, 'PAYLOAD_TOO_LARGE')
+  expect(JSON.stringify(db.snapshot().tables)).toBe(before)
+  // A body of its declared length is read and served.
+  const body = JSON.stringify({ text: 'fits' })
+  const fits = await handle(new Request(`${BASE}/crm/v3/notes`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, body }))
+  expect(fits.status).toBe(201)
 })
 
 test('a known path with another method is 405 with an Allow header', async () => {
