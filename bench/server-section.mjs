@@ -385,7 +385,7 @@ export async function serverSection({ root, count = DEFAULT_SERVER_COUNT, phaseM
         'One server process; the load generator (undici, keep-alive connections) runs on the same machine and shares its cores.',
         `Raw fsync: one 300-byte line appended and fsynced at a time in the server's data folder, ${phaseMs / 2000} s before and ${phaseMs / 2000} s after the writers' run it is the baseline of. Writers: ${CLIENTS} clients, each a keep-alive connection, one request after the other; after a warm-up, the rate and latencies are those of the requests that ended in the timed window (a request stalled across its start counts with its whole latency).`,
         `Search: one request after the other for ${phaseMs / 1000} s (at most ${SEARCH_MAX_SAMPLES}), random contacts of the workload${eqMisses > 0 ? `; ${eqMisses} email EQ searches did not answer exactly one contact` : ''}.`,
-        'Restart: spawn of npm start to the first 200 of GET /crm/v3/objects/contacts?limit=1 (Node and tsx start-up included); nothing lost: the search total before and after, and a batch/read of every acknowledged write.',
+        'Restart: spawn of npm start to the first 200 of GET /crm/v3/objects/contacts?limit=1 (Node start-up and the esbuild bundling of the server included); nothing lost: the search total before and after, and a batch/read of every acknowledged write.',
         `${((Date.now() - started) / 1000).toFixed(1)} s in all. The bench asserts nothing about time.`,
       ],
       results,
