@@ -5,6 +5,7 @@
  * composer. Origins are derived from baseURL (widget = harness port + 1).
  */
 import { expect, test, type Frame, type FrameLocator, type Page } from '@playwright/test'
+import { openTool } from './kit/harness.ts'
 import { ORIGINS } from './origins.ts'
 
 const OVERRIDE_KEY = 'LocalSettings:Calling:CallingExtensions'
@@ -31,11 +32,6 @@ async function openHarness(page: Page, route: string, query: Record<string, stri
 const widgetFrame = (page: Page): FrameLocator => page.frameLocator('#hubspot-calling-extension-iframe')
 const statusBadge = (page: Page) => page.getByRole('group', { name: 'Calling status' })
 
-async function openTool(page: Page, tab: 'Message inspector' | 'Faults' | 'Composer'): Promise<void> {
-  const toggle = page.getByRole('button', { name: 'Show integration tools' })
-  if (await toggle.isVisible()) await toggle.click()
-  await page.getByRole('tab', { name: tab }).click()
-}
 
 const inspector = (page: Page) => page.getByRole('region', { name: 'Message inspector' })
 const messages = (page: Page) => inspector(page).getByRole('list', { name: 'Messages' })

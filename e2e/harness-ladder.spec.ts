@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Frame, type Page } from '@playwright/test'
+import { openTool } from './kit/harness.ts'
 import { ORIGINS } from './origins.ts'
 
 function widgetUrl(baseURL: string | undefined, params: Record<string, string>): string {
@@ -18,11 +19,7 @@ const ladder = (page: Page) => inspector(page).getByRole('region', { name: 'Ladd
 /** An arrow, by the start of its text alternative (`#12 OUTGOING_CALL_STARTED, …`, `Request POST … → 201, …`). */
 const arrow = (page: Page, name: RegExp) => ladder(page).getByRole('listitem', { name })
 
-async function openInspector(page: Page): Promise<void> {
-  const toggle = page.getByRole('button', { name: 'Show integration tools' })
-  if (await toggle.isVisible()) await toggle.click()
-  await page.getByRole('tab', { name: 'Message inspector' }).click()
-}
+const openInspector = (page: Page): Promise<void> => openTool(page, 'Message inspector')
 
 async function widgetFrame(page: Page): Promise<Frame> {
   await expect.poll(() => page.frames().some((f) => f.url().includes('/widget/'))).toBe(true)

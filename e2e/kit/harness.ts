@@ -7,6 +7,24 @@
 import { expect, type Frame, type FrameLocator, type Locator, type Page } from '@playwright/test'
 import { WIDGET_IFRAME, widgetHostPage, type Placement } from './placements.ts'
 
+/** The tabs of the harness's integration tools drawer. */
+export type ToolTab = 'Message inspector' | 'Faults' | 'Composer'
+
+/**
+ * Opens the harness's tools drawer on a tab. It waits for the page to draw the drawer's bar
+ * first: right after a navigation the bar is not there yet, and a check that does not wait
+ * would skip the toggle and then wait in vain for a tab of a closed drawer.
+ */
+export async function openTool(page: Page, tab: ToolTab): Promise<void> {
+  const show = page.getByRole('button', { name: 'Show integration tools' })
+  const hide = page.getByRole('button', { name: 'Hide integration tools' })
+  await expect(show.or(hide)).toBeVisible()
+  if (await show.isVisible()) await show.click()
+  const tabButton = page.getByRole('tab', { name: tab })
+  if ((await tabButton.getAttribute('aria-selected')) !== 'true') await tabButton.click()
+  await expect(tabButton).toHaveAttribute('aria-selected', 'true')
+}
+
 /** Engagement fault modes of the Faults panel. */
 export type FaultMode = 'off' | 'next' | 'always'
 
@@ -253,11 +271,8 @@ export class Harness {
   }
 
   /** Opens the tools drawer on a tab. */
-  async openTool(tab: 'Message inspector' | 'Faults' | 'Composer'): Promise<void> {
-    const toggle = this.page.getByRole('button', { name: 'Show integration tools' })
-    if (await toggle.isVisible()) await toggle.click()
-    const tabButton = this.page.getByRole('tab', { name: tab })
-    if ((await tabButton.getAttribute('aria-selected')) !== 'true') await tabButton.click()
+  async openTool(tab: ToolTab): Promise<void> {
+    await openTool(this.page, tab)
   }
 
   /** Closes the tools drawer (inspector, faults, composer), if open. */
