@@ -36,7 +36,7 @@ import { isBuiltinType, OBJECT_TYPES, type BuiltinObjectType, type ObjectType } 
 import { propertyDefinition, type PropertyDefinition } from './properties.ts'
 import { phoneDigits, phoneMatcher } from '../../crm/phone.ts'
 import { parseInstant } from '../../crm/time.ts'
-import type { AssociatedRecord, CrmRecord } from './store.ts'
+import type { CrmRecord } from './store.ts'
 import type { RecordSearchIndex } from './search-index.ts'
 
 /**
@@ -317,19 +317,20 @@ const COST: Record<Operator, number> = {
   NOT_CONTAINS_TOKEN: 3,
 }
 
-/** The associations a search reads: a record's live associated records of one type. */
+/** The associations a search reads. */
 export interface AssociationSource {
-  associations(objectType: ObjectType, id: string, toType: ObjectType): readonly AssociatedRecord[]
+  /** Whether a record is associated with a live record of `toType` (one of `among`, when given). */
+  isLinkedTo(objectType: ObjectType, id: string, toType: ObjectType, among?: ReadonlySet<string>): boolean
 }
 
 /** An association filter as a test on a record of `objectType`. */
 function compileAssociationFilter(filter: AssociationFilter, objectType: ObjectType, links: AssociationSource): RecordTest {
-  const linked = (record: CrmRecord) => links.associations(objectType, record.id, filter.association)
-  if (filter.operator === 'HAS_PROPERTY') return (r) => linked(r).length > 0
-  if (filter.operator === 'NOT_HAS_PROPERTY') return (r) => linked(r).length === 0
+  const to = filter.association
+  if (filter.operator === 'HAS_PROPERTY') return (r) => links.isLinkedTo(objectType, r.id, to)
+  if (filter.operator === 'NOT_HAS_PROPERTY') return (r) => !links.isLinkedTo(objectType, r.id, to)
   const wanted = new Set(filter.ids)
-  const isAny = (r: CrmRecord) => linked(r).some((a) => wanted.has(a.id))
-  return filter.operator === 'EQ' || filter.operator === 'IN' ? isAny : (r) => !isAny(r)
+  if (filter.operator === 'EQ' || filter.operator === 'IN') return (r) => links.isLinkedTo(objectType, r.id, to, wanted)
+  return (r) => !links.isLinkedTo(objectType, r.id, to, wanted)
 }
 
 /** One filter as a test on a record, with its values converted once. */

@@ -332,6 +332,18 @@ export class ObjectStore {
   }
 
 
+  /**
+   * Whether a record is associated with a live record of `toType` (one of
+   * `among`, when given): the test of the search's association filters, run
+   * per record, so it builds no list.
+   */
+  isLinkedTo(objectType: ObjectType, id: string, toType: ObjectType, among?: ReadonlySet<string>): boolean {
+    const links = this.#associations.get(recordKey(objectType, id))?.[toType]
+    if (links === undefined) return false
+    for (const link of links) if ((among === undefined || among.has(link.id)) && this.get(toType, link.id) !== undefined) return true
+    return false
+  }
+
   /** Whether two records are linked by any association type. */
   isAssociated(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string): boolean {
     const row = this.#associations.get(recordKey(fromType, fromId))
