@@ -543,17 +543,30 @@ export class DiskStorage {
     return done
   }
 
-  /** The writer: one write and one fsync for every line queued while the previous ones ran. */
+  /**
+   * The writer: one write and one fsync for every line queued while the
+   * previous ones ran. It lets go of `#writing` only when it sees the queue
+   * empty, in the same synchronous step: a commit made by code that ran when
+   * the last lines resolved (a handler's next transaction) is either seen by
+   * the loop or starts a new writer, never left waiting for a later commit.
+   */
   async #drain(): Promise<void> {
     try {
       await this.#drainQueue()
-    } finally {
+    } catch (error) {
+      // Not a failed write (those are handled per item): reject what waits rather than leave it waiting.
+      this.#onWarning(`the journal writer stopped: ${describe(error)}`)
+      this.#fail([], error)
       this.#writing = null
     }
   }
 
   async #drainQueue(): Promise<void> {
-    while (this.#queue.length > 0) {
+    for (;;) {
+      if (this.#queue.length === 0) {
+        this.#writing = null
+        return
+      }
       const head = this.#queue[0] as Item
       if (head.kind === 'line') {
         let count = 1

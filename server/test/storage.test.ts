@@ -13,7 +13,7 @@ import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import { z } from 'zod'
-import { Database } from '../../shared/api/db.ts'
+import { Database, type Commit } from '../../shared/api/db.ts'
 import { createCrmService } from '../../shared/api/service.ts'
 import { DiskStorage, exportText, type JournalFile } from '../storage.ts'
 import { removeScratchDirs, scratchDir } from './support.ts'
@@ -203,6 +203,16 @@ test('writes that arrive together share one fsync, and none resolves before the 
   // Lines are in commit order.
   expect(file.ids()).toEqual(ids)
   expect(file.ids(file.durable)).toEqual(ids)
+})
+
+test('a commit made as the one before it resolves (a handler\'s next transaction) is written at once, not left for a later commit', async () => {
+  const db = new Database()
+  const sink = await new DiskStorage(scratchDir('storage-next')).start(db)
+  const commit = (id: string) => (sink as { commit(c: Commit): Promise<void> }).commit({ rows: [{ table: 'items', id, row: { n: Number(id) } }], replaced: false, tables: ['items'] })
+  // The second commit is made in the first one's resolution, just as the writer finds its queue empty.
+  const second = commit('1').then(() => commit('2'))
+  const outcome = await Promise.race([second.then(() => 'written'), new Promise((resolve) => setTimeout(() => resolve('still waiting after 1 s'), 1000))])
+  expect(outcome).toBe('written')
 })
 
 test('a failed fsync undoes exactly the writes not yet durable (newest first), rejects them, and the journal is cut back', async () => {
