@@ -10,6 +10,10 @@
 //   host = sdk-host (CallingHost)  ↔ npm-widget?mode=echo
 //   pair = sdk-host                ↔ sdk-widget?mode=echo
 //
+// The variants of one mode are measured interleaved, never one after another: handshakes
+// load the pairs in turn, and round trips run in rounds in which every pair takes its turn
+// (measureMode), so a change in the machine's load falls on every pair alike.
+//
 // Run alone (after a build): node bench/sdk-section.mjs prints this section and the host
 // side's targets as reports/bench.json holds them (sdk.host_side); npm run bench writes them.
 //
@@ -20,8 +24,16 @@
 // handshake and rejected messages. Hence the extra "console.debug muted" rows.
 import { percentile } from './table.mjs'
 
-export const HANDSHAKE_LOADS = 20
-export const ROUND_TRIPS = 10_000
+/**
+ * Handshakes per pair and mode. Muted carries the target (host ≤ npm), and a loaded machine
+ * spreads single loads over milliseconds where the SDKs differ by a tenth of one: 40 loads
+ * shrink the median's wobble by √2 against 20. Unmuted is shown only.
+ */
+export const HANDSHAKE_LOADS = { muted: 40, unmuted: 20 }
+/** Round trips per variant: ROUNDS interleaved rounds of SEGMENT each (SEGMENT a multiple of BATCH). */
+const ROUNDS = 25
+const SEGMENT = 400
+export const ROUND_TRIPS = ROUNDS * SEGMENT
 const WARMUP_ROUND_TRIPS = 2_000
 
 export function fixtureUrl(origin, name, query) {
@@ -141,55 +153,137 @@ function batchMedian(samples) {
   return percentile(means.sort((a, b) => a - b), 50)
 }
 
+/** Nearest-rank quartiles of numbers, rounded to `digits`. */
+function quartiles(values, digits) {
+  const list = [...values].sort((x, y) => x - y)
+  const round = (x) => Math.round(x * 10 ** digits) / 10 ** digits
+  return { p25: round(percentile(list, 25)), p50: round(percentile(list, 50)), p75: round(percentile(list, 75)) }
+}
+
 /**
  * The host side's targets, muted, from one run: what our CallingHost adds per round trip
  * (host − npm: the same npm widget behind our host and behind the plain host page) must be
  * no more than what the npm widget adds over a bare postMessage echo (npm − raw), and its
  * handshake no longer than the plain host page's with the npm widget. For reports/bench.json.
+ *
+ * The verdict on the round trip (`roundtrip_met`) compares the medians of 20-round-trip means
+ * (the 5 µs clock makes a plain p50 jump in 5 µs steps; `roundtrip_p50_met` is that coarser
+ * comparison), over all samples of the interleaved rounds. `per_round` shows the spread: the
+ * same two differences within each round (the three variants ran back to back), as quartiles
+ * over the rounds, and in how many rounds the host side was within npm's widget side.
  */
 export function hostSideFigures(r) {
   const m = (pair) => r[`muted.${pair}`]
   const round = (x, digits) => Math.round(x * 10 ** digits) / 10 ** digits
-  const hostAdded = m('host').p50Us - m('npm').p50Us
-  const npmAdded = m('npm').p50Us - m('raw').p50Us
-  const hostAddedFine = m('host').batchP50Us - m('npm').batchP50Us
-  const npmAddedFine = m('npm').batchP50Us - m('raw').batchP50Us
+  // Compared at 0.01 µs: the 5 µs steps of the p50s come out of ms × 1000 with float error.
+  const hostAdded = round(m('host').p50Us - m('npm').p50Us, 2)
+  const npmAdded = round(m('npm').p50Us - m('raw').p50Us, 2)
+  const hostAddedFine = round(m('host').batchP50Us - m('npm').batchP50Us, 2)
+  const npmAddedFine = round(m('npm').batchP50Us - m('raw').batchP50Us, 2)
+  const rounds = m('host').roundBatchP50Us.map((host, k) => {
+    const npm = m('npm').roundBatchP50Us[k]
+    return { host: host - npm, npm: npm - m('raw').roundBatchP50Us[k] }
+  })
+  const loads = m('host').handshakes.map((host, i) => host - m('npm').handshakes[i])
   return {
     roundtrip_p50_us: { raw: round(m('raw').p50Us, 1), npm: round(m('npm').p50Us, 1), host: round(m('host').p50Us, 1) },
     host_added_us: round(hostAdded, 1),
     npm_widget_added_us: round(npmAdded, 1),
-    roundtrip_met: hostAdded <= npmAdded,
+    roundtrip_p50_met: hostAdded <= npmAdded,
     roundtrip_batch_p50_us: { raw: round(m('raw').batchP50Us, 2), npm: round(m('npm').batchP50Us, 2), host: round(m('host').batchP50Us, 2) },
     host_added_batch_us: round(hostAddedFine, 2),
     npm_widget_added_batch_us: round(npmAddedFine, 2),
+    roundtrip_met: hostAddedFine <= npmAddedFine,
+    per_round: {
+      rounds: rounds.length,
+      round_trips_per_variant: SEGMENT,
+      host_added_batch_us: quartiles(rounds.map((x) => x.host), 2),
+      npm_widget_added_batch_us: quartiles(rounds.map((x) => x.npm), 2),
+      met_in: rounds.filter((x) => x.host <= x.npm).length,
+    },
     handshake_p50_ms: { npm: round(m('npm').handshakeP50Ms, 2), host: round(m('host').handshakeP50Ms, 2) },
+    handshake_iqr_ms: {
+      npm: [round(m('npm').handshakeP25Ms, 2), round(m('npm').handshakeP75Ms, 2)],
+      host: [round(m('host').handshakeP25Ms, 2), round(m('host').handshakeP75Ms, 2)],
+    },
+    /** host − npm of the two loads of one interleaved turn, over the turns. */
+    handshake_paired_diff_ms: quartiles(loads, 2),
     handshake_met: m('host').handshakeP50Ms <= m('npm').handshakeP50Ms,
   }
 }
 
-async function measureVariant(page, origins, variant) {
-  const handshakes = []
-  let isolated = true
-  for (let i = 0; i <= HANDSHAKE_LOADS; i++) {
-    const result = await handshakeOnce(page, origins, variant.url)
-    isolated &&= result.isolated
-    if (i > 0) handshakes.push(result.ms) // the first load warms caches and the JIT
-  }
-  await withTimeout(page.evaluate((n) => window.__benchRoundTrips(n), WARMUP_ROUND_TRIPS), 60_000, `${variant.key} warm-up`)
-  const samples = await withTimeout(page.evaluate((n) => window.__benchRoundTrips(n), ROUND_TRIPS), 120_000, `${variant.key} round trips`)
-  if (samples.length !== ROUND_TRIPS) throw new Error(`${variant.key}: expected ${ROUND_TRIPS} samples, got ${samples.length}`)
+/** `list` turned by `k` places: the order of one interleaved round (each item leads every `list.length` rounds). */
+function rotated(list, k) {
+  const n = k % list.length
+  return [...list.slice(n), ...list.slice(0, n)]
+}
+
+/** Summary figures of one variant's samples: all its round trips (ms, in the order taken) and its handshakes (ms). */
+function summarize(samples, handshakes, segments, isolated) {
   const sortedMs = [...samples].sort((a, b) => a - b)
   const sortedHandshakes = [...handshakes].sort((a, b) => a - b)
   return {
     isolated,
     handshakeP50Ms: percentile(sortedHandshakes, 50),
+    handshakeP25Ms: percentile(sortedHandshakes, 25),
+    handshakeP75Ms: percentile(sortedHandshakes, 75),
     handshakeMaxMs: sortedHandshakes.at(-1),
+    handshakes,
     p50Us: percentile(sortedMs, 50) * 1000,
     batchP50Us: batchMedian(samples) * 1000,
     p99Us: percentile(sortedMs, 99) * 1000,
     meanUs: (samples.reduce((sum, x) => sum + x, 0) / samples.length) * 1000,
     maxUs: sortedMs.at(-1) * 1000,
+    /** Per interleaved round: the median of this variant's 20-round-trip means in that round (µs). */
+    roundBatchP50Us: segments.map((segment) => batchMedian(segment) * 1000),
   }
+}
+
+/**
+ * One mode's variants, interleaved so that the machine's load falls on every variant alike
+ * (a shared machine's load moves by several times within a minute; measured one variant after
+ * another, the verdict would compare figures taken under different loads):
+ * - handshakes: one page loads the variants in turn, load by load, the order turned each time;
+ * - round trips: one page per variant, all loaded and warmed up, then ROUNDS rounds in which
+ *   each page runs SEGMENT round trips in turn, the order turned each round. Every variant
+ *   gets the same number of samples, taken in the same stretches of time.
+ */
+async function measureMode(context, origins, list, loads) {
+  const handshakes = Object.fromEntries(list.map((v) => [v.key, []]))
+  const isolated = Object.fromEntries(list.map((v) => [v.key, true]))
+  const loadPage = await context.newPage()
+  try {
+    for (let i = 0; i <= loads; i++) {
+      for (const variant of rotated(list, i)) {
+        const result = await handshakeOnce(loadPage, origins, variant.url)
+        isolated[variant.key] &&= result.isolated
+        if (i > 0) handshakes[variant.key].push(result.ms) // the first load of each warms caches and the JIT
+      }
+    }
+  } finally {
+    await loadPage.close()
+  }
+  const pages = {}
+  const segments = Object.fromEntries(list.map((v) => [v.key, []]))
+  try {
+    for (const variant of list) {
+      pages[variant.key] = await context.newPage()
+      await loadReady(pages[variant.key], origins, variant.url)
+    }
+    for (const variant of list) {
+      await withTimeout(pages[variant.key].evaluate((n) => window.__benchRoundTrips(n), WARMUP_ROUND_TRIPS), 60_000, `${variant.key} warm-up`)
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const variant of rotated(list, round)) {
+        const samples = await withTimeout(pages[variant.key].evaluate((n) => window.__benchRoundTrips(n), SEGMENT), 60_000, `${variant.key} round trips`)
+        if (samples.length !== SEGMENT) throw new Error(`${variant.key}: expected ${SEGMENT} samples, got ${samples.length}`)
+        segments[variant.key].push(samples)
+      }
+    }
+  } finally {
+    for (const page of Object.values(pages)) await page.close()
+  }
+  return Object.fromEntries(list.map((v) => [v.key, summarize(segments[v.key].flat(), handshakes[v.key], segments[v.key], isolated[v.key])]))
 }
 
 const us = (x) => `${x.toFixed(1)} µs`
@@ -202,43 +296,48 @@ const ms = (x) => `${x.toFixed(2)} ms`
 export async function sdkSection({ browser, origins, isolation = true, profile }) {
   const context = await browser.newContext()
   if (isolation) await isolate(context, origins)
-  const page = await context.newPage()
   const list = variants(origins)
   const byKey = Object.fromEntries(list.map((v) => [v.key, v]))
   const r = {}
   let profileRows = []
   try {
-    for (const variant of list) r[variant.key] = await measureVariant(page, origins, variant)
-    if (profile) profileRows = await profile(page, byKey, origins, { isolation })
+    for (const mode of MODES) Object.assign(r, await measureMode(context, origins, list.filter((v) => v.mode === mode), HANDSHAKE_LOADS[mode]))
+    if (profile) profileRows = await profile(await context.newPage(), byKey, origins, { isolation })
   } finally {
     await context.close()
   }
   const n = ROUND_TRIPS.toLocaleString('en')
   const cells = (mode, pick) => PAIRS.map(({ key }) => pick(r[`${mode}.${key}`]))
-  const over = (mode, key) => r[`${mode}.${key}`].p50Us - r[`${mode}.raw`].p50Us
+  const over = (mode, key) => Math.round((r[`${mode}.${key}`].p50Us - r[`${mode}.raw`].p50Us) * 100) / 100
+  const hostSide = hostSideFigures(r)
+  const verdict = (met) => (met ? 'met' : 'MISSED')
+  const signed = (x) => `${x >= 0 ? '+' : '−'}${us(Math.abs(x))}`
   const rows = []
   for (const mode of MODES) {
     rows.push([mode === 'muted' ? 'console.debug muted on both pages (no DevTools cost):' : 'console.debug live (Playwright reports every console call over CDP):', ...PAIRS.map(() => ''), ''])
+    const muted = mode === 'muted'
     const oursOver = over(mode, 'ours')
     const npmOver = over(mode, 'npm')
-    const hostExtra = r[`${mode}.host`].p50Us - r[`${mode}.npm`].p50Us
     const hsRatio = r[`${mode}.ours`].handshakeP50Ms / r[`${mode}.npm`].handshakeP50Ms
-    const hostHs = r[`${mode}.host`].handshakeP50Ms
-    const npmHs = r[`${mode}.npm`].handshakeP50Ms
-    const fine = (key) => r[`${mode}.${key}`].batchP50Us
+    const { p25: d25, p50: d50, p75: d75 } = hostSide.handshake_paired_diff_ms
+    const perRound = hostSide.per_round
     rows.push(
-      [`  handshake p50 (${HANDSHAKE_LOADS} loads)`, ...cells(mode, (x) => ms(x.handshakeP50Ms)), mode === 'muted' ? `ours ≤ 1.10× npm: ${hsRatio <= 1.1 ? 'met' : 'MISSED'} (${hsRatio.toFixed(2)}×); host ≤ npm: ${hostHs <= npmHs ? 'met' : 'MISSED'} (${ms(hostHs)} vs ${ms(npmHs)})` : ''],
+      [`  handshake p50 (${HANDSHAKE_LOADS[mode]} loads)`, ...cells(mode, (x) => ms(x.handshakeP50Ms)), muted ? `ours ≤ 1.10× npm: ${verdict(hsRatio <= 1.1)} (${hsRatio.toFixed(2)}×); host ≤ npm: ${verdict(hostSide.handshake_met)} (${ms(hostSide.handshake_p50_ms.host)} vs ${ms(hostSide.handshake_p50_ms.npm)})` : ''],
+      [`  handshake p25–p75`, ...cells(mode, (x) => `${x.handshakeP25Ms.toFixed(2)}–${ms(x.handshakeP75Ms)}`), muted ? `host − npm, load by load: median ${d50} ms (p25 ${d25}, p75 ${d75})` : ''],
       [`  handshake max`, ...cells(mode, (x) => ms(x.handshakeMaxMs)), ''],
-      [`  round trip p50 (${n})`, ...cells(mode, (x) => us(x.p50Us)), mode === 'muted' ? `ours over raw ≤ npm over raw: ${oursOver <= npmOver ? 'met' : 'MISSED'} (+${us(oursOver)} vs +${us(npmOver)})` : ''],
+      [`  round trip p50 (${n})`, ...cells(mode, (x) => us(x.p50Us)), muted ? `ours − raw ≤ npm − raw: ${verdict(oursOver <= npmOver)} (${signed(oursOver)} vs ${signed(npmOver)}); host − npm ≤ npm − raw: ${verdict(hostSide.roundtrip_p50_met)} (${signed(hostSide.host_added_us)} vs ${signed(hostSide.npm_widget_added_us)})` : ''],
       [`  round trip p99`, ...cells(mode, (x) => us(x.p99Us)), ''],
-      [`  round trip mean`, ...cells(mode, (x) => us(x.meanUs)), mode === 'muted' ? `host over npm ≤ npm over raw: ${hostExtra <= npmOver ? 'met' : 'MISSED'} (+${us(hostExtra)} vs +${us(npmOver)})` : ''],
-      [`  round trip, median of ${BATCH}-round-trip means`, ...cells(mode, (x) => us(x.batchP50Us)), mode === 'muted' ? `the same at this resolution: host +${us(fine('host') - fine('npm'))} vs npm +${us(fine('npm') - fine('raw'))}` : ''],
+      [`  round trip mean`, ...cells(mode, (x) => us(x.meanUs)), ''],
+      [`  round trip, median of ${BATCH}-round-trip means`, ...cells(mode, (x) => us(x.batchP50Us)), muted ? `host − npm ≤ npm − raw: ${verdict(hostSide.roundtrip_met)} (${signed(hostSide.host_added_batch_us)} vs ${signed(hostSide.npm_widget_added_batch_us)})` : ''],
+      ...(muted
+        ? [[`  … the same per round (${perRound.rounds} rounds)`, ...PAIRS.map(() => ''), `host − npm p25/p50/p75 ${perRound.host_added_batch_us.p25}/${perRound.host_added_batch_us.p50}/${perRound.host_added_batch_us.p75} µs vs npm − raw ${perRound.npm_widget_added_batch_us.p25}/${perRound.npm_widget_added_batch_us.p50}/${perRound.npm_widget_added_batch_us.p75} µs; met in ${perRound.met_in} of ${perRound.rounds} rounds`]]
+        : []),
     )
   }
   const isolated = Object.values(r).every((x) => x.isolated)
   const notes = [
-    "round trip = host sends DIAL_NUMBER, the widget's onDialNumber answers with outgoingCall (OUTGOING_CALL_STARTED), host receives it; sequential, after 2,000 warm-up round trips, timed in the host page.",
-    'handshake = iframe load event → host ready and widget onReady (raw: bare SYNC_ACK); widget SDK constructed at page load; first of 21 loads discarded.',
+    `round trip = host sends DIAL_NUMBER, the widget's onDialNumber answers with outgoingCall (OUTGOING_CALL_STARTED), host receives it; sequential, timed in the host page. One page per pair, each warmed up with ${WARMUP_ROUND_TRIPS.toLocaleString('en')} round trips, then ${ROUNDS} rounds in which every pair runs ${SEGMENT} round trips in turn (order turned each round), so the machine's load falls on all pairs alike.`,
+    `handshake = iframe load event → host ready and widget onReady (raw: bare SYNC_ACK); widget SDK constructed at page load; one page loads the pairs in turn (order turned each time), ${HANDSHAKE_LOADS.muted + 1} loads each muted and ${HANDSHAKE_LOADS.unmuted + 1} unmuted, the first discarded.`,
     'ours, npm and raw use the same plain host page (no SDK), so their difference is the widget side alone; host adds our CallingHost to the npm widget; pair is our two sides together.',
     isolated
       ? 'timer: host pages cross-origin isolated (COOP/COEP added by the benchmark), performance.now() resolution 5 µs.'

@@ -29,6 +29,11 @@ export class HostEventSource {
     this.#events.emit(event, ...args)
   }
 
+  /** For the host itself: whether `event` has listeners (an event nobody hears is not built). */
+  protected listening(event: keyof HostEvents): boolean {
+    return this.#events.has(event)
+  }
+
   /**
    * For the host itself: a wire type's listeners now, for it to call each (guarded, telling
    * listenerThrew) where it stands rather than one call deeper; see CallingHost's receiving.

@@ -22,6 +22,11 @@ export class ObserverCalls {
     this.#onError = onError
   }
 
+  /** An observer is plugged in (else there is nothing to build notes for). */
+  get active(): boolean {
+    return this.#observer !== null
+  }
+
   outbound(message: WireMessage, note: OutgoingNote, problem?: string): void {
     if (this.#observer === null) return
     try {

@@ -34,6 +34,13 @@ export type * from './host-types.ts'
 
 const PREFIX = '[ringside calling host]'
 
+/** The note of a message sent when ready: nothing to note (observers only read notes). */
+const PLAIN: OutgoingNote = Object.freeze({})
+
+/** A sender per catalogue type, made on first use (CallingHost.#senderFor). */
+type Sender = (this: CallingHost, data?: unknown) => string
+let senders: Map<string, Sender> | undefined
+
 /** The send methods (dialNumber(), createEngagementSucceeded(), …) are generated from the catalogue. */
 export interface CallingHost extends HostSendMethods {}
 
@@ -45,7 +52,7 @@ export class CallingHost extends HostEventSource {
   readonly #transport: WindowTransport
   readonly #handshakeLoop: SyncLoop
   readonly #outbox: HostOutbox
-  /** An outbox wrapper sits between sending and posting (else a send when ready goes straight to #post). */
+  /** An outbox wrapper sits between sending and posting (else a send when ready posts at once). */
   readonly #wrapped: boolean
   readonly #observer: ObserverCalls
   readonly #frame: WidgetFrame
@@ -60,7 +67,7 @@ export class CallingHost extends HostEventSource {
     super((event, error) => this.#log.error(`a '${event}' listener threw:`, error))
     // The send methods (dialNumber(), endCall(), …) are defined on the first construction, not at
     // module load, so that a widget-only bundle drops the host side.
-    defineSendMethods<CallingHost>(CallingHost.prototype, 'hostMethod', CallingHost.#sendFrom)
+    defineSendMethods<CallingHost>(CallingHost.prototype, 'hostMethod', CallingHost.#senderFor)
     const { container } = checkHostOptions(options)
     this.#frame = new WidgetFrame(options, () => this.#startHandshake(), () => this.#fail('iframe-error'))
     this.#options = options
@@ -73,7 +80,6 @@ export class CallingHost extends HostEventSource {
     this.#transport = new WindowTransport({
       peer: () => this.#frame.iframe?.contentWindow,
       origin: () => this.#frame.origin,
-      onMessage: this.#receive,
       onForeign: (foreign) => this.#onForeign(foreign),
     })
     this.#handshakeLoop = new SyncLoop({
@@ -101,7 +107,7 @@ export class CallingHost extends HostEventSource {
   mount(): HTMLIFrameElement {
     if (this.#destroyed) throw new Error('CallingHost: mount() after destroy()')
     if (this.#frame.iframe) return this.#frame.iframe
-    this.#transport.start()
+    this.#transport.start(this.#receive)
     const iframe = this.#frame.mount(this.#container)
     // Judge one SYNC_ACK-shaped message (thrown away) while the widget loads, so V8's lazy
     // compilation of the judgement and its validator is not paid between SYNC_ACK and `ready`.
@@ -122,19 +128,38 @@ export class CallingHost extends HostEventSource {
 
   /** Sends a host → widget message; returns its messageId. Before the handshake it is queued and flushed in order after SYNC_ACK. */
   send<T extends HostSendableType>(type: T, ...args: DataArg<T>): string {
-    return CallingHost.#sendFrom(this, type, args[0])
+    return CallingHost.#senderFor(type).call(this, args[0])
   }
 
   /**
-   * send() and the generated send methods (which call this directly: a send made while a
-   * listener runs posts from fewer calls deep, see WindowTransport's listener).
+   * The function that sends a message of `type`: the generated send methods are these
+   * functions, and send() calls them. When the host is ready and no outbox wrapper sits in
+   * between, it posts from its own frame: a send made while a listener runs posts from as few
+   * calls deep as we can make it (see #receive).
    */
-  static #sendFrom(host: CallingHost, type: string, data: unknown): string {
-    const messageId = host.#nextId()
-    const message = hostEnvelope(type, data, messageId)
-    if (host.#status === 'ready' && !host.#wrapped && !host.#destroyed) host.#post(message, {})
-    else host.#submit(message)
-    return messageId
+  static #senderFor(type: string): Sender {
+    const known = senders?.get(type)
+    if (known !== undefined) return known
+    const sender: Sender = function (this: CallingHost, data?: unknown): string {
+      const messageId = this.#nextId()
+      const message = hostEnvelope(type, data, messageId)
+      if (this.#status !== 'ready' || this.#wrapped || this.#destroyed) {
+        this.#submit(message)
+        return messageId
+      }
+      const peer = this.#target(message, PLAIN)
+      if (peer !== null) {
+        try {
+          peer.postMessage(message, this.#frame.origin)
+        } catch (error) {
+          this.#postFailed(message, error)
+        }
+      }
+      return messageId
+    }
+    // Only the catalogue's types are kept: send() may be given any string.
+    if (getEntry(type) !== undefined) (senders ??= new Map()).set(type, sender)
+    return sender
   }
 
   /** Posts any envelope (fault injection, legacy shapes); adds a messageId if absent. */
@@ -162,28 +187,42 @@ export class CallingHost extends HostEventSource {
     this.#log.traffic('Queued until SYNC_ACK', message)
   }
 
-  /** The innermost outbox: shows the message to the observer, then posts it at the widget origin. */
+  /** The innermost outbox: shows the message to the observer, then posts it at the widget origin (never '*'). */
   #post(message: WireMessage, note: OutgoingNote): void {
-    if (this.#destroyed) return
+    const peer = this.#target(message, note)
+    if (peer === null) return
+    try {
+      peer.postMessage(message, this.#frame.origin)
+    } catch (error) {
+      this.#postFailed(message, error)
+    }
+  }
+
+  /**
+   * All of posting but the postMessage call, which the caller makes from its own frame (a
+   * sender posts from one frame less deep than through #post): queues a message other than
+   * SYNC while the handshake is not done, reports one that has no window to go to, and shows
+   * the rest to the observer and the traffic log. Returns the window to post to, or null.
+   */
+  #target(message: WireMessage, note: OutgoingNote): Window | null {
+    if (this.#destroyed) return null
     if (message.type !== 'SYNC' && this.#status !== 'ready') {
       this.#enqueue(message, note)
-      return
+      return null
     }
     const peer = this.#frame.iframe?.contentWindow
     if (!peer) {
       this.#log.warn(`cannot post ${message.type}: the iframe has no window`)
       this.#observer.outbound(message, { beforeHandshake: note.beforeHandshake }, 'no iframe window')
-      return
+      return null
     }
     this.#observer.outbound(message, note)
     this.#log.traffic('To widget', message)
-    // Posted here rather than through the transport, one call less deep (see WindowTransport's
-    // listener); always to the widget's origin, never '*'.
-    try {
-      peer.postMessage(message, this.#frame.origin)
-    } catch (error) {
-      this.#log.error(`postMessage of ${message.type} failed:`, error)
-    }
+    return peer
+  }
+
+  #postFailed(message: WireMessage, error: unknown): void {
+    this.#log.error(`postMessage of ${message.type} failed:`, error)
   }
 
   // --- handshake -------------------------------------------------------------
@@ -247,12 +286,15 @@ export class CallingHost extends HostEventSource {
   }
 
   /**
-   * From the widget's window at its origin. Nothing here throws: judgeWidgetMessage never
-   * does, listeners are guarded. An arrow the transport calls directly, and the wire type's
-   * listeners are called from here: a listener that answers at once posts from as few calls
-   * deep as we can make it (see WindowTransport's listener).
+   * The window's `message` listener itself (registered through the transport, which filters
+   * with admits() first: only the widget's window at its origin gets further). Nothing here
+   * throws: judgeWidgetMessage never does, listeners are guarded. The wire type's listeners
+   * are called from here, so a listener that answers at once posts from as few calls deep as
+   * we can make it: Chromium's postMessage costs more the deeper the caller's stack is (while
+   * DevTools or Playwright are attached it records the stack, ~0.5 µs a frame).
    */
   readonly #receive = (event: MessageEvent): void => {
+    if (!this.#transport.admits(event)) return
     const data: unknown = event.data
     const judgement = judgeWidgetMessage(data)
     if (!judgement.act) {
@@ -267,8 +309,7 @@ export class CallingHost extends HostEventSource {
     }
     if (judgement.deprecation !== undefined) warnOnce(judgement.deprecation, PREFIX, judgement.deprecation)
     // The observer gets the message as it came over the wire, with the deviations.
-    const { deprecation, deviations } = judgement
-    this.#observeIn(data, message.type, true, { deprecation, deviations })
+    if (this.#observer.active) this.#observeIn(data, message.type, true, { deprecation: judgement.deprecation, deviations: judgement.deviations })
     this.#log.traffic('From widget', message)
     const type = message.type
     const payload = 'data' in message ? message.data : undefined
@@ -280,7 +321,7 @@ export class CallingHost extends HostEventSource {
         this.listenerThrew(type, error)
       }
     }
-    this.emit('message', message, judgement.entry)
+    if (this.listening('message')) this.emit('message', message, judgement.entry)
     if (this.#destroyed) return // a listener may have destroyed the host
     // Built-in reactions (each can be switched off).
     if (message.type === 'RESIZE_WIDGET' && this.#options.autoResize !== false) {

@@ -24,6 +24,7 @@ import {
 import { SCHEMAS } from './envelopes.ts'
 import type { ZodType } from './zod-config.ts'
 import type { Issue } from './validator-runtime.ts'
+import { IS_VALID } from './predicates.generated.ts'
 import { VALIDATORS } from './validators.generated.ts'
 import { CLEAN_WHEN_VALID, NORMALIZE, isRecord, show, type Data, type LeniencyRule, type Note, type Severity } from './leniency.ts'
 
@@ -81,11 +82,11 @@ export function judgeWidgetMessage(raw: unknown): Judgement {
     }
     const { type, entry } = envelope
     const widgetType = type as FromWidgetType
-    // The strict check: the generated validator (the same rules as the schema, without zod's
-    // cost) answers for a valid message, the common case; only an invalid one is parsed with
-    // zod for its issues, which become the deviations.
+    // The strict check: the generated predicate (true exactly when the type's validator finds
+    // no issue) answers for a valid message, the common case; the generated validator runs for
+    // an invalid one, and zod parses it for the issues that become the deviations.
     const issues: Issue[] = []
-    VALIDATORS[widgetType](envelope.raw, issues)
+    if (!IS_VALID[widgetType](envelope.raw)) VALIDATORS[widgetType](envelope.raw, issues)
     if (issues.length === 0 && (CLEAN_WHEN_VALID.has(widgetType) || NORMALIZE[widgetType] === undefined)) {
       // Valid, and no leniency rule has anything to do: the host acts on the message as received.
       return accept(widgetType, entry, envelope.raw, [], envelope.raw.data)

@@ -23,31 +23,23 @@ export type HostSendMethods = { [K in HostSendableType as HostMethodOf<K>]: (...
 const defined = new WeakSet<object>()
 
 /**
- * Defines one method per catalogue entry that names one (`key`) on `proto`, calling
- * `send(this, type, data)`, once per prototype. Methods are non-enumerable, like class
- * methods. A caller may define them on first construction rather than at module load: a
- * module with no top-level call is dropped from a bundle that never uses it (the host
- * side from a widget-only bundle).
+ * Defines one method per catalogue entry that names one (`key`) on `proto`: the function
+ * `methodFor(type)` returns for that entry's type, once per prototype. Methods are
+ * non-enumerable, like class methods. A caller may define them on first construction rather
+ * than at module load: a module with no top-level call is dropped from a bundle that never
+ * uses it (the host side from a widget-only bundle).
  */
 export function defineSendMethods<Self>(
   proto: object,
   key: 'method' | 'hostMethod',
-  send: (self: Self, type: string, data: unknown) => unknown,
+  methodFor: (type: string) => (this: Self, data?: unknown) => unknown,
 ): void {
   if (defined.has(proto)) return
   defined.add(proto)
   for (const entry of Object.values(CATALOGUE)) {
     const name = (entry as { method?: string; hostMethod?: string })[key]
     if (name === undefined) continue
-    const { type } = entry
-    Object.defineProperty(proto, name, {
-      configurable: true,
-      writable: true,
-      enumerable: false,
-      value: function (this: Self, data?: unknown) {
-        return send(this, type, data)
-      },
-    })
+    Object.defineProperty(proto, name, { configurable: true, writable: true, enumerable: false, value: methodFor(entry.type) })
   }
 }
 

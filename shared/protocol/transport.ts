@@ -29,7 +29,8 @@ export interface WindowTransportOptions {
    * handed on for the handshake to check, and nothing can be posted.
    */
   origin: () => string | null
-  onMessage: (event: MessageEvent) => void
+  /** What admits() lets through, when the transport's own listener is registered (start() without a listener). */
+  onMessage?: (event: MessageEvent) => void
   onForeign: (foreign: ForeignMessage) => void
   /** post() threw (DataCloneError for payloads that cannot be cloned: functions, …). */
   onPostError?: (message: WireMessage, error: unknown) => void
@@ -39,41 +40,50 @@ export type PostResult = 'posted' | 'no-window' | 'no-origin' | 'failed'
 
 export class WindowTransport {
   readonly #options: WindowTransportOptions
-  #listening = false
-  /**
-   * The source and origin filter. One function, calling onMessage itself: a host that
-   * answers a message at once posts its answer this many calls deep, and Chromium's
-   * postMessage costs more the deeper the caller's stack is (while DevTools or
-   * Playwright are attached it records the stack, ~0.5 µs a frame).
-   */
+  #listening: ((event: MessageEvent) => void) | null = null
+  /** The listener start() registers unless given one: admits(), then onMessage. */
   readonly #listener = (event: MessageEvent): void => {
-    const peer = this.#options.peer()
-    if (!peer || event.source !== peer) {
-      this.#options.onForeign({ event, reason: 'unexpected source window', fromPeer: false })
-      return
-    }
-    const origin = this.#options.origin()
-    if (origin !== null && event.origin !== origin) {
-      this.#options.onForeign({ event, reason: `unexpected origin ${event.origin} (expected ${origin})`, fromPeer: true })
-      return
-    }
-    this.#options.onMessage(event)
+    if (this.admits(event)) this.#options.onMessage?.(event)
   }
 
   constructor(options: WindowTransportOptions) {
     this.#options = options
   }
 
-  start(): void {
+  /**
+   * The source and origin filter: true for a message from the peer window at its origin
+   * (any origin while none is known); anything else goes to onForeign and gets false.
+   */
+  admits(event: MessageEvent): boolean {
+    const peer = this.#options.peer()
+    if (!peer || event.source !== peer) {
+      this.#options.onForeign({ event, reason: 'unexpected source window', fromPeer: false })
+      return false
+    }
+    const origin = this.#options.origin()
+    if (origin !== null && event.origin !== origin) {
+      this.#options.onForeign({ event, reason: `unexpected origin ${event.origin} (expected ${origin})`, fromPeer: true })
+      return false
+    }
+    return true
+  }
+
+  /**
+   * Listens on our window's `message` event. `listener` replaces the transport's own (admits(),
+   * then onMessage) and must call admits() first: a caller that answers a message at once
+   * then posts one call less deep (Chromium's postMessage costs more the deeper the caller's
+   * stack is while DevTools or Playwright are attached, as it records the stack).
+   */
+  start(listener: (event: MessageEvent) => void = this.#listener): void {
     if (this.#listening) return
-    this.#listening = true
-    window.addEventListener('message', this.#listener)
+    this.#listening = listener
+    window.addEventListener('message', listener)
   }
 
   stop(): void {
     if (!this.#listening) return
-    this.#listening = false
-    window.removeEventListener('message', this.#listener)
+    window.removeEventListener('message', this.#listening)
+    this.#listening = null
   }
 
   post(message: WireMessage): PostResult {

@@ -23,7 +23,8 @@ export type Check = (value: unknown, issues: Issue[]) => void
 /** A check that also lets its object key be absent. */
 export type OptionalCheck = Check & { readonly optional: true }
 
-const isObject = (value: unknown): value is Record<PropertyKey, unknown> =>
+/** An object that is not an array (what zod's object and discriminated union accept). */
+export const isObject = (value: unknown): value is Record<PropertyKey, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** zod's name for what it received: `string`, `NaN`, `Infinity`, `null`, `array`, a class name, … */
@@ -106,10 +107,15 @@ export function refined(base: Check, ...checks: Check[]): Check {
 
 // --- refinements (run after the base check) ------------------------------------
 
+/** zod's min_length: a value whose `length` is a number below `minimum` fails, anything else passes. */
+export function hasMinLength(value: unknown, minimum: number): boolean {
+  const length = (value as { length?: unknown } | null | undefined)?.length
+  return typeof length !== 'number' || length >= minimum
+}
+
 export function minLength(minimum: number): Check {
   return (value, issues) => {
-    const length = (value as { length?: unknown } | null | undefined)?.length
-    if (typeof length !== 'number' || length >= minimum) return
+    if (hasMinLength(value, minimum)) return
     const [origin, unit] = Array.isArray(value) ? ['array', 'items'] : ['string', 'characters']
     issues.push({ path: [], message: `Too small: expected ${origin} to have >=${minimum} ${unit}`, abort: false })
   }
@@ -213,6 +219,11 @@ function isRecordLike(value: unknown): value is Record<PropertyKey, unknown> {
   return isObject(proto) && Object.prototype.hasOwnProperty.call(proto, 'isPrototypeOf')
 }
 
+/** The keys of a record that zod checks: own enumerable keys but `__proto__` (a symbol among them makes the record invalid). */
+function recordKeys(value: object): PropertyKey[] {
+  return Reflect.ownKeys(value).filter((key) => key !== '__proto__' && Object.prototype.propertyIsEnumerable.call(value, key))
+}
+
 /** A record with string keys: each own enumerable value checked. */
 export function record(valueCheck: Check): Check {
   return (value, issues) => {
@@ -220,8 +231,7 @@ export function record(valueCheck: Check): Check {
       issues.push(typeIssue('record', value))
       return
     }
-    for (const key of Reflect.ownKeys(value)) {
-      if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(value, key)) continue
+    for (const key of recordKeys(value)) {
       if (typeof key !== 'string') {
         issues.push({ path: [key], message: 'Invalid key in record', abort: true })
         continue
@@ -231,4 +241,20 @@ export function record(valueCheck: Check): Check {
       prefix(issues, from, key)
     }
   }
+}
+
+// --- predicates (predicates.generated.ts): true exactly when the check above finds no issue ---
+
+/** array(element) finds no issue. */
+export function everyItem(value: unknown, test: (item: unknown) => boolean): boolean {
+  if (!Array.isArray(value)) return false
+  for (let i = 0; i < value.length; i += 1) if (!test(value[i])) return false
+  return true
+}
+
+/** record(valueCheck) finds no issue. */
+export function everyValue(value: unknown, test: (item: unknown) => boolean): boolean {
+  if (!isRecordLike(value)) return false
+  for (const key of recordKeys(value)) if (typeof key !== 'string' || !test(value[key])) return false
+  return true
 }

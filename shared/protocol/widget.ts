@@ -116,8 +116,10 @@ export class CallingExtensions {
 
   static {
     // The generated send methods post `{type, messageId}` or `{type, data, messageId}`, as the npm package.
-    defineSendMethods<CallingExtensions>(CallingExtensions.prototype, 'method', (sdk, type, data) =>
-      sdk.#send(envelope(type, data, sdk.#nextId())),
+    defineSendMethods<CallingExtensions>(CallingExtensions.prototype, 'method', (type) =>
+      function (this: CallingExtensions, data?: unknown) {
+        this.#send(envelope(type, data, this.#nextId()))
+      },
     )
   }
 
