@@ -315,6 +315,8 @@ type Written = Map<string, Set<string> | null>
 
 export class Database {
   #tables = new Map<string, Table<unknown>>()
+  /** Tables an older build kept and this one derives instead (see retireTable): their saved rows are dropped. */
+  #retired = new Set<string>()
   /** Families of tables declared on first use (see tableFamily): name pattern and row schema. */
   #families: Array<[RegExp, ZodType<unknown>]> = []
   #journal: Undo[] | null = null
@@ -353,6 +355,16 @@ export class Database {
    */
   tableFamily<Row>(pattern: RegExp, schema: ZodType<Row>): void {
     this.#families.push([pattern, schema as ZodType<unknown>])
+  }
+
+  /**
+   * A table that an older build stored and this one no longer does (it
+   * derives the rows in memory instead): snapshots, exports and journals
+   * that still hold it load, and its rows are dropped.
+   */
+  retireTable(name: string): void {
+    if (this.#tables.has(name)) throw new Error(`Table "${name}" is declared; it cannot be retired.`)
+    this.#retired.add(name)
   }
 
   /** A declared table, or one of a declared family (made now). */
@@ -577,6 +589,7 @@ export class Database {
   applyRows(rows: readonly CommitRow[], options: { trusted?: boolean } = {}): void {
     const checked: Array<[Table<unknown>, string, unknown]> = []
     for (const [index, entry] of rows.entries()) {
+      if (this.#retired.has(entry.table)) continue
       const table = this.#tableNamed(entry.table)
       if (!table) throw new SnapshotError(`Unknown table "${entry.table}" in change ${index}.`)
       if (entry.row === null || options.trusted) {
@@ -628,6 +641,7 @@ export class Database {
     }
     const staged = new Map<Table<unknown>, Array<[string, unknown]>>()
     for (const [name, rows] of Object.entries(snap.tables)) {
+      if (this.#retired.has(name)) continue
       const table = this.#tableNamed(name)
       if (!table) throw new SnapshotError(`Corrupt export: unknown table "${name}".`)
       if (!Array.isArray(rows)) throw new SnapshotError(`Corrupt export: table "${name}" must be an array of [id, row] pairs.`)
@@ -662,6 +676,7 @@ export class Database {
   restoreTrusted(tables: Iterable<[string, Array<[string, unknown]>]>): void {
     const staged = new Map<Table<unknown>, Array<[string, unknown]>>()
     for (const [name, rows] of tables) {
+      if (this.#retired.has(name)) continue
       const table = this.#tableNamed(name)
       if (!table) throw new SnapshotError(`Unknown table "${name}".`)
       staged.set(table, rows)

@@ -11,10 +11,12 @@
  * Storage, per object type: a table of live records and a table of archived
  * ones (the recycle bin), both ordered by numeric id so a page is found by
  * binary search; ids come from one sequence per type. Associations live in a
- * table keyed by record; unique values (contact e-mail) in an index table.
+ * table keyed by record. Unique values (contact e-mail) are looked up in an
+ * index of the live records held in memory (UniqueIndex), never stored: it is
+ * rebuilt from the records at every load.
  */
 import { z } from 'zod'
-import type { Database, Table } from '../db.ts'
+import type { Database, Table, TableIndex } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { own } from '../http.ts'
 import type { AssociationType as BuiltinAssociationType } from '../../crm/association-types.ts'
@@ -153,6 +155,53 @@ const CUSTOM_RECORD_TABLES = /^crm_2-[1-9]\d*(_archived)?$/
 /** Properties whose value is unique among live records of the type. */
 const UNIQUE: Partial<Record<ObjectType, readonly string[]>> = { contacts: ['email'] }
 
+/** The table in which earlier builds stored the unique values; rows of it in saved data are dropped. */
+const RETIRED_UNIQUE_TABLE = 'crm_unique_values'
+
+/**
+ * The live records of a type by the value of one unique property, kept in
+ * step with the table (writes, undos, loads) and never stored. The key is
+ * the record's own value string, so the index costs a map entry per record.
+ * Saved data from before uniqueness was enforced may hold a value twice: the
+ * first holder answers, and the others keep the value in the index.
+ */
+class UniqueIndex implements TableIndex<CrmRecord> {
+  readonly #holders = new Map<string, string | string[]>()
+
+  constructor(readonly property: string) {}
+
+  add(id: string, record: CrmRecord): void {
+    const value = own(record.properties, this.property)
+    if (value === undefined) return
+    const holders = this.#holders.get(value)
+    if (holders === undefined) this.#holders.set(value, id)
+    else if (typeof holders === 'string') this.#holders.set(value, [holders, id])
+    else holders.push(id)
+  }
+
+  remove(id: string, record: CrmRecord): void {
+    const value = own(record.properties, this.property)
+    if (value === undefined) return
+    const holders = this.#holders.get(value)
+    if (holders === id) this.#holders.delete(value)
+    else if (Array.isArray(holders)) {
+      const at = holders.indexOf(id)
+      if (at >= 0) holders.splice(at, 1)
+      if (holders.length === 1) this.#holders.set(value, holders[0]!)
+    }
+  }
+
+  clear(): void {
+    this.#holders.clear()
+  }
+
+  /** The id of the live record holding `value`, or undefined. */
+  holder(value: string): string | undefined {
+    const holders = this.#holders.get(value)
+    return typeof holders === 'string' ? holders : holders?.[0]
+  }
+}
+
 interface ResolvedAssociation {
   toType: ObjectType
   toId: string
@@ -178,7 +227,8 @@ export class ObjectStore {
   /** The account's own association types (labels) and association limits. */
   readonly labels: AssociationLabels
   readonly #associations: Table<AssociationRow>
-  readonly #unique: Table<string>
+  /** Per type, per unique property, its index (see UniqueIndex). */
+  readonly #unique = new Map<ObjectType, Map<string, UniqueIndex>>()
   /** `${type}:${id}` of a record a merge replaced → the id of the record it became. */
   readonly #merged: Table<string>
   /** Search indexes by table name (see searchIndex). */
@@ -196,7 +246,16 @@ export class ObjectStore {
     // A custom type's tables are made on first use, and by a restore that brings them.
     db.tableFamily(CUSTOM_RECORD_TABLES, recordSchema)
     this.#associations = db.table('crm_associations', associationsSchema)
-    this.#unique = db.table('crm_unique_values', z.string())
+    db.retireTable(RETIRED_UNIQUE_TABLE)
+    for (const [type, names] of Object.entries(UNIQUE) as Array<[ObjectType, readonly string[]]>) {
+      const indexes = new Map<string, UniqueIndex>()
+      for (const name of names) {
+        const index = new UniqueIndex(name)
+        this.#table(type, false).addIndex(index)
+        indexes.set(name, index)
+      }
+      this.#unique.set(type, indexes)
+    }
     this.#merged = db.table('crm_merged_ids', z.string().regex(/^[1-9]\d*$/))
     // Declared now, not on first use, so a snapshot restores into a database that was never seeded.
     pipelineTable(db)
@@ -254,8 +313,9 @@ export class ObjectStore {
     const normalized = this.normalize(objectType, propertyName, value)
     const wanted = normalized.ok ? normalized.value : value
     if (wanted === null) return undefined
-    if (UNIQUE[objectType]?.includes(propertyName)) {
-      const id = this.#unique.get(uniqueKey(objectType, propertyName, wanted))
+    const unique = this.#unique.get(objectType)?.get(propertyName)
+    if (unique) {
+      const id = unique.holder(wanted)
       return id === undefined ? undefined : this.get(objectType, id)
     }
     for (const record of this.#table(objectType, false).values()) {
@@ -368,7 +428,6 @@ export class ObjectStore {
     const empty: CrmRecord = { id, properties: {}, history: {}, createdAt: iso, updatedAt: iso, archived: false }
     const record = withValues(empty, values, iso, sourceType)
     this.#table(objectType, false).set(id, record)
-    this.#indexUnique(objectType, undefined, record)
     for (const link of links) this.#link(objectType, id, link.toType, link.toId, link.type)
     return record
   }
@@ -393,7 +452,6 @@ export class ObjectStore {
     values.set('hs_lastmodifieddate', iso)
     const next = { ...withValues(current, values, iso, sourceType), updatedAt: iso }
     this.#table(objectType, false).set(id, next)
-    this.#indexUnique(objectType, current, next)
     return next
   }
 
@@ -460,7 +518,6 @@ export class ObjectStore {
     const archived: CrmRecord = { ...current, archived: true, archivedAt: iso, updatedAt: iso }
     this.#table(objectType, false).delete(id)
     this.#table(objectType, true).set(id, archived)
-    this.#indexUnique(objectType, current, undefined)
     return archived
   }
 
@@ -477,7 +534,6 @@ export class ObjectStore {
     this.#checkUnique(objectType, undefined, new Map(Object.entries(restored.properties)))
     this.#table(objectType, true).delete(id)
     this.#table(objectType, false).set(id, restored)
-    this.#indexUnique(objectType, undefined, restored)
     return restored
   }
 
@@ -503,7 +559,6 @@ export class ObjectStore {
       }
     }
     this.#associations.delete(key)
-    if (!record.archived) this.#indexUnique(objectType, record, undefined)
     this.#table(objectType, false).delete(id)
     this.#table(objectType, true).delete(id)
     return record
@@ -730,25 +785,15 @@ export class ObjectStore {
         }
       }
     }
-    for (const name of UNIQUE[objectType] ?? []) {
+    for (const [name, index] of this.#unique.get(objectType) ?? []) {
       const value = values.get(name)
       if (value === undefined || value === null) continue
-      const owner = this.#unique.get(uniqueKey(objectType, name, value))
+      const owner = index.holder(value)
       if (owner !== undefined && owner !== current?.id) {
         throw conflict(`${this.customTypes.singularOf(objectType).replace(/^./, (c) => c.toUpperCase())} already exists. Existing ID: ${owner}`, {
           context: { [name]: [value], existingId: [owner] },
         })
       }
-    }
-  }
-
-  #indexUnique(objectType: ObjectType, before: CrmRecord | undefined, after: CrmRecord | undefined): void {
-    for (const name of UNIQUE[objectType] ?? []) {
-      const old = before && own(before.properties, name)
-      const next = after && own(after.properties, name)
-      if (old === next) continue
-      if (old !== undefined) this.#unique.delete(uniqueKey(objectType, name, old))
-      if (next !== undefined && after) this.#unique.set(uniqueKey(objectType, name, next), after.id)
     }
   }
 
@@ -853,9 +898,6 @@ function recordKey(objectType: ObjectType, id: string): string {
   return `${objectType}:${id}`
 }
 
-function uniqueKey(objectType: ObjectType, name: string, value: string): string {
-  return `${objectType}:${name}:${value}`
-}
 
 /** A copy of `record` with `values` written and their history appended (an implied history is not stored). */
 function withValues(record: CrmRecord, values: Values, iso: string, sourceType: SourceType): CrmRecord {
