@@ -38,7 +38,7 @@ import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, re
 import { open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Commit, type CommitRow, type CommitSink, type Database, type Snapshot } from '../shared/api/db.ts'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Commit, type CommitRow, type CommitSink, type Database, type RowsNow, type Snapshot } from '../shared/api/db.ts'
 import { checksummed, isLineSnapshot, linesOf, parseLineSnapshot, readLine, writeLineSnapshot, type Damage } from './data-lines.ts'
 
 export interface DataPaths {
@@ -251,10 +251,10 @@ function readJournal(path: string): JournalRead {
 /** Items of the writer's queue, in commit order. */
 type Item =
   | { kind: 'line'; text: string; resolve: () => void; reject: (error: unknown) => void }
-  | { kind: 'replace'; snapshot: Snapshot; resolve: () => void; reject: (error: unknown) => void }
-  | { kind: 'switch'; snapshot: Snapshot }
+  | { kind: 'replace'; snapshot: RowsNow; resolve: () => void; reject: (error: unknown) => void }
+  | { kind: 'switch'; snapshot: RowsNow }
   /** After a failure that left no usable journal: the durable state (taken at the rollback), as a new snapshot. */
-  | { kind: 'resync'; snapshot: Snapshot }
+  | { kind: 'resync'; snapshot: RowsNow }
 
 export class DiskStorage {
   readonly paths: DataPaths
@@ -284,7 +284,7 @@ export class DiskStorage {
   /** The background snapshot write in flight. */
   #background: Promise<void> | null = null
   /** A compaction whose snapshot could not be written: retried at the next one. */
-  #unwritten: { snapshot: Snapshot; generation: string; journalSkip: number } | null = null
+  #unwritten: { snapshot: RowsNow; generation: string; journalSkip: number } | null = null
   #locked = false
 
   constructor(location: string, options: StorageOptions = {}) {
@@ -463,7 +463,7 @@ export class DiskStorage {
   async start(db: Database, options: { compact?: boolean } = {}): Promise<CommitSink> {
     const loaded = this.#loaded.journal
     if (options.compact || this.#loaded.compact || loaded === null) {
-      await this.#writeAll(db.snapshot())
+      await this.#writeAll(db.rowsNow())
     } else {
       if (statSync(loaded.path).size !== loaded.wholeBytes) truncateSync(loaded.path, loaded.wholeBytes)
       this.#generation = loaded.generation
@@ -472,7 +472,7 @@ export class DiskStorage {
       if (this.#loaded.staleOld) await unlink(this.paths.oldJournal).catch(() => {})
       if (this.#loaded.background) {
         this.#compacting = true
-        this.#background = this.#writeSnapshot(db.snapshot(), loaded.generation, loaded.entries.length)
+        this.#background = this.#writeSnapshot(db.rowsNow(), loaded.generation, loaded.entries.length)
       }
     }
     return this.sink(db)
@@ -480,7 +480,7 @@ export class DiskStorage {
 
   /** Write a snapshot of `db` and start a new, empty journal (the package CLI's offline edits). */
   async compact(db: Database): Promise<void> {
-    await this.#writeAll(db.snapshot())
+    await this.#writeAll(db.rowsNow())
   }
 
   /** The commit sink for `db` (see CommitSink): queues each commit's line, or a snapshot for a replaced commit. */
@@ -491,7 +491,7 @@ export class DiskStorage {
         this.#broken = null
         if (this.#resync) {
           // Memory holds exactly what is durable now: that becomes the new snapshot before any later line.
-          this.#queue.unshift({ kind: 'resync', snapshot: db.snapshot() })
+          this.#queue.unshift({ kind: 'resync', snapshot: db.rowsNow() })
           this.#writing ??= this.#drain()
         }
       },
@@ -501,7 +501,7 @@ export class DiskStorage {
   #commit(db: Database, commit: Commit): Promise<void> {
     if (this.#broken) return Promise.reject(this.#broken.error)
     const done = new Promise<void>((resolve, reject) => {
-      if (commit.replaced) this.#queue.push({ kind: 'replace', snapshot: db.snapshot(), resolve, reject })
+      if (commit.replaced) this.#queue.push({ kind: 'replace', snapshot: db.rowsNow(), resolve, reject })
       else {
         const text = checksummed(JSON.stringify({ rows: commit.rows }))
         this.#queue.push({ kind: 'line', text, resolve, reject })
@@ -512,7 +512,7 @@ export class DiskStorage {
     if (!commit.replaced && !this.#compacting && (this.#entries >= this.#compactEvery || this.#bytes >= Math.max(this.#compactBytes, this.#snapshotBytes / 2))) {
       // The state right after this commit: the snapshot of the compaction that starts here.
       this.#compacting = true
-      this.#queue.push({ kind: 'switch', snapshot: db.snapshot() })
+      this.#queue.push({ kind: 'switch', snapshot: db.rowsNow() })
     }
     this.#writing ??= this.#drain()
     return done
@@ -593,7 +593,7 @@ export class DiskStorage {
    * commits go to a new journal that continues this one, and `snapshot` (the
    * state at this point) is written in the background.
    */
-  async #switchJournal(snapshot: Snapshot): Promise<void> {
+  async #switchJournal(snapshot: RowsNow): Promise<void> {
     const { journal, oldJournal } = this.paths
     const pending = this.#unwritten
     if (pending) {
@@ -629,7 +629,7 @@ export class DiskStorage {
   }
 
   /** Write the snapshot that continues in journal `generation`, then drop the old journal. Never rejects. */
-  async #writeSnapshot(snapshot: Snapshot, generation: string, journalSkip = 0): Promise<void> {
+  async #writeSnapshot(snapshot: RowsNow, generation: string, journalSkip = 0): Promise<void> {
     const { snapshot: path, oldJournal, legacySnapshot } = this.paths
     const temp = tempPath(path)
     try {
@@ -651,7 +651,7 @@ export class DiskStorage {
   }
 
   /** Write `snapshot` as the new snapshot and start a new, empty journal (startup, reset, import). */
-  async #writeAll(snapshot: Snapshot): Promise<void> {
+  async #writeAll(snapshot: RowsNow): Promise<void> {
     await this.#background
     const { journal, oldJournal, legacySnapshot, snapshot: path } = this.paths
     await this.#file?.close()
