@@ -73,6 +73,23 @@ export interface AssociatedRecord {
 /** A timestamp as the API writes them (`Date.prototype.toISOString`). */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
+/** The last instant isoAt wrote, and its text. */
+let lastInstant = Number.NaN
+let lastIso = ''
+
+/**
+ * `new Date(now).toISOString()`, as one string for one instant: the records
+ * a request writes (a batch of 100 shares its clock reading) hold one copy
+ * of their timestamp between them instead of one each.
+ */
+function isoAt(now: number): string {
+  if (now !== lastInstant) {
+    lastIso = new Date(now).toISOString()
+    lastInstant = now
+  }
+  return lastIso
+}
+
 /** How many past values of one property are kept. */
 export const HISTORY_LIMIT = 50
 
@@ -421,7 +438,7 @@ export class ObjectStore {
     this.#checkUnique(objectType, undefined, values)
 
     const id = this.#newId(objectType)
-    const iso = new Date(now).toISOString()
+    const iso = isoAt(now)
     values.set('hs_object_id', id)
     values.set('createdate', iso)
     values.set('hs_lastmodifieddate', iso)
@@ -448,7 +465,7 @@ export class ObjectStore {
     const values = this.#checkValues(objectType, properties, current)
     this.#checkRules(objectType, current, values, [])
     this.#checkUnique(objectType, current, values)
-    const iso = new Date(now).toISOString()
+    const iso = isoAt(now)
     values.set('hs_lastmodifieddate', iso)
     const next = { ...withValues(current, values, iso, sourceType), updatedAt: iso }
     this.#table(objectType, false).set(id, next)
@@ -514,7 +531,7 @@ export class ObjectStore {
   archive(objectType: ObjectType, id: string, now: number): CrmRecord {
     const current = this.get(objectType, id)
     if (!current) throw notFound(`Object not found. objectId are usually numeric. (${upperName(objectType)} ${id})`)
-    const iso = new Date(now).toISOString()
+    const iso = isoAt(now)
     const archived: CrmRecord = { ...current, archived: true, archivedAt: iso, updatedAt: iso }
     this.#table(objectType, false).delete(id)
     this.#table(objectType, true).set(id, archived)
@@ -530,7 +547,7 @@ export class ObjectStore {
     const archived = this.getArchived(objectType, id)
     if (!archived) throw notFound(`${upperName(objectType)} ${id} is not in the recycle bin.`)
     const { archivedAt: _archivedAt, ...rest } = archived
-    const restored: CrmRecord = { ...rest, archived: false, updatedAt: new Date(now).toISOString() }
+    const restored: CrmRecord = { ...rest, archived: false, updatedAt: isoAt(now) }
     this.#checkUnique(objectType, undefined, new Map(Object.entries(restored.properties)))
     this.#table(objectType, true).delete(id)
     this.#table(objectType, false).set(id, restored)
@@ -605,7 +622,7 @@ export class ObjectStore {
       else problems.push(result.problem)
     }
     if (problems.length > 0) throw propertyValuesError(problems)
-    const next = withValues(current, values, new Date(now).toISOString(), sourceType)
+    const next = withValues(current, values, isoAt(now), sourceType)
     this.#table(objectType, false).set(id, next)
     return next
   }
@@ -712,7 +729,7 @@ export class ObjectStore {
       if (needed && live.length === 1) values.set(pp.pipeline, live[0]!.id)
     }
     if ((objectType === 'calls' || objectType === 'tasks' || objectType === 'notes') && (values.get('hs_timestamp') ?? null) === null) {
-      values.set('hs_timestamp', new Date(now).toISOString())
+      values.set('hs_timestamp', isoAt(now))
     }
   }
 
