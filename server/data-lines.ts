@@ -22,20 +22,26 @@
  * schema check: the checksum proves they are what this server wrote.
  */
 import { crc32 } from 'node:zlib'
+import { closeSync, openSync, readSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type RowsNow } from '../shared/api/db.ts'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type RowsNow, type TableColumns } from '../shared/api/db.ts'
 
 /** A JSON text as one checksummed line (with its newline). */
 export function checksummed(json: string): string {
   return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`
 }
 
-/** What a line holds: its JSON value, or why it cannot be read. A line without a checksum (an older build's) is parsed as plain JSON. */
-export function readLine(line: string): { value: unknown } | { problem: string } {
+/**
+ * What a line holds: its JSON value, or why it cannot be read. A line
+ * without a checksum (an older build's) is parsed as plain JSON. `bytes`,
+ * when given, are the line's UTF-8 bytes: the checksum is taken over them
+ * instead of encoding the text again.
+ */
+export function readLine(line: string, bytes?: Uint8Array): { value: unknown } | { problem: string } {
   let json = line
   if (line.charCodeAt(8) === 32 && /^[0-9a-f]{8} /.test(line)) {
     json = line.slice(9)
-    if (crc32(json) !== parseInt(line.slice(0, 8), 16)) return { problem: 'checksum mismatch (the line was changed or damaged)' }
+    if (crc32(bytes ? bytes.subarray(9) : json) !== parseInt(line.slice(0, 8), 16)) return { problem: 'checksum mismatch (the line was changed or damaged)' }
   }
   try {
     return { value: JSON.parse(json) }
@@ -55,6 +61,50 @@ export function* linesOf(text: string): Generator<{ line: string; complete: bool
     }
     yield { line: text.slice(start, end), complete: true }
     start = end + 1
+  }
+}
+
+/** Bytes read from a file at a time by linesOfFile. */
+const READ_BYTES = 4 << 20
+
+/**
+ * The lines of a file, as linesOf gives them, each with its UTF-8 bytes;
+ * read a piece at a time, so that no text of the whole file is ever held.
+ */
+export function* linesOfFile(path: string): Generator<{ line: string; bytes: Uint8Array; complete: boolean }> {
+  const fd = openSync(path, 'r')
+  try {
+    let buffer = Buffer.allocUnsafe(READ_BYTES)
+    /** Bytes of buffer that hold data; `start` is where the next line begins. */
+    let end = 0
+    let start = 0
+    for (;;) {
+      if (start > 0) {
+        buffer.copy(buffer, 0, start, end)
+        end -= start
+        start = 0
+      }
+      if (end === buffer.length) {
+        // A line longer than the buffer: make room for it.
+        const larger = Buffer.allocUnsafe(buffer.length * 2)
+        buffer.copy(larger, 0, 0, end)
+        buffer = larger
+      }
+      const read = readSync(fd, buffer, end, buffer.length - end, null)
+      if (read === 0) break
+      end += read
+      for (let newline = buffer.indexOf(10, start); newline >= 0 && newline < end; newline = buffer.indexOf(10, start)) {
+        const bytes = buffer.subarray(start, newline)
+        yield { line: bytes.toString('utf8'), bytes, complete: true }
+        start = newline + 1
+      }
+    }
+    if (start < end) {
+      const bytes = buffer.subarray(start, end)
+      yield { line: bytes.toString('utf8'), bytes, complete: false }
+    }
+  } finally {
+    closeSync(fd)
   }
 }
 
@@ -146,7 +196,7 @@ export interface LineSnapshot {
   journalGeneration: unknown
   /** How many entries at the start of that journal the snapshot already holds (a snapshot written after a restart). */
   journalSkip: number
-  tables: Array<[string, Array<[string, unknown]>]>
+  tables: TableColumns[]
   rows: number
 }
 
@@ -157,26 +207,31 @@ export interface Damage {
 }
 
 /**
- * Read a snapshot in the line format. Never throws on damage: returns every
- * row it could read, and the damage (empty when the file is whole).
+ * Read a snapshot in the line format, from its text or its lines
+ * (linesOfFile). Never throws on damage: returns every row it could read,
+ * and the damage (empty when the file is whole). Rows come as columns: no
+ * [id, row] pair outlives its line.
  */
-export function parseLineSnapshot(text: string): LineSnapshot & { damage: Damage[] } {
+export function parseLineSnapshot(input: string | Iterable<{ line: string; bytes?: Uint8Array; complete: boolean }>): LineSnapshot & { damage: Damage[] } {
   const damage: Damage[] = []
-  const tables: LineSnapshot['tables'] = []
+  const tables: Array<TableColumns & { ids: string[]; rows: unknown[] }> = []
   let journalGeneration: unknown
   let journalSkip = 0
-  let current: Array<[string, unknown]> | null = null
+  let current: { ids: string[]; rows: unknown[] } | null = null
   let expected = 0
   let rows = 0
   let ended = false
   let number = 0
-  for (const { line, complete } of linesOf(text)) {
+  let endsWithNewline = true
+  const lines: Iterable<{ line: string; bytes?: Uint8Array; complete: boolean }> = typeof input === 'string' ? linesOf(input) : input
+  for (const { line, bytes, complete } of lines) {
     number++
+    endsWithNewline = complete
     if (ended) {
       damage.push({ line: number, problem: 'text after the end line' })
       continue
     }
-    const read = readLine(line)
+    const read = readLine(line, bytes)
     if ('problem' in read) {
       damage.push({ line: number, problem: complete ? read.problem : `${read.problem}; the file is cut off here` })
       // The rows after a damaged table line belong to a table we cannot name.
@@ -201,28 +256,34 @@ export function parseLineSnapshot(text: string): LineSnapshot & { damage: Damage
       if (value.length !== 2 || typeof value[0] !== 'string') damage.push({ line: number, problem: 'expected an [id, row] pair' })
       else if (current === null) damage.push({ line: number, problem: 'a row before any table line' })
       else {
-        current.push(value as [string, unknown])
+        current.ids.push(value[0])
+        current.rows.push(value[1])
         rows++
       }
       continue
     }
     if (typeof value === 'object' && value !== null && typeof value.table === 'string') {
-      if (current !== null && current.length !== expected) damage.push({ line: number, problem: `the table before this line has ${current.length} rows; its table line said ${expected}` })
-      current = []
+      if (current !== null && current.ids.length !== expected) damage.push({ line: number, problem: `the table before this line has ${current.ids.length} rows; its table line said ${expected}` })
+      current = { ids: [], rows: [] }
       expected = typeof value.rows === 'number' ? value.rows : -1
-      tables.push([value.table, current])
+      tables.push({ name: value.table, ...current })
       continue
     }
     if (typeof value === 'object' && value !== null && value.end === true) {
-      if (current !== null && current.length !== expected) damage.push({ line: number, problem: `the last table has ${current.length} rows; its table line said ${expected}` })
+      if (current !== null && current.ids.length !== expected) damage.push({ line: number, problem: `the last table has ${current.ids.length} rows; its table line said ${expected}` })
       if (value.rows !== rows) damage.push({ line: number, problem: `the end line counts ${String(value.rows)} rows; ${rows} were read` })
       ended = true
       continue
     }
     damage.push({ line: number, problem: 'not a table line, a row or the end line' })
   }
-  if (!ended) damage.push({ line: number + (text.endsWith('\n') || text.length === 0 ? 1 : 0), problem: 'the end line is missing: the file is cut short' })
+  if (!ended) damage.push({ line: number + (endsWithNewline ? 1 : 0), problem: 'the end line is missing: the file is cut short' })
   return { journalGeneration, journalSkip, tables, rows, damage }
+}
+
+/** Columns as the [id, row] pairs of an export's table. */
+export function pairsOf(table: TableColumns): Array<[string, unknown]> {
+  return table.ids.map((id, i) => [id, table.rows[i]])
 }
 
 /**
@@ -237,5 +298,5 @@ export function parseImport(text: string): unknown {
   const read = parseLineSnapshot(text)
   const first = read.damage[0]
   if (first) throw new SyntaxError(`line ${first.line}: ${first.problem}.`)
-  return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, exportedAt: new Date().toISOString(), tables: Object.fromEntries(read.tables) }
+  return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, exportedAt: new Date().toISOString(), tables: Object.fromEntries(read.tables.map((table) => [table.name, pairsOf(table)])) }
 }

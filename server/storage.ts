@@ -38,8 +38,8 @@ import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, re
 import { open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Commit, type CommitRow, type CommitSink, type Database, type RowsNow, type Snapshot } from '../shared/api/db.ts'
-import { checksummed, isLineSnapshot, linesOf, parseLineSnapshot, readLine, writeLineSnapshot, type Damage } from './data-lines.ts'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Commit, type CommitRow, type CommitSink, type Database, type RowsNow, type Snapshot, type TableColumns } from '../shared/api/db.ts'
+import { checksummed, isLineSnapshot, linesOf, linesOfFile, pairsOf, parseLineSnapshot, readLine, writeLineSnapshot, type Damage } from './data-lines.ts'
 
 export interface DataPaths {
   /** What --data named, resolved: the folder, or the snapshot file (shown at startup). */
@@ -346,13 +346,14 @@ export class DiskStorage {
     let generation: unknown = undefined
     /** Entries at the start of the journal that the snapshot already holds. */
     let skip = 0
-    let snapshotTables: Array<[string, Array<[string, unknown]>]> = []
+    let snapshotTables: TableColumns[] = []
     let legacy = false
+    let snapshotRows = 0
     const lineFile = existsSync(snapshot) && (snapshot !== legacySnapshot || isLineSnapshot(firstLine(snapshot)))
     if (lineFile) {
-      const text = readFileSync(snapshot, 'utf8')
-      this.#snapshotBytes = Buffer.byteLength(text)
-      const read = parseLineSnapshot(text)
+      this.#snapshotBytes = statSync(snapshot).size
+      // Line by line from the file: the text of the whole snapshot is never held.
+      const read = parseLineSnapshot(linesOfFile(snapshot))
       generation = read.journalGeneration
       skip = read.journalSkip
       snapshotTables = read.tables
@@ -372,7 +373,7 @@ export class DiskStorage {
         throw new StorageError(`${legacySnapshot}: ${describe(error)}`)
       }
       generation = (parsed as { journalGeneration?: unknown }).journalGeneration
-      snapshotTables = Object.entries((parsed as Snapshot).tables)
+      snapshotRows = Object.values((parsed as Snapshot).tables).reduce((sum, rows) => sum + rows.length, 0)
     } else if (existsSync(journal) || existsSync(oldJournal)) {
       throw new StorageError(`${existsSync(journal) ? journal : oldJournal} exists but ${snapshot} does not: the journal only makes sense on top of its snapshot.`)
     }
@@ -403,7 +404,7 @@ export class DiskStorage {
     }
 
     if (damage.length > 0) {
-      const recovered = this.#writeRecovered(legacy ? db.snapshot().tables : Object.fromEntries(snapshotTables), replay)
+      const recovered = this.#writeRecovered(legacy ? db.snapshot().tables : Object.fromEntries(snapshotTables.map((table) => [table.name, pairsOf(table)])), replay)
       const first = damage[0] as Damage & { file: string }
       const more = damage.length > 1 ? ` (and ${damage.length - 1} more damaged line${damage.length > 2 ? 's' : ''})` : ''
       throw new StorageError(
@@ -448,7 +449,7 @@ export class DiskStorage {
       this.#entries = current.entries.length
       this.#bytes = current.wholeBytes
     }
-    const snapshotRows = snapshotTables.reduce((sum, [, rows]) => sum + rows.length, 0)
+    snapshotRows += snapshotTables.reduce((sum, table) => sum + table.ids.length, 0)
     return { source: lineFile || legacy ? 'disk' : 'empty', journalEntries: applied, snapshotRows, ms: Math.round(performance.now() - began), warnings }
   }
 

@@ -223,7 +223,7 @@ test('a retired table: its rows in a snapshot, trusted rows and a journal load a
   db.retireTable('old_index')
   const snapshot = { ...db.snapshot(), tables: { items: [['1', { name: 'one', n: 1 }]], old_index: [['k', 'v']] } }
   db.restore(snapshot)
-  db.restoreTrusted([['items', [['2', { name: 'two', n: 2 }]]], ['old_index', [['k', 'v']]]])
+  db.restoreTrusted([{ name: 'items', ids: ['2'], rows: [{ name: 'two', n: 2 }] }, { name: 'old_index', ids: ['k'], rows: ['v'] }])
   db.applyRows([{ table: 'old_index', id: 'k', row: 'v' }, { table: 'items', id: '3', row: { name: 'three', n: 3 } }])
   expect(items.dump().map(([id]) => id)).toEqual(['2', '3'])
   expect(Object.keys(db.snapshot().tables)).not.toContain('old_index')

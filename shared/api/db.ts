@@ -181,20 +181,22 @@ export class Table<Row> {
   }
 
   /**
-   * Replace every row (Database.restore and clear). Journaled as one step.
-   * Numeric ids are put in ascending order if they are not already.
+   * Replace every row (Database.restore and clear) with `rows`, `ids[i]`
+   * being the id of `rows[i]`. Journaled as one step. Numeric ids are put in
+   * ascending order if they are not already.
    */
-  load(entries: Array<[string, Row]>): void {
-    const rows = this.#rows
+  load(ids: readonly string[], rows: readonly Row[]): void {
+    const before = this.#rows
     const order = this.#order
-    this.#rows = new Map(entries)
-    this.#order = entries.map(([id]) => id)
+    this.#rows = new Map()
+    for (let i = 0; i < ids.length; i++) this.#rows.set(ids[i] as string, rows[i] as Row)
+    this.#order = ids.slice()
     if (this.#order.every((id) => NUMERIC_ID.test(id)) && !this.#order.every((id, i, all) => i === 0 || Number(all[i - 1]) < Number(id))) {
       this.#order.sort((a, b) => Number(a) - Number(b))
     }
     this.#reindex()
     this.#db.record(this.name, null, () => {
-      this.#rows = rows
+      this.#rows = before
       this.#order = order
       this.#reindex()
     })
@@ -680,13 +682,13 @@ export class Database {
     if (typeof snap.tables !== 'object' || snap.tables === null || Array.isArray(snap.tables)) {
       throw new SnapshotError('Corrupt export: "tables" must be an object.')
     }
-    const staged = new Map<Table<unknown>, Array<[string, unknown]>>()
+    const staged = new Map<Table<unknown>, TableColumns>()
     for (const [name, rows] of Object.entries(snap.tables)) {
       if (this.#retired.has(name)) continue
       const table = this.#tableNamed(name)
       if (!table) throw new SnapshotError(`Corrupt export: unknown table "${name}".`)
       if (!Array.isArray(rows)) throw new SnapshotError(`Corrupt export: table "${name}" must be an array of [id, row] pairs.`)
-      const parsed: Array<[string, unknown]> = []
+      const parsed: TableColumns & { ids: string[]; rows: unknown[] } = { name, ids: [], rows: [] }
       const seen = new Set<string>()
       for (const [index, entry] of rows.entries()) {
         if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') {
@@ -701,34 +703,41 @@ export class Database {
             `Corrupt export: table "${name}" row "${entry[0]}" is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}.`,
           )
         }
-        parsed.push([entry[0], result.data])
+        parsed.ids.push(entry[0])
+        parsed.rows.push(result.data)
       }
       staged.set(table, parsed)
     }
-    for (const table of this.#tables.values()) table.load(staged.get(table) ?? [])
-    this.#changedOutsideTransaction()
+    this.#loadAll(staged)
   }
 
   /**
    * Replace the whole database with rows this build wrote itself (a
-   * checksummed snapshot file): tables are checked to exist, rows are taken
-   * as they are (no schema check, so that a large snapshot loads fast).
+   * checksummed snapshot file), as columns: tables are checked to exist,
+   * rows are taken as they are (no schema check, so that a large snapshot
+   * loads fast).
    */
-  restoreTrusted(tables: Iterable<[string, Array<[string, unknown]>]>): void {
-    const staged = new Map<Table<unknown>, Array<[string, unknown]>>()
-    for (const [name, rows] of tables) {
-      if (this.#retired.has(name)) continue
-      const table = this.#tableNamed(name)
-      if (!table) throw new SnapshotError(`Unknown table "${name}".`)
-      staged.set(table, rows)
+  restoreTrusted(tables: Iterable<TableColumns>): void {
+    const staged = new Map<Table<unknown>, TableColumns>()
+    for (const columns of tables) {
+      if (this.#retired.has(columns.name)) continue
+      const table = this.#tableNamed(columns.name)
+      if (!table) throw new SnapshotError(`Unknown table "${columns.name}".`)
+      staged.set(table, columns)
     }
-    for (const table of this.#tables.values()) table.load(staged.get(table) ?? [])
-    this.#changedOutsideTransaction()
+    this.#loadAll(staged)
   }
 
   /** Empty every table (journaled: a failed transaction brings the rows back). */
   clear(): void {
-    for (const table of this.#tables.values()) table.load([])
+    this.#loadAll(new Map())
+  }
+
+  #loadAll(staged: ReadonlyMap<Table<unknown>, TableColumns>): void {
+    for (const table of this.#tables.values()) {
+      const columns = staged.get(table)
+      table.load(columns?.ids ?? [], columns?.rows ?? [])
+    }
     this.#changedOutsideTransaction()
   }
 
