@@ -25,10 +25,9 @@ import { phoneDigits, phoneKey } from '../../crm/phone.ts'
 import type { PropertyDefinition } from './properties.ts'
 import { comparable, type QueryField, type ResolvedFilter, type SearchRequest } from './search.ts'
 import type { CrmRecord } from './store.ts'
+import { IdBuckets } from './id-buckets.ts'
 
 type Key = string | number
-/** Ids of the records holding one key: one id, or several. */
-type Bucket = string | string[]
 
 /** Key of the bucket of phone values that are not plain numbers (never a run of digits). */
 const OTHER_PHONES = '*'
@@ -63,29 +62,18 @@ function wantedKeys(def: PropertyDefinition, wanted: string | number | boolean):
 }
 
 class HashIndex {
-  readonly #buckets = new Map<Key, Bucket>()
+  readonly #buckets = new IdBuckets<Key>()
 
   constructor(readonly def: PropertyDefinition) {}
 
   add(id: string, record: CrmRecord): void {
     const key = this.#keyOf(record)
-    if (key === undefined) return
-    const bucket = this.#buckets.get(key)
-    if (bucket === undefined) this.#buckets.set(key, id)
-    else if (typeof bucket === 'string') this.#buckets.set(key, [bucket, id])
-    else bucket.push(id)
+    if (key !== undefined) this.#buckets.add(key, id)
   }
 
   remove(id: string, record: CrmRecord): void {
     const key = this.#keyOf(record)
-    if (key === undefined) return
-    const bucket = this.#buckets.get(key)
-    if (bucket === id) this.#buckets.delete(key)
-    else if (Array.isArray(bucket)) {
-      const at = bucket.lastIndexOf(id)
-      if (at >= 0) bucket.splice(at, 1)
-      if (bucket.length === 1) this.#buckets.set(key, bucket[0]!)
-    }
+    if (key !== undefined) this.#buckets.remove(key, id)
   }
 
   clear(): void {
@@ -97,12 +85,7 @@ class HashIndex {
     for (const value of wanted) {
       const keys = wantedKeys(this.def, value)
       if (keys === undefined) return false
-      for (const key of keys) {
-        const bucket = this.#buckets.get(key)
-        if (bucket === undefined) continue
-        if (typeof bucket === 'string') into.add(bucket)
-        else for (const id of bucket) into.add(id)
-      }
+      for (const key of keys) this.#buckets.addTo(key, into)
     }
     return true
   }

@@ -25,6 +25,7 @@ import { CustomObjectTypes, type CustomAssociationType } from './custom-objects.
 import { OBJECT_TYPE_NAMES, isBuiltinType, upperName, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
 import { normalizeValue, propertyDefinitions, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
+import { IdBuckets } from './id-buckets.ts'
 import { isLookupProperty, RecordSearchIndex } from './search-index.ts'
 import type { QueryField } from './search.ts'
 import { parseInstant } from '../../crm/time.ts'
@@ -183,29 +184,18 @@ const RETIRED_UNIQUE_TABLE = 'crm_unique_values'
  * first holder answers, and the others keep the value in the index.
  */
 class UniqueIndex implements TableIndex<CrmRecord> {
-  readonly #holders = new Map<string, string | string[]>()
+  readonly #holders = new IdBuckets<string>()
 
   constructor(readonly property: string) {}
 
   add(id: string, record: CrmRecord): void {
     const value = own(record.properties, this.property)
-    if (value === undefined) return
-    const holders = this.#holders.get(value)
-    if (holders === undefined) this.#holders.set(value, id)
-    else if (typeof holders === 'string') this.#holders.set(value, [holders, id])
-    else holders.push(id)
+    if (value !== undefined) this.#holders.add(value, id)
   }
 
   remove(id: string, record: CrmRecord): void {
     const value = own(record.properties, this.property)
-    if (value === undefined) return
-    const holders = this.#holders.get(value)
-    if (holders === id) this.#holders.delete(value)
-    else if (Array.isArray(holders)) {
-      const at = holders.indexOf(id)
-      if (at >= 0) holders.splice(at, 1)
-      if (holders.length === 1) this.#holders.set(value, holders[0]!)
-    }
+    if (value !== undefined) this.#holders.remove(value, id)
   }
 
   clear(): void {
@@ -214,8 +204,7 @@ class UniqueIndex implements TableIndex<CrmRecord> {
 
   /** The id of the live record holding `value`, or undefined. */
   holder(value: string): string | undefined {
-    const holders = this.#holders.get(value)
-    return typeof holders === 'string' ? holders : holders?.[0]
+    return this.#holders.first(value)
   }
 }
 
