@@ -139,7 +139,7 @@ test('an open page follows the server across a restart: after it, a backend’s 
   }
 })
 
-test('a page whose change stream is refused (the server’s cap) says why in the console, and still works', async ({ page }) => {
+test('a page whose change stream is refused (the server’s cap) says why in its top bar and the console, and still works', async ({ page }) => {
   const { startRingside } = await import('../server/server.ts')
   const { freePortPair } = await import('../server/test/support.ts')
   const port = await freePortPair()
@@ -154,6 +154,9 @@ test('a page whose change stream is refused (the server’s cap) says why in the
     await page.goto(`${origin}/#/tickets`)
     await expect(page.getByRole('table', { name: 'Tickets' })).toBeVisible({ timeout: 15_000 })
     expect((await warned).text()).toMatch(/refused this page's change stream \(HTTP 429\): This Ringside server already serves 1 change stream, its cap\./)
+    const warning = page.getByRole('banner').getByRole('status').filter({ hasText: 'Live updates off' })
+    await expect(warning).toHaveText('Live updates off: changes made elsewhere show after a reload')
+    await expect(warning).toHaveAttribute('title', /HTTP 429\): This Ringside server already serves 1 change stream, its cap\./)
   } finally {
     taken.abort()
     await server.close()

@@ -32,7 +32,8 @@
  * journal line: a crash in the middle of an append, which was never
  * acknowledged. The server then starts, says so, and keeps the damaged file.
  * A `snapshot.json` of an older build (one JSON document, the export format)
- * still loads; the first compaction replaces it.
+ * still loads; the first compaction replaces it. A damaged one is read line
+ * by line, like the line files, for the recovered copy.
  */
 import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs'
 import { open, rename, unlink } from 'node:fs/promises'
@@ -347,8 +348,9 @@ export class DiskStorage {
     /** Entries at the start of the journal that the snapshot already holds. */
     let skip = 0
     let snapshotTables: TableColumns[] = []
+    /** An older build's snapshot.json, as [id, row] pairs per table. */
+    let legacyTables: Array<[string, Array<[string, unknown]>]> = []
     let legacy = false
-    let snapshotRows = 0
     const lineFile = existsSync(snapshot) && (snapshot !== legacySnapshot || isLineSnapshot(firstLine(snapshot)))
     if (lineFile) {
       this.#snapshotBytes = statSync(snapshot).size
@@ -365,15 +367,24 @@ export class DiskStorage {
       try {
         parsed = JSON.parse(text)
       } catch (error) {
-        throw new StorageError(`${legacySnapshot} line ${jsonErrorLine(text, error)}: not valid JSON (${describe(error)}).${truncatedHint(text)}`)
+        // Damaged: read it line by line for everything readable (the recovered copy below), and say where.
+        const read = parseExportLines(text)
+        generation = read.journalGeneration
+        legacyTables = read.tables
+        // A file of one line (written without a line per row) can only be placed by the parser's error.
+        const lineByLine = read.damage.length > 0 && text.trimEnd().includes('\n')
+        const found = lineByLine ? read.damage : [{ line: jsonErrorLine(text, error), problem: `not valid JSON (${describe(error)}).${truncatedHint(text)}` }]
+        damage.push(...found.map((d) => ({ ...d, file: legacySnapshot })))
       }
-      try {
-        db.restore(parsed)
-      } catch (error) {
-        throw new StorageError(`${legacySnapshot}: ${describe(error)}`)
+      if (damage.length === 0) {
+        try {
+          db.restore(parsed)
+        } catch (error) {
+          throw new StorageError(`${legacySnapshot}: ${describe(error)}`)
+        }
+        generation = (parsed as { journalGeneration?: unknown }).journalGeneration
+        legacyTables = Object.entries((parsed as Snapshot).tables)
       }
-      generation = (parsed as { journalGeneration?: unknown }).journalGeneration
-      snapshotRows = Object.values((parsed as Snapshot).tables).reduce((sum, rows) => sum + rows.length, 0)
     } else if (existsSync(journal) || existsSync(oldJournal)) {
       throw new StorageError(`${existsSync(journal) ? journal : oldJournal} exists but ${snapshot} does not: the journal only makes sense on top of its snapshot.`)
     }
@@ -404,7 +415,8 @@ export class DiskStorage {
     }
 
     if (damage.length > 0) {
-      const recovered = this.#writeRecovered(legacy ? db.snapshot().tables : Object.fromEntries(snapshotTables.map((table) => [table.name, pairsOf(table)])), replay)
+      const readable = legacy ? legacyTables : snapshotTables.map((table): [string, Array<[string, unknown]>] => [table.name, pairsOf(table)])
+      const recovered = this.#writeRecovered(Object.fromEntries(readable), replay)
       const first = damage[0] as Damage & { file: string }
       const more = damage.length > 1 ? ` (and ${damage.length - 1} more damaged line${damage.length > 2 ? 's' : ''})` : ''
       throw new StorageError(
@@ -449,7 +461,7 @@ export class DiskStorage {
       this.#entries = current.entries.length
       this.#bytes = current.wholeBytes
     }
-    snapshotRows += snapshotTables.reduce((sum, table) => sum + table.ids.length, 0)
+    const snapshotRows = snapshotTables.reduce((sum, table) => sum + table.ids.length, 0) + legacyTables.reduce((sum, [, rows]) => sum + rows.length, 0)
     return { source: lineFile || legacy ? 'disk' : 'empty', journalEntries: applied, snapshotRows, ms: Math.round(performance.now() - began), warnings }
   }
 
@@ -786,6 +798,51 @@ export function exportText(snapshot: Snapshot): string {
     .map(([name, rows]) => `${JSON.stringify(name)}:[${rows.map((row) => `\n${JSON.stringify(row)}`).join(',')}\n]`)
     .join(',\n')
   return `${opening},"tables":{\n${body}\n}}\n`
+}
+
+/**
+ * Everything readable in a damaged export-shaped file (what `exportText`
+ * writes, and what older builds kept as `snapshot.json`): the header line,
+ * a line per table name, a line per row. Never throws: returns the rows of
+ * every line that reads, and each line that does not (1-based).
+ */
+export function parseExportLines(text: string): { journalGeneration: unknown; tables: Array<[string, Array<[string, unknown]>]>; damage: Damage[] } {
+  const tables: Array<[string, Array<[string, unknown]>]> = []
+  const damage: Damage[] = []
+  let journalGeneration: unknown
+  let current: Array<[string, unknown]> | null = null
+  let closed = false
+  let number = 0
+  for (const { line } of linesOf(text)) {
+    number++
+    const trimmed = line.trim()
+    if (number === 1) {
+      const head = /^(\{.*),"tables":\{$/.exec(trimmed)
+      const value = head ? readLine(`${head[1]}}`) : undefined
+      if (value && 'value' in value && typeof value.value === 'object' && value.value !== null) journalGeneration = (value.value as { journalGeneration?: unknown }).journalGeneration
+      else damage.push({ line: 1, problem: 'not the opening line of a Ringside export' })
+      continue
+    }
+    if (trimmed === '' || trimmed === ']' || trimmed === '],') continue
+    if (trimmed === '}}') {
+      closed = true
+      continue
+    }
+    const name = /^("(?:[^"\\]|\\.)*"):\[$/.exec(trimmed)
+    if (name) {
+      const read = readLine(name[1]!)
+      current = []
+      tables.push([String('value' in read ? read.value : name[1]), current])
+      continue
+    }
+    const read = readLine(trimmed.endsWith(',') ? trimmed.slice(0, -1) : trimmed)
+    if ('problem' in read) damage.push({ line: number, problem: read.problem })
+    else if (!Array.isArray(read.value) || read.value.length !== 2 || typeof read.value[0] !== 'string') damage.push({ line: number, problem: 'expected an [id, row] pair' })
+    else if (current === null) damage.push({ line: number, problem: 'a row before any table name' })
+    else current.push(read.value as [string, unknown])
+  }
+  if (!closed) damage.push({ line: number + (text.endsWith('\n') || text.length === 0 ? 1 : 0), problem: 'the closing "}}" is missing: the file is cut short' })
+  return { journalGeneration, tables, damage }
 }
 
 /** The 1-based line of a JSON.parse failure: from the position V8 gives, else the first row line that does not parse, else the last line. */

@@ -11,7 +11,7 @@ import { RateLimitsSwitch } from './rate-limits-switch.tsx'
 import { hrefs, type Route } from '../lib/routes.ts'
 import { OBJECT_TYPES } from '../lib/crm-types.ts'
 import { objectTypeInfo } from '../lib/crm-types.ts'
-import { CrmModeBadge } from '../lib/crm-mode.tsx'
+import { CrmModeBadge, LiveUpdatesWarning } from '../lib/crm-mode.tsx'
 
 const DRAWER_TABS = [
   { id: 'inspector', label: 'Message inspector' },
@@ -48,6 +48,7 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
         <span className="top-bar-subtitle">emulated CRM · portal {ACCOUNT.hubId}</span>
         <div className="top-bar-status">
           <CrmModeBadge />
+          <LiveUpdatesWarning />
           <NavigationSwitch />
           <CallingStatusBadge />
         </div>

@@ -1,5 +1,6 @@
 import { createCrmService } from '../../shared/api/service.ts'
-import { api, ApiRequestError, crmConnectionInfo, followCrmConnection, isDataChange, onApiChange, onApiExchange, REMOTE_CHANGE_WINDOW_MS, type ApiChange, type ApiExchange } from './api-client.ts'
+import type { LiveUpdates } from '../../shared/api/browser/connect.ts'
+import { api, ApiRequestError, crmConnectionInfo, followCrmConnection, isDataChange, liveUpdates, onApiChange, onApiExchange, onLiveUpdates, REMOTE_CHANGE_WINDOW_MS, type ApiChange, type ApiExchange } from './api-client.ts'
 
 function routeFetchToService() {
   const service = createCrmService()
@@ -93,6 +94,7 @@ it('passes changes committed elsewhere to listeners, a burst as one change with 
         push = listener
         return () => (push = () => {})
       },
+      onLiveUpdates: () => () => {},
     })
     const changes: ApiChange[] = []
     const off = onApiChange((c) => changes.push(c))
@@ -121,10 +123,35 @@ it('sends the connection’s headers with every request, so the server can tell 
     seen.push(request.headers.get('x-ringside-client'))
     return service.handle(request)
   })
-  const stop = followCrmConnection({ mode: 'server', requestHeaders: { 'x-ringside-client': 'page-1' }, onChange: () => () => {} })
+  const stop = followCrmConnection({ mode: 'server', requestHeaders: { 'x-ringside-client': 'page-1' }, onChange: () => () => {}, onLiveUpdates: () => () => {} })
   await api.get('/crm/v3/objects/contacts')
   await api.post('/crm/v3/objects/tickets', { properties: { subject: 'Mine', hs_pipeline_stage: '1' } })
   stop()
   await api.get('/crm/v3/objects/contacts')
   expect(seen).toEqual(['page-1', 'page-1', null])
+})
+
+it('tells its listeners when the server refuses the change stream and when a stream is accepted again', () => {
+  let tell: (state: LiveUpdates) => void = () => {}
+  const stop = followCrmConnection({
+    mode: 'server',
+    requestHeaders: {},
+    onChange: () => () => {},
+    onLiveUpdates(listener) {
+      tell = listener
+      return () => (tell = () => {})
+    },
+  })
+  let calls = 0
+  const off = onLiveUpdates(() => calls++)
+  expect(liveUpdates()).toEqual({ live: true })
+  tell({ live: false, status: 429, message: 'This Ringside server already serves 1000 change streams, its cap.' })
+  expect(liveUpdates()).toEqual({ live: false, status: 429, message: 'This Ringside server already serves 1000 change streams, its cap.' })
+  tell({ live: true })
+  expect(liveUpdates()).toEqual({ live: true })
+  expect(calls).toBe(2)
+  tell({ live: false, status: 429, message: 'cap' })
+  stop()
+  expect(liveUpdates()).toEqual({ live: true })
+  off()
 })

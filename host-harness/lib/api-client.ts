@@ -8,7 +8,7 @@
  * change committed elsewhere (another tab, a backend, curl), coalesced, so
  * views that show data refetch after any change, wherever it came from.
  */
-import type { CrmConnection, CrmMode, ServerInfo } from '../../shared/api/browser/connect.ts'
+import type { CrmConnection, CrmMode, LiveUpdates, ServerInfo } from '../../shared/api/browser/connect.ts'
 import type { ErrorBody } from '../../shared/api/errors.ts'
 import { ACCOUNT } from '../../shared/crm/account.ts'
 import type { TrafficRequest } from '../../shared/traffic/traffic-file.ts'
@@ -47,13 +47,31 @@ export function crmConnectionInfo(): { mode: CrmMode; server?: ServerInfo } | un
   return connected
 }
 
+let live: LiveUpdates = { live: true }
+const liveListeners = new Set<() => void>()
+
+/** Whether this page hears of changes made elsewhere (server mode's change stream; see LiveUpdates). */
+export function liveUpdates(): LiveUpdates {
+  return live
+}
+
+/** Calls `listener` when liveUpdates() changes (the shape React's useSyncExternalStore takes). */
+export function onLiveUpdates(listener: () => void): () => void {
+  liveListeners.add(listener)
+  return () => liveListeners.delete(listener)
+}
+
 /**
  * Pass the connection's committed changes to `onApiChange` listeners, a burst
  * of them as one change (so a backend's ten writes refetch a view once).
  */
-export function followCrmConnection(connection: Pick<CrmConnection, 'mode' | 'server' | 'onChange' | 'requestHeaders'>, windowMs = REMOTE_CHANGE_WINDOW_MS): () => void {
+export function followCrmConnection(connection: Pick<CrmConnection, 'mode' | 'server' | 'onChange' | 'onLiveUpdates' | 'requestHeaders'>, windowMs = REMOTE_CHANGE_WINDOW_MS): () => void {
   connected = { mode: connection.mode, ...(connection.server && { server: connection.server }) }
   connectionHeaders = connection.requestHeaders
+  const offLive = connection.onLiveUpdates((state) => {
+    live = state
+    for (const listener of liveListeners) listener()
+  })
   let pending: Set<string> | null = null
   let timer: ReturnType<typeof setTimeout> | undefined
   const off = connection.onChange((event) => {
@@ -70,6 +88,8 @@ export function followCrmConnection(connection: Pick<CrmConnection, 'mode' | 'se
   })
   return () => {
     off()
+    offLive()
+    live = { live: true }
     connectionHeaders = {}
     if (timer !== undefined) clearTimeout(timer)
   }

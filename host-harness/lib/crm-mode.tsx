@@ -2,7 +2,8 @@
  * Which mode the page's CRM runs in (see shared/api/browser/connect.ts): a
  * quiet badge for the top bar and a sentence for Developer → Database.
  */
-import { crmConnectionInfo } from './api-client.ts'
+import { useSyncExternalStore } from 'react'
+import { crmConnectionInfo, liveUpdates, onLiveUpdates } from './api-client.ts'
 
 export function CrmModeBadge() {
   const info = crmConnectionInfo()
@@ -15,6 +16,21 @@ export function CrmModeBadge() {
       title={server ? 'The CRM API is served by the local Ringside server: every page, backend and curl share one database.' : 'The CRM API runs in this browser (MSW); only this browser can reach it.'}
     >
       {server ? 'Server mode' : 'Browser-only'}
+    </span>
+  )
+}
+
+/**
+ * Shown while the server refuses this page's change stream (e.g. its cap on
+ * open streams): the page still works, but changes made elsewhere (another
+ * tab, a backend, curl) show only after a reload.
+ */
+export function LiveUpdatesWarning() {
+  const state = useSyncExternalStore(onLiveUpdates, liveUpdates)
+  if (state.live) return null
+  return (
+    <span className="live-updates-warning" role="status" title={`The server refused this page's change stream (HTTP ${state.status}): ${state.message} The page keeps retrying.`}>
+      Live updates off: changes made elsewhere show after a reload
     </span>
   )
 }

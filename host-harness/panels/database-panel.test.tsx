@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { DatabasePanel } from './database-panel.tsx'
 import { callApi, installTestCrm } from '../lib/test-crm.ts'
 import type { CrmService } from '../../shared/api/service.ts'
+import { portableLines } from '../../shared/api/data-lines.ts'
 
 let service: CrmService
 
@@ -65,5 +66,36 @@ test('reset asks for confirmation, then restores the seed', async () => {
   expect(await contactCount()).toBe(10)
   await user.click(screen.getByRole('button', { name: 'Yes, reset the database' }))
   expect(await screen.findByRole('status')).toHaveTextContent('The database was reset to the seed data.')
+  expect(await contactCount()).toBe(9)
+})
+
+/** The current data as a server's data folder holds it (snapshot.ndjson): a header, per table a table line and its rows, an end line. */
+async function serverSnapshotText(): Promise<string> {
+  const { tables } = await callApi<{ tables: Record<string, unknown[]> }>(service, 'GET', '/_ringside/v1/export', { token: 'pat-local' })
+  const lines: unknown[] = [{ format: 'ringside-crm-db', version: 1, layout: 'ndjson', exportedAt: new Date().toISOString(), journalGeneration: 'g' }]
+  let rows = 0
+  for (const [table, entries] of Object.entries(tables)) {
+    lines.push({ table, rows: entries.length }, ...entries)
+    rows += entries.length
+  }
+  lines.push({ end: true, tables: Object.keys(tables).length, rows })
+  return lines.map((line) => portableLines.checksummed(JSON.stringify(line))).join('')
+}
+
+test("a server's snapshot.ndjson imports; one with a damaged line is refused with the file and the line, and changes nothing", async () => {
+  const user = userEvent.setup()
+  const text = await serverSnapshotText()
+  await addContact('Temporary')
+  render(<DatabasePanel save={() => {}} />)
+
+  const lines = text.split('\n')
+  const damaged = lines.findIndex((line) => line.includes('"Maria"'))
+  const bad = lines.map((line, i) => (i === damaged ? line.replace('"Maria"', '"Mario"') : line)).join('\n')
+  await user.upload(screen.getByLabelText('Import a snapshot file'), jsonFile(bad, 'snapshot.ndjson'))
+  expect(await screen.findByRole('alert')).toHaveTextContent(`snapshot.ndjson is damaged at line ${damaged + 1}: checksum mismatch (the line was changed or damaged). Nothing was imported.`)
+  expect(await contactCount()).toBe(10)
+
+  await user.upload(screen.getByLabelText('Import a snapshot file'), jsonFile(text, 'snapshot.ndjson'))
+  expect(await screen.findByText('Imported snapshot.ndjson.')).toBeInTheDocument()
   expect(await contactCount()).toBe(9)
 })

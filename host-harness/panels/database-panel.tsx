@@ -1,8 +1,11 @@
 /**
  * The emulated database: reset to the seed, export a snapshot (JSON
- * download), import a snapshot (file picker). A file that is not JSON is
- * refused here; a JSON file that is not a valid snapshot is refused by the
- * API, whose error is shown as is. Nothing changes when an import fails.
+ * download), import a snapshot (file picker): an export, or a server data
+ * folder's `snapshot.ndjson` (read by the server's own reader of that
+ * format). A file that is neither, or a snapshot with a damaged line, is
+ * refused here with the file's name and the line; a file that reads but is
+ * not a valid snapshot is refused by the API, whose error is shown as is.
+ * Nothing changes when an import fails.
  */
 import { useId, useState, type ChangeEvent } from 'react'
 import { api } from '../lib/api-client.ts'
@@ -10,6 +13,7 @@ import { useHarnessStore } from '../lib/harness-store.ts'
 import { ApiErrorView } from '../lib/api-error-view.tsx'
 import { useAction } from '../lib/use-action.ts'
 import { crmModeDescription } from '../lib/crm-mode.tsx'
+import { DamagedLineError, portableLines } from '../../shared/api/data-lines.ts'
 
 export const DATABASE_PATHS = {
   reset: '/_ringside/v1/reset',
@@ -75,9 +79,13 @@ export function DatabasePanel({ save = download }: { save?: (fileName: string, t
       const text = await readText(file)
       let snapshot: unknown
       try {
-        snapshot = JSON.parse(text)
+        snapshot = portableLines.parseImport(text)
       } catch (e) {
-        throw new Error(`${file.name} is not a JSON file (${e instanceof Error ? e.message : String(e)}). Nothing was imported.`, { cause: e })
+        const reason = e instanceof Error ? e.message : String(e)
+        throw new Error(
+          e instanceof DamagedLineError ? `${file.name} is damaged at ${reason} Nothing was imported.` : `${file.name} is not a JSON file (${reason}). Nothing was imported.`,
+          { cause: e },
+        )
       }
       await api.post(DATABASE_PATHS.import, snapshot)
       return `Imported ${file.name}.`
@@ -88,7 +96,7 @@ export function DatabasePanel({ save = download }: { save?: (fileName: string, t
     <section className="panel" aria-labelledby="database-heading">
       <h1 id="database-heading">Database</h1>
       <p className="muted" data-testid="crm-mode">
-        {crmModeDescription()} Snapshots are JSON files.
+        {crmModeDescription()} Snapshots are JSON files; a server's data folder's <code>snapshot.ndjson</code> imports too.
       </p>
       <section className="card" aria-labelledby="db-reset-heading">
         <h2 id="db-reset-heading">Reset</h2>
@@ -118,7 +126,7 @@ export function DatabasePanel({ save = download }: { save?: (fileName: string, t
         <h2 id="db-import-heading">Import</h2>
         <p>Replaces all data with the snapshot. A snapshot that is corrupt or from another tool is refused and nothing changes.</p>
         <label htmlFor={fileId}>Import a snapshot file</label>{' '}
-        <input id={fileId} type="file" accept="application/json,.json" disabled={busy} onChange={onImport} />
+        <input id={fileId} type="file" accept="application/json,.json,.ndjson" disabled={busy} onChange={onImport} />
       </section>
       {message && (
         <p role="status" className="success">

@@ -4,14 +4,18 @@
  * - kill -9 right after a burst of writes that each got a 2xx, restart: every
  *   one of them is there (with compaction running during the burst);
  * - a torn last journal line is dropped and reported, the rest loads;
- * - a corrupt journal line or a truncated snapshot stops the server with the
- *   file, the line and the reason, and leaves the files untouched.
+ * - a corrupt journal line, a truncated snapshot or a damaged snapshot.json of
+ *   an older build stops the server with the file, the line and the reason,
+ *   leaves the files untouched and writes a recovered copy to start from.
  */
 import { createHash } from 'node:crypto'
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { ACCOUNT } from '../../shared/api/auth.ts'
+import type { Snapshot } from '../../shared/api/db.ts'
+import { createCrmService } from '../../shared/api/service.ts'
+import { DiskStorage, exportText } from '../storage.ts'
 import { startRingside, type RingsideServer, type RingsideServerOptions } from '../server.ts'
 import { freePortPair, killRunningServers, removeScratchDirs, runCli, scratchDir, waitForServer, type CliRun } from './support.ts'
 
@@ -164,6 +168,47 @@ describe('server durability', { timeout: 60_000 }, () => {
     const snapshotDigest = digest(snapshot)
     await expect(inProcess(data)).rejects.toThrow(new RegExp(`^${escape(snapshot)} line \\d+: .*the file is cut off here`))
     expect(digest(snapshot)).toBe(snapshotDigest)
+  })
+})
+
+describe('an older build\'s damaged snapshot.json', { timeout: 60_000 }, () => {
+  test('refuses to start with the file and the line, keeps the files, and writes a recovered copy to start from', async () => {
+    const data = scratchDir('legacy-damaged')
+    const first = await inProcess(data)
+    for (const subject of ['one', 'two', 'three']) expect((await createTicket(first.origin, subject)).status).toBe(201)
+    await first.server.close()
+    // The folder as an older build left it: the whole database in snapshot.json, one row per line.
+    const db = createCrmService({ seed: false }).db
+    new DiskStorage(data).load(db)
+    const legacy = join(data, 'snapshot.json')
+    writeFileSync(legacy, exportText({ ...db.snapshot(), journalGeneration: 'older-build' } as Snapshot))
+    rmSync(join(data, 'snapshot.ndjson'))
+    rmSync(join(data, 'journal.jsonl'))
+
+    // A row cut in the middle (a bad sector, an editor that crashed).
+    const lines = readFileSync(legacy, 'utf8').split('\n')
+    const damaged = lines.findIndex((line) => line.includes('"two"'))
+    writeFileSync(legacy, lines.map((line, i) => (i === damaged ? line.slice(0, line.indexOf('"two"')) : line)).join('\n'))
+    const before = digest(legacy)
+    const error = await inProcess(data).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    )
+    expect(error?.message).toMatch(new RegExp(`^${escape(legacy)} line ${damaged + 1}: not valid JSON`))
+    const recovered = /saved to (\S+recovered-\S+\.json):/.exec(error?.message ?? '')?.[1] ?? ''
+    expect(error?.message).toContain(`--data ${data} --fresh --import ${recovered}`)
+    expect(digest(legacy)).toBe(before)
+
+    // The copy holds every row but the damaged one, and starts as the message says.
+    const fromCopy = await inProcess(data, { fresh: true, importFile: recovered })
+    try {
+      const subjects = await ticketSubjects(fromCopy.origin)
+      expect(subjects).toEqual(expect.arrayContaining(['one', 'three']))
+      expect(subjects).not.toContain('two')
+    } finally {
+      await fromCopy.server.close()
+    }
+    expect(existsSync(`${legacy}.previous`)).toBe(true)
   })
 })
 

@@ -15,7 +15,7 @@ import { afterAll, expect, test } from 'vitest'
 import { z } from 'zod'
 import { Database } from '../../shared/api/db.ts'
 import { createCrmService } from '../../shared/api/service.ts'
-import { DiskStorage, type JournalFile } from '../storage.ts'
+import { DiskStorage, exportText, type JournalFile } from '../storage.ts'
 import { removeScratchDirs, scratchDir } from './support.ts'
 
 afterAll(removeScratchDirs)
@@ -367,6 +367,41 @@ test("an older build's files (snapshot.json as one JSON document, a journal with
   writeFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify({ journalGeneration: generation })}\n${JSON.stringify({ rows: [{ table: 'items', id: 'c', row: { n: 'three' } }] })}\n`)
   rmSync(join(dir, 'snapshot.ndjson'))
   expect(() => new DiskStorage(dir).load(loadedWith(itemSchema))).toThrow(/journal.jsonl entry 1: Table "items" row "c" is invalid at n/)
+})
+
+test("a damaged snapshot.json of an older build: cut short, or written on one line, it still gets a recovered copy of what can be read", () => {
+  const dir = scratchDir('storage-legacy-damaged')
+  const db = new Database()
+  const items = db.table('items', itemSchema)
+  items.set('a', { n: 1 })
+  items.set('b', { n: 2 })
+  const snapshot = { ...db.snapshot(), journalGeneration: 'older-build' }
+  const recoveredRows = (message: string) => {
+    const path = /saved to (\S+recovered-\S+\.json):/.exec(message)?.[1] ?? ''
+    return (JSON.parse(readFileSync(path, 'utf8')) as { tables: Record<string, unknown> }).tables
+  }
+  const failure = () => {
+    try {
+      new DiskStorage(dir).load(loadedWith(itemSchema))
+    } catch (error) {
+      return (error as Error).message
+    }
+    throw new Error('loaded a damaged file')
+  }
+
+  // Cut short after the first row: that row is kept, the file is named with the line where it stops.
+  const text = exportText(snapshot as never)
+  const kept = text.slice(0, text.indexOf('["b"'))
+  writeFileSync(join(dir, 'snapshot.json'), kept)
+  const cut = failure()
+  expect(cut).toContain(`snapshot.json line ${kept.split('\n').length}: the closing "}}" is missing: the file is cut short`)
+  expect(recoveredRows(cut)).toMatchObject({ items: [['a', { n: 1 }]] })
+
+  // One line (no row per line): the parser's position names the line; nothing can be read.
+  writeFileSync(join(dir, 'snapshot.json'), JSON.stringify(snapshot).slice(0, -20))
+  const oneLine = failure()
+  expect(oneLine).toMatch(/snapshot\.json line 1: not valid JSON .* The file looks truncated\./)
+  expect(recoveredRows(oneLine)).not.toHaveProperty('items')
 })
 
 function loadedWith(schema: typeof itemSchema): Database {

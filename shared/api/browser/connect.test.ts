@@ -1,4 +1,4 @@
-import { probeServer } from './connect.ts'
+import { probeServer, type LiveUpdates } from './connect.ts'
 
 /** A stand-in for the browser's EventSource: the test plays the server's events. */
 class FakeEventSource extends EventTarget {
@@ -124,7 +124,9 @@ it('a stream the server refuses (its cap) is reported with the server\'s message
   vi.useFakeTimers()
   try {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const { seen, source } = await followed({ epoch: 'run-1', seq: 0 })
+    const { connection, seen, source } = await followed({ epoch: 'run-1', seq: 0 })
+    const states: LiveUpdates[] = []
+    connection.onLiveUpdates((state) => states.push(state))
     vi.stubGlobal('fetch', async () => json({ status: 'error', message: 'This Ringside server already serves 2 change streams, its cap.', category: 'RATE_LIMITS' }, 429))
     source.readyState = FakeEventSource.CLOSED
     source.dispatchEvent(new Event('error'))
@@ -134,8 +136,10 @@ it('a stream the server refuses (its cap) is reported with the server\'s message
     await vi.advanceTimersByTimeAsync(2000)
     const again = FakeEventSource.last as unknown as FakeEventSource
     expect(again).not.toBe(source)
+    expect(states).toEqual([{ live: false, status: 429, message: 'This Ringside server already serves 2 change streams, its cap.' }])
     again.send('ready', { mode: 'server', epoch: 'run-1', seq: 2, tables: ['a'] })
     expect(seen).toEqual([['a']])
+    expect(states.at(-1)).toEqual({ live: true })
   } finally {
     vi.useRealTimers()
   }

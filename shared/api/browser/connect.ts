@@ -34,8 +34,17 @@ export interface ServerInfo {
   changePosition?: ChangePosition
 }
 
+/**
+ * Whether the page hears of changes made elsewhere. Server mode only: the
+ * server may refuse the change stream (e.g. its cap on open streams); the page
+ * keeps retrying, and shows the server's message until a stream is accepted.
+ */
+export type LiveUpdates = { live: true } | { live: false; status: number; message: string }
+
 export interface CrmConnection {
   mode: CrmMode
+  /** Calls `listener` whenever live updates stop or resume (never in browser-only mode: they never stop there). */
+  onLiveUpdates(listener: (state: LiveUpdates) => void): () => void
   /** Server mode only: what the server says about itself. */
   server?: ServerInfo
   /**
@@ -108,13 +117,14 @@ function subscribeToServerChanges(emit: (event: StreamEvent) => void): void {
  * gap in `seq` shows commits the page has not heard of, every table counts as
  * changed, so every view refetches.
  */
-function catchingUp(start: ChangePosition | undefined, clientId: string, tell: (tables: string[]) => void): (event: StreamEvent) => void {
+function catchingUp(start: ChangePosition | undefined, clientId: string, tell: (tables: string[]) => void, live: (state: LiveUpdates) => void): (event: StreamEvent) => void {
   const cursor = new ChangeCursor(start)
   let everyTable: string[] = []
   let refusal = ''
   return (event) => {
     if (event.type === 'ready') {
       everyTable = event.ready.tables
+      if (refusal) live({ live: true })
       refusal = ''
       if (cursor.ready(event.ready)) tell(everyTable)
     } else if (event.type === 'change') {
@@ -124,6 +134,7 @@ function catchingUp(start: ChangePosition | undefined, clientId: string, tell: (
       else if (seen === 'new' && event.change.client !== clientId) tell(event.change.tables)
     } else if (event.type === 'refused' && event.message !== refusal) {
       refusal = event.message
+      live({ live: false, status: event.status, message: event.message })
       console.warn(`[ringside] the server refused this page's change stream (HTTP ${event.status}): ${event.message} Changes made elsewhere show after a reload; the page keeps retrying.`)
     }
   }
@@ -133,10 +144,14 @@ async function connect(options: ConnectOptions): Promise<CrmConnection> {
   const server = await probeServer(options.probeTimeoutMs)
   if (server) {
     const listeners = new Set<(event: CrmChangeEvent) => void>()
+    const liveListeners = new Set<(state: LiveUpdates) => void>()
     let following = false
     const clientId = crypto.randomUUID()
     const tell = (tables: string[]) => {
       for (const each of listeners) each({ tables })
+    }
+    const live = (state: LiveUpdates) => {
+      for (const each of liveListeners) each(state)
     }
     return {
       mode: 'server',
@@ -147,9 +162,13 @@ async function connect(options: ConnectOptions): Promise<CrmConnection> {
         // The stream is opened for the first listener: a page that only asks which mode it is in holds no connection.
         if (!following) {
           following = true
-          subscribeToServerChanges(catchingUp(server.changePosition, clientId, tell))
+          subscribeToServerChanges(catchingUp(server.changePosition, clientId, tell, live))
         }
         return () => listeners.delete(listener)
+      },
+      onLiveUpdates(listener) {
+        liveListeners.add(listener)
+        return () => liveListeners.delete(listener)
       },
       // The server answers a write only once it is on disk.
       settled: () => Promise.resolve(),
@@ -163,6 +182,7 @@ async function connect(options: ConnectOptions): Promise<CrmConnection> {
     mode: 'browser-only',
     requestHeaders: {},
     onChange: (listener) => crm.onChange(listener),
+    onLiveUpdates: () => () => {},
     settled: () => background?.flush?.() ?? Promise.resolve(),
   }
 }

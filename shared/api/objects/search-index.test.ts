@@ -2,7 +2,10 @@
  * The search indexes never change an answer: random records and random
  * searches, with random writes and undone transactions between them, give
  * the same results (content and order) through `runSearch` (indexes,
- * positional paging) as through a plain scan of every record.
+ * positional paging) as through a plain scan of every record. Contacts and
+ * calls are associated and dissociated at random, and searched by
+ * association (`associations.call`, `associations.contact`); the association
+ * index must name exactly the records a scan matches.
  */
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
@@ -45,6 +48,14 @@ const OPERATORS = ['EQ', 'NEQ', 'LT', 'LTE', 'GT', 'GTE', 'BETWEEN', 'IN', 'NOT_
 const QUERIES = ['ann', 'ANN', 'änne', '617', '555 01', '(617) 555', '0101', 'x.c', '@', 'company 1', '42', 'flowers', '日本', 'e', '+1 617']
 
 const typeArb = fc.constantFrom<Type>('contacts', 'calls')
+/** The other type of the pair, its association pseudo-property, and the association type id from `type` to it. */
+const OTHER = {
+  contacts: { type: 'calls', property: 'associations.call', typeId: 193 },
+  calls: { type: 'contacts', property: 'associations.contact', typeId: 194 },
+} as const
+/** Record ids as a client may write them: mostly small ones (so that they name records), sometimes padded, unknown or no id at all. */
+const recordIdArb = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 3 }).map(String) }, { weight: 1, arbitrary: fc.constantFrom('03', ' 2', 99, 1, 'x', '0') })
+const ASSOCIATION_OPERATORS = ['EQ', 'NEQ', 'IN', 'NOT_IN', 'HAS_PROPERTY', 'NOT_HAS_PROPERTY']
 
 function propertiesArb(type: Type) {
   const names = TYPES[type].filter((n) => n !== 'hs_object_id')
@@ -53,7 +64,15 @@ function propertiesArb(type: Type) {
   )
 }
 
-const filterArb = (type: Type) =>
+const associationFilterArb = (type: Type) =>
+  fc.record({
+    propertyName: fc.constant(OTHER[type].property),
+    operator: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('EQ', 'IN') }, { weight: 2, arbitrary: fc.constantFrom(...ASSOCIATION_OPERATORS) }),
+    value: recordIdArb,
+    values: fc.array(recordIdArb, { minLength: 1, maxLength: 3 }),
+  })
+
+const propertyFilterArb = (type: Type) =>
   fc.oneof(fc.constantFrom(...LOOKUPS[type]), fc.constantFrom(...TYPES[type])).chain((propertyName) => {
     const wanted = valueFor(propertyName).filter((v) => v !== null)
     return fc.record({
@@ -65,7 +84,9 @@ const filterArb = (type: Type) =>
     })
   })
 
-const searchArb = typeArb.chain((type) =>
+const filterArb = (type: Type) => fc.oneof({ weight: 3, arbitrary: propertyFilterArb(type) }, { weight: 1, arbitrary: associationFilterArb(type) })
+
+const generalSearchArb = typeArb.chain((type) =>
   fc.record({
     kind: fc.constant('search' as const),
     type: fc.constant(type),
@@ -85,6 +106,17 @@ const searchArb = typeArb.chain((type) =>
   }),
 )
 
+/** A search by one association alone: the association index answers it by itself. */
+const associationSearchArb = typeArb.chain((type) =>
+  fc.record({
+    kind: fc.constant('search' as const),
+    type: fc.constant(type),
+    body: fc.record({ filterGroups: associationFilterArb(type).map((filter) => [{ filters: [filter] }]), limit: fc.integer({ min: 1, max: 12 }) }),
+  }),
+)
+
+const searchArb = fc.oneof({ weight: 3, arbitrary: generalSearchArb }, { weight: 2, arbitrary: associationSearchArb })
+
 const writeArb = fc.record({
   kind: fc.constant('write' as const),
   undone: fc.boolean(),
@@ -93,7 +125,8 @@ const writeArb = fc.record({
       { weight: 4, arbitrary: typeArb.chain((type) => fc.record({ op: fc.constant('create' as const), type: fc.constant(type), properties: propertiesArb(type) })) },
       { weight: 3, arbitrary: typeArb.chain((type) => fc.record({ op: fc.constant('update' as const), type: fc.constant(type), pick: fc.nat(), properties: propertiesArb(type) })) },
       { weight: 1, arbitrary: fc.record({ op: fc.constantFrom('archive' as const, 'restore' as const, 'purge' as const), type: typeArb, pick: fc.nat() }) },
-      { weight: 1, arbitrary: fc.oneof(fc.record({ op: fc.constant('save' as const) }), fc.record({ op: fc.constant('reload' as const) })) },
+      { weight: 4, arbitrary: fc.record({ op: fc.constantFrom('associate' as const, 'associate' as const, 'dissociate' as const), type: typeArb, pick: fc.nat(), other: fc.nat() }) },
+      { weight: 2, arbitrary: fc.oneof(fc.record({ op: fc.constant('save' as const) }), fc.record({ op: fc.constant('reload' as const) })) },
     ),
     { minLength: 1, maxLength: 4 },
   ),
@@ -105,7 +138,7 @@ type Step = ValueOf<typeof writeArb>['steps'][number]
 
 /** The answer of a plain scan: every live record tested, sorted by comparing stored values each time. */
 function scan(service: CrmService, type: ObjectType, request: SearchRequest) {
-  const test = searchPredicate(request, queryFields(type))
+  const test = searchPredicate(request, queryFields(type), service.objects)
   const matches = [...service.objects.records(type)].filter(test)
   matches.sort((a: CrmRecord, b: CrmRecord) => {
     for (const sort of request.sorts) {
@@ -144,10 +177,18 @@ function write(service: CrmService, step: Step, now: number): void {
   }
   const archived = step.op === 'restore'
   const id = step.op === 'create' ? undefined : pick(service, step.type, step.pick, archived)
-  if (step.op !== 'create' && id === undefined) return
+  const linking = step.op === 'associate' || step.op === 'dissociate'
+  if (step.op !== 'create' && !linking && id === undefined) return
+  const other = OTHER[step.type]
   try {
     service.db.attempt(() => {
-      if (step.op === 'create') objects.create(step.type, step.properties, now)
+      if (linking) {
+        // An association needs a record on each side: one is made where there is none yet.
+        const from = id ?? objects.create(step.type, {}, now).id
+        const to = pick(service, other.type, step.other, false) ?? objects.create(other.type, {}, now).id
+        if (step.op === 'associate') objects.associate(step.type, from, other.type, to, other.typeId)
+        else objects.dissociate(step.type, from, other.type, to, other.typeId, now)
+      } else if (step.op === 'create') objects.create(step.type, step.properties, now)
       else if (step.op === 'update') objects.setProperties(step.type, id!, step.properties, now)
       else if (step.op === 'archive') objects.archive(step.type, id!, now)
       else if (step.op === 'restore') objects.restore(step.type, id!, now)
@@ -157,6 +198,9 @@ function write(service: CrmService, step: Step, now: number): void {
     // A value the API refuses (a bad e-mail, a duplicate): nothing was written.
   }
 }
+
+/** Association lookups that found records, over every run. */
+let associationLookups = 0
 
 async function run(service: CrmService, actions: readonly Action[]): Promise<{ compared: number; narrowed: number }> {
   let compared = 0
@@ -182,9 +226,17 @@ async function run(service: CrmService, actions: readonly Action[]): Promise<{ c
       continue // a body the API refuses (a value the property cannot take)
     }
     const fields = queryFields(action.type)
-    if (service.objects.searchIndex(action.type, fields).candidates(request, fields) !== undefined) narrowed++
+    const candidates = service.objects.searchIndex(action.type, fields).candidates(request, fields)
+    if (candidates !== undefined) narrowed++
     const indexed = runSearch(service.objects, action.type, request)
     const scanned = scan(service, action.type, request)
+    const [only, ...more] = request.filterGroups.length === 1 ? request.filterGroups[0]! : []
+    if (only?.association !== undefined && (only.operator === 'EQ' || only.operator === 'IN') && more.length === 0 && request.query === undefined) {
+      // The association index names exactly the matches: an entry it failed to drop (or to add) shows here.
+      const all = scan(service, action.type, { ...request, sorts: [], offset: 0, limit: Number.MAX_SAFE_INTEGER })
+      expect(candidates, JSON.stringify(action.body)).toEqual(all.page.map((r) => r.id))
+      associationLookups += all.total > 0 ? 1 : 0
+    }
     expect({ total: indexed.total, ids: indexed.page.map((r) => r.id) }, JSON.stringify(action.body)).toEqual({
       total: scanned.total,
       ids: scanned.page.map((r) => r.id),
@@ -209,6 +261,7 @@ test('indexed search answers exactly what a scan answers, across writes, undone 
   // The generators must produce searches the API accepts, or the property says nothing.
   expect(compared).toBeGreaterThan(200)
   expect(narrowed).toBeGreaterThan(compared / 3)
+  expect(associationLookups).toBeGreaterThan(15)
 }, 30_000) // about a second alone; the margin is for a machine busy with other suites
 
 test('the indexes narrow lookups and follow undone writes', async () => {
@@ -239,4 +292,53 @@ test('the indexes narrow lookups and follow undone writes', async () => {
   expect(index.candidates(eq('email', 'new@x.com'), fields)).toEqual([])
   expect(index.candidates(eq('email', 'made@x.com'), fields)).toEqual([])
   expect(index.candidates(request({ query: 'renamed' }), fields)).toEqual([])
+})
+
+test('the association index follows links, unlinks, archives, undone transactions and reloads', async () => {
+  const service = createCrmService({ seed: false, now: () => T0 })
+  const objects = service.objects
+  const fields = queryFields('calls')
+  const linkedTo = (contactId: string) => {
+    const request = parseSearchRequest('calls', { filterGroups: [{ filters: [{ propertyName: 'associations.contact', operator: 'EQ', value: contactId }] }] }, (name) =>
+      objects.definition('calls', name),
+    )
+    const candidates = objects.searchIndex('calls', fields).candidates(request, fields)
+    expect(candidates).toEqual(runSearch(objects, 'calls', request).page.map((r) => r.id))
+    return candidates
+  }
+  await service.db.transaction(() => {
+    for (let i = 1; i <= 3; i++) objects.create('contacts', { email: `u${i}@x.com` }, T0)
+    for (let i = 1; i <= 4; i++) objects.create('calls', { hs_call_title: `Call ${i}` }, T0)
+    objects.associate('calls', '1', 'contacts', '1', 194)
+    objects.associate('calls', '2', 'contacts', '1', 194)
+  })
+  expect(linkedTo('1')).toEqual(['1', '2'])
+  const saved = service.db.snapshot()
+
+  // A link made later (the contact's side of it: the inverse row is indexed too).
+  await service.db.transaction(() => objects.associate('contacts', '2', 'calls', '3', 193))
+  expect(linkedTo('2')).toEqual(['3'])
+  // Undone: gone again.
+  await expect(
+    service.db.transaction(() => {
+      objects.associate('calls', '4', 'contacts', '2', 194)
+      objects.dissociate('calls', '3', 'contacts', '2', 194, T0)
+      throw new Error('undo')
+    }),
+  ).rejects.toThrow('undo')
+  expect(linkedTo('2')).toEqual(['3'])
+  // Archived on either side: no match; restored: back.
+  await service.db.transaction(() => objects.archive('calls', '2', T0))
+  expect(linkedTo('1')).toEqual(['1'])
+  await service.db.transaction(() => objects.archive('contacts', '1', T0))
+  expect(linkedTo('1')).toEqual([])
+  await service.db.transaction(() => {
+    objects.restore('contacts', '1', T0)
+    objects.restore('calls', '2', T0)
+  })
+  expect(linkedTo('1')).toEqual(['1', '2'])
+  // A reload puts back the links of the snapshot, and only those.
+  service.db.restore(saved)
+  expect(linkedTo('2')).toEqual([])
+  expect(linkedTo('1')).toEqual(['1', '2'])
 })

@@ -14,20 +14,27 @@
  *   wanted one); a value with anything but digits, spaces and `+().-` goes
  *   in a bucket every phone lookup looks at.
  * - `hs_object_id` is the record id: looked up in the table itself.
+ * - Association targets (`associations.contact` and the like): one index of
+ *   every association row (AssociationIndex), keyed by the associated
+ *   record, names the records of each type linked to it. It follows the
+ *   association table as the record indexes follow theirs, and is made at the
+ *   first search that filters on an association.
  * - The free-text `query`: per record, the lower-case text of the type's
  *   query properties (and the digits of its phone numbers) in one string,
  *   so the query costs one substring search per record instead of a
  *   lower-casing of every property of every record.
  */
 import type { Table, TableIndex } from '../db.ts'
+import type { ObjectType } from './object-types.ts'
 import { own } from '../http.ts'
 import { phoneDigits, phoneKey } from '../../crm/phone.ts'
 import type { PropertyDefinition } from './properties.ts'
 import { comparable, type QueryField, type ResolvedFilter, type SearchRequest } from './search.ts'
-import type { CrmRecord } from './store.ts'
-import { IdBuckets } from './id-buckets.ts'
+import type { AssociationRow, CrmRecord } from './store.ts'
 
 type Key = string | number
+/** Ids of the records holding one key: one id, or several. */
+type Bucket = string | string[]
 
 /** Key of the bucket of phone values that are not plain numbers (never a run of digits). */
 const OTHER_PHONES = '*'
@@ -61,8 +68,48 @@ function wantedKeys(def: PropertyDefinition, wanted: string | number | boolean):
   return [comparable(def, wanted)]
 }
 
+/** Keys to the ids holding each one, a lone id kept without an array (most keys have one). */
+export class Buckets {
+  readonly #buckets = new Map<Key, Bucket>()
+
+  add(key: Key, id: string): void {
+    const bucket = this.#buckets.get(key)
+    if (bucket === undefined) this.#buckets.set(key, id)
+    else if (typeof bucket === 'string') this.#buckets.set(key, [bucket, id])
+    else bucket.push(id)
+  }
+
+  remove(key: Key, id: string): void {
+    const bucket = this.#buckets.get(key)
+    if (bucket === id) this.#buckets.delete(key)
+    else if (Array.isArray(bucket)) {
+      const at = bucket.lastIndexOf(id)
+      if (at >= 0) bucket.splice(at, 1)
+      if (bucket.length === 1) this.#buckets.set(key, bucket[0]!)
+    }
+  }
+
+  clear(): void {
+    this.#buckets.clear()
+  }
+
+  /** The first id added under `key` (and not removed), or undefined. */
+  first(key: Key): string | undefined {
+    const bucket = this.#buckets.get(key)
+    return typeof bucket === 'string' ? bucket : bucket?.[0]
+  }
+
+  /** Add the ids under `key` to `into`. */
+  collect(key: Key, into: Set<string>): void {
+    const bucket = this.#buckets.get(key)
+    if (bucket === undefined) return
+    if (typeof bucket === 'string') into.add(bucket)
+    else for (const id of bucket) into.add(id)
+  }
+}
+
 class HashIndex {
-  readonly #buckets = new IdBuckets<Key>()
+  readonly #buckets = new Buckets()
 
   constructor(readonly def: PropertyDefinition) {}
 
@@ -85,7 +132,7 @@ class HashIndex {
     for (const value of wanted) {
       const keys = wantedKeys(this.def, value)
       if (keys === undefined) return false
-      for (const key of keys) this.#buckets.addTo(key, into)
+      for (const key of keys) this.#buckets.collect(key, into)
     }
     return true
   }
@@ -116,15 +163,69 @@ function queryText(record: CrmRecord, fields: readonly QueryField[]): string {
   return parts.join('\n')
 }
 
+/** The key of the records of type `fromType` linked to the record `toType` `toId`. */
+const linkKey = (fromType: string, toType: string, toId: string) => `${fromType}>${toType}:${toId}`
+
+/**
+ * The association rows turned around: for each associated record, the
+ * records of each type linked to it. A row `deals:5` holding contact 123
+ * puts deal 5 under (deals, contact 123). Kept in step with the association
+ * table (every link and unlink, every undo, every load) by `Table.addIndex`.
+ */
+export class AssociationIndex implements TableIndex<AssociationRow> {
+  readonly #buckets = new Buckets()
+
+  constructor(table: Table<AssociationRow>) {
+    table.addIndex(this)
+  }
+
+  add(key: string, row: AssociationRow): void {
+    this.#each(key, row, (link, fromId) => this.#buckets.add(link, fromId))
+  }
+
+  remove(key: string, row: AssociationRow): void {
+    this.#each(key, row, (link, fromId) => this.#buckets.remove(link, fromId))
+  }
+
+  clear(): void {
+    this.#buckets.clear()
+  }
+
+  /** Add to `into` the ids of the `fromType` records whose rows link them to the record `toType` `toId`. */
+  linked(fromType: ObjectType, toType: ObjectType, toId: string, into: Set<string>): void {
+    this.#buckets.collect(linkKey(fromType, toType, toId), into)
+  }
+
+  /** Each link of a row (keyed `<type>:<id>`, as the store keys them) with the id of the record it is from. */
+  #each(key: string, row: AssociationRow, visit: (link: string, fromId: string) => void): void {
+    const at = key.indexOf(':')
+    const fromType = key.slice(0, at)
+    const fromId = key.slice(at + 1)
+    for (const [toType, links] of Object.entries(row)) {
+      for (const link of links ?? []) visit(linkKey(fromType, toType, link.id), fromId)
+    }
+  }
+}
+
+/** What the record index needs for association filters: the association index (made on first use) and whether a record is live. */
+export interface AssociationTargets {
+  index(): AssociationIndex
+  isLive(objectType: ObjectType, id: string): boolean
+}
+
 export class RecordSearchIndex implements TableIndex<CrmRecord> {
+  readonly #type: ObjectType
   readonly #table: Table<CrmRecord>
+  readonly #targets: AssociationTargets
   readonly #hashes = new Map<string, HashIndex>()
   readonly #fields: readonly QueryField[]
   /** Record id → its query text (see queryText); records with none are left out. */
   readonly #text = new Map<string, string>()
 
-  constructor(table: Table<CrmRecord>, lookups: readonly PropertyDefinition[], fields: readonly QueryField[]) {
+  constructor(type: ObjectType, table: Table<CrmRecord>, lookups: readonly PropertyDefinition[], fields: readonly QueryField[], targets: AssociationTargets) {
+    this.#type = type
     this.#table = table
+    this.#targets = targets
     for (const def of lookups) this.#hashes.set(def.name, new HashIndex(def))
     this.#fields = fields
     table.addIndex(this)
@@ -160,7 +261,7 @@ export class RecordSearchIndex implements TableIndex<CrmRecord> {
    * Ids of the records that may match the request, in id order, or
    * undefined when no index narrows it (the caller scans every record).
    * Filter groups are narrowed when every group has an EQ or IN filter on
-   * an indexed property; else the query, if any, narrows.
+   * an indexed property or an association; else the query, if any, narrows.
    */
   candidates(request: SearchRequest, fields: readonly QueryField[]): string[] | undefined {
     const found = this.#byFilters(request.filterGroups) ?? (request.query !== undefined && this.servesQueryOf(fields) ? this.#byQuery(request.query) : undefined)
@@ -174,8 +275,7 @@ export class RecordSearchIndex implements TableIndex<CrmRecord> {
       let best: Set<string> | undefined
       for (const filter of filters) {
         if (filter.operator !== 'EQ' && filter.operator !== 'IN') continue
-        const wanted = filter.operator === 'EQ' ? [filter.value!] : filter.values!
-        const ids = this.#lookup(filter.def, wanted)
+        const ids = this.#lookup(filter)
         if (ids !== undefined && (best === undefined || ids.size < best.size)) best = ids
       }
       if (best === undefined) return undefined
@@ -184,8 +284,19 @@ export class RecordSearchIndex implements TableIndex<CrmRecord> {
     return all
   }
 
-  #lookup(def: PropertyDefinition, wanted: ReadonlyArray<string | number | boolean>): Set<string> | undefined {
+  #lookup(filter: ResolvedFilter): Set<string> | undefined {
     const ids = new Set<string>()
+    if (filter.association !== undefined) {
+      // The live records of this type linked to a live record among the wanted ones: exactly the matches.
+      const index = this.#targets.index()
+      for (const toId of filter.ids) {
+        if (this.#targets.isLive(filter.association, toId)) index.linked(this.#type, filter.association, toId, ids)
+      }
+      for (const id of ids) if (!this.#table.has(id)) ids.delete(id)
+      return ids
+    }
+    const def = filter.def
+    const wanted = filter.operator === 'EQ' ? [filter.value!] : filter.values!
     if (def.name === 'hs_object_id' && def.type === 'number') {
       // The record id: canonical digits, so a safe integer names at most one record; beyond 2^53 many texts read as one number.
       for (const value of wanted) {

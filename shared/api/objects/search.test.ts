@@ -218,3 +218,69 @@ test('100 values per IN filter are taken; 101 are 400', async () => {
     'VALIDATION_ERROR',
   )
 })
+
+// ------------------------------------------------------------- associations
+
+describe('associations.<type> filters', () => {
+  const deal = async (dealname: string, contactIds: string[]) =>
+    (
+      await c.ok(
+        'POST',
+        '/crm/v3/objects/deals',
+        {
+          properties: { dealname },
+          associations: contactIds.map((id) => ({ to: { id }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 3 }] })),
+        },
+        201,
+      )
+    ).id as string
+
+  test('EQ and IN find the records associated with the named records; NEQ and NOT_IN the others', async () => {
+    const d1 = await deal('One', ['1'])
+    const d2 = await deal('Two', ['1', '2'])
+    const d3 = await deal('Three', ['3'])
+    const d4 = await deal('Four', [])
+    // Only these deals (the seed has its own): each filter with an hs_object_id IN beside it.
+    const mine = (filter: Filter) => where(filter, { propertyName: 'hs_object_id', operator: 'IN', values: [d1, d2, d3, d4] })
+    expect(ids(await search('deals', mine({ propertyName: 'associations.contact', operator: 'EQ', value: '1' })))).toEqual([d1, d2])
+    expect(ids(await search('deals', mine({ propertyName: 'associations.contact', operator: 'EQ', value: 2 })))).toEqual([d2])
+    expect(ids(await search('deals', mine({ propertyName: 'associations.contact', operator: 'IN', values: ['2', '3'] })))).toEqual([d2, d3])
+    expect(ids(await search('deals', mine({ propertyName: 'associations.contact', operator: 'NEQ', value: '1' })))).toEqual([d3, d4])
+    expect(ids(await search('deals', mine({ propertyName: 'associations.contact', operator: 'NOT_IN', values: ['1', '3'] })))).toEqual([d4])
+    expect(ids(await search('deals', mine({ propertyName: 'associations.contact', operator: 'HAS_PROPERTY' })))).toEqual([d1, d2, d3])
+    expect(ids(await search('deals', mine({ propertyName: 'associations.contact', operator: 'NOT_HAS_PROPERTY' })))).toEqual([d4])
+    // The other direction, and combined with a property filter.
+    expect(ids(await search('contacts', where({ propertyName: 'associations.deal', operator: 'EQ', value: d2 })))).toEqual(['1', '2'])
+    expect(
+      ids(await search('deals', where({ propertyName: 'associations.contact', operator: 'EQ', value: '1' }, { propertyName: 'dealname', operator: 'EQ', value: 'two' }))),
+    ).toEqual([d2])
+    // An id that names no record matches nothing.
+    expect((await search('deals', where({ propertyName: 'associations.contact', operator: 'EQ', value: 'abc' }))).total).toBe(0)
+  })
+
+  test('an association with an archived record does not count, and counts again once it is restored', async () => {
+    const d1 = await deal('One', ['4'])
+    const byContact = where({ propertyName: 'associations.contact', operator: 'EQ', value: '4' })
+    expect(ids(await search('deals', byContact))).toEqual([d1])
+    await c.ok('DELETE', '/crm/v3/objects/contacts/4', undefined, 204)
+    expect(ids(await search('deals', byContact))).toEqual([])
+    expect(ids(await search('deals', where({ propertyName: 'associations.contact', operator: 'NOT_HAS_PROPERTY' }, { propertyName: 'hs_object_id', operator: 'EQ', value: d1 })))).toEqual([d1])
+    await c.ok('POST', '/crm/v3/objects/contacts/4/restore', {}, 200)
+    expect(ids(await search('deals', byContact))).toEqual([d1])
+    await c.ok('DELETE', `/crm/v4/objects/deals/${d1}/associations/contacts/4`, undefined, 204)
+    expect(ids(await search('deals', byContact))).toEqual([])
+  })
+
+  test.each<[string, Filter]>([
+    ['a range operator', { propertyName: 'associations.contact', operator: 'GT', value: '1' }],
+    ['a token operator', { propertyName: 'associations.contact', operator: 'CONTAINS_TOKEN', value: '1' }],
+    ['the plural type name', { propertyName: 'associations.contacts', operator: 'EQ', value: '1' }],
+    ['an unknown type', { propertyName: 'associations.widget', operator: 'EQ', value: '1' }],
+    ['a custom object type', { propertyName: 'associations.2-1', operator: 'EQ', value: '1' }],
+    ['EQ without a value', { propertyName: 'associations.contact', operator: 'EQ' }],
+    ['IN without values', { propertyName: 'associations.contact', operator: 'IN', values: [] }],
+  ])('%s on an association is 400', async (_name, filter) => {
+    const error = await expectError(await c.req('POST', '/crm/v3/objects/deals/search', where(filter)), 400, 'VALIDATION_ERROR')
+    expect(error.message).toContain('associations.')
+  })
+})

@@ -16,13 +16,23 @@
  *   substring search, never by a regular expression built from the value,
  *   so a hostile pattern (`*a*a*a*…b`) costs linear time.
  *
+ * - Associations: the pseudo-property `associations.<type>` (the singular
+ *   name of a built-in type: `associations.contact`, `associations.deal`)
+ *   filters by associated record
+ *   (https://developers.hubspot.com/docs/guides/api/crm/search#search-through-associations):
+ *   EQ and IN name record ids, a record matching when it is associated with
+ *   one of them; NEQ and NOT_IN match records associated with none of them;
+ *   HAS_PROPERTY and NOT_HAS_PROPERTY whether it has any association of that
+ *   type. Only live records count on either side. The real API does not search
+ *   through custom object associations, and neither does this.
+ *
  * Every filter is compiled once per request (its values put in comparable
  * form up front), so a search costs one pass over the records.
  */
 import { z } from 'zod'
 import { validationError } from '../errors.ts'
 import { boundedArray, own, parseInput } from '../http.ts'
-import { isBuiltinType, type BuiltinObjectType, type ObjectType } from './object-types.ts'
+import { isBuiltinType, OBJECT_TYPES, type BuiltinObjectType, type ObjectType } from './object-types.ts'
 import { propertyDefinition, type PropertyDefinition } from './properties.ts'
 import { phoneDigits, phoneMatcher } from '../../crm/phone.ts'
 import { parseInstant } from '../../crm/time.ts'
@@ -89,13 +99,22 @@ const searchSchema = z.object({
   after: z.union([z.string().regex(/^\d{1,9}$/), z.number().int().min(0).max(999_999_999)]).optional(),
 })
 
-/** A filter with the definition of its property, resolved when the request is parsed. */
-export type ResolvedFilter = Filter & { def: PropertyDefinition }
+/** A filter on a property, with the property's definition, resolved when the request is parsed. */
+export type PropertyFilter = Filter & { def: PropertyDefinition; association?: undefined }
+/** A filter on `associations.<type>`: the associated type and the record ids it names (canonical, for EQ, NEQ, IN and NOT_IN). */
+export type AssociationFilter = Filter & { association: BuiltinObjectType; ids: readonly string[]; def?: undefined }
+export type ResolvedFilter = PropertyFilter | AssociationFilter
+
+/** The prefix of the association pseudo-properties (`associations.contact`). */
+const ASSOCIATIONS_PREFIX = 'associations.'
+/** The operators a filter on an association takes. */
+const ASSOCIATION_OPERATORS: readonly Operator[] = ['EQ', 'NEQ', 'IN', 'NOT_IN', 'HAS_PROPERTY', 'NOT_HAS_PROPERTY']
 
 /** The account's property definitions of one type (built-in and custom). */
 export type PropertyLookup = (name: string) => PropertyDefinition | undefined
 
 export interface SearchRequest {
+  objectType: ObjectType
   filterGroups: ResolvedFilter[][]
   sorts: Array<{ propertyName: string; descending: boolean; def: PropertyDefinition }>
   query?: string
@@ -134,6 +153,7 @@ export function parseSearchRequest(objectType: ObjectType, body: unknown, lookup
     return { ...sort, def }
   })
   return {
+    objectType,
     filterGroups: groups,
     sorts,
     ...(input.query !== undefined && input.query.trim() !== '' && { query: input.query.trim() }),
@@ -144,6 +164,7 @@ export function parseSearchRequest(objectType: ObjectType, body: unknown, lookup
 }
 
 function checkFilter(objectType: ObjectType, filter: Filter, lookup: PropertyLookup): ResolvedFilter {
+  if (filter.propertyName.startsWith(ASSOCIATIONS_PREFIX)) return checkAssociationFilter(objectType, filter)
   const def = lookup(filter.propertyName)
   if (!def) throw validationError(`Cannot filter on "${filter.propertyName}": ${objectType} have no such property.`)
   const resolved = { ...filter, def }
@@ -167,6 +188,40 @@ function checkFilter(objectType: ObjectType, filter: Filter, lookup: PropertyLoo
       comparable(def, filter.value, filter)
       return resolved
   }
+}
+
+/** A record id as the store keys records (canonical digits), or undefined for a value that names no record. */
+function recordId(raw: string | number | boolean): string | undefined {
+  const text = String(raw).trim()
+  if (!/^\d{1,16}$/.test(text)) return undefined
+  const n = Number(text)
+  return n > 0 && Number.isSafeInteger(n) ? String(n) : undefined
+}
+
+function checkAssociationFilter(objectType: ObjectType, filter: Filter): AssociationFilter {
+  const name = filter.propertyName.slice(ASSOCIATIONS_PREFIX.length)
+  const target = Object.values(OBJECT_TYPES).find((info) => info.singular === name)?.name
+  if (target === undefined) {
+    const singulars = Object.values(OBJECT_TYPES).map((info) => `${ASSOCIATIONS_PREFIX}${info.singular}`)
+    throw validationError(
+      `Cannot filter on "${filter.propertyName}": associations are searched by ${singulars.join(', ')} (not through custom object associations).`,
+    )
+  }
+  if (!isBuiltinType(objectType)) throw validationError(`Cannot filter on "${filter.propertyName}": searching through associations is not supported for custom objects.`)
+  if (!ASSOCIATION_OPERATORS.includes(filter.operator)) {
+    throw validationError(`Operator ${filter.operator} is not supported on "${filter.propertyName}"; use one of ${ASSOCIATION_OPERATORS.join(', ')}.`)
+  }
+  const needs = (what: string) => validationError(`Operator ${filter.operator} on "${filter.propertyName}" needs ${what}.`)
+  let wanted: ReadonlyArray<string | number | boolean> = []
+  if (filter.operator === 'IN' || filter.operator === 'NOT_IN') {
+    if (!filter.values || filter.values.length === 0) throw needs('a non-empty "values" array')
+    wanted = filter.values
+  } else if (filter.operator === 'EQ' || filter.operator === 'NEQ') {
+    if (filter.value === undefined) throw needs('a "value"')
+    wanted = [filter.value]
+  }
+  const ids = wanted.map(recordId).filter((id) => id !== undefined)
+  return { ...filter, association: target, ids }
 }
 
 /** A value in comparable form: a number for numeric and date types, else lower-case text. */
@@ -262,8 +317,25 @@ const COST: Record<Operator, number> = {
   NOT_CONTAINS_TOKEN: 3,
 }
 
+/** The associations a search reads. */
+export interface AssociationSource {
+  /** Whether a record is associated with a live record of `toType` (one of `among`, when given). */
+  isLinkedTo(objectType: ObjectType, id: string, toType: ObjectType, among?: ReadonlySet<string>): boolean
+}
+
+/** An association filter as a test on a record of `objectType`. */
+function compileAssociationFilter(filter: AssociationFilter, objectType: ObjectType, links: AssociationSource): RecordTest {
+  const to = filter.association
+  if (filter.operator === 'HAS_PROPERTY') return (r) => links.isLinkedTo(objectType, r.id, to)
+  if (filter.operator === 'NOT_HAS_PROPERTY') return (r) => !links.isLinkedTo(objectType, r.id, to)
+  const wanted = new Set(filter.ids)
+  if (filter.operator === 'EQ' || filter.operator === 'IN') return (r) => links.isLinkedTo(objectType, r.id, to, wanted)
+  return (r) => !links.isLinkedTo(objectType, r.id, to, wanted)
+}
+
 /** One filter as a test on a record, with its values converted once. */
-function compileFilter(filter: ResolvedFilter): RecordTest {
+function compileFilter(filter: ResolvedFilter, objectType: ObjectType, links: AssociationSource): RecordTest {
+  if (filter.association !== undefined) return compileAssociationFilter(filter, objectType, links)
   const def = filter.def
   const name = filter.propertyName
   const op: Operator = filter.operator
@@ -354,13 +426,18 @@ function queryTest(query: string, fields: readonly QueryField[]): RecordTest {
     })
 }
 
+/** Rough cost of a filter per record: an association filter reads the record's associations first. */
+const costOf = (filter: ResolvedFilter) => COST[filter.operator] + (filter.association === undefined ? 0 : 3)
+
 /**
  * The test a record must pass: the query (if any) and every filter of at
  * least one group (if any). Build it once per request, then run it per record.
  */
-export function searchPredicate(request: SearchRequest, fields: readonly QueryField[]): RecordTest {
+export function searchPredicate(request: SearchRequest, fields: readonly QueryField[], links: AssociationSource): RecordTest {
   // Filters of a group are ANDed, so their order does not change the answer: cheap tests go first.
-  const groups = request.filterGroups.map((filters) => [...filters].sort((a, b) => COST[a.operator] - COST[b.operator]).map(compileFilter))
+  const groups = request.filterGroups.map((filters) =>
+    [...filters].sort((a, b) => costOf(a) - costOf(b)).map((filter) => compileFilter(filter, request.objectType, links)),
+  )
   const query = request.query === undefined ? undefined : queryTest(request.query, fields)
   return (record) => {
     if (query !== undefined && !query(record)) return false
@@ -409,8 +486,8 @@ export function sortForSearch(records: readonly CrmRecord[], sorts: SearchReques
   return order.map((i) => records[i]!)
 }
 
-/** What a search needs of the store: a type's live records in id order, by id, by position, and its search index. */
-export interface SearchSource {
+/** What a search needs of the store: a type's live records in id order, by id, by position, their associations, and the type's search index. */
+export interface SearchSource extends AssociationSource {
   records(objectType: ObjectType): Iterable<CrmRecord>
   get(objectType: ObjectType, id: string): CrmRecord | undefined
   count(objectType: ObjectType): number
@@ -439,7 +516,7 @@ export function runSearch(
     return { total, page }
   }
   const fields = queryFields(objectType, queryProperties)
-  const test = searchPredicate(request, fields)
+  const test = searchPredicate(request, fields, source)
   const ids = source.searchIndex(objectType, fields).candidates(request, fields)
   const candidates: Iterable<CrmRecord> = ids === undefined ? source.records(objectType) : ids.map((id) => source.get(objectType, id)!)
   if (request.sorts.length > 0) {

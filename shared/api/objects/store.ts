@@ -25,8 +25,7 @@ import { CustomObjectTypes, type CustomAssociationType } from './custom-objects.
 import { OBJECT_TYPE_NAMES, isBuiltinType, upperName, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
 import { normalizeValue, propertyDefinitions, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
-import { IdBuckets } from './id-buckets.ts'
-import { isLookupProperty, RecordSearchIndex } from './search-index.ts'
+import { AssociationIndex, Buckets, isLookupProperty, RecordSearchIndex, type AssociationTargets } from './search-index.ts'
 import type { QueryField } from './search.ts'
 import { parseInstant } from '../../crm/time.ts'
 
@@ -158,7 +157,7 @@ function compactRecord(record: CrmRecord): CrmRecord {
 }
 
 /** The associations of one record: per target type (a built-in type's name or a custom type's id), the linked records. */
-type AssociationRow = Partial<Record<ObjectType, AssociatedRecord[]>>
+export type AssociationRow = Partial<Record<ObjectType, AssociatedRecord[]>>
 const associationsSchema = z.record(
   z.string().regex(new RegExp(`^(${OBJECT_TYPE_NAMES.join('|')}|2-[1-9]\\d*)$`)),
   z.array(z.object({ id: z.string(), typeIds: z.array(z.number().int()) })),
@@ -184,7 +183,7 @@ const RETIRED_UNIQUE_TABLE = 'crm_unique_values'
  * first holder answers, and the others keep the value in the index.
  */
 class UniqueIndex implements TableIndex<CrmRecord> {
-  readonly #holders = new IdBuckets<string>()
+  readonly #holders = new Buckets()
 
   constructor(readonly property: string) {}
 
@@ -239,6 +238,12 @@ export class ObjectStore {
   readonly #merged: Table<string>
   /** Search indexes by table name (see searchIndex). */
   readonly #searchIndexes = new Map<string, RecordSearchIndex>()
+  /** The association rows turned around, for association filters: made at the first search that has one. */
+  #associationIndex: AssociationIndex | undefined
+  readonly #targets: AssociationTargets = {
+    index: () => (this.#associationIndex ??= new AssociationIndex(this.#associations)),
+    isLive: (objectType, id) => this.get(objectType, id) !== undefined,
+  }
 
   constructor(db: Database) {
     this.#db = db
@@ -371,7 +376,7 @@ export class ObjectStore {
     const existing = this.#searchIndexes.get(table.name)
     if (existing?.servesQueryOf(fields)) return existing
     existing?.detach()
-    const index = new RecordSearchIndex(table, propertyDefinitions(objectType).filter(isLookupProperty), fields)
+    const index = new RecordSearchIndex(objectType, table, propertyDefinitions(objectType).filter(isLookupProperty), fields, this.#targets)
     this.#searchIndexes.set(table.name, index)
     return index
   }
@@ -391,6 +396,18 @@ export class ObjectStore {
     return (row?.[toType] ?? []).filter((a) => this.get(toType, a.id) !== undefined)
   }
 
+
+  /**
+   * Whether a record is associated with a live record of `toType` (one of
+   * `among`, when given): the test of the search's association filters, run
+   * per record, so it builds no list.
+   */
+  isLinkedTo(objectType: ObjectType, id: string, toType: ObjectType, among?: ReadonlySet<string>): boolean {
+    const links = this.#associations.get(recordKey(objectType, id))?.[toType]
+    if (links === undefined) return false
+    for (const link of links) if ((among === undefined || among.has(link.id)) && this.get(toType, link.id) !== undefined) return true
+    return false
+  }
 
   /** Whether two records are linked by any association type. */
   isAssociated(fromType: ObjectType, fromId: string, toType: ObjectType, toId: string): boolean {

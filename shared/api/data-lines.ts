@@ -1,0 +1,221 @@
+/**
+ * Reading the line format of the server's data files, in one place for the
+ * server (its snapshot and journal at startup, `--import`) and the browser
+ * (the harness's Database import of a data folder's `snapshot.ndjson`).
+ * Every line is the CRC-32 of a JSON text (8 hex digits), a space, and the
+ * JSON text; a line whose checksum does not match is damage, not a value.
+ *
+ * The snapshot (`snapshot.ndjson`) is one header line, then per table a
+ * table line and one line per row, then an end line that counts them, so a
+ * file cut short is told apart from a complete one:
+ *
+ *   <crc> {"format":"ringside-crm-db","version":1,"layout":"ndjson","exportedAt":…,"journalGeneration":…}
+ *   <crc> {"table":"crm_contacts","rows":2}
+ *   <crc> ["1",{…}]
+ *   <crc> ["2",{…}]
+ *   <crc> {"end":true,"tables":1,"rows":2}
+ *
+ * `journalSkip` (when present) says how many entries at the start of that
+ * journal the snapshot already holds: a restart that found a compaction cut
+ * short writes its snapshot in the background and goes on with the journal.
+ *
+ * No Node API here: the CRC-32 is given by the caller (`lineFormat`), the
+ * server's native one or `crc-32` in a browser (`portableLines`).
+ */
+import CRC32 from 'crc-32'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TableColumns } from './db.ts'
+
+/** The CRC-32 (IEEE) of a text's UTF-8 bytes, or of bytes, as an unsigned number. */
+export type Crc32 = (data: string | Uint8Array) => number
+
+/** The lines of a text, each with whether a newline ends it (the last one may be cut). */
+export function* linesOf(text: string): Generator<{ line: string; complete: boolean }> {
+  let start = 0
+  while (start < text.length) {
+    const end = text.indexOf('\n', start)
+    if (end < 0) {
+      yield { line: text.slice(start), complete: false }
+      return
+    }
+    yield { line: text.slice(start, end), complete: true }
+    start = end + 1
+  }
+}
+
+export const SNAPSHOT_LAYOUT = 'ndjson'
+
+export interface LineSnapshot {
+  journalGeneration: unknown
+  /** How many entries at the start of that journal the snapshot already holds (a snapshot written after a restart). */
+  journalSkip: number
+  /** The rows as columns: no [id, row] pair outlives its line. */
+  tables: TableColumns[]
+  rows: number
+}
+
+/** One line as a reader gives it: its text, whether a newline ends it, and (a file's reader) its UTF-8 bytes. */
+export interface Line {
+  line: string
+  complete: boolean
+  bytes?: Uint8Array
+}
+
+/** Columns as the [id, row] pairs of an export's table. */
+export function pairsOf(table: TableColumns): Array<[string, unknown]> {
+  return table.ids.map((id, i) => [id, table.rows[i]])
+}
+
+/** A damaged line: its 1-based number and what is wrong. */
+export interface Damage {
+  line: number
+  problem: string
+}
+
+/** A line snapshot with a damaged line, as `parseImport` reports it. */
+export class DamagedLineError extends SyntaxError {
+  override name = 'DamagedLineError'
+
+  constructor(
+    readonly line: number,
+    readonly problem: string,
+  ) {
+    super(`line ${line}: ${problem}.`)
+  }
+}
+
+/** The readers of the line format, each line's checksum taken with `crc32`. */
+export interface LineFormat {
+  /** A JSON text as one checksummed line (with its newline). */
+  checksummed(json: string): string
+  /**
+   * What a line holds: its JSON value, or why it cannot be read. A line
+   * without a checksum (an older build's) is parsed as plain JSON. `bytes`,
+   * when given, are the line's UTF-8 bytes: the checksum is taken over them
+   * instead of encoding the text again.
+   */
+  readLine(line: string, bytes?: Uint8Array): { value: unknown } | { problem: string }
+  /** Whether a file's first line is the header of a checksummed snapshot. */
+  isLineSnapshot(firstLine: string): boolean
+  /**
+   * Read a snapshot in the line format, from its text or its lines (a
+   * server reads its file a piece at a time). Never throws on damage:
+   * returns every row it could read, and the damage (empty when the file is
+   * whole).
+   */
+  parseLineSnapshot(input: string | Iterable<Line>): LineSnapshot & { damage: Damage[] }
+  /**
+   * A file to import: an export (one JSON document), or a snapshot in the
+   * line format (so that a data folder's snapshot.ndjson can be imported as
+   * it is). Returns the export-shaped value for `Database.restore`, which
+   * checks every row; throws DamagedLineError for a line snapshot with a
+   * damaged line, JSON.parse's SyntaxError for an export that is not JSON.
+   */
+  parseImport(text: string): unknown
+}
+
+export function lineFormat(crc32: Crc32): LineFormat {
+  function checksummed(json: string): string {
+    return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`
+  }
+
+  function readLine(line: string, bytes?: Uint8Array): { value: unknown } | { problem: string } {
+    let json = line
+    if (line.charCodeAt(8) === 32 && /^[0-9a-f]{8} /.test(line)) {
+      json = line.slice(9)
+      if (crc32(bytes ? bytes.subarray(9) : json) !== parseInt(line.slice(0, 8), 16)) return { problem: 'checksum mismatch (the line was changed or damaged)' }
+    }
+    try {
+      return { value: JSON.parse(json) }
+    } catch (error) {
+      return { problem: `not valid JSON (${error instanceof Error ? error.message : String(error)})` }
+    }
+  }
+
+  function isLineSnapshot(firstLine: string): boolean {
+    const read = readLine(firstLine)
+    return 'value' in read && typeof read.value === 'object' && read.value !== null && (read.value as { layout?: unknown }).layout === SNAPSHOT_LAYOUT
+  }
+
+  function parseLineSnapshot(input: string | Iterable<Line>): LineSnapshot & { damage: Damage[] } {
+    const damage: Damage[] = []
+    const tables: Array<{ name: string; ids: string[]; rows: unknown[] }> = []
+    let journalGeneration: unknown
+    let journalSkip = 0
+    let current: { ids: string[]; rows: unknown[] } | null = null
+    let expected = 0
+    let rows = 0
+    let ended = false
+    let number = 0
+    let endsWithNewline = true
+    const lines: Iterable<Line> = typeof input === 'string' ? linesOf(input) : input
+    for (const { line, complete, bytes } of lines) {
+      number++
+      endsWithNewline = complete
+      if (ended) {
+        damage.push({ line: number, problem: 'text after the end line' })
+        continue
+      }
+      const read = readLine(line, bytes)
+      if ('problem' in read) {
+        damage.push({ line: number, problem: complete ? read.problem : `${read.problem}; the file is cut off here` })
+        // The rows after a damaged table line belong to a table we cannot name.
+        if (/^([0-9a-f]{8} )?\{"table"/.test(line)) current = null
+        continue
+      }
+      const value = read.value as Record<string, unknown> | unknown[] | null
+      if (number === 1) {
+        if (typeof value !== 'object' || value === null || Array.isArray(value) || value.layout !== SNAPSHOT_LAYOUT) {
+          damage.push({ line: 1, problem: 'not the header of a Ringside snapshot' })
+          continue
+        }
+        if (value.format !== SNAPSHOT_FORMAT || value.version !== SNAPSHOT_VERSION) {
+          damage.push({ line: 1, problem: `unsupported snapshot ${JSON.stringify(value.format)} version ${JSON.stringify(value.version)}; this build reads "${SNAPSHOT_FORMAT}" version ${SNAPSHOT_VERSION}` })
+          continue
+        }
+        journalGeneration = value.journalGeneration
+        if (typeof value.journalSkip === 'number') journalSkip = value.journalSkip
+        continue
+      }
+      if (Array.isArray(value)) {
+        if (value.length !== 2 || typeof value[0] !== 'string') damage.push({ line: number, problem: 'expected an [id, row] pair' })
+        else if (current === null) damage.push({ line: number, problem: 'a row before any table line' })
+        else {
+          current.ids.push(value[0])
+          current.rows.push(value[1])
+          rows++
+        }
+        continue
+      }
+      if (typeof value === 'object' && value !== null && typeof value.table === 'string') {
+        if (current !== null && current.ids.length !== expected) damage.push({ line: number, problem: `the table before this line has ${current.ids.length} rows; its table line said ${expected}` })
+        current = { ids: [], rows: [] }
+        expected = typeof value.rows === 'number' ? value.rows : -1
+        tables.push({ name: value.table, ...current })
+        continue
+      }
+      if (typeof value === 'object' && value !== null && value.end === true) {
+        if (current !== null && current.ids.length !== expected) damage.push({ line: number, problem: `the last table has ${current.ids.length} rows; its table line said ${expected}` })
+        if (value.rows !== rows) damage.push({ line: number, problem: `the end line counts ${String(value.rows)} rows; ${rows} were read` })
+        ended = true
+        continue
+      }
+      damage.push({ line: number, problem: 'not a table line, a row or the end line' })
+    }
+    if (!ended) damage.push({ line: number + (endsWithNewline ? 1 : 0), problem: 'the end line is missing: the file is cut short' })
+    return { journalGeneration, journalSkip, tables, rows, damage }
+  }
+
+  function parseImport(text: string): unknown {
+    const end = text.indexOf('\n')
+    if (!isLineSnapshot(end >= 0 ? text.slice(0, end) : text)) return JSON.parse(text)
+    const read = parseLineSnapshot(text)
+    const first = read.damage[0]
+    if (first) throw new DamagedLineError(first.line, first.problem)
+    return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, exportedAt: new Date().toISOString(), tables: Object.fromEntries(read.tables.map((table) => [table.name, pairsOf(table)])) }
+  }
+
+  return { checksummed, readLine, isLineSnapshot, parseLineSnapshot, parseImport }
+}
+
+/** The line format with a CRC-32 written in JavaScript (`crc-32`): for a browser, where Node's is not. */
+export const portableLines: LineFormat = lineFormat((data) => (typeof data === 'string' ? CRC32.str(data) : CRC32.buf(data)) >>> 0)
