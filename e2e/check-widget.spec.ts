@@ -124,9 +124,9 @@ test.describe('check-widget', () => {
   })
 
   test('a widget with only warnings passes (exit 0) and lists them; with --strict it fails (exit 1)', async () => {
-    const base = block(0)
-    const url = fixture(base, { shape: 'react', auto: '1' })
-    const [lenient, strict] = [await checkWidget([url, '--port', String(base), '--driver', 'none']), await checkWidget([url, '--port', String(base), '--driver', 'none', '--strict'])]
+    // Two runs side by side, each with its own harness server: the nested runs wait more than they compute.
+    const run = (base: number, ...options: string[]) => checkWidget([fixture(base, { shape: 'react', auto: '1' }), '--port', String(base), '--driver', 'none', ...options])
+    const [lenient, strict] = await Promise.all([run(block(0)), run(block(8), '--strict')])
     expect(lenient.code, lenient.output).toBe(0)
     expect(lenient.output).toMatch(/Verdict: READY: all \d+ checks passed; \d+ warnings \(they fail only with --strict\)/)
     expect(lenient.output).toContain('⚠ warning: CALL_ENDED: no engagementId')
@@ -173,12 +173,14 @@ test.describe('check-widget', () => {
   })
 
   test('a widget that loads the SDK from jsDelivr by a script tag is checked offline (exit 0); an unknown SDK version is named in one sentence (exit 1)', async () => {
-    const base = block(12)
-    const cdnFixture = (name: string, params = '') => `http://127.0.0.1:${base + 1}/e2e/fixtures/${name}/${params}`
-    const ready = await checkWidget([cdnFixture('cdn-script-widget', '?auto=1'), '--port', String(base), '--driver', 'none'])
+    const cdnFixture = (base: number, name: string, params = '') => `http://127.0.0.1:${base + 1}/e2e/fixtures/${name}/${params}`
+    // Two runs side by side, each with its own harness server.
+    const [ready, unknown] = await Promise.all([
+      checkWidget([cdnFixture(block(12), 'cdn-script-widget', '?auto=1'), '--port', String(block(12)), '--driver', 'none']),
+      checkWidget([cdnFixture(block(10), 'cdn-unknown-sdk-widget'), '--port', String(block(10)), '--driver', 'none', '--sync-timeout', '1500']),
+    ])
     expect(ready.code, ready.output).toBe(0)
     expect(ready.output).toMatch(/Verdict: READY: all \d+ checks passed/)
-    const unknown = await checkWidget([cdnFixture('cdn-unknown-sdk-widget'), '--port', String(base), '--driver', 'none', '--sync-timeout', '1500'])
     expect(unknown.code, unknown.output).toBe(1)
     expect(unknown.output).toContain(
       'The widget loads the calling SDK from https://cdn.jsdelivr.net/npm/@hubspot/calling-extensions-sdk@9.9.9/dist/main.js, but Ringside serves @hubspot/calling-extensions-sdk 0.9.0,',

@@ -32,3 +32,11 @@ export function chromiumPath(): string {
   if (fromEnv && existsSync(fromEnv)) return fromEnv
   return '/usr/bin/chromium'
 }
+
+/** Playwright's workers for the e2e suite: $E2E_WORKERS (a whole number from 1 to 8), default 2. */
+export function e2eWorkers(value: string | undefined): number {
+  if (value === undefined || value === '') return 2
+  const workers = Number(value)
+  if (!Number.isInteger(workers) || workers < 1 || workers > 8) throw new Error(`E2E_WORKERS must be a whole number from 1 to 8, got ${value}`)
+  return workers
+}

@@ -112,6 +112,8 @@ test('the Database panel says the page runs in server mode', async ({ page }) =>
 })
 
 test('an open page follows the server across a restart: after it, a backend’s write shows without a reload', async ({ page }) => {
+  // Imports the server and starts it twice within the test: on a busy machine that alone can take most of 30 s.
+  test.setTimeout(60_000)
   const { startRingside } = await import('../server/server.ts')
   const { freePortPair, removeScratchDirs, scratchDir } = await import('../server/test/support.ts')
   const port = await freePortPair()

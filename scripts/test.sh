@@ -1,70 +1,113 @@
 #!/usr/bin/env bash
-# npm test: typecheck, lint, unit tests, build, the package's install test, Playwright. Every step runs even
-# if an earlier one failed, so one run shows every problem; the exit code is
-# non-zero if any step failed. Totals come from the JSON reports in reports/.
+# npm test: typecheck, lint, unit tests, build, the package's install test, Playwright. Every phase runs even
+# if another one failed, so one run shows every problem; the exit code is non-zero if any phase failed.
+# Totals come from the JSON reports in reports/.
+#
+# The browser tests leave about half of two cores idle (they wait for pages, timers and servers more than
+# they compute), so the other phases run beside them: first the build (the browser tests need it), then
+# Playwright in the foreground, and meanwhile, one after another, typecheck and lint (side by side),
+# Vitest and the install test (which builds its own clone and needs nothing of this one's build). Vitest
+# gets one worker there, so Playwright keeps a core. Each background phase's output goes to
+# reports/logs/<phase>.log, and is printed under its name when the browser tests are done; a line says
+# when each one ends. The last lines are each phase's start, end and verdict, then the totals.
+#
+# TEST_PHASES=serial runs the same phases one after another, before the browser tests, with Vitest on every
+# core: slower, but for a machine already busy with other work, where tests that share it time out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export FORCE_COLOR=${FORCE_COLOR:-0}
 t0=$SECONDS
-fail=0
 step() { echo; echo "== $1 ($((SECONDS - t0))s)"; }
 
 source scripts/ensure-chromium.sh
-rm -rf reports && mkdir -p reports
+rm -rf reports && mkdir -p reports/logs
+# One line per phase: name, start and end (seconds since the start of npm test), exit status.
+phases=reports/logs/phases.tsv
 
-# A step that is one check: it counts as one test in the totals line (scripts/summary.mjs), passed or failed.
+# A phase that is one check: it counts as one test in the totals line (scripts/summary.mjs), passed or failed.
 record() {
   if [ "$2" -eq 0 ]; then
     echo '{"passed":1,"failed":0}' > "reports/$1.json"
   else
     echo '{"passed":0,"failed":1}' > "reports/$1.json"
-    fail=1
   fi
 }
+verdict() { [ "$1" -eq 0 ] && echo passed || echo FAILED; }
+
+# phase <name> <command…>: runs the command, its output in reports/logs/<name>.log, and notes its timing.
+phase() {
+  local name=$1 start=$((SECONDS - t0)) status
+  shift
+  "$@" > "reports/logs/$name.log" 2>&1
+  status=$?
+  printf '%s\t%s\t%s\t%s\n' "$name" "$start" "$((SECONDS - t0))" "$status" >> "$phases"
+  echo "-- $name: $(verdict $status) after $((SECONDS - t0 - start))s (its output is printed after the browser tests)"
+  return $status
+}
+# check <name> <command…>: a phase that is one check (typecheck, lint, the install test).
 check() {
   local name=$1
-  shift
-  "$@"
+  phase "$@"
   record "$name" $?
 }
 
-# Typecheck and lint run side by side (tsc is done in a few seconds, eslint uses one core); each one's
-# output is printed when both are done, under its name.
-step "typecheck (tsc) and lint (eslint), side by side"
-logs=$(mktemp -d)
-npm run --silent typecheck > "$logs/typecheck" 2>&1 &
-typecheck_pid=$!
-npm run --silent lint > "$logs/lint" 2>&1 &
-lint_pid=$!
-wait $typecheck_pid
-typecheck_status=$?
-wait $lint_pid
-lint_status=$?
-for name in typecheck lint; do
-  status_var=${name}_status
-  echo "-- $name: $([ "${!status_var}" -eq 0 ] && echo passed || echo FAILED)"
-  cat "$logs/$name"
-  record $name "${!status_var}"
-done
-rm -rf "$logs"
-
-step "unit and component tests (vitest)"
-npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json || fail=1
-
 step "build (vite)"
-npm run --silent build || fail=1
+start=$SECONDS
+npm run --silent build
+status=$?
+printf '%s\t%s\t%s\t%s\n' build $((start - t0)) $((SECONDS - t0)) $status >> "$phases"
 
-step "install test (npm pack, install in a new project, npx ringside)"
-check install node scripts/install-test.mjs
+# The background phases, in order; typecheck and lint side by side (tsc is done in a few seconds, eslint uses one core).
+# $1: Vitest's workers (empty: its config's).
+background() {
+  check typecheck npm run --silent typecheck &
+  check lint npm run --silent lint &
+  wait
+  phase vitest npx vitest run ${1:+--maxWorkers=$1} --reporter=default --reporter=json --outputFile.json=reports/vitest.json
+  check install node scripts/install-test.mjs
+}
+if [ "${TEST_PHASES:-}" = serial ]; then
+  step "one after another (TEST_PHASES=serial): typecheck and lint, unit and component tests (vitest), the install test (npm pack, install in a new project, npx ringside)"
+  background ''
+  background_pid=''
+else
+  step "beside the browser tests: typecheck and lint, then unit and component tests (vitest), then the install test (npm pack, install in a new project, npx ringside)"
+  background 1 &
+  background_pid=$!
+fi
+# Interrupted: stop the background phases too (their processes, by parent id, from the leaves up).
+stop_tree() {
+  local child
+  for child in $(pgrep -P "$1"); do stop_tree "$child"; done
+  kill "$1" 2>/dev/null
+}
+[ -n "$background_pid" ] && trap 'stop_tree $background_pid; exit 130' INT TERM
 
 step "browser tests (playwright)"
+start=$SECONDS
 if [ -n "$CHROMIUM_PATH" ] && [ -x "$CHROMIUM_PATH" ]; then
-  npx playwright test || fail=1
+  npx playwright test
+  status=$?
 else
   echo "skipped: no Chromium (see above); counted as a failure"
-  fail=1
+  status=1
 fi
+printf '%s\t%s\t%s\t%s\n' e2e $((start - t0)) $((SECONDS - t0)) $status >> "$phases"
+
+if [ -n "$background_pid" ]; then
+  step "waiting for the phases beside the browser tests"
+  wait "$background_pid"
+  trap - INT TERM
+fi
+for name in typecheck lint vitest install; do
+  echo
+  echo "== $name: $(awk -F'\t' -v n="$name" '$1 == n { print ($4 == 0 ? "passed" : "FAILED") }' "$phases")"
+  cat "reports/logs/$name.log" 2>/dev/null
+done
 
 step "done"
+echo "phase       start    end   time  verdict"
+sort -t$'\t' -k2,2n "$phases" | awk -F'\t' '{ printf "%-10s %5ss %5ss %5ss  %s\n", $1, $2, $3, $3 - $2, ($4 == 0 ? "passed" : "FAILED") }'
 node scripts/summary.mjs
-exit $fail
+# Non-zero when any phase failed, or did not get to say how it ended.
+awk -F'\t' 'BEGIN { n = 0 } $4 != 0 { bad = 1 } { n++ } END { exit (bad || n != 6) }' "$phases"

@@ -42,8 +42,6 @@ export interface ChangeStreamsOptions {
   maxStreams?: number
   maxQueuedBytes?: number
   keepAliveMs?: number
-  /** The client that made the committing request, if it named itself (see CHANGE_CLIENT_HEADER). */
-  clientOf?: () => string | undefined
 }
 
 const encoder = new TextEncoder()
@@ -59,12 +57,11 @@ class Feed {
   constructor(
     readonly db: Database,
     private readonly streams: ChangeStreams,
-    clientOf: () => string | undefined,
   ) {
     db.onChange((commit) => {
       this.seq++
       if (this.sinks.size === 0) return
-      const client = clientOf()
+      const client = commit.client
       // Written after the committing request is answered; commits that land together go out as one write per stream.
       if (this.#pending.length === 0) setImmediate(() => this.flush())
       this.#pending.push(changeFrame(this.epoch, { tables: commit.tables, seq: this.seq, ...(client !== undefined && { client }) }))
@@ -83,7 +80,6 @@ class Feed {
 export class ChangeStreams {
   readonly maxStreams: number
   readonly #maxQueuedBytes: number
-  readonly #clientOf: () => string | undefined
   readonly #feeds = new WeakMap<Database, Feed>()
   /** Every open stream, with its feed. */
   readonly #open = new Map<ChangeSink, Feed>()
@@ -94,7 +90,6 @@ export class ChangeStreams {
     this.maxStreams = options.maxStreams ?? MAX_CHANGE_STREAMS
     this.#maxQueuedBytes = options.maxQueuedBytes ?? MAX_QUEUED_BYTES
     this.#keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS
-    this.#clientOf = options.clientOf ?? (() => undefined)
   }
 
   /** How many streams are open. */
@@ -166,7 +161,7 @@ export class ChangeStreams {
   #feed(db: Database): Feed {
     let feed = this.#feeds.get(db)
     if (!feed) {
-      feed = new Feed(db, this, this.#clientOf)
+      feed = new Feed(db, this)
       this.#feeds.set(db, feed)
     }
     return feed

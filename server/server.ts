@@ -25,7 +25,6 @@ import { getCookie } from 'hono/cookie'
 import { parse as parseCookies } from 'hono/utils/cookie'
 import { cors } from 'hono/cors'
 import type { ViteDevServer } from 'vite'
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
 import { SnapshotError } from '../shared/api/db.ts'
 import { ApiError, Category, notFound } from '../shared/api/errors.ts'
@@ -357,9 +356,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.oldJournal, storage.paths.lock]) : []
 
   // --- the harness origin: API, change stream, server info (and pages in dist mode)
-  // The client that sent the request whose transaction is committing (see CHANGE_CLIENT_HEADER).
-  const requestClient = new AsyncLocalStorage<string | undefined>()
-  const changeStreams = new ChangeStreams({ clientOf: () => requestClient.getStore(), ...(options.maxChangeStreams !== undefined && { maxStreams: options.maxChangeStreams }) })
+  const changeStreams = new ChangeStreams(options.maxChangeStreams !== undefined ? { maxStreams: options.maxChangeStreams } : {})
   const crmOf = (c: Context) => registry.resolve(c.req.header(SANDBOX_HEADER), getCookie(c, SANDBOX_COOKIE))
   const app = new Hono()
   if (corsOrigins.length > 0) {
@@ -389,8 +386,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   })
   app.all('*', async (c, next) => {
     if (!isApiPath(c.req.path)) return next()
-    const client = c.req.header(CHANGE_CLIENT_HEADER)?.slice(0, 100)
-    return requestClient.run(client, () => crmOf(c).service.handle(c.req.raw))
+    return crmOf(c).service.handle(c.req.raw)
   })
 
   // --- pages

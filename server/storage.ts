@@ -35,7 +35,7 @@
  * still loads; the first compaction replaces it. A damaged one is read line
  * by line, like the line files, for the recovered copy.
  */
-import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs'
+import { closeSync, constants, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs'
 import { open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
@@ -102,7 +102,7 @@ export interface LoadReport {
 /** The file operations the journal writer uses; tests pass a fake that counts and fails. */
 export interface JournalFile {
   append(text: string): Promise<void>
-  /** Make what was appended durable (fdatasync). */
+  /** Make what was appended durable (an fdatasync; nothing to do where each append already is). */
   sync(): Promise<void>
   truncate(bytes: number): Promise<void>
   close(): Promise<void>
@@ -110,11 +110,26 @@ export interface JournalFile {
 
 export type OpenJournal = (path: string) => Promise<JournalFile>
 
+/**
+ * The journal, opened with O_DSYNC where the platform has it: a write returns
+ * once its bytes are on disk (what a write and an fdatasync give), so a group
+ * of lines costs one trip to Node's thread pool instead of two, and `sync` has
+ * nothing left to do. Without O_DSYNC, `sync` is an fdatasync.
+ */
 const openJournalFile: OpenJournal = async (path) => {
-  const handle = await open(path, 'a')
+  const dsync = constants.O_DSYNC as number | undefined
+  const handle = await open(path, dsync === undefined ? 'a' : constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | dsync)
   return {
-    append: (text) => handle.appendFile(text),
-    sync: () => handle.datasync(),
+    append: async (text) => {
+      const bytes = Buffer.from(text)
+      // A regular file takes the whole write unless the disk is full (which throws); a short one is continued.
+      for (let offset = 0; offset < bytes.length; ) {
+        const { bytesWritten } = await handle.write(bytes, offset)
+        if (bytesWritten === 0) throw new Error(`The journal took none of ${bytes.length - offset} bytes.`)
+        offset += bytesWritten
+      }
+    },
+    sync: () => (dsync === undefined ? handle.datasync() : Promise.resolve()),
     truncate: (bytes) => handle.truncate(bytes),
     close: () => handle.close(),
   }

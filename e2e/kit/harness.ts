@@ -16,13 +16,19 @@ export type ToolTab = 'Message inspector' | 'Faults' | 'Composer'
  * would skip the toggle and then wait in vain for a tab of a closed drawer.
  */
 export async function openTool(page: Page, tab: ToolTab): Promise<void> {
-  const show = page.getByRole('button', { name: 'Show integration tools' })
-  const hide = page.getByRole('button', { name: 'Hide integration tools' })
-  await expect(show.or(hide)).toBeVisible()
+  const { show } = await toolsToggle(page)
   if (await show.isVisible()) await show.click()
   const tabButton = page.getByRole('tab', { name: tab })
   if ((await tabButton.getAttribute('aria-selected')) !== 'true') await tabButton.click()
   await expect(tabButton).toHaveAttribute('aria-selected', 'true')
+}
+
+/** The tools drawer's two toggle buttons, once the page has drawn one of them (right after a navigation neither is there yet). */
+async function toolsToggle(page: Page): Promise<{ show: Locator; hide: Locator }> {
+  const show = page.getByRole('button', { name: 'Show integration tools' })
+  const hide = page.getByRole('button', { name: 'Hide integration tools' })
+  await expect(show.or(hide)).toBeVisible()
+  return { show, hide }
 }
 
 /** Engagement fault modes of the Faults panel. */
@@ -277,8 +283,9 @@ export class Harness {
 
   /** Closes the tools drawer (inspector, faults, composer), if open. */
   async closeTools(): Promise<void> {
-    const toggle = this.page.getByRole('button', { name: 'Hide integration tools' })
-    if (await toggle.isVisible()) await toggle.click()
+    const { show, hide } = await toolsToggle(this.page)
+    if (await hide.isVisible()) await hide.click()
+    await expect(show).toBeVisible()
   }
 
   /** Applies a fault through the Faults panel, as a user would. */

@@ -67,7 +67,7 @@ describe('server durability', { timeout: 60_000 }, () => {
     const data = scratchDir('kill9')
     const acknowledged: string[] = []
     let next = 0
-    // At least two crashes; each kill lands 150 to 550 ms into a stream of 8 concurrent writers (seeded
+    // At least two crashes; each kill lands 150 to 550 ms after a stream of 8 concurrent writers got its twelfth 2xx (seeded
     // pseudo-random, so a failure can be replayed). From the second on, a kill waits for a compaction under way
     // (its old journal still there, its snapshot being written); one must land inside one (up to five kills).
     let seed = 23
@@ -81,6 +81,7 @@ describe('server durability', { timeout: 60_000 }, () => {
         expect(acknowledged.filter((s) => !found.has(s)), `acknowledged writes missing after kill ${kills}`).toEqual([])
       }
       let killed = false
+      const before = acknowledged.length
       const writers = Array.from({ length: 8 }, async () => {
         while (!killed) {
           const subject = `durable ${next++}`
@@ -94,6 +95,10 @@ describe('server durability', { timeout: 60_000 }, () => {
           }
         }
       })
+      // A dozen writes acknowledged first, however busy the machine (a slow one may answer fewer than that within
+      // the random delay, and the run would then have too few writes to lose).
+      const someUntil = Date.now() + 20_000
+      while (acknowledged.length < before + 12 && Date.now() < someUntil) await new Promise((done) => setTimeout(done, 5))
       await new Promise((done) => setTimeout(done, 150 + random() * 400))
       const waitUntil = Date.now() + 2000
       while (kills > 0 && Date.now() < waitUntil && !existsSync(oldJournal)) await new Promise((done) => setImmediate(done))

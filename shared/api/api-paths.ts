@@ -70,3 +70,8 @@ export const SERVER_PATHS = {
  * requests made, so the page can skip changes it already knows of.
  */
 export const CHANGE_CLIENT_HEADER = 'x-ringside-client'
+
+/** The name a request gives in CHANGE_CLIENT_HEADER, cut to its first 100 characters (undefined when it names none). */
+export function requestClient(headers: Headers): string | undefined {
+  return headers.get(CHANGE_CLIENT_HEADER)?.slice(0, 100)
+}

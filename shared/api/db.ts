@@ -296,6 +296,13 @@ export interface Commit {
   replaced: boolean
   /** The tables the transaction touched, in order (every table when replaced). */
   tables: string[]
+  /** The client whose request made it, when the request named one (see TransactionOptions). */
+  client?: string
+}
+
+export interface TransactionOptions {
+  /** Who asked for the transaction (a page's id): its commit carries it, so a change feed can tell a page its own writes. */
+  client?: string | undefined
 }
 
 export interface CommitRow {
@@ -454,8 +461,9 @@ export class Database {
    * Consequently a transaction must not start another one; inside one, use
    * `attempt` for a nested all-or-nothing step. Calling `transaction` from
    * the synchronous part of a transaction throws rather than deadlocking.
+   * `options.client` is carried by the commit (Commit.client).
    */
-  async transaction<T>(fn: () => Promise<T> | T): Promise<T> {
+  async transaction<T>(fn: () => Promise<T> | T, options: TransactionOptions = {}): Promise<T> {
     if (this.#entering) throw new Error('Database.transaction called inside a transaction; use db.attempt(fn) for a nested step.')
     const release = await this.#takeQueue()
     const journal: Undo[] = []
@@ -481,7 +489,7 @@ export class Database {
     }
     this.#journal = null
     this.#written = null
-    const settled = journal.length > 0 ? this.#hand(this.#commitOf(written), journal) : this.#seen()
+    const settled = journal.length > 0 ? this.#hand(this.#commitOf(written, options.client), journal) : this.#seen()
     release()
     await settled
     return result
@@ -746,7 +754,7 @@ export class Database {
     if (this.#journal === null) this.#emit({ rows: [], replaced: true, tables: this.tableNames })
   }
 
-  #commitOf(written: Written): Commit {
+  #commitOf(written: Written, client: string | undefined): Commit {
     const rows: CommitRow[] = []
     let replaced = false
     for (const [name, ids] of written) {
@@ -757,7 +765,9 @@ export class Database {
       const table = this.#tables.get(name) as Table<unknown>
       for (const id of ids) rows.push({ table: name, id, row: table.get(id) ?? null })
     }
-    return { rows: replaced ? [] : rows, replaced, tables: replaced ? this.tableNames : [...written.keys()] }
+    const commit: Commit = { rows: replaced ? [] : rows, replaced, tables: replaced ? this.tableNames : [...written.keys()] }
+    if (client !== undefined) commit.client = client
+    return commit
   }
 
   #emit(commit: Commit): void {

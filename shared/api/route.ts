@@ -39,6 +39,8 @@ export interface RouteContext {
   body: ParsedBody
   /** The JSON body, or 400 if there is none. */
   jsonBody(): unknown
+  /** The client the request names (CHANGE_CLIENT_HEADER): a handler outside the request's transaction passes it to its own. */
+  client: string | undefined
 }
 
 export interface Route {

@@ -57,6 +57,17 @@ test('a request whose handler throws changes nothing, whatever it wrote first', 
   expect(JSON.stringify(db.snapshot().tables)).toBe(before)
 })
 
+test("a request's x-ringside-client (its first 100 characters) goes with its commit; a request without one commits with none", async () => {
+  const { db, handle } = setup()
+  const clients: Array<string | undefined> = []
+  db.onChange((commit) => clients.push(commit.client))
+  const named = post('/crm/v3/notes', JSON.stringify({ text: 'named' }))
+  named.headers.set('x-ringside-client', `page-${'x'.repeat(200)}`)
+  expect((await handle(named)).status).toBe(201)
+  expect((await handle(post('/crm/v3/notes', JSON.stringify({ text: 'anonymous' })))).status).toBe(201)
+  expect(clients).toEqual([`page-${'x'.repeat(95)}`, undefined])
+})
+
 test('an unexpected exception is a 500 error body and is rolled back too', async () => {
   const { db, handle } = setup()
   const before = JSON.stringify(db.snapshot().tables)

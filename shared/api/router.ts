@@ -11,6 +11,7 @@
  * - every request runs in a transaction, so a failed request changes nothing;
  * - thrown errors become the error body with a fresh UUID correlationId.
  */
+import { requestClient } from './api-paths.ts'
 import { authenticate } from './auth.ts'
 import type { Database } from './db.ts'
 import type { RateLimiter } from './rate-limits.ts'
@@ -125,6 +126,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
       Object.assign(headers, options.rateLimiter.take(principal, route.path.endsWith('/search'), now))
     }
     const body = method === 'GET' || method === 'DELETE' ? ({ kind: 'none' } as const) : await parseBody(request, route.accepts ?? ['json'], route.maxJsonDepth)
+    const client = requestClient(request.headers)
     const ctx: RouteContext = {
       request,
       url,
@@ -139,11 +141,13 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
         if (body.kind !== 'json') throw validationError('A JSON request body is required.')
         return body.value
       },
+      client,
     }
     // Every request runs in a transaction: a failed write changes nothing, and
     // since transactions are queued, a read never sees another request's
     // half-done write.
-    return route.outsideTransaction ? route.handler(ctx) : options.db.transaction(() => route.handler(ctx))
+    // The commit names the client, so that a change feed can tell a page which changes are its own.
+    return route.outsideTransaction ? route.handler(ctx) : options.db.transaction(() => route.handler(ctx), { client })
   }
 
   return async function handle(request: Request): Promise<Response> {

@@ -228,7 +228,7 @@ export function recordingRoutes(deps: ServiceDeps): Route[] {
           const row: RecordingRow = { callId, appId, externalId: p.hs_call_external_id!, status: 'PENDING', attempt: crypto.randomUUID(), requestedAt: iso, updatedAt: iso }
           recordings.set(callId, row)
           return { settingsRow, row, externalAccountId: p.hs_call_external_account_id }
-        })
+        }, { client: ctx.client })
         const outcome = await retrieve(deps, started.settingsRow, started.row, started.externalAccountId).catch((error: unknown) => {
           if (!(error instanceof OutboundError)) throw error
           return { status: 'FAILED' as const, reason: error.message }
@@ -238,7 +238,7 @@ export function recordingRoutes(deps: ServiceDeps): Route[] {
           const current = recordings.get(callId)
           if (current?.attempt !== started.row.attempt) return
           recordings.set(callId, recordingSchema.parse({ ...current, ...outcome, updatedAt: new Date(deps.now()).toISOString() }))
-        })
+        }, { client: ctx.client })
         return noContent()
       },
     },
