@@ -4,6 +4,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { relative } from 'node:path'
+import { setFlagsFromString } from 'node:v8'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { SERVER_PATHS } from '../shared/api/api-paths.ts'
 import { SERVED_PREFIX } from '../shared/sdk-cdn/cdn-urls.ts'
@@ -148,11 +149,32 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   await runStart(command.opts<CliOptions>())
 }
 
+/**
+ * How far V8 lets the heap grow past what the last full collection found
+ * live before it collects again, in percent. V8's own choice for a process
+ * whose collections are cheap is up to four times the live size, so a server
+ * that holds 100,000 records (about 60 MB live) could sit on well over
+ * 100 MB of garbage and its resident size would hang on the timing of the
+ * last collection. At 1.5 times, the server collects more often (a full
+ * collection at 100k contacts takes some 50-150 ms, most of it marking in
+ * steps between requests) and its resident size follows its data. No limit
+ * is set: the heap grows as far as the data needs. A `--heap-growing-percent`
+ * given to node on the command line wins.
+ */
+const HEAP_GROWING_PERCENT = 50
+
+/** The server process's heap growth (see HEAP_GROWING_PERCENT); read by V8 at each full collection, so it holds from now on. */
+function collectEarlier(): void {
+  if (process.execArgv.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg))) return
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
+}
+
 /** How long SIGINT/SIGTERM may take before the process exits regardless. */
 const STOP_DEADLINE_MS = 1500
 
 /** Start the server with parsed options, print where everything is, stop on SIGINT/SIGTERM. Exits 1 when it cannot start. */
 export async function runStart(options: CliOptions, onStarted?: (server: RingsideServer) => void): Promise<void> {
+  collectEarlier()
   const port = options.port
   const widgetUrl = options.widget
   let corsOrigins: string[] = []

@@ -39,8 +39,8 @@ import { closeSync, constants, copyFileSync, existsSync, fsyncSync, mkdirSync, o
 import { open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Commit, type CommitRow, type CommitSink, type Database, type Snapshot } from '../shared/api/db.ts'
-import { checksummed, isLineSnapshot, linesOf, parseLineSnapshot, readLine, writeLineSnapshot, type Damage } from './data-lines.ts'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Commit, type CommitRow, type CommitSink, type Database, type RowsNow, type Snapshot, type TableColumns } from '../shared/api/db.ts'
+import { checksummed, isLineSnapshot, linesOf, linesOfFile, pairsOf, parseLineSnapshot, readLine, writeLineSnapshot, type Damage } from './data-lines.ts'
 
 export interface DataPaths {
   /** What --data named, resolved: the folder, or the snapshot file (shown at startup). */
@@ -267,10 +267,10 @@ function readJournal(path: string): JournalRead {
 /** Items of the writer's queue, in commit order. */
 type Item =
   | { kind: 'line'; text: string; resolve: () => void; reject: (error: unknown) => void }
-  | { kind: 'replace'; snapshot: Snapshot; resolve: () => void; reject: (error: unknown) => void }
-  | { kind: 'switch'; snapshot: Snapshot }
+  | { kind: 'replace'; snapshot: RowsNow; resolve: () => void; reject: (error: unknown) => void }
+  | { kind: 'switch'; snapshot: RowsNow }
   /** After a failure that left no usable journal: the durable state (taken at the rollback), as a new snapshot. */
-  | { kind: 'resync'; snapshot: Snapshot }
+  | { kind: 'resync'; snapshot: RowsNow }
 
 export class DiskStorage {
   readonly paths: DataPaths
@@ -300,7 +300,7 @@ export class DiskStorage {
   /** The background snapshot write in flight. */
   #background: Promise<void> | null = null
   /** A compaction whose snapshot could not be written: retried at the next one. */
-  #unwritten: { snapshot: Snapshot; generation: string; journalSkip: number } | null = null
+  #unwritten: { snapshot: RowsNow; generation: string; journalSkip: number } | null = null
   #locked = false
 
   constructor(location: string, options: StorageOptions = {}) {
@@ -362,13 +362,15 @@ export class DiskStorage {
     let generation: unknown = undefined
     /** Entries at the start of the journal that the snapshot already holds. */
     let skip = 0
-    let snapshotTables: Array<[string, Array<[string, unknown]>]> = []
+    let snapshotTables: TableColumns[] = []
+    /** An older build's snapshot.json, as [id, row] pairs per table. */
+    let legacyTables: Array<[string, Array<[string, unknown]>]> = []
     let legacy = false
     const lineFile = existsSync(snapshot) && (snapshot !== legacySnapshot || isLineSnapshot(firstLine(snapshot)))
     if (lineFile) {
-      const text = readFileSync(snapshot, 'utf8')
-      this.#snapshotBytes = Buffer.byteLength(text)
-      const read = parseLineSnapshot(text)
+      this.#snapshotBytes = statSync(snapshot).size
+      // Line by line from the file: the text of the whole snapshot is never held.
+      const read = parseLineSnapshot(linesOfFile(snapshot))
       generation = read.journalGeneration
       skip = read.journalSkip
       snapshotTables = read.tables
@@ -383,7 +385,7 @@ export class DiskStorage {
         // Damaged: read it line by line for everything readable (the recovered copy below), and say where.
         const read = parseExportLines(text)
         generation = read.journalGeneration
-        snapshotTables = read.tables
+        legacyTables = read.tables
         // A file of one line (written without a line per row) can only be placed by the parser's error.
         const lineByLine = read.damage.length > 0 && text.trimEnd().includes('\n')
         const found = lineByLine ? read.damage : [{ line: jsonErrorLine(text, error), problem: `not valid JSON (${describe(error)}).${truncatedHint(text)}` }]
@@ -396,7 +398,7 @@ export class DiskStorage {
           throw new StorageError(`${legacySnapshot}: ${describe(error)}`)
         }
         generation = (parsed as { journalGeneration?: unknown }).journalGeneration
-        snapshotTables = Object.entries((parsed as Snapshot).tables)
+        legacyTables = Object.entries((parsed as Snapshot).tables)
       }
     } else if (existsSync(journal) || existsSync(oldJournal)) {
       throw new StorageError(`${existsSync(journal) ? journal : oldJournal} exists but ${snapshot} does not: the journal only makes sense on top of its snapshot.`)
@@ -428,7 +430,8 @@ export class DiskStorage {
     }
 
     if (damage.length > 0) {
-      const recovered = this.#writeRecovered(Object.fromEntries(snapshotTables), replay)
+      const readable = legacy ? legacyTables : snapshotTables.map((table): [string, Array<[string, unknown]>] => [table.name, pairsOf(table)])
+      const recovered = this.#writeRecovered(Object.fromEntries(readable), replay)
       const first = damage[0] as Damage & { file: string }
       const more = damage.length > 1 ? ` (and ${damage.length - 1} more damaged line${damage.length > 2 ? 's' : ''})` : ''
       throw new StorageError(
@@ -473,7 +476,7 @@ export class DiskStorage {
       this.#entries = current.entries.length
       this.#bytes = current.wholeBytes
     }
-    const snapshotRows = snapshotTables.reduce((sum, [, rows]) => sum + rows.length, 0)
+    const snapshotRows = snapshotTables.reduce((sum, table) => sum + table.ids.length, 0) + legacyTables.reduce((sum, [, rows]) => sum + rows.length, 0)
     return { source: lineFile || legacy ? 'disk' : 'empty', journalEntries: applied, snapshotRows, ms: Math.round(performance.now() - began), warnings }
   }
 
@@ -488,7 +491,7 @@ export class DiskStorage {
   async start(db: Database, options: { compact?: boolean } = {}): Promise<CommitSink> {
     const loaded = this.#loaded.journal
     if (options.compact || this.#loaded.compact || loaded === null) {
-      await this.#writeAll(db.snapshot())
+      await this.#writeAll(db.rowsNow())
     } else {
       if (statSync(loaded.path).size !== loaded.wholeBytes) truncateSync(loaded.path, loaded.wholeBytes)
       this.#generation = loaded.generation
@@ -497,7 +500,7 @@ export class DiskStorage {
       if (this.#loaded.staleOld) await unlink(this.paths.oldJournal).catch(() => {})
       if (this.#loaded.background) {
         this.#compacting = true
-        this.#background = this.#writeSnapshot(db.snapshot(), loaded.generation, loaded.entries.length)
+        this.#background = this.#writeSnapshot(db.rowsNow(), loaded.generation, loaded.entries.length)
       }
     }
     return this.sink(db)
@@ -505,7 +508,7 @@ export class DiskStorage {
 
   /** Write a snapshot of `db` and start a new, empty journal (the package CLI's offline edits). */
   async compact(db: Database): Promise<void> {
-    await this.#writeAll(db.snapshot())
+    await this.#writeAll(db.rowsNow())
   }
 
   /** The commit sink for `db` (see CommitSink): queues each commit's line, or a snapshot for a replaced commit. */
@@ -516,7 +519,7 @@ export class DiskStorage {
         this.#broken = null
         if (this.#resync) {
           // Memory holds exactly what is durable now: that becomes the new snapshot before any later line.
-          this.#queue.unshift({ kind: 'resync', snapshot: db.snapshot() })
+          this.#queue.unshift({ kind: 'resync', snapshot: db.rowsNow() })
           this.#writing ??= this.#drain()
         }
       },
@@ -526,7 +529,7 @@ export class DiskStorage {
   #commit(db: Database, commit: Commit): Promise<void> {
     if (this.#broken) return Promise.reject(this.#broken.error)
     const done = new Promise<void>((resolve, reject) => {
-      if (commit.replaced) this.#queue.push({ kind: 'replace', snapshot: db.snapshot(), resolve, reject })
+      if (commit.replaced) this.#queue.push({ kind: 'replace', snapshot: db.rowsNow(), resolve, reject })
       else {
         const text = checksummed(JSON.stringify({ rows: commit.rows }))
         this.#queue.push({ kind: 'line', text, resolve, reject })
@@ -537,7 +540,7 @@ export class DiskStorage {
     if (!commit.replaced && !this.#compacting && (this.#entries >= this.#compactEvery || this.#bytes >= Math.max(this.#compactBytes, this.#snapshotBytes / 2))) {
       // The state right after this commit: the snapshot of the compaction that starts here.
       this.#compacting = true
-      this.#queue.push({ kind: 'switch', snapshot: db.snapshot() })
+      this.#queue.push({ kind: 'switch', snapshot: db.rowsNow() })
     }
     this.#writing ??= this.#drain()
     return done
@@ -631,7 +634,7 @@ export class DiskStorage {
    * commits go to a new journal that continues this one, and `snapshot` (the
    * state at this point) is written in the background.
    */
-  async #switchJournal(snapshot: Snapshot): Promise<void> {
+  async #switchJournal(snapshot: RowsNow): Promise<void> {
     const { journal, oldJournal } = this.paths
     const pending = this.#unwritten
     if (pending) {
@@ -667,7 +670,7 @@ export class DiskStorage {
   }
 
   /** Write the snapshot that continues in journal `generation`, then drop the old journal. Never rejects. */
-  async #writeSnapshot(snapshot: Snapshot, generation: string, journalSkip = 0): Promise<void> {
+  async #writeSnapshot(snapshot: RowsNow, generation: string, journalSkip = 0): Promise<void> {
     const { snapshot: path, oldJournal, legacySnapshot } = this.paths
     const temp = tempPath(path)
     try {
@@ -689,7 +692,7 @@ export class DiskStorage {
   }
 
   /** Write `snapshot` as the new snapshot and start a new, empty journal (startup, reset, import). */
-  async #writeAll(snapshot: Snapshot): Promise<void> {
+  async #writeAll(snapshot: RowsNow): Promise<void> {
     await this.#background
     const { journal, oldJournal, legacySnapshot, snapshot: path } = this.paths
     await this.#file?.close()

@@ -23,10 +23,10 @@
  * server's native one or `crc-32` in a browser (`portableLines`).
  */
 import CRC32 from 'crc-32'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './db.ts'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TableColumns } from './db.ts'
 
-/** The CRC-32 (IEEE) of a text's UTF-8 bytes, as an unsigned number. */
-export type Crc32 = (text: string) => number
+/** The CRC-32 (IEEE) of a text's UTF-8 bytes, or of bytes, as an unsigned number. */
+export type Crc32 = (data: string | Uint8Array) => number
 
 /** The lines of a text, each with whether a newline ends it (the last one may be cut). */
 export function* linesOf(text: string): Generator<{ line: string; complete: boolean }> {
@@ -48,8 +48,21 @@ export interface LineSnapshot {
   journalGeneration: unknown
   /** How many entries at the start of that journal the snapshot already holds (a snapshot written after a restart). */
   journalSkip: number
-  tables: Array<[string, Array<[string, unknown]>]>
+  /** The rows as columns: no [id, row] pair outlives its line. */
+  tables: TableColumns[]
   rows: number
+}
+
+/** One line as a reader gives it: its text, whether a newline ends it, and (a file's reader) its UTF-8 bytes. */
+export interface Line {
+  line: string
+  complete: boolean
+  bytes?: Uint8Array
+}
+
+/** Columns as the [id, row] pairs of an export's table. */
+export function pairsOf(table: TableColumns): Array<[string, unknown]> {
+  return table.ids.map((id, i) => [id, table.rows[i]])
 }
 
 /** A damaged line: its 1-based number and what is wrong. */
@@ -74,12 +87,22 @@ export class DamagedLineError extends SyntaxError {
 export interface LineFormat {
   /** A JSON text as one checksummed line (with its newline). */
   checksummed(json: string): string
-  /** What a line holds: its JSON value, or why it cannot be read. A line without a checksum (an older build's) is parsed as plain JSON. */
-  readLine(line: string): { value: unknown } | { problem: string }
+  /**
+   * What a line holds: its JSON value, or why it cannot be read. A line
+   * without a checksum (an older build's) is parsed as plain JSON. `bytes`,
+   * when given, are the line's UTF-8 bytes: the checksum is taken over them
+   * instead of encoding the text again.
+   */
+  readLine(line: string, bytes?: Uint8Array): { value: unknown } | { problem: string }
   /** Whether a file's first line is the header of a checksummed snapshot. */
   isLineSnapshot(firstLine: string): boolean
-  /** Read a snapshot in the line format. Never throws on damage: returns every row it could read, and the damage (empty when the file is whole). */
-  parseLineSnapshot(text: string): LineSnapshot & { damage: Damage[] }
+  /**
+   * Read a snapshot in the line format, from its text or its lines (a
+   * server reads its file a piece at a time). Never throws on damage:
+   * returns every row it could read, and the damage (empty when the file is
+   * whole).
+   */
+  parseLineSnapshot(input: string | Iterable<Line>): LineSnapshot & { damage: Damage[] }
   /**
    * A file to import: an export (one JSON document), or a snapshot in the
    * line format (so that a data folder's snapshot.ndjson can be imported as
@@ -95,11 +118,11 @@ export function lineFormat(crc32: Crc32): LineFormat {
     return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`
   }
 
-  function readLine(line: string): { value: unknown } | { problem: string } {
+  function readLine(line: string, bytes?: Uint8Array): { value: unknown } | { problem: string } {
     let json = line
     if (line.charCodeAt(8) === 32 && /^[0-9a-f]{8} /.test(line)) {
       json = line.slice(9)
-      if (crc32(json) !== parseInt(line.slice(0, 8), 16)) return { problem: 'checksum mismatch (the line was changed or damaged)' }
+      if (crc32(bytes ? bytes.subarray(9) : json) !== parseInt(line.slice(0, 8), 16)) return { problem: 'checksum mismatch (the line was changed or damaged)' }
     }
     try {
       return { value: JSON.parse(json) }
@@ -113,23 +136,26 @@ export function lineFormat(crc32: Crc32): LineFormat {
     return 'value' in read && typeof read.value === 'object' && read.value !== null && (read.value as { layout?: unknown }).layout === SNAPSHOT_LAYOUT
   }
 
-  function parseLineSnapshot(text: string): LineSnapshot & { damage: Damage[] } {
+  function parseLineSnapshot(input: string | Iterable<Line>): LineSnapshot & { damage: Damage[] } {
     const damage: Damage[] = []
-    const tables: LineSnapshot['tables'] = []
+    const tables: Array<{ name: string; ids: string[]; rows: unknown[] }> = []
     let journalGeneration: unknown
     let journalSkip = 0
-    let current: Array<[string, unknown]> | null = null
+    let current: { ids: string[]; rows: unknown[] } | null = null
     let expected = 0
     let rows = 0
     let ended = false
     let number = 0
-    for (const { line, complete } of linesOf(text)) {
+    let endsWithNewline = true
+    const lines: Iterable<Line> = typeof input === 'string' ? linesOf(input) : input
+    for (const { line, complete, bytes } of lines) {
       number++
+      endsWithNewline = complete
       if (ended) {
         damage.push({ line: number, problem: 'text after the end line' })
         continue
       }
-      const read = readLine(line)
+      const read = readLine(line, bytes)
       if ('problem' in read) {
         damage.push({ line: number, problem: complete ? read.problem : `${read.problem}; the file is cut off here` })
         // The rows after a damaged table line belong to a table we cannot name.
@@ -154,27 +180,28 @@ export function lineFormat(crc32: Crc32): LineFormat {
         if (value.length !== 2 || typeof value[0] !== 'string') damage.push({ line: number, problem: 'expected an [id, row] pair' })
         else if (current === null) damage.push({ line: number, problem: 'a row before any table line' })
         else {
-          current.push(value as [string, unknown])
+          current.ids.push(value[0])
+          current.rows.push(value[1])
           rows++
         }
         continue
       }
       if (typeof value === 'object' && value !== null && typeof value.table === 'string') {
-        if (current !== null && current.length !== expected) damage.push({ line: number, problem: `the table before this line has ${current.length} rows; its table line said ${expected}` })
-        current = []
+        if (current !== null && current.ids.length !== expected) damage.push({ line: number, problem: `the table before this line has ${current.ids.length} rows; its table line said ${expected}` })
+        current = { ids: [], rows: [] }
         expected = typeof value.rows === 'number' ? value.rows : -1
-        tables.push([value.table, current])
+        tables.push({ name: value.table, ...current })
         continue
       }
       if (typeof value === 'object' && value !== null && value.end === true) {
-        if (current !== null && current.length !== expected) damage.push({ line: number, problem: `the last table has ${current.length} rows; its table line said ${expected}` })
+        if (current !== null && current.ids.length !== expected) damage.push({ line: number, problem: `the last table has ${current.ids.length} rows; its table line said ${expected}` })
         if (value.rows !== rows) damage.push({ line: number, problem: `the end line counts ${String(value.rows)} rows; ${rows} were read` })
         ended = true
         continue
       }
       damage.push({ line: number, problem: 'not a table line, a row or the end line' })
     }
-    if (!ended) damage.push({ line: number + (text.endsWith('\n') || text.length === 0 ? 1 : 0), problem: 'the end line is missing: the file is cut short' })
+    if (!ended) damage.push({ line: number + (endsWithNewline ? 1 : 0), problem: 'the end line is missing: the file is cut short' })
     return { journalGeneration, journalSkip, tables, rows, damage }
   }
 
@@ -184,11 +211,11 @@ export function lineFormat(crc32: Crc32): LineFormat {
     const read = parseLineSnapshot(text)
     const first = read.damage[0]
     if (first) throw new DamagedLineError(first.line, first.problem)
-    return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, exportedAt: new Date().toISOString(), tables: Object.fromEntries(read.tables) }
+    return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, exportedAt: new Date().toISOString(), tables: Object.fromEntries(read.tables.map((table) => [table.name, pairsOf(table)])) }
   }
 
   return { checksummed, readLine, isLineSnapshot, parseLineSnapshot, parseImport }
 }
 
 /** The line format with a CRC-32 written in JavaScript (`crc-32`): for a browser, where Node's is not. */
-export const portableLines: LineFormat = lineFormat((text) => CRC32.str(text) >>> 0)
+export const portableLines: LineFormat = lineFormat((data) => (typeof data === 'string' ? CRC32.str(data) : CRC32.buf(data)) >>> 0)

@@ -203,6 +203,33 @@ test.each(restoreRefusals)('restore refuses %s with a SnapshotError and changes 
   expect(tablesOf(db)).toBe(before)
 })
 
+test('rowsNow holds the rows of the moment as columns, in the order a snapshot has them; later writes leave it as it was', () => {
+  const { db, items } = setup()
+  items.set('2', { name: 'two', n: 2 })
+  items.set('1', { name: 'one', n: 1 })
+  items.set('x', { name: 'ex', n: 0 })
+  const now = db.rowsNow(new Date(0))
+  items.set('1', { name: 'uno', n: 1 })
+  items.delete('2')
+  const columns = now.tables.find((table) => table.name === 'items')
+  expect(columns).toEqual({ name: 'items', ids: ['1', '2', 'x'], rows: [{ name: 'one', n: 1 }, { name: 'two', n: 2 }, { name: 'ex', n: 0 }] })
+  expect(now.exportedAt).toBe(new Date(0).toISOString())
+  // The same tables as a snapshot taken then would have had.
+  expect(db.rowsNow().tables.map((table) => table.name)).toEqual(Object.keys(db.snapshot().tables))
+})
+
+test('a retired table: its rows in a snapshot, trusted rows and a journal load and are dropped; it is in no snapshot', () => {
+  const { db, items } = setup()
+  db.retireTable('old_index')
+  const snapshot = { ...db.snapshot(), tables: { items: [['1', { name: 'one', n: 1 }]], old_index: [['k', 'v']] } }
+  db.restore(snapshot)
+  db.restoreTrusted([{ name: 'items', ids: ['2'], rows: [{ name: 'two', n: 2 }] }, { name: 'old_index', ids: ['k'], rows: ['v'] }])
+  db.applyRows([{ table: 'old_index', id: 'k', row: 'v' }, { table: 'items', id: '3', row: { name: 'three', n: 3 } }])
+  expect(items.dump().map(([id]) => id)).toEqual(['2', '3'])
+  expect(Object.keys(db.snapshot().tables)).not.toContain('old_index')
+  expect(() => db.retireTable('items')).toThrow(/declared/)
+})
+
 test('restore and clear inside a failed transaction are undone', async () => {
   const { db, items } = setup()
   fill(items, 3)

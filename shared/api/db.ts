@@ -181,20 +181,22 @@ export class Table<Row> {
   }
 
   /**
-   * Replace every row (Database.restore and clear). Journaled as one step.
-   * Numeric ids are put in ascending order if they are not already.
+   * Replace every row (Database.restore and clear) with `rows`, `ids[i]`
+   * being the id of `rows[i]`. Journaled as one step. Numeric ids are put in
+   * ascending order if they are not already.
    */
-  load(entries: Array<[string, Row]>): void {
-    const rows = this.#rows
+  load(ids: readonly string[], rows: readonly Row[]): void {
+    const before = this.#rows
     const order = this.#order
-    this.#rows = new Map(entries)
-    this.#order = entries.map(([id]) => id)
+    this.#rows = new Map()
+    for (let i = 0; i < ids.length; i++) this.#rows.set(ids[i] as string, rows[i] as Row)
+    this.#order = ids.slice()
     if (this.#order.every((id) => NUMERIC_ID.test(id)) && !this.#order.every((id, i, all) => i === 0 || Number(all[i - 1]) < Number(id))) {
       this.#order.sort((a, b) => Number(a) - Number(b))
     }
     this.#reindex()
     this.#db.record(this.name, null, () => {
-      this.#rows = rows
+      this.#rows = before
       this.#order = order
       this.#reindex()
     })
@@ -208,6 +210,21 @@ export class Table<Row> {
 
   dump(): Array<[string, Row]> {
     return [...this.entries()]
+  }
+
+  /** Every id and row in order, as two arrays (no [id, row] pair per row: see Database.rowsNow). */
+  columns(): TableColumns {
+    const ids = new Array<string>(this.#rows.size)
+    const rows = new Array<unknown>(this.#rows.size)
+    let n = 0
+    for (const id of this.#order) {
+      const row = this.#rows.get(id)
+      if (row === undefined) continue
+      ids[n] = id
+      rows[n++] = row
+    }
+    ids.length = rows.length = n
+    return { name: this.name, ids, rows }
   }
 
   #insertInOrder(id: string): void {
@@ -244,6 +261,23 @@ export interface Snapshot {
   version: typeof SNAPSHOT_VERSION
   exportedAt: string
   tables: Record<string, Array<[string, unknown]>>
+}
+
+/** One table's ids and rows in order, in two arrays (ids[i] is the id of rows[i]). */
+export interface TableColumns {
+  name: string
+  ids: readonly string[]
+  rows: readonly unknown[]
+}
+
+/**
+ * What a snapshot holds, as columns: the form in which the server writes
+ * its data files. Taking it costs two arrays per table, where a Snapshot
+ * costs an [id, row] pair per row.
+ */
+export interface RowsNow {
+  exportedAt: string
+  tables: TableColumns[]
 }
 
 /** Thrown by `restore` for a snapshot that is not ours or is corrupt. */
@@ -322,6 +356,8 @@ type Written = Map<string, Set<string> | null>
 
 export class Database {
   #tables = new Map<string, Table<unknown>>()
+  /** Tables an older build kept and this one derives instead (see retireTable): their saved rows are dropped. */
+  #retired = new Set<string>()
   /** Families of tables declared on first use (see tableFamily): name pattern and row schema. */
   #families: Array<[RegExp, ZodType<unknown>]> = []
   #journal: Undo[] | null = null
@@ -360,6 +396,16 @@ export class Database {
    */
   tableFamily<Row>(pattern: RegExp, schema: ZodType<Row>): void {
     this.#families.push([pattern, schema as ZodType<unknown>])
+  }
+
+  /**
+   * A table that an older build stored and this one no longer does (it
+   * derives the rows in memory instead): snapshots, exports and journals
+   * that still hold it load, and its rows are dropped.
+   */
+  retireTable(name: string): void {
+    if (this.#tables.has(name)) throw new Error(`Table "${name}" is declared; it cannot be retired.`)
+    this.#retired.add(name)
   }
 
   /** A declared table, or one of a declared family (made now). */
@@ -585,6 +631,7 @@ export class Database {
   applyRows(rows: readonly CommitRow[], options: { trusted?: boolean } = {}): void {
     const checked: Array<[Table<unknown>, string, unknown]> = []
     for (const [index, entry] of rows.entries()) {
+      if (this.#retired.has(entry.table)) continue
       const table = this.#tableNamed(entry.table)
       if (!table) throw new SnapshotError(`Unknown table "${entry.table}" in change ${index}.`)
       if (entry.row === null || options.trusted) {
@@ -606,12 +653,21 @@ export class Database {
 
   snapshot(now = new Date()): Snapshot {
     const tables: Snapshot['tables'] = {}
-    for (const [name, table] of this.#tables) {
-      // An empty table of a family (made on first use) is as good as none: a reload from saved rows would not make it.
-      if (table.size === 0 && this.#families.some(([pattern]) => pattern.test(name))) continue
-      tables[name] = table.dump()
-    }
+    for (const [name, table] of this.#snapshotTables()) tables[name] = table.dump()
     return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, exportedAt: now.toISOString(), tables }
+  }
+
+  /**
+   * The rows `snapshot` would hold, as columns (see RowsNow). Rows are
+   * immutable, so they stay as they are now while later writes go on.
+   */
+  rowsNow(now = new Date()): RowsNow {
+    return { exportedAt: now.toISOString(), tables: this.#snapshotTables().map(([, table]) => table.columns()) }
+  }
+
+  #snapshotTables(): Array<[string, Table<unknown>]> {
+    // An empty table of a family (made on first use) is as good as none: a reload from saved rows would not make it.
+    return [...this.#tables].filter(([name, table]) => table.size > 0 || !this.#families.some(([pattern]) => pattern.test(name)))
   }
 
   /**
@@ -634,12 +690,13 @@ export class Database {
     if (typeof snap.tables !== 'object' || snap.tables === null || Array.isArray(snap.tables)) {
       throw new SnapshotError('Corrupt export: "tables" must be an object.')
     }
-    const staged = new Map<Table<unknown>, Array<[string, unknown]>>()
+    const staged = new Map<Table<unknown>, TableColumns>()
     for (const [name, rows] of Object.entries(snap.tables)) {
+      if (this.#retired.has(name)) continue
       const table = this.#tableNamed(name)
       if (!table) throw new SnapshotError(`Corrupt export: unknown table "${name}".`)
       if (!Array.isArray(rows)) throw new SnapshotError(`Corrupt export: table "${name}" must be an array of [id, row] pairs.`)
-      const parsed: Array<[string, unknown]> = []
+      const parsed: TableColumns & { ids: string[]; rows: unknown[] } = { name, ids: [], rows: [] }
       const seen = new Set<string>()
       for (const [index, entry] of rows.entries()) {
         if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') {
@@ -654,33 +711,41 @@ export class Database {
             `Corrupt export: table "${name}" row "${entry[0]}" is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}.`,
           )
         }
-        parsed.push([entry[0], result.data])
+        parsed.ids.push(entry[0])
+        parsed.rows.push(result.data)
       }
       staged.set(table, parsed)
     }
-    for (const table of this.#tables.values()) table.load(staged.get(table) ?? [])
-    this.#changedOutsideTransaction()
+    this.#loadAll(staged)
   }
 
   /**
    * Replace the whole database with rows this build wrote itself (a
-   * checksummed snapshot file): tables are checked to exist, rows are taken
-   * as they are (no schema check, so that a large snapshot loads fast).
+   * checksummed snapshot file), as columns: tables are checked to exist,
+   * rows are taken as they are (no schema check, so that a large snapshot
+   * loads fast).
    */
-  restoreTrusted(tables: Iterable<[string, Array<[string, unknown]>]>): void {
-    const staged = new Map<Table<unknown>, Array<[string, unknown]>>()
-    for (const [name, rows] of tables) {
-      const table = this.#tableNamed(name)
-      if (!table) throw new SnapshotError(`Unknown table "${name}".`)
-      staged.set(table, rows)
+  restoreTrusted(tables: Iterable<TableColumns>): void {
+    const staged = new Map<Table<unknown>, TableColumns>()
+    for (const columns of tables) {
+      if (this.#retired.has(columns.name)) continue
+      const table = this.#tableNamed(columns.name)
+      if (!table) throw new SnapshotError(`Unknown table "${columns.name}".`)
+      staged.set(table, columns)
     }
-    for (const table of this.#tables.values()) table.load(staged.get(table) ?? [])
-    this.#changedOutsideTransaction()
+    this.#loadAll(staged)
   }
 
   /** Empty every table (journaled: a failed transaction brings the rows back). */
   clear(): void {
-    for (const table of this.#tables.values()) table.load([])
+    this.#loadAll(new Map())
+  }
+
+  #loadAll(staged: ReadonlyMap<Table<unknown>, TableColumns>): void {
+    for (const table of this.#tables.values()) {
+      const columns = staged.get(table)
+      table.load(columns?.ids ?? [], columns?.rows ?? [])
+    }
     this.#changedOutsideTransaction()
   }
 

@@ -113,21 +113,46 @@ test('rows keep their order, deletions stick, and a row written twice is stored 
   const store = memoryStore()
   await attachPersistence(api, store)
   const c = client(api)
-  // crm_unique_values is keyed by e-mail (not numeric): its order must survive.
   const a = await c.ok('POST', '/crm/v3/objects/contacts', { properties: { email: 'zed@example.com' } }, 201)
   const b = await c.ok('POST', '/crm/v3/objects/contacts', { properties: { email: 'amy@example.com' } }, 201)
+  const gone = await c.ok('POST', '/crm/v3/objects/contacts', { properties: { email: 'kim@example.com' } }, 201)
+  // crm_associations is keyed by "type:id" (not numeric): its order (b before a, against the keys' order) must survive.
+  for (const contact of [b, a, gone]) await c.ok('PUT', `/crm/v4/objects/contacts/${contact.id}/associations/default/companies/1`)
+  await c.ok('DELETE', `/crm/v4/objects/contacts/${gone.id}/associations/companies/1`, undefined, 204)
   await c.ok('PATCH', `/crm/v3/objects/contacts/${b.id}`, { properties: { email: 'aaron@example.com' } })
   await c.ok('PATCH', `/crm/v3/objects/contacts/${a.id}`, { properties: { jobtitle: 'Agent' } })
   await c.ok('DELETE', '/crm/v3/objects/tickets/1', undefined, 204)
 
   const keys = [...store.rows.keys()]
   expect(keys.filter((key) => key === `crm_contacts\0${a.id}`)).toHaveLength(1)
-  // The freed e-mail is stored as deleted (null), so the snapshot's copy, if any, cannot come back.
-  expect(store.rows.get('crm_unique_values\0contacts:email:amy@example.com')).toMatchObject({ row: null })
+  // The emptied association row is stored as deleted (null), so the snapshot's copy, if any, cannot come back.
+  expect(store.rows.get(`crm_associations\0contacts:${gone.id}`)).toMatchObject({ row: null })
 
   const again = await reload(store)
   expect(tablesOf(again.api)).toBe(tablesOf(api))
   expect((await client(again.api).req('GET', '/crm/v3/objects/tickets/1')).status).toBe(404)
+})
+
+test("an older build's stored unique values (crm_unique_values) load and are dropped: uniqueness comes from the records", async () => {
+  const api = service()
+  const store = memoryStore()
+  await attachPersistence(api, store)
+  const kept = await client(api).ok('POST', '/crm/v3/objects/contacts', { properties: { email: 'kept@example.com' } }, 201)
+  // What an older build saved beside the records: one row in the snapshot, one saved later.
+  ;(store.snapshot as { tables: Record<string, unknown[]> }).tables.crm_unique_values = [['contacts:email:stale@example.com', '99']]
+  store.rows.set('crm_unique_values\0contacts:email:kept@example.com', { table: 'crm_unique_values', id: 'contacts:email:kept@example.com', row: kept.id, pos: 1e9 })
+
+  const again = await reload(store)
+  expect(again.persistence.restored).toBe(true)
+  expect(Object.keys(again.api.db.snapshot().tables)).not.toContain('crm_unique_values')
+  const c = client(again.api)
+  expect((await c.req('POST', '/crm/v3/objects/contacts', { properties: { email: 'kept@example.com' } })).status).toBe(409)
+  await c.ok('POST', '/crm/v3/objects/contacts', { properties: { email: 'stale@example.com' } }, 201)
+  // An export of an older build imports too.
+  const exported = await c.ok('GET', '/_ringside/v1/export')
+  const fresh = service()
+  await client(fresh).ok('POST', '/_ringside/v1/import', { ...exported, tables: { ...exported.tables, crm_unique_values: [['contacts:email:x@example.com', '1']] } })
+  expect((await client(fresh).req('POST', '/crm/v3/objects/contacts', { properties: { email: 'stale@example.com' } })).status).toBe(409)
 })
 
 test('reset and import store a new snapshot and drop the saved rows', async () => {

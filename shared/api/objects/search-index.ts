@@ -69,7 +69,7 @@ function wantedKeys(def: PropertyDefinition, wanted: string | number | boolean):
 }
 
 /** Keys to the ids holding each one, a lone id kept without an array (most keys have one). */
-class Buckets {
+export class Buckets {
   readonly #buckets = new Map<Key, Bucket>()
 
   add(key: Key, id: string): void {
@@ -91,6 +91,12 @@ class Buckets {
 
   clear(): void {
     this.#buckets.clear()
+  }
+
+  /** The first id added under `key` (and not removed), or undefined. */
+  first(key: Key): string | undefined {
+    const bucket = this.#buckets.get(key)
+    return typeof bucket === 'string' ? bucket : bucket?.[0]
   }
 
   /** Add the ids under `key` to `into`. */

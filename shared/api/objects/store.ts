@@ -11,10 +11,12 @@
  * Storage, per object type: a table of live records and a table of archived
  * ones (the recycle bin), both ordered by numeric id so a page is found by
  * binary search; ids come from one sequence per type. Associations live in a
- * table keyed by record; unique values (contact e-mail) in an index table.
+ * table keyed by record. Unique values (contact e-mail) are looked up in an
+ * index of the live records held in memory (UniqueIndex), never stored: it is
+ * rebuilt from the records at every load.
  */
 import { z } from 'zod'
-import type { Database, Table } from '../db.ts'
+import type { Database, Table, TableIndex } from '../db.ts'
 import { conflict, notFound, validationError } from '../errors.ts'
 import { own } from '../http.ts'
 import type { AssociationType as BuiltinAssociationType } from '../../crm/association-types.ts'
@@ -23,7 +25,7 @@ import { CustomObjectTypes, type CustomAssociationType } from './custom-objects.
 import { OBJECT_TYPE_NAMES, isBuiltinType, upperName, type ObjectType } from './object-types.ts'
 import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
 import { normalizeValue, propertyDefinitions, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
-import { AssociationIndex, isLookupProperty, RecordSearchIndex, type AssociationTargets } from './search-index.ts'
+import { AssociationIndex, Buckets, isLookupProperty, RecordSearchIndex, type AssociationTargets } from './search-index.ts'
 import type { QueryField } from './search.ts'
 import { parseInstant } from '../../crm/time.ts'
 
@@ -70,6 +72,23 @@ export interface AssociatedRecord {
 
 /** A timestamp as the API writes them (`Date.prototype.toISOString`). */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/** The last instant isoAt wrote, and its text. */
+let lastInstant = Number.NaN
+let lastIso = ''
+
+/**
+ * `new Date(now).toISOString()`, as one string for one instant: the records
+ * a request writes (a batch of 100 shares its clock reading) hold one copy
+ * of their timestamp between them instead of one each.
+ */
+function isoAt(now: number): string {
+  if (now !== lastInstant) {
+    lastIso = new Date(now).toISOString()
+    lastInstant = now
+  }
+  return lastIso
+}
 
 /** How many past values of one property are kept. */
 export const HISTORY_LIMIT = 50
@@ -153,6 +172,41 @@ const CUSTOM_RECORD_TABLES = /^crm_2-[1-9]\d*(_archived)?$/
 /** Properties whose value is unique among live records of the type. */
 const UNIQUE: Partial<Record<ObjectType, readonly string[]>> = { contacts: ['email'] }
 
+/** The table in which earlier builds stored the unique values; rows of it in saved data are dropped. */
+const RETIRED_UNIQUE_TABLE = 'crm_unique_values'
+
+/**
+ * The live records of a type by the value of one unique property, kept in
+ * step with the table (writes, undos, loads) and never stored. The key is
+ * the record's own value string, so the index costs a map entry per record.
+ * Saved data from before uniqueness was enforced may hold a value twice: the
+ * first holder answers, and the others keep the value in the index.
+ */
+class UniqueIndex implements TableIndex<CrmRecord> {
+  readonly #holders = new Buckets()
+
+  constructor(readonly property: string) {}
+
+  add(id: string, record: CrmRecord): void {
+    const value = own(record.properties, this.property)
+    if (value !== undefined) this.#holders.add(value, id)
+  }
+
+  remove(id: string, record: CrmRecord): void {
+    const value = own(record.properties, this.property)
+    if (value !== undefined) this.#holders.remove(value, id)
+  }
+
+  clear(): void {
+    this.#holders.clear()
+  }
+
+  /** The id of the live record holding `value`, or undefined. */
+  holder(value: string): string | undefined {
+    return this.#holders.first(value)
+  }
+}
+
 interface ResolvedAssociation {
   toType: ObjectType
   toId: string
@@ -178,7 +232,8 @@ export class ObjectStore {
   /** The account's own association types (labels) and association limits. */
   readonly labels: AssociationLabels
   readonly #associations: Table<AssociationRow>
-  readonly #unique: Table<string>
+  /** Per type, per unique property, its index (see UniqueIndex). */
+  readonly #unique = new Map<ObjectType, Map<string, UniqueIndex>>()
   /** `${type}:${id}` of a record a merge replaced → the id of the record it became. */
   readonly #merged: Table<string>
   /** Search indexes by table name (see searchIndex). */
@@ -202,7 +257,16 @@ export class ObjectStore {
     // A custom type's tables are made on first use, and by a restore that brings them.
     db.tableFamily(CUSTOM_RECORD_TABLES, recordSchema)
     this.#associations = db.table('crm_associations', associationsSchema)
-    this.#unique = db.table('crm_unique_values', z.string())
+    db.retireTable(RETIRED_UNIQUE_TABLE)
+    for (const [type, names] of Object.entries(UNIQUE) as Array<[ObjectType, readonly string[]]>) {
+      const indexes = new Map<string, UniqueIndex>()
+      for (const name of names) {
+        const index = new UniqueIndex(name)
+        this.#table(type, false).addIndex(index)
+        indexes.set(name, index)
+      }
+      this.#unique.set(type, indexes)
+    }
     this.#merged = db.table('crm_merged_ids', z.string().regex(/^[1-9]\d*$/))
     // Declared now, not on first use, so a snapshot restores into a database that was never seeded.
     pipelineTable(db)
@@ -260,8 +324,9 @@ export class ObjectStore {
     const normalized = this.normalize(objectType, propertyName, value)
     const wanted = normalized.ok ? normalized.value : value
     if (wanted === null) return undefined
-    if (UNIQUE[objectType]?.includes(propertyName)) {
-      const id = this.#unique.get(uniqueKey(objectType, propertyName, wanted))
+    const unique = this.#unique.get(objectType)?.get(propertyName)
+    if (unique) {
+      const id = unique.holder(wanted)
       return id === undefined ? undefined : this.get(objectType, id)
     }
     for (const record of this.#table(objectType, false).values()) {
@@ -379,14 +444,13 @@ export class ObjectStore {
     this.#checkUnique(objectType, undefined, values)
 
     const id = this.#newId(objectType)
-    const iso = new Date(now).toISOString()
+    const iso = isoAt(now)
     values.set('hs_object_id', id)
     values.set('createdate', iso)
     values.set('hs_lastmodifieddate', iso)
     const empty: CrmRecord = { id, properties: {}, history: {}, createdAt: iso, updatedAt: iso, archived: false }
     const record = withValues(empty, values, iso, sourceType)
     this.#table(objectType, false).set(id, record)
-    this.#indexUnique(objectType, undefined, record)
     for (const link of links) this.#link(objectType, id, link.toType, link.toId, link.type)
     return record
   }
@@ -407,11 +471,10 @@ export class ObjectStore {
     const values = this.#checkValues(objectType, properties, current)
     this.#checkRules(objectType, current, values, [])
     this.#checkUnique(objectType, current, values)
-    const iso = new Date(now).toISOString()
+    const iso = isoAt(now)
     values.set('hs_lastmodifieddate', iso)
     const next = { ...withValues(current, values, iso, sourceType), updatedAt: iso }
     this.#table(objectType, false).set(id, next)
-    this.#indexUnique(objectType, current, next)
     return next
   }
 
@@ -474,11 +537,10 @@ export class ObjectStore {
   archive(objectType: ObjectType, id: string, now: number): CrmRecord {
     const current = this.get(objectType, id)
     if (!current) throw notFound(`Object not found. objectId are usually numeric. (${upperName(objectType)} ${id})`)
-    const iso = new Date(now).toISOString()
+    const iso = isoAt(now)
     const archived: CrmRecord = { ...current, archived: true, archivedAt: iso, updatedAt: iso }
     this.#table(objectType, false).delete(id)
     this.#table(objectType, true).set(id, archived)
-    this.#indexUnique(objectType, current, undefined)
     return archived
   }
 
@@ -491,11 +553,10 @@ export class ObjectStore {
     const archived = this.getArchived(objectType, id)
     if (!archived) throw notFound(`${upperName(objectType)} ${id} is not in the recycle bin.`)
     const { archivedAt: _archivedAt, ...rest } = archived
-    const restored: CrmRecord = { ...rest, archived: false, updatedAt: new Date(now).toISOString() }
+    const restored: CrmRecord = { ...rest, archived: false, updatedAt: isoAt(now) }
     this.#checkUnique(objectType, undefined, new Map(Object.entries(restored.properties)))
     this.#table(objectType, true).delete(id)
     this.#table(objectType, false).set(id, restored)
-    this.#indexUnique(objectType, undefined, restored)
     return restored
   }
 
@@ -521,7 +582,6 @@ export class ObjectStore {
       }
     }
     this.#associations.delete(key)
-    if (!record.archived) this.#indexUnique(objectType, record, undefined)
     this.#table(objectType, false).delete(id)
     this.#table(objectType, true).delete(id)
     return record
@@ -568,7 +628,7 @@ export class ObjectStore {
       else problems.push(result.problem)
     }
     if (problems.length > 0) throw propertyValuesError(problems)
-    const next = withValues(current, values, new Date(now).toISOString(), sourceType)
+    const next = withValues(current, values, isoAt(now), sourceType)
     this.#table(objectType, false).set(id, next)
     return next
   }
@@ -675,7 +735,7 @@ export class ObjectStore {
       if (needed && live.length === 1) values.set(pp.pipeline, live[0]!.id)
     }
     if ((objectType === 'calls' || objectType === 'tasks' || objectType === 'notes') && (values.get('hs_timestamp') ?? null) === null) {
-      values.set('hs_timestamp', new Date(now).toISOString())
+      values.set('hs_timestamp', isoAt(now))
     }
   }
 
@@ -748,25 +808,15 @@ export class ObjectStore {
         }
       }
     }
-    for (const name of UNIQUE[objectType] ?? []) {
+    for (const [name, index] of this.#unique.get(objectType) ?? []) {
       const value = values.get(name)
       if (value === undefined || value === null) continue
-      const owner = this.#unique.get(uniqueKey(objectType, name, value))
+      const owner = index.holder(value)
       if (owner !== undefined && owner !== current?.id) {
         throw conflict(`${this.customTypes.singularOf(objectType).replace(/^./, (c) => c.toUpperCase())} already exists. Existing ID: ${owner}`, {
           context: { [name]: [value], existingId: [owner] },
         })
       }
-    }
-  }
-
-  #indexUnique(objectType: ObjectType, before: CrmRecord | undefined, after: CrmRecord | undefined): void {
-    for (const name of UNIQUE[objectType] ?? []) {
-      const old = before && own(before.properties, name)
-      const next = after && own(after.properties, name)
-      if (old === next) continue
-      if (old !== undefined) this.#unique.delete(uniqueKey(objectType, name, old))
-      if (next !== undefined && after) this.#unique.set(uniqueKey(objectType, name, next), after.id)
     }
   }
 
@@ -871,9 +921,6 @@ function recordKey(objectType: ObjectType, id: string): string {
   return `${objectType}:${id}`
 }
 
-function uniqueKey(objectType: ObjectType, name: string, value: string): string {
-  return `${objectType}:${name}:${value}`
-}
 
 /** A copy of `record` with `values` written and their history appended (an implied history is not stored). */
 function withValues(record: CrmRecord, values: Values, iso: string, sourceType: SourceType): CrmRecord {
