@@ -7,8 +7,9 @@
  * change reloads the harness page. A marker set on the page's window before
  * each move proves the move really was a new document.
  */
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test'
 import { Harness, type CallEngagement } from './kit/harness.ts'
+import { installMessageRecorder } from './kit/message-recorder.ts'
 import { fixtureUrl, kitOrigins, ourWidgetUrl } from './kit/origins.ts'
 
 const FIRST = { type: 'contacts', id: '1', phone: '+1 617 555 0101' }
@@ -87,6 +88,66 @@ test('a call in the calling window survives three full page loads and is logged 
   expect(Number(call?.properties.hs_call_duration)).toBeGreaterThanOrEqual(400)
   expect(call?.associations?.contacts?.results.map((r) => r.id)).toEqual([FIRST.id])
 })
+
+/** Holds the documents `pick` selects until release() (each request once the gate opens). */
+async function holdDocuments(context: BrowserContext, pick: (request: Request) => boolean): Promise<{ held: Promise<void>; release(): void }> {
+  let release!: () => void
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  let markHeld!: () => void
+  const held = new Promise<void>((resolve) => (markHeld = resolve))
+  await context.route(
+    (url) => url.protocol.startsWith('http'),
+    async (route) => {
+      if (route.request().resourceType() !== 'document' || !pick(route.request())) return route.fallback()
+      markHeld()
+      await gate
+      await route.fallback()
+    },
+  )
+  return { held, release }
+}
+
+// The page opens the calling window by itself when no window answers within WHO_WAIT_MS of its load; a
+// user's Call press can land at any moment of that opening. Each case holds the window's own page, or its
+// widget's, so the press lands exactly then.
+for (const moment of ['before the calling window announces itself', 'while the calling window\'s widget is still starting'] as const) {
+  test(`a Call press ${moment} (the page opened the window by itself) is dialed exactly once`, async ({ page, baseURL }) => {
+    const origins = kitOrigins(baseURL)
+    const widgetUrl = fixtureUrl(origins, 'window-only-widget')
+    const messages = await installMessageRecorder(page, { harness: origins.harness, widget: origins.widget })
+    let harnessPages = 0
+    const windowPage = await holdDocuments(page.context(), (request) => request.url().startsWith(`${origins.harness}/`) && (harnessPages += 1) > 1)
+    const widgetPage = await holdDocuments(page.context(), (request) => request.url().startsWith(widgetUrl))
+    const harness = new Harness(page)
+    await harness.open({ widgetUrl, route: `/${FIRST.type}/${FIRST.id}`, placement: 'window' })
+    await harness.widgetPage() // the calling window the page opened by itself, no press yet
+    const card = page.getByRole('region', { name: 'Calling window' })
+    if (moment === 'before the calling window announces itself') {
+      await windowPage.held
+      await expect(card).toContainText('Not open')
+    } else {
+      windowPage.release()
+      await widgetPage.held
+      // The window announced itself; its widget's page is still loading.
+      await expect(card).toContainText('handshake')
+    }
+    // The Call button stays enabled all through the opening: a button disabled for that moment swallows a press.
+    await harness.pressCall(FIRST.phone)
+    await expect(card.getByRole('status')).toHaveText('Asking the calling window to dial…')
+    windowPage.release()
+    widgetPage.release()
+
+    const widget = harness.widget
+    await expect(widgetStatus(widget)).toContainText('window · idle', { timeout: 15_000 })
+    await expect(widget.getByLabel('Dialed number')).toContainText('617')
+    await expect(card.getByRole('status')).toHaveCount(0)
+    await expect(card.getByRole('alert')).toHaveCount(0)
+    await expect(card).toContainText('No call.')
+    // Leaves a second DIAL_NUMBER (a repeated hand-over) the time to show up before counting.
+    await page.waitForTimeout(300)
+    expect(messages.ofType('DIAL_NUMBER', 'to-widget')).toHaveLength(1)
+  })
+}
 
 test('the window-only widget refuses the docked placement (SYNC says iframeLocation widget)', async ({ page, baseURL }) => {
   const harness = new Harness(page)

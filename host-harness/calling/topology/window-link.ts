@@ -37,11 +37,16 @@ export interface PageLinkState {
 
 /**
  * Why a record page may not dial through the calling window, or null when it may: the
- * window's own reason (e.g. its widget is logged out), as the docked widget gives its own.
- * With no window known to be open, a Call press opens one, so nothing blocks it here.
+ * window's own reason when it waits on the user (e.g. its widget is logged out), as the
+ * docked widget gives its own. With no window known to be open, a Call press opens one; while
+ * the window's widget is still starting, a press waits in the window until the widget can dial.
+ * So the Call button stays enabled from the page's load through the window's opening: a button
+ * that turned disabled for those few hundred milliseconds would swallow a press landing then.
  */
 export function windowDialBlocker(state: PageLinkState): string | null {
-  return state.window?.cannotDial ?? null
+  const win = state.window
+  if (!win || win.widgetStarting) return null
+  return win.cannotDial
 }
 
 /** How long a page that just loaded waits for a calling window to answer `who` before it opens one. */

@@ -46,6 +46,11 @@ export const windowSummary = z.object({
   handshake: text,
   /** null: the widget can dial; else why not */
   cannotDial: text.nullable(),
+  /**
+   * The widget is still starting (settings, its page, the handshake, INITIALIZED): cannotDial passes by
+   * itself, and a dial handed over now is dialed once it can.
+   */
+  widgetStarting: z.boolean(),
   /** as the widget said (INITIALIZED, LOGGED_IN/OUT, USER_(UN)AVAILABLE); null: not yet */
   loggedIn: z.boolean().nullable(),
   available: z.boolean().nullable(),
