@@ -89,6 +89,32 @@ test('a call in the calling window survives three full page loads and is logged 
   expect(call?.associations?.contacts?.results.map((r) => r.id)).toEqual([FIRST.id])
 })
 
+/** How long a record page waits for an open calling window to answer before it opens one (WHO_WAIT_MS). */
+const WHO_WAIT_MS = 500
+
+test("the page opens the calling window by itself before it offers Call, so the opening never falls inside a Call press", async ({ page, baseURL }) => {
+  // A window that opens (and takes the focus) while the mouse button is down swallows that press: the
+  // record page's Call once showed "No call." and dialed nothing when its own opening fell due inside it.
+  // The record page's wait is held here until the test lets it end.
+  await page.addInitScript((waitMs) => {
+    if (window.top !== window || window.opener !== null) return // the record page only, not the calling window
+    const setTimer = window.setTimeout
+    const held: Array<() => void> = []
+    Object.assign(window, { __endWhoWait: () => held.splice(0).map((fire) => fire()).length })
+    window.setTimeout = ((fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) =>
+      ms === waitMs ? (held.push(() => fn(...args)), 0) : setTimer(fn, ms, ...args)) as typeof window.setTimeout
+  }, WHO_WAIT_MS)
+  const harness = new Harness(page)
+  await harness.open({ widgetUrl: fixtureUrl(kitOrigins(baseURL), 'window-only-widget'), route: `/${FIRST.type}/${FIRST.id}`, placement: 'window' })
+  const call = page.getByRole('button', { name: `Call ${FIRST.phone}`, exact: true })
+  await expect(call).toBeDisabled()
+  await expect(page.getByRole('note')).toHaveText('Looking for an open calling window…')
+  expect(await page.evaluate(() => (window as unknown as { __endWhoWait(): number }).__endWhoWait()), 'the record page waited once for an open calling window').toBe(1)
+  await harness.widgetPage() // the page opened the window by itself…
+  await harness.pressCall(FIRST.phone) // …and offers Call from then on
+  await expect(harness.widget.getByLabel('Dialed number')).toContainText('617', { timeout: 15_000 })
+})
+
 /** Holds the documents `pick` selects until release() (each request once the gate opens). */
 async function holdDocuments(context: BrowserContext, pick: (request: Request) => boolean): Promise<{ held: Promise<void>; release(): void }> {
   let release!: () => void

@@ -1,5 +1,5 @@
 import { BroadcastChannel } from 'node:worker_threads'
-import { PageLink, WindowLink, windowDialBlocker, type WindowHostPort } from './window-link.ts'
+import { LOOKING_FOR_WINDOW, PageLink, WindowLink, windowDialBlocker, type WindowHostPort } from './window-link.ts'
 import type { ChannelPort, DialInput, WindowSummary } from './window-protocol.ts'
 
 const NAME = 'window-link-test'
@@ -188,10 +188,12 @@ test('a dial request carries only the record properties its label needs', async 
 
 test("a record page's Call is blocked by what the calling window reports, and not when no window is known or its widget is still starting", () => {
   const summary = (cannotDial: string | null, widgetStarting = false): WindowSummary => ({ widgetName: 'Fixture', handshake: 'ready', cannotDial, widgetStarting, loggedIn: cannotDial === null, available: null, isReady: true, call: null })
-  expect(windowDialBlocker({ window: null, pending: false, lastResult: null })).toBeNull()
-  expect(windowDialBlocker({ window: summary('Log in to the calling widget before calling.'), pending: false, lastResult: null })).toBe('Log in to the calling widget before calling.')
-  expect(windowDialBlocker({ window: summary(null), pending: false, lastResult: null })).toBeNull()
-  expect(windowDialBlocker({ window: summary('The calling widget is still connecting.', true), pending: false, lastResult: null })).toBeNull()
+  const state = { looking: false, pending: false, lastResult: null }
+  expect(windowDialBlocker({ ...state, window: null })).toBeNull()
+  expect(windowDialBlocker({ ...state, window: null, looking: true })).toBe(LOOKING_FOR_WINDOW)
+  expect(windowDialBlocker({ ...state, window: summary('Log in to the calling widget before calling.') })).toBe('Log in to the calling widget before calling.')
+  expect(windowDialBlocker({ ...state, window: summary(null) })).toBeNull()
+  expect(windowDialBlocker({ ...state, window: summary('The calling widget is still connecting.', true) })).toBeNull()
 })
 
 test('a dial handed to a calling window that goes away before answering goes to the next window that announces itself', async () => {
@@ -270,8 +272,37 @@ function manualBus() {
   return { port, deliver }
 }
 
+test('a page that opens the calling window by itself does so before it offers Call, so the opening never falls inside a press', () => {
+  const bus = manualBus()
+  let whoTimer: (() => void) | null = null
+  const atOpening: Array<string | null> = []
+  const page: PageLink = new PageLink({
+    channel: bus.port(),
+    openWindow: () => true,
+    onNoWindow: () => atOpening.push(windowDialBlocker(page.state)),
+    setTimer: (fn) => ((whoTimer = fn), 1),
+  })
+  page.start()
+  bus.deliver() // `who`: no window answers
+  expect(windowDialBlocker(page.state)).toBe(LOOKING_FOR_WINDOW)
+  whoTimer!()
+  expect(atOpening).toEqual([LOOKING_FOR_WINDOW]) // still not offered while the window opens
+  expect(windowDialBlocker(page.state)).toBeNull() // offered right after, in the same task
+
+  // A page that finds the window open offers Call at once, without waiting.
+  const win = fakeHost()
+  win.set(null)
+  new WindowLink({ channel: bus.port(), host: win.host }).start()
+  const reloaded = new PageLink({ channel: bus.port(), openWindow: () => true, onNoWindow: () => atOpening.push('again'), setTimer: () => 1 })
+  reloaded.start()
+  expect(windowDialBlocker(reloaded.state)).toBe(LOOKING_FOR_WINDOW)
+  bus.deliver()
+  expect(windowDialBlocker(reloaded.state)).toBeNull()
+  expect(atOpening).toHaveLength(1)
+})
+
 /** When the Call press lands, relative to the page's own opening of the calling window (WHO_WAIT_MS after load). */
-const PRESS_MOMENTS = ['before the page opens the window', 'after the page opened it, before it announces itself', 'after it announced itself, its widget still starting'] as const
+const PRESS_MOMENTS = ['after the page opened the window, before it announces itself', 'after the window announced itself, its widget still starting'] as const
 
 test.each(PRESS_MOMENTS)('a Call press %s is never blocked and is dialed exactly once, when the widget can', (moment) => {
   const bus = manualBus()
@@ -285,7 +316,6 @@ test.each(PRESS_MOMENTS)('a Call press %s is never blocked and is dialed exactly
     setTimer: (fn) => ((whoTimer = fn), 1),
     newRequestId: () => 'r1',
   })
-  page.subscribe(() => blockers.push(windowDialBlocker(page.state)))
   const press = () => {
     // The Call button is enabled exactly when windowDialBlocker is null.
     expect(windowDialBlocker(page.state)).toBeNull()
@@ -293,15 +323,14 @@ test.each(PRESS_MOMENTS)('a Call press %s is never blocked and is dialed exactly
   }
   page.start()
   bus.deliver() // `who`: no window answers
-
-  if (moment === PRESS_MOMENTS[0]) press()
   whoTimer!() // the page's own opening falls due
-  if (moment === PRESS_MOMENTS[1]) press()
+  page.subscribe(() => blockers.push(windowDialBlocker(page.state)))
+  if (moment === PRESS_MOMENTS[0]) press()
   const win = fakeHost()
   new WindowLink({ channel: bus.port(), host: win.host }).start() // the window's page loads
   bus.deliver()
   expect(page.state.window).toMatchObject({ cannotDial: 'The calling widget is still connecting.', widgetStarting: true })
-  if (moment === PRESS_MOMENTS[2]) press()
+  if (moment === PRESS_MOMENTS[1]) press()
   bus.deliver()
   expect(page.state.pending).toBe(true)
 
@@ -315,9 +344,9 @@ test.each(PRESS_MOMENTS)('a Call press %s is never blocked and is dialed exactly
 
   expect(win.calls).toEqual([INPUT])
   expect(page.state).toMatchObject({ pending: false, lastResult: { ok: true } })
-  // Before the press, the page opened the window once; a press with no window known opens (finds) it again.
-  expect(opens).toBe(moment === PRESS_MOMENTS[1] ? 2 : 1)
-  // Nothing ever disabled the Call button while the window opened.
+  // The page opened the window once; a press with no window known yet opens (finds) it again.
+  expect(opens).toBe(moment === PRESS_MOMENTS[0] ? 2 : 1)
+  // Nothing disabled the Call button while the window opened.
   expect(blockers.filter((b) => b !== null)).toEqual([])
 })
 

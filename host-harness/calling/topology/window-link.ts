@@ -29,23 +29,38 @@ class Listeners {
 export interface PageLinkState {
   /** The calling window's last report; null while none is known to be open. */
   window: WindowSummary | null
+  /**
+   * The page is still asking whether a calling window is open (up to WHO_WAIT_MS after load), before
+   * it opens one by itself. Only for a page that opens the window by itself (`onNoWindow`).
+   */
+  looking: boolean
   /** A dial request the window has not answered yet. */
   pending: boolean
   /** The last dial request's outcome. */
   lastResult: { ok: boolean; reason?: string } | null
 }
 
+/** windowDialBlocker's reason while the page asks whether a calling window is open. */
+export const LOOKING_FOR_WINDOW = 'Looking for an open calling window…'
+
 /**
- * Why a record page may not dial through the calling window, or null when it may: the
- * window's own reason when it waits on the user (e.g. its widget is logged out), as the
- * docked widget gives its own. With no window known to be open, a Call press opens one; while
- * the window's widget is still starting, a press waits in the window until the widget can dial.
- * So the Call button stays enabled from the page's load through the window's opening: a button
- * that turned disabled for those few hundred milliseconds would swallow a press landing then.
+ * Why a record page may not dial through the calling window, or null when it may.
+ *
+ * - While the page still looks for an open window (before it opens one by itself): blocked. The
+ *   page's own opening then never falls inside a Call press: a window that opens (and takes the
+ *   focus) while the mouse button is down swallows the press, which never reaches the page.
+ * - No window known to be open (after that): a Call press opens one.
+ * - The window's widget still starting: a press waits in the window until the widget can dial.
+ * - Else the window's own reason when it waits on the user (e.g. its widget is logged out), as
+ *   the docked widget gives its own.
+ *
+ * So once enabled, the Call button stays enabled through the window's opening: a button that
+ * turned disabled for a moment would swallow a press landing then.
  */
 export function windowDialBlocker(state: PageLinkState): string | null {
   const win = state.window
-  if (!win || win.widgetStarting) return null
+  if (!win) return state.looking ? LOOKING_FOR_WINDOW : null
+  if (win.widgetStarting) return null
   return win.cannotDial
 }
 
@@ -75,7 +90,7 @@ const defaultRequestId = () => `dial-${Date.now().toString(36)}-${(requestSeq +=
 export class PageLink {
   readonly #options: PageLinkOptions
   readonly #listeners = new Listeners()
-  #state: PageLinkState = { window: null, pending: false, lastResult: null }
+  #state: PageLinkState = { window: null, looking: false, pending: false, lastResult: null }
   /** A dial waiting for the window to announce itself. */
   #queued: { requestId: string; input: DialInput } | null = null
   /**
@@ -96,9 +111,12 @@ export class PageLink {
     this.#options.channel.postMessage({ kind: 'who' } satisfies ChannelMessage)
     const onNoWindow = this.#options.onNoWindow
     if (onNoWindow) {
+      this.#set({ looking: true })
       const setTimer = this.#options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
       setTimer(() => {
+        // Opens before the Call buttons are offered (looking ends after), in this same task.
         if (this.#state.window === null && this.#queued === null && !this.#stopped) onNoWindow()
+        if (this.#state.looking) this.#set({ looking: false })
       }, WHO_WAIT_MS)
     }
   }
@@ -154,7 +172,7 @@ export class PageLink {
     }
     switch (message.kind) {
       case 'present': {
-        this.#set({ window: message.summary })
+        this.#set({ window: message.summary, looking: false })
         const queued = this.#queued
         if (queued) {
           this.#queued = null
