@@ -239,8 +239,8 @@ test("in the window placement a record page's Call button follows the calling wi
   await harness.open({ widgetUrl: ourWidgetUrl(baseURL, {}), route: `/${FIRST.type}/${FIRST.id}`, placement: 'window' })
   await harness.widgetPage() // the calling window, which the page opened
   const call = page.getByRole('button', { name: `Call ${FIRST.phone}`, exact: true })
-  await expect(call).toBeDisabled({ timeout: 15_000 })
-  await expect(page.getByText(/log in/i).first()).toBeVisible()
+  await expect(page.getByRole('note')).toHaveText('Log in to the calling widget before calling.', { timeout: 15_000 })
+  await expect(call).toBeDisabled()
   await harness.widget.getByRole('button', { name: 'Log in' }).click()
   await expect(call).toBeEnabled()
 })

@@ -360,3 +360,28 @@ test('a calling window whose widget waits on the user (logged out) blocks the Ca
   bus.deliver()
   expect(windowDialBlocker(page.state)).toBe('Log in to the calling widget before calling.')
 })
+
+test('with two calling windows open, a Call press is dialed by exactly one of them', () => {
+  // Two tabs that could not find each other's window (a reply to `who` came too late) each opened one.
+  const bus = manualBus()
+  const first = fakeHost()
+  const second = fakeHost()
+  first.set(null)
+  second.set(null)
+  const firstLink = new WindowLink({ channel: bus.port(), host: first.host, windowId: 'w1' })
+  firstLink.start()
+  new WindowLink({ channel: bus.port(), host: second.host, windowId: 'w2' }).start()
+  const page = new PageLink({ channel: bus.port(), openWindow: () => true, newRequestId: () => 'r1' })
+  page.start()
+  bus.deliver()
+  page.dial(INPUT)
+  bus.deliver()
+  expect([...first.calls, ...second.calls]).toEqual([INPUT])
+  expect(page.state).toMatchObject({ pending: false, lastResult: { ok: true } })
+
+  // The other window closing changes nothing here; the one the page reports from closing is forgotten.
+  const reported = page.state.window
+  firstLink.stop()
+  bus.deliver()
+  expect(page.state.window).toBe(reported)
+})

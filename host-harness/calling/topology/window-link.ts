@@ -94,11 +94,16 @@ export class PageLink {
   /** A dial waiting for the window to announce itself. */
   #queued: { requestId: string; input: DialInput } | null = null
   /**
-   * The dial handed to the window, until it answers. A window that goes away without an
+   * The dial handed to a window, until it answers. A window that goes away without an
    * answer never dialed it (it answers at once when it dials): the dial is queued again
    * for the next window that announces itself, as the Call press still stands.
    */
-  #handedOver: { requestId: string; input: DialInput } | null = null
+  #handedOver: { requestId: string; input: DialInput; windowId: string } | null = null
+  /**
+   * The window page whose report `state.window` is. A dial names it, so exactly one window
+   * dials even when two are open (two tabs that could not find each other's window each opened one).
+   */
+  #windowId: string | null = null
   #pendingId: string | null = null
   readonly #onMessage = (event: MessageEvent) => this.#receive(event.data)
 
@@ -151,7 +156,7 @@ export class PageLink {
   dial(input: DialInput): { ok: true } | { ok: false; reason: string } {
     const requestId = (this.#options.newRequestId ?? defaultRequestId)()
     this.#handedOver = null
-    if (this.#state.window === null) {
+    if (this.#windowId === null) {
       const opened = this.open()
       if (!opened.ok) return opened
       this.#queued = { requestId, input }
@@ -172,6 +177,7 @@ export class PageLink {
     }
     switch (message.kind) {
       case 'present': {
+        this.#windowId = message.windowId
         this.#set({ window: message.summary, looking: false })
         const queued = this.#queued
         if (queued) {
@@ -187,11 +193,15 @@ export class PageLink {
         this.#set({ pending: false, lastResult: message.ok ? { ok: true } : { ok: false, reason: `The calling window could not dial: ${message.reason ?? 'no reason given'}` } })
         return
       case 'gone':
-        if (this.#handedOver) {
-          this.#queued = this.#handedOver
+        if (this.#handedOver?.windowId === message.windowId) {
+          const { requestId, input } = this.#handedOver
+          this.#queued = { requestId, input }
           this.#handedOver = null
         }
-        this.#set({ window: null })
+        if (message.windowId === this.#windowId) {
+          this.#windowId = null
+          this.#set({ window: null })
+        }
         return
       case 'who':
       case 'dial':
@@ -200,8 +210,10 @@ export class PageLink {
   }
 
   #handOver(dial: { requestId: string; input: DialInput }): void {
-    this.#handedOver = dial
-    this.#options.channel.postMessage({ kind: 'dial', requestId: dial.requestId, input: dial.input } satisfies ChannelMessage)
+    const windowId = this.#windowId
+    if (windowId === null) return
+    this.#handedOver = { ...dial, windowId }
+    this.#options.channel.postMessage({ kind: 'dial', requestId: dial.requestId, windowId, input: dial.input } satisfies ChannelMessage)
   }
 
   #set(partial: Partial<PageLinkState>): void {
@@ -221,6 +233,8 @@ export interface WindowHostPort {
 export interface WindowLinkOptions {
   channel: ChannelPort
   host: WindowHostPort
+  /** This window page's id in its messages (default: a random one). */
+  windowId?: string
   dialWaitMs?: number
   setTimer?(fn: () => void, ms: number): unknown
   clearTimer?(handle: unknown): void
@@ -230,6 +244,7 @@ export interface WindowLinkOptions {
 /** The calling window's side: reports its state, dials for the record pages. */
 export class WindowLink {
   readonly #options: WindowLinkOptions
+  readonly #id: string
   #last = ''
   #waiting: { requestId: string; input: DialInput; timer: unknown } | null = null
   #offHost: (() => void) | null = null
@@ -237,6 +252,8 @@ export class WindowLink {
 
   constructor(options: WindowLinkOptions) {
     this.#options = options
+    // Only tells a few window pages apart (no secret): Math.random works on any origin, secure or not.
+    this.#id = options.windowId ?? `window-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
   }
 
   start(): void {
@@ -251,7 +268,7 @@ export class WindowLink {
     this.#offHost = null
     this.#cancelWaiting()
     this.#options.channel.removeEventListener('message', this.#onMessage)
-    this.#options.channel.postMessage({ kind: 'gone' } satisfies ChannelMessage)
+    this.#options.channel.postMessage({ kind: 'gone', windowId: this.#id } satisfies ChannelMessage)
   }
 
   #announce(force: boolean): void {
@@ -259,7 +276,7 @@ export class WindowLink {
     const text = JSON.stringify(summary)
     if (!force && text === this.#last) return
     this.#last = text
-    this.#options.channel.postMessage({ kind: 'present', summary } satisfies ChannelMessage)
+    this.#options.channel.postMessage({ kind: 'present', windowId: this.#id, summary } satisfies ChannelMessage)
   }
 
   #onHostChange(): void {
@@ -274,7 +291,7 @@ export class WindowLink {
       return
     }
     if (message.kind === 'who') this.#announce(true)
-    else if (message.kind === 'dial') this.#dial(message.requestId, message.input)
+    else if (message.kind === 'dial' && message.windowId === this.#id) this.#dial(message.requestId, message.input)
   }
 
   #dial(requestId: string, input: DialInput): void {
