@@ -44,6 +44,9 @@ function widgetStatus(frame: ReturnType<Page['frameLocator']>) {
 }
 
 test('a call in the calling window survives three full page loads and is logged COMPLETED on the record it began on', async ({ page, baseURL }) => {
+  // The longest journey here (two windows, four full page loads, a call): about 10 s on a quiet machine, past 30 s
+  // on a saturated one, always after its dial.
+  test.slow()
   const harness = new Harness(page)
   await harness.open({ widgetUrl: fixtureUrl(kitOrigins(baseURL), 'window-only-widget'), route: `/${FIRST.type}/${FIRST.id}`, placement: 'window', navigation: 'full' })
   // No widget in the page: the record page offers the calling window.
