@@ -374,6 +374,18 @@ export function dialBlocker(s: Pick<CallingState, 'mounted' | 'status' | 'failur
   return null
 }
 
+/**
+ * Whether the widget is still starting, so that dialBlocker's reason passes by itself: the calling
+ * settings are loading, the widget's page is loading or in its handshake, or it has not sent INITIALIZED
+ * yet. False when it can dial, and for what waits on the user: no widget to load, a failed handshake,
+ * a logged-out widget.
+ */
+export function widgetStarting(s: Pick<CallingState, 'settingsLoad' | 'mounted' | 'status' | 'initialized'>): boolean {
+  if (!s.mounted) return s.settingsLoad === 'loading'
+  if (s.status === 'failed') return false
+  return s.status !== 'ready' || !s.initialized
+}
+
 /** The app's store. */
 export const callingStore = createCallingStore({}, { batchTraffic: true })
 

@@ -85,6 +85,24 @@ test('the window reports its widget, whether it can dial and the call as the API
   expect(summary.call?.externalCallId).toHaveLength(512)
 })
 
+test('the window says whether its widget is still starting (a Call waits for it) or waits on the user (a Call is blocked)', () => {
+  const store = createCallingStore({})
+  const starting = () => windowSummaryOf(store.getState(), 'W').widgetStarting
+  expect(starting()).toBe(true) // the calling settings are loading
+  store.getState().patch({ settingsLoad: 'loaded' })
+  expect(starting()).toBe(false) // no widget to load
+  store.getState().patch({ mounted: true, status: 'syncing' })
+  expect(starting()).toBe(true)
+  store.getState().patch({ status: 'ready' })
+  expect(starting()).toBe(true) // no INITIALIZED yet
+  store.getState().patch({ initialized: true, loggedIn: false })
+  expect(windowSummaryOf(store.getState(), 'W')).toMatchObject({ widgetStarting: false, cannotDial: 'Log in to the calling widget before calling.' })
+  store.getState().patch({ loggedIn: true })
+  expect(windowSummaryOf(store.getState(), 'W')).toMatchObject({ widgetStarting: false, cannotDial: null })
+  store.getState().patch({ status: 'failed', failureCause: 'timeout' })
+  expect(starting()).toBe(false)
+})
+
 test("the widget's NAVIGATE_TO_RECORD in the calling window moves the page that opened it, never the window", () => {
   const focus = vi.fn()
   const opener = { closed: false, location: { origin: 'http://h', hash: '#/contacts' }, focus }

@@ -13,7 +13,7 @@
  *   if the user leaves, the next load of this tab says which call was dropped.
  */
 import type { CallingRuntime } from '../core/runtime.ts'
-import { dialBlocker, type CallingState, type CallingStore } from '../core/calling-store.ts'
+import { dialBlocker, widgetStarting, type CallingState, type CallingStore } from '../core/calling-store.ts'
 import type { StartCallInput, StartCallResult } from '../core/controller/controller.ts'
 import { installFullNavigation, isLiveCall, rememberDroppedCall, takeDroppedCall, droppedCallText, type DroppedCall } from './full-navigation.ts'
 import { CALLING_WINDOW_FEATURES, CALLING_WINDOW_NAME, callingWindowUrl, placementFromQuery, type Placement } from '../core/placement.ts'
@@ -32,6 +32,7 @@ export function windowSummaryOf(s: CallingState, widgetName: string): WindowSumm
     widgetName: clip(widgetName),
     handshake: s.status,
     cannotDial: dialBlocker(s),
+    widgetStarting: widgetStarting(s),
     loggedIn: s.loggedIn,
     available: s.available,
     isReady: s.effective?.isReady ?? true,

@@ -9,7 +9,7 @@ import type { PageLinkState } from './window-link.ts'
 import { PlacementSelect } from '../core/placement-select.tsx'
 import './topology.css'
 
-const NO_LINK: PageLinkState = { window: null, pending: false, lastResult: null }
+const NO_LINK: PageLinkState = { window: null, looking: false, pending: false, lastResult: null }
 const noSubscribe = () => () => {}
 
 /** The record page's view of the calling window (re-renders when it reports). */
@@ -47,6 +47,8 @@ export function WindowCallCard() {
             <p className="calling-window-card__line">No call.</p>
           )}
         </>
+      ) : state.looking ? (
+        <p className="calling-window-card__line">Looking for an open calling window; this page opens one if there is none.</p>
       ) : (
         <p className="calling-window-card__line">Not open. A Call button opens it; it holds the call while pages load.</p>
       )}

@@ -1,5 +1,5 @@
 import { BroadcastChannel } from 'node:worker_threads'
-import { PageLink, WindowLink, windowDialBlocker, type WindowHostPort } from './window-link.ts'
+import { LOOKING_FOR_WINDOW, PageLink, WindowLink, windowDialBlocker, type WindowHostPort } from './window-link.ts'
 import type { ChannelPort, DialInput, WindowSummary } from './window-protocol.ts'
 
 const NAME = 'window-link-test'
@@ -16,14 +16,15 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
 
 const INPUT: DialInput = { objectType: 'contacts', objectId: '1', phoneNumber: '+16175550101', phoneProperty: 'phone', record: { id: '1', properties: { firstname: 'Ada' } } }
 
-/** A calling integration as the window's link sees it: dials once `ready` is set. */
+/** A calling integration as the window's link sees it: starting (connecting) until `set` says otherwise. */
 function fakeHost() {
   const listeners = new Set<() => void>()
   const calls: DialInput[] = []
   let cannotDial: string | null = 'The calling widget is still connecting.'
+  let starting = true
   let call: WindowSummary['call'] = null
   const host: WindowHostPort = {
-    summary: () => ({ widgetName: 'Fixture', handshake: cannotDial ? 'syncing' : 'ready', cannotDial, loggedIn: cannotDial ? null : true, available: null, isReady: true, call }),
+    summary: () => ({ widgetName: 'Fixture', handshake: cannotDial ? 'syncing' : 'ready', cannotDial, widgetStarting: starting, loggedIn: cannotDial ? null : true, available: null, isReady: true, call }),
     subscribe: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -35,8 +36,10 @@ function fakeHost() {
       return { ok: true }
     },
   }
-  const set = (reason: string | null) => {
+  /** null: the widget can dial; a reason: it cannot, and `stillStarting` says whether that passes by itself. */
+  const set = (reason: string | null, stillStarting = false) => {
     cannotDial = reason
+    starting = stillStarting
     for (const l of listeners) l()
   }
   return { host, calls, set }
@@ -183,11 +186,14 @@ test('a dial request carries only the record properties its label needs', async 
   expect(Object.getPrototypeOf(calls[0]?.record?.properties)).toBe(Object.prototype)
 })
 
-test("a record page's Call is blocked by what the calling window reports, and not when no window is known", () => {
-  const summary = (cannotDial: string | null): WindowSummary => ({ widgetName: 'Fixture', handshake: 'ready', cannotDial, loggedIn: cannotDial === null, available: null, isReady: true, call: null })
-  expect(windowDialBlocker({ window: null, pending: false, lastResult: null })).toBeNull()
-  expect(windowDialBlocker({ window: summary('Log in to the calling widget before calling.'), pending: false, lastResult: null })).toBe('Log in to the calling widget before calling.')
-  expect(windowDialBlocker({ window: summary(null), pending: false, lastResult: null })).toBeNull()
+test("a record page's Call is blocked by what the calling window reports, and not when no window is known or its widget is still starting", () => {
+  const summary = (cannotDial: string | null, widgetStarting = false): WindowSummary => ({ widgetName: 'Fixture', handshake: 'ready', cannotDial, widgetStarting, loggedIn: cannotDial === null, available: null, isReady: true, call: null })
+  const state = { looking: false, pending: false, lastResult: null }
+  expect(windowDialBlocker({ ...state, window: null })).toBeNull()
+  expect(windowDialBlocker({ ...state, window: null, looking: true })).toBe(LOOKING_FOR_WINDOW)
+  expect(windowDialBlocker({ ...state, window: summary('Log in to the calling widget before calling.') })).toBe('Log in to the calling widget before calling.')
+  expect(windowDialBlocker({ ...state, window: summary(null) })).toBeNull()
+  expect(windowDialBlocker({ ...state, window: summary('The calling widget is still connecting.', true) })).toBeNull()
 })
 
 test('a dial handed to a calling window that goes away before answering goes to the next window that announces itself', async () => {
@@ -232,4 +238,150 @@ test('a window that dialed and then goes away is not asked again', async () => {
   await settle()
   expect(calls).toEqual([INPUT])
   expect(next.calls).toEqual([])
+})
+
+/**
+ * A channel whose messages wait for deliver(), so a test decides what each side has heard and when.
+ * As a BroadcastChannel: each message goes to every other port open when it was posted, in order.
+ */
+function manualBus() {
+  type Port = { listeners: Set<(event: MessageEvent) => void>; closed: boolean }
+  const ports: Port[] = []
+  const queue: Array<() => void> = []
+  const port = (): ChannelPort => {
+    const self: Port = { listeners: new Set(), closed: false }
+    ports.push(self)
+    return {
+      postMessage: (message) => {
+        const data: unknown = structuredClone(message)
+        for (const other of ports) {
+          if (other === self || other.closed) continue
+          queue.push(() => {
+            for (const listener of [...other.listeners]) listener({ data } as MessageEvent)
+          })
+        }
+      },
+      addEventListener: (_type, listener) => void self.listeners.add(listener),
+      removeEventListener: (_type, listener) => void self.listeners.delete(listener),
+      close: () => void (self.closed = true),
+    }
+  }
+  const deliver = () => {
+    while (queue.length > 0) queue.shift()!()
+  }
+  return { port, deliver }
+}
+
+test('a page that opens the calling window by itself does so before it offers Call, so the opening never falls inside a press', () => {
+  const bus = manualBus()
+  let whoTimer: (() => void) | null = null
+  const atOpening: Array<string | null> = []
+  const page: PageLink = new PageLink({
+    channel: bus.port(),
+    openWindow: () => true,
+    onNoWindow: () => atOpening.push(windowDialBlocker(page.state)),
+    setTimer: (fn) => ((whoTimer = fn), 1),
+  })
+  page.start()
+  bus.deliver() // `who`: no window answers
+  expect(windowDialBlocker(page.state)).toBe(LOOKING_FOR_WINDOW)
+  whoTimer!()
+  expect(atOpening).toEqual([LOOKING_FOR_WINDOW]) // still not offered while the window opens
+  expect(windowDialBlocker(page.state)).toBeNull() // offered right after, in the same task
+
+  // A page that finds the window open offers Call at once, without waiting.
+  const win = fakeHost()
+  win.set(null)
+  new WindowLink({ channel: bus.port(), host: win.host }).start()
+  const reloaded = new PageLink({ channel: bus.port(), openWindow: () => true, onNoWindow: () => atOpening.push('again'), setTimer: () => 1 })
+  reloaded.start()
+  expect(windowDialBlocker(reloaded.state)).toBe(LOOKING_FOR_WINDOW)
+  bus.deliver()
+  expect(windowDialBlocker(reloaded.state)).toBeNull()
+  expect(atOpening).toHaveLength(1)
+})
+
+/** When the Call press lands, relative to the page's own opening of the calling window (WHO_WAIT_MS after load). */
+const PRESS_MOMENTS = ['after the page opened the window, before it announces itself', 'after the window announced itself, its widget still starting'] as const
+
+test.each(PRESS_MOMENTS)('a Call press %s is never blocked and is dialed exactly once, when the widget can', (moment) => {
+  const bus = manualBus()
+  let whoTimer: (() => void) | null = null
+  let opens = 0
+  const blockers: Array<string | null> = []
+  const page: PageLink = new PageLink({
+    channel: bus.port(),
+    openWindow: () => ((opens += 1), true),
+    onNoWindow: () => void page.open(),
+    setTimer: (fn) => ((whoTimer = fn), 1),
+    newRequestId: () => 'r1',
+  })
+  const press = () => {
+    // The Call button is enabled exactly when windowDialBlocker is null.
+    expect(windowDialBlocker(page.state)).toBeNull()
+    expect(page.dial(INPUT)).toEqual({ ok: true })
+  }
+  page.start()
+  bus.deliver() // `who`: no window answers
+  whoTimer!() // the page's own opening falls due
+  page.subscribe(() => blockers.push(windowDialBlocker(page.state)))
+  if (moment === PRESS_MOMENTS[0]) press()
+  const win = fakeHost()
+  new WindowLink({ channel: bus.port(), host: win.host }).start() // the window's page loads
+  bus.deliver()
+  expect(page.state.window).toMatchObject({ cannotDial: 'The calling widget is still connecting.', widgetStarting: true })
+  if (moment === PRESS_MOMENTS[1]) press()
+  bus.deliver()
+  expect(page.state.pending).toBe(true)
+
+  win.set('The calling widget has not sent INITIALIZED yet.', true) // handshake done
+  bus.deliver()
+  expect(win.calls).toEqual([])
+  win.set(null) // INITIALIZED, logged in
+  bus.deliver()
+  win.set(null)
+  bus.deliver()
+
+  expect(win.calls).toEqual([INPUT])
+  expect(page.state).toMatchObject({ pending: false, lastResult: { ok: true } })
+  // The page opened the window once; a press with no window known yet opens (finds) it again.
+  expect(opens).toBe(moment === PRESS_MOMENTS[0] ? 2 : 1)
+  // Nothing disabled the Call button while the window opened.
+  expect(blockers.filter((b) => b !== null)).toEqual([])
+})
+
+test('a calling window whose widget waits on the user (logged out) blocks the Call with its reason', () => {
+  const bus = manualBus()
+  const page = new PageLink({ channel: bus.port(), openWindow: () => true })
+  page.start()
+  const win = fakeHost()
+  win.set('Log in to the calling widget before calling.')
+  new WindowLink({ channel: bus.port(), host: win.host }).start()
+  bus.deliver()
+  expect(windowDialBlocker(page.state)).toBe('Log in to the calling widget before calling.')
+})
+
+test('with two calling windows open, a Call press is dialed by exactly one of them', () => {
+  // Two tabs that could not find each other's window (a reply to `who` came too late) each opened one.
+  const bus = manualBus()
+  const first = fakeHost()
+  const second = fakeHost()
+  first.set(null)
+  second.set(null)
+  const firstLink = new WindowLink({ channel: bus.port(), host: first.host, windowId: 'w1' })
+  firstLink.start()
+  new WindowLink({ channel: bus.port(), host: second.host, windowId: 'w2' }).start()
+  const page = new PageLink({ channel: bus.port(), openWindow: () => true, newRequestId: () => 'r1' })
+  page.start()
+  bus.deliver()
+  page.dial(INPUT)
+  bus.deliver()
+  expect([...first.calls, ...second.calls]).toEqual([INPUT])
+  expect(page.state).toMatchObject({ pending: false, lastResult: { ok: true } })
+
+  // The other window closing changes nothing here; the one the page reports from closing is forgotten.
+  const reported = page.state.window
+  firstLink.stop()
+  bus.deliver()
+  expect(page.state.window).toBe(reported)
 })

@@ -29,19 +29,39 @@ class Listeners {
 export interface PageLinkState {
   /** The calling window's last report; null while none is known to be open. */
   window: WindowSummary | null
+  /**
+   * The page is still asking whether a calling window is open (up to WHO_WAIT_MS after load), before
+   * it opens one by itself. Only for a page that opens the window by itself (`onNoWindow`).
+   */
+  looking: boolean
   /** A dial request the window has not answered yet. */
   pending: boolean
   /** The last dial request's outcome. */
   lastResult: { ok: boolean; reason?: string } | null
 }
 
+/** windowDialBlocker's reason while the page asks whether a calling window is open. */
+export const LOOKING_FOR_WINDOW = 'Looking for an open calling window…'
+
 /**
- * Why a record page may not dial through the calling window, or null when it may: the
- * window's own reason (e.g. its widget is logged out), as the docked widget gives its own.
- * With no window known to be open, a Call press opens one, so nothing blocks it here.
+ * Why a record page may not dial through the calling window, or null when it may.
+ *
+ * - While the page still looks for an open window (before it opens one by itself): blocked. The
+ *   page's own opening then never falls inside a Call press: a window that opens (and takes the
+ *   focus) while the mouse button is down swallows the press, which never reaches the page.
+ * - No window known to be open (after that): a Call press opens one.
+ * - The window's widget still starting: a press waits in the window until the widget can dial.
+ * - Else the window's own reason when it waits on the user (e.g. its widget is logged out), as
+ *   the docked widget gives its own.
+ *
+ * So once enabled, the Call button stays enabled through the window's opening: a button that
+ * turned disabled for a moment would swallow a press landing then.
  */
 export function windowDialBlocker(state: PageLinkState): string | null {
-  return state.window?.cannotDial ?? null
+  const win = state.window
+  if (!win) return state.looking ? LOOKING_FOR_WINDOW : null
+  if (win.widgetStarting) return null
+  return win.cannotDial
 }
 
 /** How long a page that just loaded waits for a calling window to answer `who` before it opens one. */
@@ -70,15 +90,20 @@ const defaultRequestId = () => `dial-${Date.now().toString(36)}-${(requestSeq +=
 export class PageLink {
   readonly #options: PageLinkOptions
   readonly #listeners = new Listeners()
-  #state: PageLinkState = { window: null, pending: false, lastResult: null }
+  #state: PageLinkState = { window: null, looking: false, pending: false, lastResult: null }
   /** A dial waiting for the window to announce itself. */
   #queued: { requestId: string; input: DialInput } | null = null
   /**
-   * The dial handed to the window, until it answers. A window that goes away without an
+   * The dial handed to a window, until it answers. A window that goes away without an
    * answer never dialed it (it answers at once when it dials): the dial is queued again
    * for the next window that announces itself, as the Call press still stands.
    */
-  #handedOver: { requestId: string; input: DialInput } | null = null
+  #handedOver: { requestId: string; input: DialInput; windowId: string } | null = null
+  /**
+   * The window page whose report `state.window` is. A dial names it, so exactly one window
+   * dials even when two are open (two tabs that could not find each other's window each opened one).
+   */
+  #windowId: string | null = null
   #pendingId: string | null = null
   readonly #onMessage = (event: MessageEvent) => this.#receive(event.data)
 
@@ -91,9 +116,12 @@ export class PageLink {
     this.#options.channel.postMessage({ kind: 'who' } satisfies ChannelMessage)
     const onNoWindow = this.#options.onNoWindow
     if (onNoWindow) {
+      this.#set({ looking: true })
       const setTimer = this.#options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
       setTimer(() => {
+        // Opens before the Call buttons are offered (looking ends after), in this same task.
         if (this.#state.window === null && this.#queued === null && !this.#stopped) onNoWindow()
+        if (this.#state.looking) this.#set({ looking: false })
       }, WHO_WAIT_MS)
     }
   }
@@ -128,7 +156,7 @@ export class PageLink {
   dial(input: DialInput): { ok: true } | { ok: false; reason: string } {
     const requestId = (this.#options.newRequestId ?? defaultRequestId)()
     this.#handedOver = null
-    if (this.#state.window === null) {
+    if (this.#windowId === null) {
       const opened = this.open()
       if (!opened.ok) return opened
       this.#queued = { requestId, input }
@@ -149,7 +177,8 @@ export class PageLink {
     }
     switch (message.kind) {
       case 'present': {
-        this.#set({ window: message.summary })
+        this.#windowId = message.windowId
+        this.#set({ window: message.summary, looking: false })
         const queued = this.#queued
         if (queued) {
           this.#queued = null
@@ -164,11 +193,15 @@ export class PageLink {
         this.#set({ pending: false, lastResult: message.ok ? { ok: true } : { ok: false, reason: `The calling window could not dial: ${message.reason ?? 'no reason given'}` } })
         return
       case 'gone':
-        if (this.#handedOver) {
-          this.#queued = this.#handedOver
+        if (this.#handedOver?.windowId === message.windowId) {
+          const { requestId, input } = this.#handedOver
+          this.#queued = { requestId, input }
           this.#handedOver = null
         }
-        this.#set({ window: null })
+        if (message.windowId === this.#windowId) {
+          this.#windowId = null
+          this.#set({ window: null })
+        }
         return
       case 'who':
       case 'dial':
@@ -177,8 +210,10 @@ export class PageLink {
   }
 
   #handOver(dial: { requestId: string; input: DialInput }): void {
-    this.#handedOver = dial
-    this.#options.channel.postMessage({ kind: 'dial', requestId: dial.requestId, input: dial.input } satisfies ChannelMessage)
+    const windowId = this.#windowId
+    if (windowId === null) return
+    this.#handedOver = { ...dial, windowId }
+    this.#options.channel.postMessage({ kind: 'dial', requestId: dial.requestId, windowId, input: dial.input } satisfies ChannelMessage)
   }
 
   #set(partial: Partial<PageLinkState>): void {
@@ -198,6 +233,8 @@ export interface WindowHostPort {
 export interface WindowLinkOptions {
   channel: ChannelPort
   host: WindowHostPort
+  /** This window page's id in its messages (default: a random one). */
+  windowId?: string
   dialWaitMs?: number
   setTimer?(fn: () => void, ms: number): unknown
   clearTimer?(handle: unknown): void
@@ -207,6 +244,7 @@ export interface WindowLinkOptions {
 /** The calling window's side: reports its state, dials for the record pages. */
 export class WindowLink {
   readonly #options: WindowLinkOptions
+  readonly #id: string
   #last = ''
   #waiting: { requestId: string; input: DialInput; timer: unknown } | null = null
   #offHost: (() => void) | null = null
@@ -214,6 +252,8 @@ export class WindowLink {
 
   constructor(options: WindowLinkOptions) {
     this.#options = options
+    // Only tells a few window pages apart (no secret): Math.random works on any origin, secure or not.
+    this.#id = options.windowId ?? `window-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
   }
 
   start(): void {
@@ -228,7 +268,7 @@ export class WindowLink {
     this.#offHost = null
     this.#cancelWaiting()
     this.#options.channel.removeEventListener('message', this.#onMessage)
-    this.#options.channel.postMessage({ kind: 'gone' } satisfies ChannelMessage)
+    this.#options.channel.postMessage({ kind: 'gone', windowId: this.#id } satisfies ChannelMessage)
   }
 
   #announce(force: boolean): void {
@@ -236,7 +276,7 @@ export class WindowLink {
     const text = JSON.stringify(summary)
     if (!force && text === this.#last) return
     this.#last = text
-    this.#options.channel.postMessage({ kind: 'present', summary } satisfies ChannelMessage)
+    this.#options.channel.postMessage({ kind: 'present', windowId: this.#id, summary } satisfies ChannelMessage)
   }
 
   #onHostChange(): void {
@@ -251,7 +291,7 @@ export class WindowLink {
       return
     }
     if (message.kind === 'who') this.#announce(true)
-    else if (message.kind === 'dial') this.#dial(message.requestId, message.input)
+    else if (message.kind === 'dial' && message.windowId === this.#id) this.#dial(message.requestId, message.input)
   }
 
   #dial(requestId: string, input: DialInput): void {

@@ -46,6 +46,11 @@ export const windowSummary = z.object({
   handshake: text,
   /** null: the widget can dial; else why not */
   cannotDial: text.nullable(),
+  /**
+   * The widget is still starting (settings, its page, the handshake, INITIALIZED): cannotDial passes by
+   * itself, and a dial handed over now is dialed once it can.
+   */
+  widgetStarting: z.boolean(),
   /** as the widget said (INITIALIZED, LOGGED_IN/OUT, USER_(UN)AVAILABLE); null: not yet */
   loggedIn: z.boolean().nullable(),
   available: z.boolean().nullable(),
@@ -57,14 +62,14 @@ export type WindowSummary = z.infer<typeof windowSummary>
 export const channelMessage = z.discriminatedUnion('kind', [
   /** page → window: who is there? (a page that just loaded) */
   z.object({ kind: z.literal('who') }),
-  /** page → window: the user pressed Call on a record page */
-  z.object({ kind: z.literal('dial'), requestId: text, input: dialInput }),
-  /** window → pages: the window is open; its state */
-  z.object({ kind: z.literal('present'), summary: windowSummary }),
+  /** page → window: the user pressed Call on a record page; only the window `windowId` dials it */
+  z.object({ kind: z.literal('dial'), requestId: text, windowId: text, input: dialInput }),
+  /** window → pages: the window is open; its state (`windowId`: this window page, one per document) */
+  z.object({ kind: z.literal('present'), windowId: text, summary: windowSummary }),
   /** window → pages: what became of a dial request */
   z.object({ kind: z.literal('dial-result'), requestId: text, ok: z.boolean(), reason: text.optional() }),
-  /** window → pages: the calling window closed */
-  z.object({ kind: z.literal('gone') }),
+  /** window → pages: that calling window page closed */
+  z.object({ kind: z.literal('gone'), windowId: text }),
 ])
 export type ChannelMessage = z.infer<typeof channelMessage>
 export type DialInput = z.infer<typeof dialInput>
