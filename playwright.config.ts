@@ -19,10 +19,9 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // Two workers on two cores, unless E2E_WORKERS says otherwise. The suite waits more than it computes
+  // Three workers on two cores, unless E2E_WORKERS says otherwise: the suite waits more than it computes
   // (measured on a quiet 2-core machine, the same checkout back to back: 2 workers 3.8 min, 3 workers 3.1 min,
-  // 4 workers 3.4 min), but with three the calling-window race (e2e/calling-window.spec.ts, a Call press as the
-  // page opens the window by itself) showed up in a clean CI run; the default stays at two until that race is fixed.
+  // 4 workers 3.4 min). E2E_WORKERS=2 for a machine that is busy with other work.
   workers: e2eWorkers(process.env.E2E_WORKERS),
   // JSON report lives outside test-results/, which Playwright wipes at start.
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }], ['html', { open: 'never', outputFolder: 'playwright-report' }]],

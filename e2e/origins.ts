@@ -35,7 +35,7 @@ export function chromiumPath(): string {
 
 /** Playwright's workers for the e2e suite: $E2E_WORKERS (a whole number from 1 to 8), default 2. */
 export function e2eWorkers(value: string | undefined): number {
-  if (value === undefined || value === '') return 2
+  if (value === undefined || value === '') return 3
   const workers = Number(value)
   if (!Number.isInteger(workers) || workers < 1 || workers > 8) throw new Error(`E2E_WORKERS must be a whole number from 1 to 8, got ${value}`)
   return workers

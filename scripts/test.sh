@@ -4,15 +4,16 @@
 # Totals come from the JSON reports in reports/.
 #
 # The browser tests leave about half of two cores idle (they wait for pages, timers and servers more than
-# they compute), so the other phases run beside them: first the build (the browser tests need it), then
-# Playwright in the foreground, and meanwhile, one after another, typecheck and lint (side by side),
-# Vitest and the install test (which builds its own clone and needs nothing of this one's build). Vitest
-# gets one worker there, so Playwright keeps a core. Each background phase's output goes to
-# reports/logs/<phase>.log, and is printed under its name when the browser tests are done; a line says
-# when each one ends. The last lines are each phase's start, end and verdict, then the totals.
+# they compute), but Vitest and the typecheck do not: run beside Playwright, they slowed it more than they
+# saved (a quiet 2-core clean clone: 339 s with typecheck, lint, Vitest on one worker and the install test
+# beside the browser tests, against 310 s one after another). So typecheck and lint (side by side) and
+# Vitest (on every core) run first, then the build, then Playwright in the foreground with only the install
+# test beside it (it builds its own clone, mostly waits for npm and a server, and needs nothing of this
+# one's build). The install test's output goes to reports/logs/install.log and is printed under its name
+# when the browser tests are done. The last lines are each phase's start, end and verdict, then the totals.
 #
-# TEST_PHASES=serial runs the same phases one after another, before the browser tests, with Vitest on every
-# core: slower, but for a machine already busy with other work, where tests that share it time out.
+# TEST_PHASES=serial runs the install test before the browser tests too: for a machine already busy with
+# other work, where tests that share it time out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export FORCE_COLOR=${FORCE_COLOR:-0}
@@ -51,28 +52,25 @@ check() {
   record "$name" $?
 }
 
+step "typecheck and lint (side by side), then unit and component tests (vitest)"
+check typecheck npm run --silent typecheck &
+check lint npm run --silent lint &
+wait
+phase vitest npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json
+
 step "build (vite)"
 start=$SECONDS
 npm run --silent build
 status=$?
 printf '%s\t%s\t%s\t%s\n' build $((start - t0)) $((SECONDS - t0)) $status >> "$phases"
 
-# The background phases, in order; typecheck and lint side by side (tsc is done in a few seconds, eslint uses one core).
-# $1: Vitest's workers (empty: its config's).
-background() {
-  check typecheck npm run --silent typecheck &
-  check lint npm run --silent lint &
-  wait
-  phase vitest npx vitest run ${1:+--maxWorkers=$1} --reporter=default --reporter=json --outputFile.json=reports/vitest.json
-  check install node scripts/install-test.mjs
-}
 if [ "${TEST_PHASES:-}" = serial ]; then
-  step "one after another (TEST_PHASES=serial): typecheck and lint, unit and component tests (vitest), the install test (npm pack, install in a new project, npx ringside)"
-  background ''
+  step "the install test (npm pack, install in a new project, npx ringside), before the browser tests (TEST_PHASES=serial)"
+  check install node scripts/install-test.mjs
   background_pid=''
 else
-  step "beside the browser tests: typecheck and lint, then unit and component tests (vitest), then the install test (npm pack, install in a new project, npx ringside)"
-  background 1 &
+  step "beside the browser tests: the install test (npm pack, install in a new project, npx ringside)"
+  check install node scripts/install-test.mjs &
   background_pid=$!
 fi
 # Interrupted: stop the background phases too (their processes, by parent id, from the leaves up).
@@ -95,7 +93,7 @@ fi
 printf '%s\t%s\t%s\t%s\n' e2e $((start - t0)) $((SECONDS - t0)) $status >> "$phases"
 
 if [ -n "$background_pid" ]; then
-  step "waiting for the phases beside the browser tests"
+  step "waiting for the install test beside the browser tests"
   wait "$background_pid"
   trap - INT TERM
 fi
