@@ -9,7 +9,7 @@ import { crc32 } from 'node:zlib'
 import { closeSync, openSync, readSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type RowsNow } from '../shared/api/db.ts'
-import { lineFormat, SNAPSHOT_LAYOUT, type Line } from '../shared/api/data-lines.ts'
+import { CHECKSUM_WIDTH, checksumText, lineFormat, SNAPSHOT_LAYOUT, type Line } from '../shared/api/data-lines.ts'
 
 export { linesOf, pairsOf, SNAPSHOT_LAYOUT, type Damage, type LineSnapshot } from '../shared/api/data-lines.ts'
 
@@ -83,7 +83,7 @@ class LineWriter {
   /** Add one line (the buffer grows for a line longer than its room: a write is then due). */
   line(json: string): void {
     const length = Buffer.byteLength(json)
-    const needed = length + 10
+    const needed = CHECKSUM_WIDTH + length + 1
     if (this.#used + needed > this.#buffer.length) {
       const larger = Buffer.allocUnsafe(this.#used + needed)
       this.#buffer.copy(larger, 0, 0, this.#used)
@@ -91,10 +91,10 @@ class LineWriter {
     }
     const buffer = this.#buffer
     const at = this.#used
-    buffer.write(json, at + 9, length, 'utf8')
-    buffer.write(crc32(buffer.subarray(at + 9, at + 9 + length)).toString(16).padStart(8, '0'), at, 8, 'latin1')
-    buffer[at + 8] = 0x20
-    buffer[at + 9 + length] = 0x0a
+    const json0 = at + CHECKSUM_WIDTH
+    buffer.write(json, json0, length, 'utf8')
+    buffer.write(checksumText(crc32(buffer.subarray(json0, json0 + length))), at, CHECKSUM_WIDTH, 'latin1')
+    buffer[json0 + length] = 0x0a
     this.#used = at + needed
   }
 

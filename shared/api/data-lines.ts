@@ -113,16 +113,21 @@ export interface LineFormat {
   parseImport(text: string): unknown
 }
 
+/** A line's checksum as written before its JSON: 8 lower-case hex digits, then a space. */
+export const CHECKSUM_WIDTH = 9
+export const checksumText = (crc: number): string => `${crc.toString(16).padStart(CHECKSUM_WIDTH - 1, '0')} `
+const CHECKSUM_PREFIX = /^[0-9a-f]{8} /
+
 export function lineFormat(crc32: Crc32): LineFormat {
   function checksummed(json: string): string {
-    return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`
+    return `${checksumText(crc32(json))}${json}\n`
   }
 
   function readLine(line: string, bytes?: Uint8Array): { value: unknown } | { problem: string } {
     let json = line
-    if (line.charCodeAt(8) === 32 && /^[0-9a-f]{8} /.test(line)) {
-      json = line.slice(9)
-      if (crc32(bytes ? bytes.subarray(9) : json) !== parseInt(line.slice(0, 8), 16)) return { problem: 'checksum mismatch (the line was changed or damaged)' }
+    if (line.charCodeAt(CHECKSUM_WIDTH - 1) === 32 && CHECKSUM_PREFIX.test(line)) {
+      json = line.slice(CHECKSUM_WIDTH)
+      if (crc32(bytes ? bytes.subarray(CHECKSUM_WIDTH) : json) !== parseInt(line.slice(0, CHECKSUM_WIDTH - 1), 16)) return { problem: 'checksum mismatch (the line was changed or damaged)' }
     }
     try {
       return { value: JSON.parse(json) }
