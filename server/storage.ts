@@ -14,7 +14,9 @@
  *   server.lock        the pid of the server that owns the folder.
  *
  * Group commit: commits are queued in commit order; one write and one fsync
- * take every line queued while the previous fsync ran. A commit's promise
+ * take every line queued while the previous fsync ran, and a write that
+ * starts from idle takes every line of the event loop's current turn (the
+ * requests that arrived together). A commit's promise
  * resolves once its line is on disk. If a write or fsync fails, that batch
  * and everything queued behind it is rejected (the database undoes them), and
  * the journal is cut back to its last durable byte before the next write.
@@ -37,6 +39,7 @@
  */
 import { closeSync, constants, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs'
 import { open, rename, unlink } from 'node:fs/promises'
+import { setImmediate as endOfTurn } from 'node:timers/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Commit, type CommitRow, type CommitSink, type Database, type RowsNow, type Snapshot, type TableColumns } from '../shared/api/db.ts'
@@ -552,9 +555,17 @@ export class DiskStorage {
    * empty, in the same synchronous step: a commit made by code that ran when
    * the last lines resolved (a handler's next transaction) is either seen by
    * the loop or starts a new writer, never left waiting for a later commit.
+   *
+   * A writer that starts from idle first lets the current turn of the event
+   * loop finish: requests that arrived together are read in one turn (each
+   * socket's callback runs its request up to the commit), so their lines go
+   * out in one write instead of the first alone and the rest behind its
+   * fsync. Once running, it takes what waits as soon as a write ends.
    */
   async #drain(): Promise<void> {
     try {
+      // Resolves in the check phase of this turn: after every I/O callback of its poll phase.
+      await endOfTurn()
       await this.#drainQueue()
     } catch (error) {
       // Not a failed write (those are handled per item): reject what waits rather than leave it waiting.

@@ -187,16 +187,21 @@ test('writes that arrive together share one fsync, and none resolves before the 
   const { file, write } = await withFakeJournal()
   const resolved: string[] = []
   const ids = Array.from({ length: 40 }, (_, i) => String(i + 1))
-  const writes = ids.map((id) => write(id).then(() => resolved.push(id)))
-  // The first write went alone; the 39 others queued behind its fsync.
+  const record = (id: string) => write(id).then(() => resolved.push(id))
+  // 1-20 are committed in one turn of the event loop: the writer, idle until then, takes them all in one write.
+  const first = ids.slice(0, 20).map(record)
   await until(() => file.syncs === 1)
+  // 21-40 come while that fsync runs: they wait for the next one.
+  const second = ids.slice(20).map(record)
   await settle()
   expect(resolved).toEqual([])
+  expect(file.ids(file.text)).toEqual(ids.slice(0, 20))
   await file.release()
-  expect(resolved).toEqual(['1'])
-  expect(file.ids(file.durable)).toEqual(['1'])
+  await Promise.all(first)
+  expect(resolved).toEqual(ids.slice(0, 20))
+  expect(file.ids(file.durable)).toEqual(ids.slice(0, 20))
   await file.release()
-  await Promise.all(writes)
+  await Promise.all(second)
   expect(resolved).toEqual(ids)
   expect(file.syncs).toBe(2)
   expect(file.appends).toBe(2)
@@ -225,8 +230,10 @@ test('a failed fsync undoes exactly the writes not yet durable (newest first), r
   // 2 is being fsynced; 3 and two changes of row 1 queue behind it (undone newest first, row 1 is as durable).
   const outcomes: string[] = []
   const record = (promise: Promise<unknown>) => promise.then(() => outcomes.push('ok'), (error: Error) => outcomes.push(error.message))
-  const later = [write('2'), write('3'), db.transaction(() => items.set('1', { n: 10 })), db.transaction(() => items.set('1', { n: 20 }))].map(record)
+  const failing = record(write('2'))
   await until(() => file.syncs === 2)
+  const later = [failing, ...[write('3'), db.transaction(() => items.set('1', { n: 10 })), db.transaction(() => items.set('1', { n: 20 }))].map(record)]
+  await settle()
   await file.release(new Error('EIO: fsync failed'))
   await Promise.all(later)
   expect(outcomes[0]).toBe('EIO: fsync failed')
@@ -271,15 +278,17 @@ test('change listeners hear a commit only once it is durable, in commit order', 
   const { db, file, write } = await withFakeJournal()
   const heard: string[] = []
   db.onChange((commit) => heard.push(commit.rows.map((row) => row.id).join(',')))
-  const writes = [write('1'), write('2'), write('3')]
+  const together = [write('1'), write('2'), write('3')]
   await until(() => file.syncs === 1)
+  const later = write('4')
   await settle()
   expect(heard).toEqual([])
   await file.release()
-  expect(heard).toEqual(['1'])
-  await file.release()
-  await Promise.all(writes)
+  await Promise.all(together)
   expect(heard).toEqual(['1', '2', '3'])
+  await file.release()
+  await later
+  expect(heard).toEqual(['1', '2', '3', '4'])
 })
 
 /** Every file of a data folder, by name. */
