@@ -48,7 +48,8 @@ function junk(side: 'from-widget' | 'from-host', seed: number): unknown[] {
   return picked
 }
 
-test.use({ widgetUrl: async ({ baseURL }, use) => use(ourWidgetUrl(baseURL)), widgetDriver: 'ringside' })
+// Neither widget here loads the SDK from a public CDN: no CDN routes (a route makes Playwright intercept every request of the context).
+test.use({ widgetUrl: async ({ baseURL }, use) => use(ourWidgetUrl(baseURL)), widgetDriver: 'ringside', mapSdkCdn: false })
 
 /** Every console line of the page and its frames, with the URL of the frame that logged it. */
 function captureConsole(page: Page): Array<{ text: string; url: string; type: string }> {
