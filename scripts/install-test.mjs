@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 // The install test (part of `npm test`): the package as a widget developer
-// gets it, from a fresh clone of the repository's committed HEAD.
-//   0. git clone into a temporary folder (no build, no lib/, no dist/); its
-//      dependencies are the repository's own node_modules, linked, when the
-//      clone's package-lock.json is the same file (what npm ci would install
-//      there is then exactly that tree; it saves ~45 s of npm test), else npm ci;
-//   1. npm pack: its prepack builds the package, since the clone has no build;
+// gets it, packed from the repository's committed HEAD.
+//   0. a checkout whose working tree is HEAD (git status clean: a CI clone,
+//      or a developer's tree with everything committed) packs itself, with the
+//      build it already has (`npm test` has just built it; prepack builds it
+//      when it is missing or older than a source), rather than build HEAD a
+//      second time in a clone. Otherwise (changed or untracked files, or
+//      INSTALL_TEST_CLONE=1) git clone into a temporary folder (no build, no
+//      lib/, no dist/); its dependencies are the repository's own node_modules,
+//      linked, when the clone's package-lock.json is the same file (what npm ci
+//      would install there is then exactly that tree), else npm ci;
+//   1. npm pack: its prepack builds the package when there is no build (the clone);
 //   2. install the tarball into a temporary project outside the repository,
 //      WITHOUT the optional peers (@playwright/test, msw);
 //   3. npx ringside --version;
@@ -86,18 +91,35 @@ function expect(condition, message) {
   if (!condition) throw new Error(message)
 }
 
-try {
-  step('0. git clone (committed HEAD, no build) and its dependencies')
-  const clone = join(work, 'clone')
-  execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${root}`, clone], { stdio: ['ignore', 'pipe', 'pipe'] })
-  expect(!existsSync(join(clone, 'lib')) && !existsSync(join(clone, 'dist', 'index.html')), 'the clone already has a build')
-  const sameLock = existsSync(join(root, 'node_modules')) &&
-    readFileSync(join(root, 'package-lock.json'), 'utf8') === readFileSync(join(clone, 'package-lock.json'), 'utf8')
-  if (sameLock) symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir')
-  else run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: clone })
+/**
+ * Is this checkout its committed HEAD: a git work tree with nothing changed and nothing untracked? Then its own
+ * build is a build of HEAD, and a clone would only build the same files a second time.
+ */
+function checkoutIsHead() {
+  try {
+    return execFileSync('git', ['status', '--porcelain', '--untracked-files=normal'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }) === ''
+  } catch {
+    return false
+  }
+}
 
-  step('1. npm pack in the clone (prepack builds)')
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], { cwd: clone }))
+try {
+  let packFrom = root
+  if (process.env.INSTALL_TEST_CLONE !== '1' && checkoutIsHead()) {
+    step('0. this checkout is its committed HEAD (git status is clean): it packs itself, with the build it has (prepack builds it if missing or stale)')
+  } else {
+    step('0. git clone (committed HEAD, no build) and its dependencies')
+    packFrom = join(work, 'clone')
+    execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${root}`, packFrom], { stdio: ['ignore', 'pipe', 'pipe'] })
+    expect(!existsSync(join(packFrom, 'lib')) && !existsSync(join(packFrom, 'dist', 'index.html')), 'the clone already has a build')
+    const sameLock = existsSync(join(root, 'node_modules')) &&
+      readFileSync(join(root, 'package-lock.json'), 'utf8') === readFileSync(join(packFrom, 'package-lock.json'), 'utf8')
+    if (sameLock) symlinkSync(join(root, 'node_modules'), join(packFrom, 'node_modules'), 'dir')
+    else run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: packFrom })
+  }
+
+  step(`1. npm pack ${packFrom === root ? 'in this checkout' : 'in the clone (prepack builds)'}`)
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], { cwd: packFrom }))
   const tarball = join(work, packed[0].filename)
 
   step('2. install the tarball into a new project, without the optional peers')
