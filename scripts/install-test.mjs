@@ -2,10 +2,10 @@
 // The install test (part of `npm test`): the package as a widget developer
 // gets it, packed from the repository's committed HEAD.
 //   0. a checkout whose working tree is HEAD (git status clean: a CI clone,
-//      or a developer's tree with everything committed) packs itself, with the
-//      build it already has (`npm test` has just built it; prepack builds it
-//      when it is missing or older than a source), rather than build HEAD a
-//      second time in a clone. Otherwise (changed or untracked files, or
+//      or a developer's tree with everything committed) and whose build is up
+//      to date (`npm test` has just built it; `scripts/prepack.mjs --check`
+//      decides) packs itself, rather than build HEAD a second time in a clone.
+//      Otherwise (changed or untracked files, no build or a stale one, or
 //      INSTALL_TEST_CLONE=1) git clone into a temporary folder (no build, no
 //      lib/, no dist/); its dependencies are the repository's own node_modules,
 //      linked, when the clone's package-lock.json is the same file (what npm ci
@@ -28,7 +28,7 @@
 //      and writes the HTML report (ringside-report/index.html) the JUnit XML links;
 //   8. ringside report draws a traffic file that check kept; a malformed one exits 2.
 // Prints each step and its time; exits 1 on the first failure.
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -92,12 +92,14 @@ function expect(condition, message) {
 }
 
 /**
- * Is this checkout its committed HEAD: a git work tree with nothing changed and nothing untracked? Then its own
- * build is a build of HEAD, and a clone would only build the same files a second time.
+ * Is this checkout its committed HEAD (a git work tree with nothing changed and nothing untracked) with an up-to-date
+ * build? Then that build is a build of HEAD, and a clone would only build the same files a second time. A missing or
+ * stale build is never rebuilt here: the browser tests may be using it (npm test runs them side by side).
  */
-function checkoutIsHead() {
+function builtHead() {
   try {
-    return execFileSync('git', ['status', '--porcelain', '--untracked-files=normal'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }) === ''
+    const clean = execFileSync('git', ['status', '--porcelain', '--untracked-files=normal'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }) === ''
+    return clean && spawnSync(process.execPath, [join(root, 'scripts', 'prepack.mjs'), '--check'], { cwd: root, stdio: 'ignore' }).status === 0
   } catch {
     return false
   }
@@ -105,8 +107,8 @@ function checkoutIsHead() {
 
 try {
   let packFrom = root
-  if (process.env.INSTALL_TEST_CLONE !== '1' && checkoutIsHead()) {
-    step('0. this checkout is its committed HEAD (git status is clean): it packs itself, with the build it has (prepack builds it if missing or stale)')
+  if (process.env.INSTALL_TEST_CLONE !== '1' && builtHead()) {
+    step('0. this checkout is its committed HEAD (git status is clean) and its build is up to date: it packs itself')
   } else {
     step('0. git clone (committed HEAD, no build) and its dependencies')
     packFrom = join(work, 'clone')
