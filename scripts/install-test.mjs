@@ -73,11 +73,19 @@ async function freePortPair() {
   throw new Error('no two free consecutive ports between 20000 and 32000')
 }
 
+/**
+ * fetch on a connection of its own: one left idle while a CLI step runs can be closed by the server (its keep-alive
+ * timeout) just as it is reused, which fails the request ("fetch failed") on a busy machine.
+ */
+function request(url, init = {}) {
+  return fetch(url, { ...init, headers: { ...init.headers, connection: 'close' } })
+}
+
 async function waitFor(url, ms = 20_000) {
   const until = Date.now() + ms
   while (Date.now() < until) {
     try {
-      const response = await fetch(url)
+      const response = await request(url)
       if (response.ok) return
     } catch {
       // not up yet
@@ -161,21 +169,21 @@ try {
   } catch (error) {
     throw new Error(`${error.message}\n${serverOutput}`, { cause: error })
   }
-  const page = await (await fetch(`${base}/`)).text()
+  const page = await (await request(`${base}/`)).text()
   expect(page.includes('<div id="root">') || page.includes('<script'), 'the harness page is not served')
-  const contacts = await fetch(`${base}/crm/v3/objects/contacts?limit=1`, { headers: { authorization: 'Bearer pat-local' } })
+  const contacts = await request(`${base}/crm/v3/objects/contacts?limit=1`, { headers: { authorization: 'Bearer pat-local' } })
   expect(contacts.status === 200, `the API answered ${contacts.status}`)
-  const info = await (await fetch(`${base}/_ringside/v1/server`)).json()
+  const info = await (await request(`${base}/_ringside/v1/server`)).json()
   expect(info.mode === 'server', 'GET /_ringside/v1/server is not the server')
   for (const path of [`/sdk/${manifest.version}/calling-extensions.js`, '/sdk/latest/calling-extensions.umd.js']) {
-    const sdk = await fetch(`${base}${path}`)
+    const sdk = await request(`${base}${path}`)
     expect(sdk.status === 200 && (sdk.headers.get('content-type') ?? '').includes('javascript'), `${path} answered ${sdk.status}`)
   }
-  const widgetPage = await fetch(`http://127.0.0.1:${port + 1}/widget/`)
+  const widgetPage = await request(`http://127.0.0.1:${port + 1}/widget/`)
   expect(widgetPage.status === 200, `the widget origin answered ${widgetPage.status}`)
   const noPeer = exitOf(['check-widget', `http://127.0.0.1:${port + 1}/widget/`])
   expect(noPeer.code === 2 && noPeer.stderr.includes('npm i -D @playwright/test'), `check-widget without @playwright/test: exit ${noPeer.code}, ${noPeer.stderr}`)
-  const fixture = await fetch(`${base}/e2e/fixtures/plain-host/`)
+  const fixture = await request(`${base}/e2e/fixtures/plain-host/`)
   expect(fixture.status === 404, `the package serves the e2e fixture pages (${fixture.status})`)
 
   step('4b. ringside export | reset | import against the running emulator and its data folder')
@@ -183,13 +191,13 @@ try {
   run(ringsideBin, ['export', exportFile, '--url', base])
   const exported = JSON.parse(readFileSync(exportFile, 'utf8'))
   expect(typeof exported === 'object' && exported !== null && Object.keys(exported).length > 0, 'ringside export wrote no data')
-  const created = await fetch(`${base}/crm/v3/objects/contacts`, {
+  const created = await request(`${base}/crm/v3/objects/contacts`, {
     method: 'POST',
     headers: { authorization: 'Bearer pat-local', 'content-type': 'application/json' },
     body: JSON.stringify({ properties: { email: 'install-test@example.com' } }),
   })
   expect(created.status === 201, `creating a contact answered ${created.status}`)
-  const contactCount = async () => (await (await fetch(`${base}/crm/v3/objects/contacts?limit=100`, { headers: { authorization: 'Bearer pat-local' } })).json()).results.length
+  const contactCount = async () => (await (await request(`${base}/crm/v3/objects/contacts?limit=100`, { headers: { authorization: 'Bearer pat-local' } })).json()).results.length
   const withNew = await contactCount()
   run(ringsideBin, ['reset', '--url', base])
   expect((await contactCount()) === withNew - 1, 'ringside reset did not go back to the seed')
@@ -347,7 +355,7 @@ test('the harness loads the reference widget, which logs in', async ({ harness }
   expect(broken.code === 2 && broken.stderr.includes('is not JSON'), `ringside report of a malformed file: exit ${broken.code}, ${broken.stderr}`)
   step('done')
 } catch (error) {
-  console.error(`install test FAILED: ${error.stdout ?? ''}${error.stderr ?? ''}${error.message}`)
+  console.error(`install test FAILED: ${error.stdout ?? ''}${error.stderr ?? ''}${error.message}${error.cause ? ` (${error.cause.message ?? error.cause})` : ''}`)
   process.exitCode = 1
 } finally {
   for (const child of children) {
