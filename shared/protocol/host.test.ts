@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { CATALOGUE, validateMessage, type FromWidgetType, type MessageType } from './catalogue.ts'
-import { SyncLoop } from './handshake.ts'
 import { CallingHost } from './host.ts'
 import { judgeWidgetMessage } from './judgement.ts'
 import { resetWarnOnce } from './log.ts'
+import { SyncLoop } from './sync-loop.ts'
 import { malformedMessage } from './testing/malformed.ts'
 import {
   WIDGET_ORIGIN,

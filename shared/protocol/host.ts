@@ -18,7 +18,8 @@
  */
 import { getEntry, type CatalogueEntry, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
 import { WidgetFrame, checkHostOptions, checkPositive } from './frame.ts'
-import { SyncLoop, syncAckInfo, syncMessage, warmUpAck, type SyncAckFailedCause } from './handshake.ts'
+import { syncAckInfo, syncMessage, warmUpAck, type SyncAckFailedCause } from './handshake.ts'
+import { SyncLoop } from './sync-loop.ts'
 import { HostEventSource } from './host-events.ts'
 import type { CallingHostOptions, HostOutbox, HostStatus, OutgoingNote, SyncAckInfo } from './host-types.ts'
 import { ObserverCalls, type InboundExtra } from './host-observer.ts'
