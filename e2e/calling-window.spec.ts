@@ -247,3 +247,31 @@ test("in the window placement a record page's Call button follows the calling wi
   await harness.widget.getByRole('button', { name: 'Log in' }).click()
   await expect(call).toBeEnabled()
 })
+
+test('the page opens the calling window by itself only after a press on the page has ended, so a tab, link or button press is not lost', async ({ page, baseURL }) => {
+  // A window that opens (and takes the focus) while the mouse button is down swallows that press: no
+  // pointerup or click reaches the page. The record page's wait for an open calling window is made to
+  // end inside a press on a button, then on a link: its own opening then falls due during the press.
+  await page.addInitScript((waitMs) => {
+    if (window.top !== window || window.opener !== null) return // the record page only, not the calling window
+    const setTimer = window.setTimeout
+    const held: Array<() => void> = []
+    // The window's bubble phase: after the page itself has heard the pointerdown.
+    window.addEventListener('pointerdown', () => held.splice(0).forEach((fire) => fire()))
+    window.setTimeout = ((fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) =>
+      ms === waitMs ? (held.push(() => fn(...args)), 0) : setTimer(fn, ms, ...args)) as typeof window.setTimeout
+  }, WHO_WAIT_MS)
+  const harness = new Harness(page)
+  const widgetUrl = fixtureUrl(kitOrigins(baseURL), 'window-only-widget')
+  await harness.open({ widgetUrl, route: `/${FIRST.type}/${FIRST.id}`, placement: 'window' })
+  await page.getByRole('button', { name: 'Show integration tools' }).click()
+  await expect(page.getByRole('button', { name: 'Hide integration tools' }), 'the button press reached the page').toBeVisible()
+  const calling = await harness.widgetPage() // opened once the press had ended
+  await calling.close()
+
+  // A new document (another address, not only another fragment), with its own wait.
+  await harness.open({ widgetUrl, route: '/contacts/2', placement: 'window', navigation: 'in-page' })
+  await page.locator('main .breadcrumb').getByRole('link', { name: 'Contacts' }).click()
+  await expect(page, 'the link press reached the page').toHaveURL(/#\/contacts$/)
+  await harness.widgetPage()
+})

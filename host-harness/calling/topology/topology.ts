@@ -19,6 +19,7 @@ import { installFullNavigation, isLiveCall, rememberDroppedCall, takeDroppedCall
 import { CALLING_WINDOW_FEATURES, CALLING_WINDOW_NAME, callingWindowUrl, placementFromQuery, type Placement } from '../core/placement.ts'
 import { recordHref } from '../../lib/routes.ts'
 import { PageLink, WindowLink } from './window-link.ts'
+import { PressWatch } from './press-watch.ts'
 import { WINDOW_CHANNEL_NAME, type ChannelPort, type WindowSummary } from './window-protocol.ts'
 
 /** Longest text a summary carries (the channel's limit). */
@@ -163,10 +164,14 @@ export class Topology {
       win.addEventListener('pagehide', onPageHide)
       this.#offs.push(() => win.removeEventListener('pagehide', onPageHide))
     } else {
+      const presses = new PressWatch(win)
+      presses.start()
+      this.#offs.push(() => presses.stop())
       const page = new PageLink({
         channel,
         log,
         openWindow: () => openCallingWindow(win),
+        afterPresses: (fn) => presses.afterPresses(fn),
         // A page of the window placement makes sure a calling window exists (the real CRM's remote
         // and window come with the page); a browser may block this pop-up without a click, and
         // the card's button then opens it.

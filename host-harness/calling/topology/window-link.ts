@@ -76,6 +76,12 @@ export interface PageLinkOptions {
    * the page opens one (a browser without a user gesture may block it).
    */
   onNoWindow?(): void
+  /**
+   * Runs `fn` once no press is down on the page (at once when none is; PressWatch.afterPresses):
+   * the page's own opening of the calling window waits for it, as a window that opens during a
+   * press swallows that press.
+   */
+  afterPresses?(fn: () => void): void
   setTimer?(fn: () => void, ms: number): unknown
   newRequestId?(): string
   log?(message: string): void
@@ -118,10 +124,13 @@ export class PageLink {
     if (onNoWindow) {
       this.#set({ looking: true })
       const setTimer = this.#options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
+      const afterPresses = this.#options.afterPresses ?? ((fn) => fn())
       setTimer(() => {
-        // Opens before the Call buttons are offered (looking ends after), in this same task.
-        if (this.#state.window === null && this.#queued === null && !this.#stopped) onNoWindow()
-        if (this.#state.looking) this.#set({ looking: false })
+        afterPresses(() => {
+          // Opens before the Call buttons are offered (looking ends after), in this same task.
+          if (this.#state.window === null && this.#queued === null && !this.#stopped) onNoWindow()
+          if (this.#state.looking) this.#set({ looking: false })
+        })
       }, WHO_WAIT_MS)
     }
   }
