@@ -1,26 +1,7 @@
 import { PRESS_WAIT_MAX_MS, PressWatch } from './press-watch.ts'
 import { PageLink, WHO_WAIT_MS, windowDialBlocker } from './window-link.ts'
 import type { ChannelPort } from './window-protocol.ts'
-
-/** Timers the test fires by hand, by their delay. */
-function manualTimers() {
-  let next = 0
-  const pending = new Map<number, { fn: () => void; ms: number }>()
-  return {
-    setTimer: (fn: () => void, ms: number) => (pending.set((next += 1), { fn, ms }), next),
-    clearTimer: (handle: unknown) => void pending.delete(handle as number),
-    /** Fires the timers of that delay now pending; how many fired. */
-    fire(ms: number): number {
-      const due = [...pending].filter(([, t]) => t.ms === ms)
-      for (const [id, t] of due) {
-        pending.delete(id)
-        t.fn()
-      }
-      return due.length
-    },
-    pendingDelays: () => [...pending.values()].map((t) => t.ms),
-  }
-}
+import { manualTimers } from './testing/manual-timers.ts'
 
 /** A page's window as the watch sees it: presses are events dispatched on it. */
 function page() {
@@ -29,22 +10,23 @@ function page() {
   return { target, send }
 }
 
-test('with no press down, what waits for the presses runs at once', () => {
+/** A started watch on a page, its timers, and `ran`: what waited for the presses and has run. */
+function watching() {
   const timers = manualTimers()
-  const { target } = page()
+  const { target, send } = page()
   const watch = new PressWatch(target, timers)
   watch.start()
-  const ran: string[] = []
+  return { timers, send, watch, ran: [] as string[] }
+}
+
+test('with no press down, what waits for the presses runs at once', () => {
+  const { watch, ran } = watching()
   watch.afterPresses(() => ran.push('open'))
   expect(ran).toEqual(['open'])
 })
 
 test('a pointer press holds it until the press ends, and then until the task after (the click comes first)', () => {
-  const timers = manualTimers()
-  const { target, send } = page()
-  const watch = new PressWatch(target, timers)
-  watch.start()
-  const ran: string[] = []
+  const { timers, send, watch, ran } = watching()
   send('pointerdown', { pointerId: 1 })
   watch.afterPresses(() => ran.push('open'))
   expect(timers.fire(0)).toBe(0)
@@ -59,11 +41,7 @@ test('a pointer press holds it until the press ends, and then until the task aft
 })
 
 test('a key held down (a Space on a button activates it on keyup) holds it too; key repeats do not count twice', () => {
-  const timers = manualTimers()
-  const { target, send } = page()
-  const watch = new PressWatch(target, timers)
-  watch.start()
-  const ran: string[] = []
+  const { timers, send, watch, ran } = watching()
   send('keydown', { code: 'Space', key: ' ' })
   send('keydown', { code: 'Space', key: ' ', repeat: true })
   watch.afterPresses(() => ran.push('open'))
@@ -73,11 +51,7 @@ test('a key held down (a Space on a button activates it on keyup) holds it too; 
 })
 
 test('a press that began between the release and the next task is waited for as well', () => {
-  const timers = manualTimers()
-  const { target, send } = page()
-  const watch = new PressWatch(target, timers)
-  watch.start()
-  const ran: string[] = []
+  const { timers, send, watch, ran } = watching()
   send('pointerdown', { pointerId: 1 })
   watch.afterPresses(() => ran.push('open'))
   send('pointerup', { pointerId: 1 })
@@ -90,11 +64,7 @@ test('a press that began between the release and the next task is waited for as 
 })
 
 test('the page losing the focus ends its presses; a press whose end never comes holds it PRESS_WAIT_MAX_MS at most', () => {
-  const timers = manualTimers()
-  const { target, send } = page()
-  const watch = new PressWatch(target, timers)
-  watch.start()
-  const ran: string[] = []
+  const { timers, send, watch, ran } = watching()
   send('keydown', { code: 'KeyA', key: 'a' })
   watch.afterPresses(() => ran.push('after blur'))
   send('blur')
@@ -111,9 +81,7 @@ test('the page losing the focus ends its presses; a press whose end never comes 
 })
 
 test('a stopped watch no longer hears presses', () => {
-  const { target, send } = page()
-  const watch = new PressWatch(target, manualTimers())
-  watch.start()
+  const { send, watch } = watching()
   watch.stop()
   send('pointerdown', { pointerId: 1 })
   expect(watch.pressed).toBe(false)
@@ -131,7 +99,7 @@ test("the page's own opening of the calling window, due during a press on the pa
   const link: PageLink = new PageLink({
     channel,
     openWindow: () => true,
-    onNoWindow: () => opened.push(presses.pressed),
+    onNoWindow: () => (opened.push(presses.pressed), true),
     afterPresses: (fn) => presses.afterPresses(fn),
     setTimer: timers.setTimer,
   })
