@@ -183,8 +183,10 @@ export class PageLink {
   async #whileElected(locks: LockPort, onNoWindow: () => boolean): Promise<void> {
     if (!this.#wantsWindow()) return
     const { held = [] } = await locks.query()
-    // A window is open (another tab's, which this page cannot find by name): its report is on its way.
-    if (!held.some((lock) => lock.name === WINDOW_LOCK) && !(await this.#openByItself(onNoWindow))) return
+    // A window that holds its lock is open (another tab's, which this page cannot find by name): its
+    // report is on its way. Else this page opens one, unless the browser refused.
+    const windowOpen = held.some((lock) => lock.name === WINDOW_LOCK)
+    if (!windowOpen && !(await this.#openByItself(onNoWindow))) return
     await this.#announced()
   }
 
@@ -349,7 +351,7 @@ export class WindowLink {
     this.#id = options.windowId ?? `window-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
   }
 
-  /** Announces itself (only once it holds WINDOW_LOCK, when there are locks) */
+  /** Announces itself: at once without locks, else once it holds WINDOW_LOCK. */
   #live = false
   #stopped = false
   #releaseLock: (() => void) | null = null
