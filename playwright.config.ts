@@ -29,10 +29,12 @@ export default defineConfig({
     baseURL: ORIGINS.harness,
     browserName: 'chromium',
     headless: true,
-    // Kept for a failed test: the actions with a DOM snapshot at each, without the screencast (a JPEG
-    // stream of every page of every test, recorded and mostly thrown away: measured back to back, about a
-    // tenth of the CPU of the e2e run). The failure's own screenshot is taken below.
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // Kept for a failed test: its actions (the failing one with its error and call log), the console and
+    // uncaught errors of every page, and the network, without DOM snapshots or the screencast. Both are
+    // recorded for every test and thrown away when it passes: the snapshots serialize the DOM of every frame
+    // at each action, the screencast is a JPEG stream of every page; measured back to back, each cost about
+    // a tenth of the CPU of the e2e run. The failure's own screenshot is taken below.
+    trace: { mode: 'retain-on-failure', snapshots: false, screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromiumPath(),

@@ -3,7 +3,10 @@
 // on one clock (timeOrigin + now), when the widget frame's first SYNC event
 // arrives and when the host page's first SYNC_ACK event arrives; the fixtures
 // stamp the iframe load (host) and onReady (widget). Phases of one load:
-//   load → SYNC at widget: the host's reaction to load plus the post;
+//   load → SYNC at widget: the host's reaction to load plus the post, and whatever the
+//     browser runs before the SYNC's task (the host page's first rendering after the load);
+//   the host page's load listeners alone (a capture listener registered before the page's
+//     own and a listener on the iframe added after them stamp it): the host's own work;
 //   SYNC at widget → SYNC_ACK at host: the widget SDK's answer plus the post back;
 //   SYNC_ACK at host → both ready: the host's and the widget's ready work;
 //   for our CallingHost also SYNC_ACK at host → status 'ready' (the sdk-host
@@ -19,6 +22,29 @@ const PAIRS = ['ours', 'npm', 'raw', 'host', 'pair']
 
 function stamp() {
   const clock = () => performance.timeOrigin + performance.now()
+  // The host page's handling of the iframe's load event, from before the page's own listeners
+  // (this capture listener is registered first) to after them (a listener on the iframe itself,
+  // added once the page has inserted it, so after the page's own).
+  document.addEventListener(
+    'load',
+    (event) => {
+      if (event.target instanceof HTMLIFrameElement && window.__loadSeenAt == null) {
+        window.__loadTarget = event.target
+        window.__loadSeenAt = clock()
+      }
+    },
+    { capture: true },
+  )
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (!(node instanceof HTMLIFrameElement)) continue
+        node.addEventListener('load', (event) => {
+          if (event.target === window.__loadTarget && window.__loadDoneAt == null) window.__loadDoneAt = clock()
+        })
+      }
+    }
+  }).observe(document, { childList: true, subtree: true })
   window.addEventListener(
     'message',
     (event) => {
@@ -32,11 +58,13 @@ function stamp() {
 
 async function phasesOnce(page, origins, url) {
   const frame = await loadReady(page, origins, url)
-  const host = await page.evaluate(() => ({ loadAt: window.__loadAt, readyAt: window.__readyAt, ackSeenAt: window.__ackSeenAt, statusAt: window.__statusReadyAt }))
+  const host = await page.evaluate(() => ({ loadAt: window.__loadAt, readyAt: window.__readyAt, ackSeenAt: window.__ackSeenAt, statusAt: window.__statusReadyAt, loadSeenAt: window.__loadSeenAt, loadDoneAt: window.__loadDoneAt }))
   const widget = await frame.evaluate(() => ({ readyAt: window.__readyAt, syncSeenAt: window.__syncSeenAt }))
   return {
     total: Math.max(host.readyAt, widget.readyAt) - host.loadAt,
     toSync: widget.syncSeenAt - host.loadAt,
+    // the host page's load listeners: our CallingHost or the plain page starting the handshake (SYNC built and posted)
+    onLoad: host.loadDoneAt - host.loadSeenAt,
     answer: host.ackSeenAt - widget.syncSeenAt,
     ready: Math.max(host.readyAt, widget.readyAt) - host.ackSeenAt,
     // our CallingHost only: SYNC_ACK event → status 'ready' (receive, judge, accept the SYNC_ACK)
@@ -59,16 +87,17 @@ export async function handshakePhases(browser, origins, { isolation = true, load
     await context.close()
   }
   const median = (list, key) => percentile(list.map((x) => x[key]).sort((a, b) => a - b), 50)
-  return Object.fromEntries(PAIRS.map((p) => [p, Object.fromEntries(['total', 'toSync', 'answer', 'ready', 'toStatus'].map((k) => [k, median(samples[p], k)]))]))
+  return Object.fromEntries(PAIRS.map((p) => [p, Object.fromEntries(['total', 'onLoad', 'toSync', 'answer', 'ready', 'toStatus'].map((k) => [k, median(samples[p], k)]))]))
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { standalone } = await import('./standalone.mjs')
   await standalone(async ({ browser, origins }) => {
     const result = await handshakePhases(browser, origins, { loads: Number(process.env.LOADS ?? LOADS) })
-    console.log('pair   total   load→SYNC   SYNC→ACK   ACK→ready   ACK→status ready (our host)   (median ms, muted)')
+    console.log('pair   total   host load listeners   load→SYNC   SYNC→ACK   ACK→ready   ACK→status ready (our host)   (median ms, muted)')
     for (const [pair, x] of Object.entries(result)) {
-      console.log(`${pair.padEnd(6)} ${x.total.toFixed(2).padStart(5)}   ${x.toSync.toFixed(2).padStart(9)}   ${x.answer.toFixed(2).padStart(8)}   ${x.ready.toFixed(2).padStart(9)}   ${Number.isFinite(x.toStatus) ? x.toStatus.toFixed(2) : ''}`)
+      const cell = (value, width) => value.toFixed(2).padStart(width)
+      console.log(`${pair.padEnd(6)} ${cell(x.total, 5)}   ${cell(x.onLoad, 19)}   ${cell(x.toSync, 9)}   ${cell(x.answer, 8)}   ${cell(x.ready, 9)}   ${Number.isFinite(x.toStatus) ? x.toStatus.toFixed(2) : ''}`)
     }
   })
 }

@@ -45,6 +45,7 @@ export async function profileOurSdk(page, byKey, origins, { isolation = true } =
     [`where the handshake goes (console.debug muted, median of ${PHASE_LOADS} loads per pair, pairs interleaved):`, '', '', '', '', '', ''],
     phaseRow('whole handshake (iframe load → both ready)', 'total'),
     phaseRow('iframe load → SYNC event in the widget', 'toSync'),
+    phaseRow("… of it the host page's load listeners (starting the handshake: SYNC built and posted)", 'onLoad'),
     phaseRow("SYNC event → SYNC_ACK event in the host (the widget SDK's answer)", 'answer'),
     phaseRow('SYNC_ACK event → both ready', 'ready'),
     phaseRow('our CallingHost: SYNC_ACK event → status ready', 'toStatus'),

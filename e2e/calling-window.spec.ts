@@ -95,25 +95,44 @@ test('a call in the calling window survives three full page loads and is logged 
 /** How long a record page waits for an open calling window to answer before it opens one (WHO_WAIT_MS). */
 const WHO_WAIT_MS = 500
 
-test("the page opens the calling window by itself before it offers Call, so the opening never falls inside a Call press", async ({ page, baseURL }) => {
-  // A window that opens (and takes the focus) while the mouse button is down swallows that press: the
-  // record page's Call once showed "No call." and dialed nothing when its own opening fell due inside it.
-  // The record page's wait is held here until the test lets it end.
-  await page.addInitScript((waitMs) => {
-    if (window.top !== window || window.opener !== null) return // the record page only, not the calling window
+/** Holds each record page's wait for an open calling window (its WHO_WAIT_MS timer) until endWhoWait(page). */
+async function holdWhoWait(target: Page | BrowserContext): Promise<void> {
+  await target.addInitScript((waitMs) => {
+    if (window.top !== window || window.opener !== null) return // record pages only, not the calling window
     const setTimer = window.setTimeout
     const held: Array<() => void> = []
     Object.assign(window, { __endWhoWait: () => held.splice(0).map((fire) => fire()).length })
     window.setTimeout = ((fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) =>
       ms === waitMs ? (held.push(() => fn(...args)), 0) : setTimer(fn, ms, ...args)) as typeof window.setTimeout
   }, WHO_WAIT_MS)
+}
+
+/** Ends the page's held wait for an open calling window; how many waits it ended. */
+function endWhoWait(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __endWhoWait(): number }).__endWhoWait())
+}
+
+test('the page opens the calling window by itself before it offers Call, and not during a press on the page, so the opening never swallows a press', async ({ page, baseURL }) => {
+  // A window that opens (and takes the focus) while the mouse button is down swallows that press: no pointerup
+  // or click reaches the page, whatever was pressed. The record page's Call once showed "No call." and dialed
+  // nothing when its own opening fell due inside it; a tab, link or button pressed then did nothing either.
+  // The record page's wait is held here, and ended while a button of the page is pressed.
+  await holdWhoWait(page)
   const harness = new Harness(page)
   await harness.open({ widgetUrl: fixtureUrl(kitOrigins(baseURL), 'window-only-widget'), route: `/${FIRST.type}/${FIRST.id}`, placement: 'window' })
   const call = page.getByRole('button', { name: `Call ${FIRST.phone}`, exact: true })
   await expect(call).toBeDisabled()
   await expect(page.getByRole('note')).toHaveText('Looking for an open calling window…')
-  expect(await page.evaluate(() => (window as unknown as { __endWhoWait(): number }).__endWhoWait()), 'the record page waited once for an open calling window').toBe(1)
-  await harness.widgetPage() // the page opened the window by itself…
+  const show = (await page.getByRole('button', { name: 'Show integration tools' }).boundingBox())!
+  await page.mouse.move(show.x + show.width / 2, show.y + show.height / 2)
+  await page.mouse.down()
+  expect(await endWhoWait(page), 'the record page waited once for an open calling window').toBe(1)
+  await page.waitForTimeout(500) // time enough for the page to open it, were it to open during the press
+  expect(page.context().pages(), 'no window opened during the press').toHaveLength(1)
+  await page.mouse.up()
+  await expect(page.getByRole('button', { name: 'Hide integration tools' }), 'the press reached the page').toBeVisible()
+  await harness.widgetPage() // the page opened the window by itself once the press had ended…
+  await page.getByRole('button', { name: 'Hide integration tools' }).click()
   await harness.pressCall(FIRST.phone) // …and offers Call from then on
   await expect(harness.widget.getByLabel('Dialed number')).toContainText('617', { timeout: 15_000 })
 })
@@ -246,4 +265,29 @@ test("in the window placement a record page's Call button follows the calling wi
   await expect(call).toBeDisabled()
   await harness.widget.getByRole('button', { name: 'Log in' }).click()
   await expect(call).toBeEnabled()
+})
+
+test('two tabs that load at once and hear of no calling window in time open one calling window between them', async ({ page, baseURL }) => {
+  // A busy machine: the calling window one tab opened announces itself only after the other tab's wait is over.
+  const context = page.context()
+  const origins = kitOrigins(baseURL)
+  const widgetUrl = fixtureUrl(origins, 'window-only-widget')
+  await holdWhoWait(context)
+  let harnessPages = 0
+  const windowPage = await holdDocuments(context, (request) => request.url().startsWith(`${origins.harness}/`) && (harnessPages += 1) > 2)
+  const first = new Harness(page)
+  await first.open({ widgetUrl, route: '/contacts/1', placement: 'window' })
+  const other = await context.newPage() // a tab of its own: it cannot find the first tab's window by name
+  const second = new Harness(other)
+  await second.open({ widgetUrl, route: '/contacts/2', placement: 'window' })
+
+  expect(await endWhoWait(page)).toBe(1)
+  await windowPage.held // the first tab opened the calling window; its page is still loading
+  expect(await endWhoWait(other)).toBe(1)
+  await expect(other.getByRole('note'), 'the second tab waits for the window the first one opened').toHaveText('Looking for an open calling window…')
+  windowPage.release()
+  await first.widgetPage()
+  await expect(other.getByRole('region', { name: 'Calling window' })).toContainText('handshake')
+  await expect(other.getByRole('button', { name: 'Call +1 617 555 0102', exact: true })).toBeEnabled()
+  expect(context.pages().filter((p) => p !== page && p !== other), 'calling windows').toHaveLength(1)
 })

@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import { ORIGINS } from './origins.ts'
+import { importServer } from './support/server-module.ts'
 
 /**
  * Server mode (`npm start`): every page of every browser shares one
@@ -112,9 +113,9 @@ test('the Database panel says the page runs in server mode', async ({ page }) =>
 })
 
 test('an open page follows the server across a restart: after it, a backend’s write shows without a reload', async ({ page }) => {
-  // Imports the server and starts it twice within the test: on a busy machine that alone can take most of 30 s.
+  // Starts a server twice within the test: on a busy machine that can take a good part of 30 s.
   test.setTimeout(60_000)
-  const { startRingside } = await import('../server/server.ts')
+  const { startRingside } = await importServer()
   const { freePortPair, removeScratchDirs, scratchDir } = await import('../server/test/support.ts')
   const port = await freePortPair()
   const data = scratchDir('restart')
@@ -142,7 +143,7 @@ test('an open page follows the server across a restart: after it, a backend’s 
 })
 
 test('a page whose change stream is refused (the server’s cap) says why in its top bar and the console, and still works', async ({ page }) => {
-  const { startRingside } = await import('../server/server.ts')
+  const { startRingside } = await importServer()
   const { freePortPair } = await import('../server/test/support.ts')
   const port = await freePortPair()
   const origin = `http://127.0.0.1:${port}`

@@ -18,6 +18,9 @@ import { freePortPair } from '../server/test/support.ts'
  * sandbox), so this browser context asks for the main one too.
  */
 
+// Both tests in one worker, in order: each worker that runs a test of this file starts a backend of its own.
+test.describe.configure({ mode: 'default' })
+
 let backend: ChildProcess | undefined
 let backendUrl = ''
 /** The backend's OAuth callback on its port, registered for the app before it connects. */

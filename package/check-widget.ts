@@ -40,15 +40,24 @@ function problem(message: string): 2 {
   return 2
 }
 
+interface FoundPlaywright {
+  cli: string
+  /** Playwright's `chromium.executablePath()`: it loads @playwright/test, so only when $CHROMIUM_PATH does not say. */
+  executablePath: () => Promise<string>
+}
+
 /** @playwright/test's CLI and its `chromium.executablePath`, from the user's project first, else next to this package; null when it is not installed. */
-async function findPlaywright(): Promise<{ cli: string; executablePath: () => string } | null> {
+function findPlaywright(): FoundPlaywright | null {
   for (const base of [resolve(process.cwd(), 'package.json'), import.meta.url]) {
     try {
       const require = createRequire(base)
       const cli = require.resolve('@playwright/test/cli')
-      const module = (await import(pathToFileURL(require.resolve('@playwright/test')).href)) as { chromium?: { executablePath(): string }; default?: { chromium?: { executablePath(): string } } }
-      const chromium = module.chromium ?? module.default?.chromium
-      return { cli, executablePath: () => chromium?.executablePath() ?? '' }
+      const entry = pathToFileURL(require.resolve('@playwright/test')).href
+      const executablePath = async () => {
+        const module = (await import(entry)) as { chromium?: { executablePath(): string }; default?: { chromium?: { executablePath(): string } } }
+        return (module.chromium ?? module.default?.chromium)?.executablePath() ?? ''
+      }
+      return { cli, executablePath }
     } catch {
       // not installed there
     }
@@ -90,10 +99,11 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
   }
   // Our own fixture origin is not up before the harness server starts: its name comes from its URL.
   name ??= widgetName(widgetUrl.href, null)
-  const playwright = await findPlaywright()
+  const playwright = findPlaywright()
   if (playwright === null) return problem(`check-widget runs the checks with Playwright, and @playwright/test is not installed here; install it with: ${INSTALL_PLAYWRIGHT}`)
   if (process.env.CHROMIUM_PATH && !existsSync(process.env.CHROMIUM_PATH)) return problem(`CHROMIUM_PATH is ${process.env.CHROMIUM_PATH}, which does not exist.`)
-  if (findChromium(process.env, playwright.executablePath) === null) return problem(NO_CHROMIUM)
+  const ownChromium = process.env.CHROMIUM_PATH ? '' : await playwright.executablePath().catch(() => '')
+  if (findChromium(process.env, () => ownChromium) === null) return problem(NO_CHROMIUM)
   const dir = resolve(options.junit, '..')
   const html = resolve(options.html)
   process.stdout.write(`ringside check-widget: checking ${widgetUrl.href} (${placements.join(', ')} placement${placements.length > 1 ? 's' : ''}) in the harness at http://127.0.0.1:${port}\n`)

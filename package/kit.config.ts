@@ -17,7 +17,7 @@ import { findChromium } from './chromium.ts'
 import { BROWSER_ARGS } from './browser-args.ts'
 import type { HtmlReportOption } from '../e2e/kit/report/check-report.ts'
 import { placementProjects, type Placement } from '../e2e/kit/placements.ts'
-import { registrationArgs } from '../e2e/kit/targets.ts'
+import { checkWorkers, registrationArgs } from '../e2e/kit/targets.ts'
 
 const here = import.meta.dirname
 const port = Number(process.env.KIT_PORT ?? 4173)
@@ -30,8 +30,8 @@ export default defineConfig<{ placement: Placement; stepScreenshots: boolean } &
   testMatch: 'conformance.spec.js',
   timeout: 30_000,
   expect: { timeout: 5_000 },
-  workers: 2,
-  // Journeys (each a describe that runs its checks in order in one worker) run side by side.
+  // Journeys (each a describe that runs its checks in order in one worker) run side by side, two at a time.
+  workers: checkWorkers(`http://127.0.0.1:${port}`),
   fullyParallel: true,
   retries: 0,
   outputDir: join(dir, 'results'),
@@ -53,6 +53,9 @@ export default defineConfig<{ placement: Placement; stepScreenshots: boolean } &
   webServer: {
     command: `node ${JSON.stringify(resolve(here, '..', 'bin', 'ringside.mjs'))} start --sandboxes --fresh --port ${port} --data ${JSON.stringify(join(tmpdir(), `ringside-check-${port}`))}${registrationArgs()}`,
     url: `http://127.0.0.1:${port}/_ringside/v1/server`,
+    // Ready as soon as it says so (the banner's last line comes once both ports listen), not at Playwright's next
+    // poll of the URL, up to a second later; a Playwright without `wait` polls the URL.
+    wait: { stdout: /Stop with Ctrl\+C\./ },
     reuseExistingServer: false,
     timeout: 30_000,
     stdout: 'ignore',

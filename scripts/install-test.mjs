@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 // The install test (part of `npm test`): the package as a widget developer
-// gets it, from a fresh clone of the repository's committed HEAD.
-//   0. git clone into a temporary folder (no build, no lib/, no dist/); its
-//      dependencies are the repository's own node_modules, linked, when the
-//      clone's package-lock.json is the same file (what npm ci would install
-//      there is then exactly that tree; it saves ~45 s of npm test), else npm ci;
-//   1. npm pack: its prepack builds the package, since the clone has no build;
+// gets it, packed from the repository's committed HEAD.
+//   0. a checkout whose working tree is HEAD (git status clean: a CI clone,
+//      or a developer's tree with everything committed) and whose build is up
+//      to date (`npm test` has just built it; `scripts/prepack.mjs --check`
+//      decides) packs itself, rather than build HEAD a second time in a clone.
+//      Otherwise (changed or untracked files, no build or a stale one, or
+//      INSTALL_TEST_CLONE=1) git clone into a temporary folder (no build, no
+//      lib/, no dist/); its dependencies are the repository's own node_modules,
+//      linked, when the clone's package-lock.json is the same file (what npm ci
+//      would install there is then exactly that tree), else npm ci;
+//   1. npm pack: its prepack builds the package when there is no build (the clone);
 //   2. install the tarball into a temporary project outside the repository,
 //      WITHOUT the optional peers (@playwright/test, msw);
 //   3. npx ringside --version;
@@ -23,7 +28,7 @@
 //      and writes the HTML report (ringside-report/index.html) the JUnit XML links;
 //   8. ringside report draws a traffic file that check kept; a malformed one exits 2.
 // Prints each step and its time; exits 1 on the first failure.
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -68,11 +73,19 @@ async function freePortPair() {
   throw new Error('no two free consecutive ports between 20000 and 32000')
 }
 
+/**
+ * fetch on a connection of its own: one left idle while a CLI step runs can be closed by the server (its keep-alive
+ * timeout) just as it is reused, which fails the request ("fetch failed") on a busy machine.
+ */
+function request(url, init = {}) {
+  return fetch(url, { ...init, headers: { ...init.headers, connection: 'close' } })
+}
+
 async function waitFor(url, ms = 20_000) {
   const until = Date.now() + ms
   while (Date.now() < until) {
     try {
-      const response = await fetch(url)
+      const response = await request(url)
       if (response.ok) return
     } catch {
       // not up yet
@@ -86,18 +99,37 @@ function expect(condition, message) {
   if (!condition) throw new Error(message)
 }
 
-try {
-  step('0. git clone (committed HEAD, no build) and its dependencies')
-  const clone = join(work, 'clone')
-  execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${root}`, clone], { stdio: ['ignore', 'pipe', 'pipe'] })
-  expect(!existsSync(join(clone, 'lib')) && !existsSync(join(clone, 'dist', 'index.html')), 'the clone already has a build')
-  const sameLock = existsSync(join(root, 'node_modules')) &&
-    readFileSync(join(root, 'package-lock.json'), 'utf8') === readFileSync(join(clone, 'package-lock.json'), 'utf8')
-  if (sameLock) symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir')
-  else run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: clone })
+/**
+ * Is this checkout its committed HEAD (a git work tree with nothing changed and nothing untracked) with an up-to-date
+ * build? Then that build is a build of HEAD, and a clone would only build the same files a second time. A missing or
+ * stale build is never rebuilt here: the browser tests may be using it (npm test runs them side by side).
+ */
+function builtHead() {
+  try {
+    const clean = execFileSync('git', ['status', '--porcelain', '--untracked-files=normal'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }) === ''
+    return clean && spawnSync(process.execPath, [join(root, 'scripts', 'prepack.mjs'), '--check'], { cwd: root, stdio: 'ignore' }).status === 0
+  } catch {
+    return false
+  }
+}
 
-  step('1. npm pack in the clone (prepack builds)')
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], { cwd: clone }))
+try {
+  let packFrom = root
+  if (process.env.INSTALL_TEST_CLONE !== '1' && builtHead()) {
+    step('0. this checkout is its committed HEAD (git status is clean) and its build is up to date: it packs itself')
+  } else {
+    step('0. git clone (committed HEAD, no build) and its dependencies')
+    packFrom = join(work, 'clone')
+    execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${root}`, packFrom], { stdio: ['ignore', 'pipe', 'pipe'] })
+    expect(!existsSync(join(packFrom, 'lib')) && !existsSync(join(packFrom, 'dist', 'index.html')), 'the clone already has a build')
+    const sameLock = existsSync(join(root, 'node_modules')) &&
+      readFileSync(join(root, 'package-lock.json'), 'utf8') === readFileSync(join(packFrom, 'package-lock.json'), 'utf8')
+    if (sameLock) symlinkSync(join(root, 'node_modules'), join(packFrom, 'node_modules'), 'dir')
+    else run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: packFrom })
+  }
+
+  step(`1. npm pack ${packFrom === root ? 'in this checkout' : 'in the clone (prepack builds)'}`)
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], { cwd: packFrom }))
   const tarball = join(work, packed[0].filename)
 
   step('2. install the tarball into a new project, without the optional peers')
@@ -137,21 +169,21 @@ try {
   } catch (error) {
     throw new Error(`${error.message}\n${serverOutput}`, { cause: error })
   }
-  const page = await (await fetch(`${base}/`)).text()
+  const page = await (await request(`${base}/`)).text()
   expect(page.includes('<div id="root">') || page.includes('<script'), 'the harness page is not served')
-  const contacts = await fetch(`${base}/crm/v3/objects/contacts?limit=1`, { headers: { authorization: 'Bearer pat-local' } })
+  const contacts = await request(`${base}/crm/v3/objects/contacts?limit=1`, { headers: { authorization: 'Bearer pat-local' } })
   expect(contacts.status === 200, `the API answered ${contacts.status}`)
-  const info = await (await fetch(`${base}/_ringside/v1/server`)).json()
+  const info = await (await request(`${base}/_ringside/v1/server`)).json()
   expect(info.mode === 'server', 'GET /_ringside/v1/server is not the server')
   for (const path of [`/sdk/${manifest.version}/calling-extensions.js`, '/sdk/latest/calling-extensions.umd.js']) {
-    const sdk = await fetch(`${base}${path}`)
+    const sdk = await request(`${base}${path}`)
     expect(sdk.status === 200 && (sdk.headers.get('content-type') ?? '').includes('javascript'), `${path} answered ${sdk.status}`)
   }
-  const widgetPage = await fetch(`http://127.0.0.1:${port + 1}/widget/`)
+  const widgetPage = await request(`http://127.0.0.1:${port + 1}/widget/`)
   expect(widgetPage.status === 200, `the widget origin answered ${widgetPage.status}`)
   const noPeer = exitOf(['check-widget', `http://127.0.0.1:${port + 1}/widget/`])
   expect(noPeer.code === 2 && noPeer.stderr.includes('npm i -D @playwright/test'), `check-widget without @playwright/test: exit ${noPeer.code}, ${noPeer.stderr}`)
-  const fixture = await fetch(`${base}/e2e/fixtures/plain-host/`)
+  const fixture = await request(`${base}/e2e/fixtures/plain-host/`)
   expect(fixture.status === 404, `the package serves the e2e fixture pages (${fixture.status})`)
 
   step('4b. ringside export | reset | import against the running emulator and its data folder')
@@ -159,13 +191,13 @@ try {
   run(ringsideBin, ['export', exportFile, '--url', base])
   const exported = JSON.parse(readFileSync(exportFile, 'utf8'))
   expect(typeof exported === 'object' && exported !== null && Object.keys(exported).length > 0, 'ringside export wrote no data')
-  const created = await fetch(`${base}/crm/v3/objects/contacts`, {
+  const created = await request(`${base}/crm/v3/objects/contacts`, {
     method: 'POST',
     headers: { authorization: 'Bearer pat-local', 'content-type': 'application/json' },
     body: JSON.stringify({ properties: { email: 'install-test@example.com' } }),
   })
   expect(created.status === 201, `creating a contact answered ${created.status}`)
-  const contactCount = async () => (await (await fetch(`${base}/crm/v3/objects/contacts?limit=100`, { headers: { authorization: 'Bearer pat-local' } })).json()).results.length
+  const contactCount = async () => (await (await request(`${base}/crm/v3/objects/contacts?limit=100`, { headers: { authorization: 'Bearer pat-local' } })).json()).results.length
   const withNew = await contactCount()
   run(ringsideBin, ['reset', '--url', base])
   expect((await contactCount()) === withNew - 1, 'ringside reset did not go back to the seed')
@@ -323,7 +355,7 @@ test('the harness loads the reference widget, which logs in', async ({ harness }
   expect(broken.code === 2 && broken.stderr.includes('is not JSON'), `ringside report of a malformed file: exit ${broken.code}, ${broken.stderr}`)
   step('done')
 } catch (error) {
-  console.error(`install test FAILED: ${error.stdout ?? ''}${error.stderr ?? ''}${error.message}`)
+  console.error(`install test FAILED: ${error.stdout ?? ''}${error.stderr ?? ''}${error.message}${error.cause ? ` (${error.cause.message ?? error.cause})` : ''}`)
   process.exitCode = 1
 } finally {
   for (const child of children) {

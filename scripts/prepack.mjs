@@ -2,14 +2,16 @@
 // `npm pack` (prepack): the package ships the build (lib/ from tsup and tsc,
 // dist/ from Vite with the SDK under dist/sdk/). When a file of it is missing
 // (a fresh clone) or older than a source it is built from, run `npm run build`
-// first; otherwise pack what is there.
+// first; otherwise pack what is there. `--check` builds nothing: exit 0 when
+// the build is there and up to date, 1 when it would build.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
 /** Who asks (the messages name it): `npm pack`, or a script that runs the build first (`node scripts/prepack.mjs check-widget`). */
-const label = process.argv[2] ?? 'npm pack'
+const checkOnly = process.argv.includes('--check')
+const label = process.argv.slice(2).find((arg) => arg !== '--check') ?? 'npm pack'
 const outputs = ['lib/cli.js', 'lib/kit.config.js', 'lib/tokens.css', 'lib/report.css', 'lib/types/package/sdk.d.ts', 'dist/index.html', 'dist/widget/index.html', 'dist/sdk/calling-extensions.js', 'dist/sdk/calling-extensions.umd.js']
 // What the build reads: the sources of the pages, the SDK, the server, the kit and the package, and their configs.
 const sourceDirs = ['package', 'shared', 'server', 'host-harness', 'widget', 'e2e/kit', 'public', 'vite-plugins', 'bin']
@@ -42,6 +44,7 @@ function newestSource() {
 const missing = outputs.filter((file) => !existsSync(join(root, file)))
 const oldestOutput = missing.length > 0 ? 0 : Math.min(...outputs.map((file) => statSync(join(root, file)).mtimeMs))
 const why = missing.length > 0 ? `missing ${missing.join(', ')}` : oldestOutput < newestSource() ? 'a source is newer than the build' : null
+if (checkOnly) process.exit(why === null ? 0 : 1)
 if (why !== null) {
   console.error(`${label}: building the package first (${why}): npm run build`)
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 2, 2], shell: process.platform === 'win32' })

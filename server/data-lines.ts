@@ -8,6 +8,7 @@
 import { crc32 } from 'node:zlib'
 import { closeSync, openSync, readSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
+import { setImmediate as endOfTurn } from 'node:timers/promises'
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type RowsNow } from '../shared/api/db.ts'
 import { CHECKSUM_WIDTH, checksumText, lineFormat, SNAPSHOT_LAYOUT, type Line } from '../shared/api/data-lines.ts'
 
@@ -59,8 +60,17 @@ export function* linesOfFile(path: string): Generator<Line & { bytes: Uint8Array
   }
 }
 
-/** About 1 MB per write, so that writing a large snapshot lets requests run between writes. */
+/** About 1 MB per write. */
 const CHUNK_BYTES = 1 << 20
+/**
+ * Rows encoded between two turns of the event loop (a few hundred µs of
+ * work): while a compaction writes the snapshot in the background, requests
+ * that arrive are served between slices, so none waits behind more than one.
+ * Yielding only at each chunk's write would not do: that write ends within a
+ * fraction of a millisecond, and the next megabyte of rows (several
+ * milliseconds of encoding) would hold every request again.
+ */
+const ROWS_PER_SLICE = 128
 
 /**
  * Checksummed lines written into one reused buffer and from it to a file:
@@ -124,6 +134,7 @@ export async function writeLineSnapshot(path: string, snapshot: RowsNow, journal
         out.line(`[${JSON.stringify(table.ids[i])},${JSON.stringify(table.rows[i])}]`)
         rows++
         if (out.full) await out.flush()
+        else if (rows % ROWS_PER_SLICE === 0) await endOfTurn()
       }
     }
     out.line(JSON.stringify({ end: true, tables: snapshot.tables.length, rows }))

@@ -21,7 +21,6 @@ import { resolve } from 'node:path'
 import { getRequestListener } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono, type Context } from 'hono'
-import { getCookie } from 'hono/cookie'
 import { parse as parseCookies } from 'hono/utils/cookie'
 import { cors } from 'hono/cors'
 import type { ViteDevServer } from 'vite'
@@ -357,7 +356,9 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
 
   // --- the harness origin: API, change stream, server info (and pages in dist mode)
   const changeStreams = new ChangeStreams(options.maxChangeStreams !== undefined ? { maxStreams: options.maxChangeStreams } : {})
-  const crmOf = (c: Context) => registry.resolve(c.req.header(SANDBOX_HEADER), getCookie(c, SANDBOX_COOKIE))
+  /** The CRM a request is for: its sandbox (header, else cookie), or the main one. */
+  const crmFor = (headers: Headers) => registry.resolve(headers.get(SANDBOX_HEADER) ?? undefined, parseCookies(headers.get('cookie') ?? '', SANDBOX_COOKIE)[SANDBOX_COOKIE])
+  const crmOf = (c: Context) => crmFor(c.req.raw.headers)
   const app = new Hono()
   if (corsOrigins.length > 0) {
     app.use(
@@ -408,6 +409,13 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   const staticListener = getRequestListener(staticPages.fetch)
   app.all('*', (c) => c.text('Not found', 404))
   const apiListener = getRequestListener(app.fetch)
+  /**
+   * API requests the app above only passes on to the CRM (no CORS to answer,
+   * not the server info) go to the CRM directly: the same answer, without
+   * the app's routing and context per request.
+   */
+  const crmListener = getRequestListener((request) => crmFor(request.headers).service.handle(request))
+  const passedOn = (path: string) => corsOrigins.length === 0 && path !== SERVER_PATHS.info
 
   if (pages === 'vite') {
     const { createServer: createViteServer } = await import('vite')
@@ -478,7 +486,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       return sendError(res, new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`), true)
     }
     if (path === SERVER_PATHS.changes && req.method === 'GET') return serveChangeStream(req, res)
-    void apiListener(req, res)
+    void (passedOn(path) ? crmListener : apiListener)(req, res)
   })
   widgetServer.on('request', (req, res) => {
     if (refusedHost(req, res)) return

@@ -14,7 +14,9 @@
  *   server.lock        the pid of the server that owns the folder.
  *
  * Group commit: commits are queued in commit order; one write and one fsync
- * take every line queued while the previous fsync ran. A commit's promise
+ * take every line queued while the previous fsync ran, and a write that
+ * starts from idle takes every line of the event loop's current turn (the
+ * requests that arrived together). A commit's promise
  * resolves once its line is on disk. If a write or fsync fails, that batch
  * and everything queued behind it is rejected (the database undoes them), and
  * the journal is cut back to its last durable byte before the next write.
@@ -33,13 +35,15 @@
  * acknowledged. The server then starts, says so, and keeps the damaged file.
  * A `snapshot.json` of an older build (one JSON document, the export format)
  * still loads; the first compaction replaces it. A damaged one is read line
- * by line, like the line files, for the recovered copy.
+ * by line, like the line files, for the recovered copy; one that parses but
+ * breaks a table's rules is damage too, each bad row named by its line.
  */
 import { closeSync, constants, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs'
 import { open, rename, unlink } from 'node:fs/promises'
+import { setImmediate as endOfTurn } from 'node:timers/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Commit, type CommitRow, type CommitSink, type Database, type RowsNow, type Snapshot, type TableColumns } from '../shared/api/db.ts'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError, type Commit, type CommitRow, type CommitSink, type Database, type RowsNow, type Snapshot, type TableColumns } from '../shared/api/db.ts'
 import { checksummed, isLineSnapshot, linesOf, linesOfFile, pairsOf, parseLineSnapshot, readLine, writeLineSnapshot, type Damage } from './data-lines.ts'
 
 export interface DataPaths {
@@ -392,13 +396,18 @@ export class DiskStorage {
         damage.push(...found.map((d) => ({ ...d, file: legacySnapshot })))
       }
       if (damage.length === 0) {
+        generation = (parsed as { journalGeneration?: unknown } | null)?.journalGeneration
         try {
           db.restore(parsed)
+          legacyTables = Object.entries((parsed as Snapshot).tables)
         } catch (error) {
-          throw new StorageError(`${legacySnapshot}: ${describe(error)}`)
+          const checked = error instanceof SnapshotError ? legacyRuleDamage(db, parsed, text) : undefined
+          // Not a Ringside export, or another version's: nothing in it is damaged or readable here.
+          if (!checked) throw new StorageError(`${legacySnapshot}: ${describe(error)}`)
+          // It reads as JSON but breaks a table's rules: damage like any other, each bad row at its line, the rest recovered.
+          legacyTables = checked.tables
+          damage.push(...checked.damage.map((d) => ({ ...d, file: legacySnapshot })))
         }
-        generation = (parsed as { journalGeneration?: unknown }).journalGeneration
-        legacyTables = Object.entries((parsed as Snapshot).tables)
       }
     } else if (existsSync(journal) || existsSync(oldJournal)) {
       throw new StorageError(`${existsSync(journal) ? journal : oldJournal} exists but ${snapshot} does not: the journal only makes sense on top of its snapshot.`)
@@ -552,9 +561,17 @@ export class DiskStorage {
    * empty, in the same synchronous step: a commit made by code that ran when
    * the last lines resolved (a handler's next transaction) is either seen by
    * the loop or starts a new writer, never left waiting for a later commit.
+   *
+   * A writer that starts from idle first lets the current turn of the event
+   * loop finish: requests that arrived together are read in one turn (each
+   * socket's callback runs its request up to the commit), so their lines go
+   * out in one write instead of the first alone and the rest behind its
+   * fsync. Once running, it takes what waits as soon as a write ends.
    */
   async #drain(): Promise<void> {
     try {
+      // Resolves in the check phase of this turn: after every I/O callback of its poll phase.
+      await endOfTurn()
       await this.#drainQueue()
     } catch (error) {
       // Not a failed write (those are handled per item): reject what waits rather than leave it waiting.
@@ -828,17 +845,28 @@ export function exportText(snapshot: Snapshot): string {
   return `${opening},"tables":{\n${body}\n}}\n`
 }
 
+const NOT_A_PAIR = 'expected an [id, row] pair'
+
 /**
  * Everything readable in a damaged export-shaped file (what `exportText`
  * writes, and what older builds kept as `snapshot.json`): the header line,
  * a line per table name, a line per row. Never throws: returns the rows of
- * every line that reads, and each line that does not (1-based).
+ * every line that reads, and each line that does not (1-based); `lines`
+ * holds the line of each table's name and of each of its entries (every
+ * line under it that reads as JSON, an [id, row] pair or not).
  */
-export function parseExportLines(text: string): { journalGeneration: unknown; tables: Array<[string, Array<[string, unknown]>]>; damage: Damage[] } {
+export function parseExportLines(text: string): {
+  journalGeneration: unknown
+  tables: Array<[string, Array<[string, unknown]>]>
+  lines: Array<{ name: number; rows: number[] }>
+  damage: Damage[]
+} {
   const tables: Array<[string, Array<[string, unknown]>]> = []
+  const lines: Array<{ name: number; rows: number[] }> = []
   const damage: Damage[] = []
   let journalGeneration: unknown
   let current: Array<[string, unknown]> | null = null
+  let currentLines: number[] = []
   let closed = false
   let number = 0
   for (const { line } of linesOf(text)) {
@@ -860,17 +888,57 @@ export function parseExportLines(text: string): { journalGeneration: unknown; ta
     if (name) {
       const read = readLine(name[1]!)
       current = []
+      currentLines = []
       tables.push([String('value' in read ? read.value : name[1]), current])
+      lines.push({ name: number, rows: currentLines })
       continue
     }
     const read = readLine(trimmed.endsWith(',') ? trimmed.slice(0, -1) : trimmed)
     if ('problem' in read) damage.push({ line: number, problem: read.problem })
-    else if (!Array.isArray(read.value) || read.value.length !== 2 || typeof read.value[0] !== 'string') damage.push({ line: number, problem: 'expected an [id, row] pair' })
     else if (current === null) damage.push({ line: number, problem: 'a row before any table name' })
-    else current.push(read.value as [string, unknown])
+    else {
+      currentLines.push(number)
+      if (!Array.isArray(read.value) || read.value.length !== 2 || typeof read.value[0] !== 'string') damage.push({ line: number, problem: NOT_A_PAIR })
+      else current.push(read.value as [string, unknown])
+    }
   }
   if (!closed) damage.push({ line: number + (text.endsWith('\n') || text.length === 0 ? 1 : 0), problem: 'the closing "}}" is missing: the file is cut short' })
-  return { journalGeneration, tables, damage }
+  return { journalGeneration, tables, lines, damage }
+}
+
+/**
+ * An older build's snapshot.json that parses but that `restore` refuses (a
+ * row that breaks its table's schema, an unknown table, an id twice): each
+ * problem at its line, and the rows that pass; undefined when the document
+ * as a whole is refused (not an export, another version), which holds
+ * nothing to recover. In a file of one row per line (what older builds
+ * wrote) a row's problem is at the row's line, a table's at its name's line;
+ * in any other layout at the line that starts with the table's name, else 1.
+ */
+function legacyRuleDamage(db: Database, parsed: unknown, text: string): { damage: Damage[]; tables: Array<[string, Array<[string, unknown]>]> } | undefined {
+  const { problems, tables } = db.checkExport(parsed)
+  if (problems.some((problem) => problem.table === undefined)) return undefined
+  const layout = parseExportLines(text)
+  const rowsOf = (parsed as { tables: Record<string, unknown> }).tables
+  const names = Object.keys(rowsOf)
+  // The line-per-row reading holds the same tables and entries as the document: its lines are the entries' lines.
+  const sameLayout =
+    layout.damage.every((d) => d.problem === NOT_A_PAIR) &&
+    layout.lines.length === names.length &&
+    layout.tables.every(([name], i) => name === names[i] && Array.isArray(rowsOf[name]) && rowsOf[name].length === layout.lines[i]?.rows.length)
+  const textLines = text.split('\n')
+  const lineOf = (table: string | undefined, row: number | undefined): number => {
+    if (table === undefined) return 1
+    const at = names.indexOf(table)
+    if (sameLayout) {
+      const place = layout.lines[at] as { name: number; rows: number[] }
+      return row === undefined ? place.name : (place.rows[row] ?? place.name)
+    }
+    const quoted = JSON.stringify(table)
+    const found = textLines.findIndex((line) => line.trimStart().startsWith(`${quoted}:`))
+    return found >= 0 ? found + 1 : 1
+  }
+  return { damage: problems.map((problem) => ({ line: lineOf(problem.table, problem.row), problem: problem.message })), tables }
 }
 
 /** The 1-based line of a JSON.parse failure: from the position V8 gives, else the first row line that does not parse, else the last line. */

@@ -17,7 +17,7 @@ import { deserialize, serialize } from 'node:v8'
 import type { Browser, BrowserContext, TestInfo } from '@playwright/test'
 import { loadDriver } from './drivers/load-driver.ts'
 import { Harness } from './harness.ts'
-import { DEFAULT_JOURNEY, messageOf, newJourneyResult, runJourney, type JourneyKind, type JourneyResult, type StageName } from './journey.ts'
+import { DEFAULT_JOURNEY, journeyNotRunnable, messageOf, newJourneyResult, runJourney, type JourneyKind, type JourneyResult, type StageName } from './journey.ts'
 import { installMessageRecorder } from './message-recorder.ts'
 import { kitOrigins, originOf } from './origins.ts'
 import { placementOf, type Placement } from './placements.ts'
@@ -99,15 +99,22 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
   const baseURL = testInfo.project.use.baseURL
   const origins = kitOrigins(baseURL)
   const widgetUrl = target.url(baseURL)
+  const driver = await loadDriver(target.driver, widgetUrl, origins.widget)
+  // Nothing to open for a journey the driver cannot run (every stage says why).
+  const notRunnable = journeyNotRunnable(driver, { kind, widgetUrl, syncTimeoutMs })
+  if (notRunnable !== null) return nothingRecorded(notRunnable)
   // --ignore-https-errors (a widget dev server with a self-signed certificate)
   const context = await browser.newContext({ baseURL, ignoreHTTPSErrors: testInfo.project.use.ignoreHTTPSErrors === true })
   const tracePath = join(dir, 'trace.zip')
   const screenshotPath = join(dir, 'final.png')
   // Playwright's own `trace` option may already record every context (then we
-  // save the journey as a chunk of that trace and let it go on); else we trace.
+  // save the journey as a chunk of that trace and let it go on); else we trace:
+  // each action with a DOM snapshot, and no screencast (it would cost the
+  // browser and the worker CPU for every frame the page paints; the journey
+  // keeps its own screenshots: the final page, and the widget after each step).
   let ownTrace: boolean
   try {
-    await context.tracing.start({ screenshots: true, snapshots: true })
+    await context.tracing.start({ screenshots: false, snapshots: true })
     ownTrace = true
   } catch {
     ownTrace = false
@@ -115,11 +122,6 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
   try {
     const page = await context.newPage()
     const messages = await installMessageRecorder(page, { harness: origins.harness, widget: originOf(widgetUrl) })
-    const driver = await loadDriver(target.driver, widgetUrl, origins.widget)
-    // Nothing to open for a journey the driver cannot run (every stage says why).
-    if (kind === 'inbound' && driver.ring === undefined) {
-      return nothingRecorded(await runJourney({ harness: new Harness(page, { placement }), messages, driver }, { ...DEFAULT_JOURNEY, kind, widgetUrl, syncTimeoutMs }))
-    }
     const harness = new Harness(page, { placement })
     const collected = await collectWidgetErrors(context, originOf(widgetUrl))
     // The SDK's CDN URLs are answered offline; one it cannot answer comes first among the widget's errors.

@@ -111,15 +111,25 @@ export function newJourneyResult(widgetUrl: string, driverName: string, syncTime
   }
 }
 
+/**
+ * The journey a driver cannot run, with every stage skipped and the reason (the inbound one, for a driver without
+ * `ring`); null when the driver can run it. It needs no page: the kit opens none for it.
+ */
+export function journeyNotRunnable(driver: WidgetDriver, options: Pick<JourneyOptions, 'kind' | 'widgetUrl' | 'syncTimeoutMs'>): JourneyResult | null {
+  const kind = options.kind ?? 'outbound'
+  if (kind !== 'inbound' || driver.ring !== undefined) return null
+  const result = newJourneyResult(options.widgetUrl, driver.name, options.syncTimeoutMs, null, kind)
+  const reason = `the driver (${driver.name}) cannot ring the widget: a driver that provides \`ring\` runs the inbound journey`
+  for (const name of STAGES) result.stages[name] = { status: 'skipped', reason }
+  return result
+}
+
 export async function runJourney({ harness, messages, driver, widgetErrors = () => [], failedLoads = () => [], afterStage }: JourneyDeps, options: JourneyOptions): Promise<JourneyResult> {
+  const notRunnable = journeyNotRunnable(driver, options)
+  if (notRunnable !== null) return notRunnable
   const kind = options.kind ?? 'outbound'
   const result = newJourneyResult(options.widgetUrl, driver.name, options.syncTimeoutMs, null, kind)
   const stages = result.stages
-  if (kind === 'inbound' && driver.ring === undefined) {
-    const reason = `the driver (${driver.name}) cannot ring the widget: a driver that provides \`ring\` runs the inbound journey`
-    for (const name of STAGES) stages[name] = { status: 'skipped', reason }
-    return result
-  }
   const page = harness.page
   const wait = options.stepTimeoutMs
   let blockedBy: StageName | null = null

@@ -8,7 +8,10 @@
  *
  * URLs depend on the run's baseURL, so they are functions of it.
  */
+import { builtInDriver } from './drivers/load-driver.ts'
+import { JOURNEYS } from './journey.ts'
 import { fixtureUrl, kitOrigins, ourWidgetUrl } from './origins.ts'
+import { parsePlacementOption } from './placements.ts'
 
 export interface ConformanceTarget {
   /** Shown in test titles and the readiness report. */
@@ -55,4 +58,23 @@ export function registrationArgs(env: NodeJS.ProcessEnv = process.env): string {
 /** One word for a POSIX shell (Playwright runs webServer commands through one): single-quoted, so a page title's `$` or backtick stays text. */
 function shellWord(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`
+}
+
+/**
+ * How many workers a check run needs: one per journey that opens a browser, at
+ * most two. A journey the driver cannot run (the inbound one, for a built-in
+ * driver without `ring`) is only skipped checks, which a worker that already
+ * runs a journey reports in a moment; a worker of its own would start a
+ * process and a Chromium just for that. A driver module may ring: its
+ * journeys count.
+ */
+export function checkWorkers(baseURL: string, env: NodeJS.ProcessEnv = process.env): number {
+  const placements = parsePlacementOption(env.WIDGET_PLACEMENT)
+  const widgetOrigin = kitOrigins(baseURL).widget
+  let journeys = 0
+  for (const target of conformanceTargets(env)) {
+    const driver = builtInDriver(target.driver, target.url(baseURL), widgetOrigin)
+    journeys += driver !== null && driver.ring === undefined ? 1 : JOURNEYS.length
+  }
+  return Math.min(2, journeys * (typeof placements === 'string' ? 1 : placements.length))
 }

@@ -16,6 +16,9 @@ export function queryParam(name: string): string | null {
   return new URL(location.href).searchParams.get(name)
 }
 
+/** The widget iframe's size on the fixture host pages (the benchmark compares them like for like). */
+export const FIXTURE_FRAME_SIZE = { width: 420, height: 640 } as const
+
 /**
  * Embeds `src` in an iframe the way the CRM does (`allow="microphone;
  * autoplay"`), before any script of the page reacts to it. Returns the frame.
@@ -24,8 +27,8 @@ export function embedFrame(src: string, title: string, parent: HTMLElement = doc
   const frame = document.createElement('iframe')
   frame.title = title
   frame.allow = 'microphone; autoplay'
-  frame.width = '420'
-  frame.height = '640'
+  frame.width = String(FIXTURE_FRAME_SIZE.width)
+  frame.height = String(FIXTURE_FRAME_SIZE.height)
   frame.src = src
   parent.append(frame)
   return frame

@@ -10,7 +10,7 @@
  */
 import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import { z } from 'zod'
 import { Database, type Commit } from '../../shared/api/db.ts'
@@ -187,16 +187,21 @@ test('writes that arrive together share one fsync, and none resolves before the 
   const { file, write } = await withFakeJournal()
   const resolved: string[] = []
   const ids = Array.from({ length: 40 }, (_, i) => String(i + 1))
-  const writes = ids.map((id) => write(id).then(() => resolved.push(id)))
-  // The first write went alone; the 39 others queued behind its fsync.
+  const record = (id: string) => write(id).then(() => resolved.push(id))
+  // 1-20 are committed in one turn of the event loop: the writer, idle until then, takes them all in one write.
+  const first = ids.slice(0, 20).map(record)
   await until(() => file.syncs === 1)
+  // 21-40 come while that fsync runs: they wait for the next one.
+  const second = ids.slice(20).map(record)
   await settle()
   expect(resolved).toEqual([])
+  expect(file.ids(file.text)).toEqual(ids.slice(0, 20))
   await file.release()
-  expect(resolved).toEqual(['1'])
-  expect(file.ids(file.durable)).toEqual(['1'])
+  await Promise.all(first)
+  expect(resolved).toEqual(ids.slice(0, 20))
+  expect(file.ids(file.durable)).toEqual(ids.slice(0, 20))
   await file.release()
-  await Promise.all(writes)
+  await Promise.all(second)
   expect(resolved).toEqual(ids)
   expect(file.syncs).toBe(2)
   expect(file.appends).toBe(2)
@@ -225,8 +230,10 @@ test('a failed fsync undoes exactly the writes not yet durable (newest first), r
   // 2 is being fsynced; 3 and two changes of row 1 queue behind it (undone newest first, row 1 is as durable).
   const outcomes: string[] = []
   const record = (promise: Promise<unknown>) => promise.then(() => outcomes.push('ok'), (error: Error) => outcomes.push(error.message))
-  const later = [write('2'), write('3'), db.transaction(() => items.set('1', { n: 10 })), db.transaction(() => items.set('1', { n: 20 }))].map(record)
+  const failing = record(write('2'))
   await until(() => file.syncs === 2)
+  const later = [failing, ...[write('3'), db.transaction(() => items.set('1', { n: 10 })), db.transaction(() => items.set('1', { n: 20 }))].map(record)]
+  await settle()
   await file.release(new Error('EIO: fsync failed'))
   await Promise.all(later)
   expect(outcomes[0]).toBe('EIO: fsync failed')
@@ -271,15 +278,17 @@ test('change listeners hear a commit only once it is durable, in commit order', 
   const { db, file, write } = await withFakeJournal()
   const heard: string[] = []
   db.onChange((commit) => heard.push(commit.rows.map((row) => row.id).join(',')))
-  const writes = [write('1'), write('2'), write('3')]
+  const together = [write('1'), write('2'), write('3')]
   await until(() => file.syncs === 1)
+  const later = write('4')
   await settle()
   expect(heard).toEqual([])
   await file.release()
-  expect(heard).toEqual(['1'])
-  await file.release()
-  await Promise.all(writes)
+  await Promise.all(together)
   expect(heard).toEqual(['1', '2', '3'])
+  await file.release()
+  await later
+  expect(heard).toEqual(['1', '2', '3', '4'])
 })
 
 /** Every file of a data folder, by name. */
@@ -386,18 +395,7 @@ test("a damaged snapshot.json of an older build: cut short, or written on one li
   items.set('a', { n: 1 })
   items.set('b', { n: 2 })
   const snapshot = { ...db.snapshot(), journalGeneration: 'older-build' }
-  const recoveredRows = (message: string) => {
-    const path = /saved to (\S+recovered-\S+\.json):/.exec(message)?.[1] ?? ''
-    return (JSON.parse(readFileSync(path, 'utf8')) as { tables: Record<string, unknown> }).tables
-  }
-  const failure = () => {
-    try {
-      new DiskStorage(dir).load(loadedWith(itemSchema))
-    } catch (error) {
-      return (error as Error).message
-    }
-    throw new Error('loaded a damaged file')
-  }
+  const failure = () => loadFailure(dir)
 
   // Cut short after the first row: that row is kept, the file is named with the line where it stops.
   const text = exportText(snapshot as never)
@@ -405,14 +403,66 @@ test("a damaged snapshot.json of an older build: cut short, or written on one li
   writeFileSync(join(dir, 'snapshot.json'), kept)
   const cut = failure()
   expect(cut).toContain(`snapshot.json line ${kept.split('\n').length}: the closing "}}" is missing: the file is cut short`)
-  expect(recoveredRows(cut)).toMatchObject({ items: [['a', { n: 1 }]] })
+  expect(recoveredRows(dir, cut)).toMatchObject({ items: [['a', { n: 1 }]] })
 
   // One line (no row per line): the parser's position names the line; nothing can be read.
   writeFileSync(join(dir, 'snapshot.json'), JSON.stringify(snapshot).slice(0, -20))
   const oneLine = failure()
   expect(oneLine).toMatch(/snapshot\.json line 1: not valid JSON .* The file looks truncated\./)
-  expect(recoveredRows(oneLine)).not.toHaveProperty('items')
+  expect(recoveredRows(dir, oneLine)).not.toHaveProperty('items')
 })
+
+test("an older build's snapshot.json that parses but breaks a table's rules is damage: each bad row named by its line, the file kept, the rest recovered", () => {
+  const dir = scratchDir('storage-legacy-rules')
+  const db = new Database()
+  const items = db.table('items', itemSchema)
+  for (const [id, n] of [['a', 1], ['b', 2], ['c', 3]] as const) items.set(id, { n })
+  const snapshot = { ...db.snapshot(), journalGeneration: 'older-build' }
+  const legacy = join(dir, 'snapshot.json')
+  const failure = () => loadFailure(dir)
+
+  // One row per line, as older builds wrote it: row b breaks the schema, and c comes twice.
+  const lines = exportText(snapshot as never).split('\n')
+  const a = lines.indexOf('["a",{"n":1}],')
+  lines.splice(a, 3, '["a",{"n":1}],', '["b",{"n":"two"}],', '["c",{"n":3}],', '["c",{"n":4}]')
+  const b = a + 1
+  const text = lines.join('\n')
+  writeFileSync(legacy, text)
+  expect(() => JSON.parse(text)).not.toThrow()
+  const message = failure()
+  expect(message).toMatch(new RegExp(`^${legacy.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} line ${b + 1}: Corrupt export: table "items" row "b" is invalid at n: .* \\(and 1 more damaged line\\)\\. Ringside did not start`))
+  expect(readFileSync(legacy, 'utf8')).toBe(text)
+  expect(recoveredRows(dir, message).items).toEqual([['a', { n: 1 }], ['c', { n: 3 }]])
+
+  // The same document on one line: line 1, the same recovered rows.
+  writeFileSync(legacy, `${JSON.stringify(JSON.parse(text))}\n`)
+  const oneLine = failure()
+  expect(oneLine).toMatch(/snapshot\.json line 1: Corrupt export: table "items" row "b" is invalid at n/)
+  expect(recoveredRows(dir, oneLine).items).toEqual([['a', { n: 1 }], ['c', { n: 3 }]])
+
+  // A document of another version is refused as a whole: nothing in it is readable here, so no recovered copy.
+  const files = readdirSync(dir).length
+  writeFileSync(legacy, JSON.stringify({ ...snapshot, version: 99 }))
+  expect(failure()).toBe(`${legacy}: Unsupported export version 99; this build reads version 1.`)
+  expect(readdirSync(dir)).toHaveLength(files)
+})
+
+/** The message of the StorageError that loading `dir` throws. */
+function loadFailure(dir: string): string {
+  try {
+    new DiskStorage(dir).load(loadedWith(itemSchema))
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error(`${dir} loaded, though it is damaged`)
+}
+
+/** The tables of the recovered copy a load failure's `message` names (beside the damaged files, in `dir`). */
+function recoveredRows(dir: string, message: string): Record<string, unknown> {
+  const path = /saved to (\S+recovered-\S+\.json):/.exec(message)?.[1] ?? ''
+  expect(dirname(path)).toBe(dir)
+  return (JSON.parse(readFileSync(path, 'utf8')) as { tables: Record<string, unknown> }).tables
+}
 
 function loadedWith(schema: typeof itemSchema): Database {
   const db = new Database()

@@ -280,6 +280,13 @@ export interface RowsNow {
   tables: TableColumns[]
 }
 
+/** What `Database.checkExport` found wrong: the message, and where (a table's, or a row's by its index in the table). */
+export interface ExportProblem {
+  message: string
+  table?: string
+  row?: number
+}
+
 /** Thrown by `restore` for a snapshot that is not ours or is corrupt. */
 export class SnapshotError extends Error {
   override name = 'SnapshotError'
@@ -674,49 +681,71 @@ export class Database {
    * Replace the whole database with a snapshot, after checking all of it:
    * the format marker, the version, that every table is known, and every
    * row against its table's schema. On any problem nothing changes and a
-   * SnapshotError says what is wrong.
+   * SnapshotError says what is wrong (the first problem `checkExport` finds).
    */
   restore(input: unknown): void {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      throw new SnapshotError('Not a Ringside database export: expected a JSON object.')
-    }
-    const snap = input as Partial<Snapshot>
-    if (snap.format !== SNAPSHOT_FORMAT) {
-      throw new SnapshotError(`Not a Ringside database export: "format" must be "${SNAPSHOT_FORMAT}".`)
-    }
-    if (snap.version !== SNAPSHOT_VERSION) {
-      throw new SnapshotError(`Unsupported export version ${JSON.stringify(snap.version)}; this build reads version ${SNAPSHOT_VERSION}.`)
-    }
-    if (typeof snap.tables !== 'object' || snap.tables === null || Array.isArray(snap.tables)) {
-      throw new SnapshotError('Corrupt export: "tables" must be an object.')
-    }
+    const { problems, staged } = this.#checkExport(input)
+    if (problems.length > 0) throw new SnapshotError((problems[0] as ExportProblem).message)
+    this.#loadAll(staged)
+  }
+
+  /**
+   * Every problem `restore` would refuse `input` for, in the order it finds
+   * them, and the rows that pass, per table in the input's order: a damaged
+   * file's report names each bad row, and its recovered copy keeps the rest.
+   * A problem with the whole document (not an export, another version) comes
+   * alone, with no rows.
+   */
+  checkExport(input: unknown): { problems: ExportProblem[]; tables: Array<[string, Array<[string, unknown]>]> } {
+    const { problems, staged } = this.#checkExport(input)
+    return { problems, tables: [...staged.values()].map((columns) => [columns.name, columns.ids.map((id, i) => [id, columns.rows[i]])]) }
+  }
+
+  #checkExport(input: unknown): { problems: ExportProblem[]; staged: Map<Table<unknown>, TableColumns> } {
     const staged = new Map<Table<unknown>, TableColumns>()
+    const refused = (message: string) => ({ problems: [{ message }], staged })
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return refused('Not a Ringside database export: expected a JSON object.')
+    const snap = input as Partial<Snapshot>
+    if (snap.format !== SNAPSHOT_FORMAT) return refused(`Not a Ringside database export: "format" must be "${SNAPSHOT_FORMAT}".`)
+    if (snap.version !== SNAPSHOT_VERSION) return refused(`Unsupported export version ${JSON.stringify(snap.version)}; this build reads version ${SNAPSHOT_VERSION}.`)
+    if (typeof snap.tables !== 'object' || snap.tables === null || Array.isArray(snap.tables)) return refused('Corrupt export: "tables" must be an object.')
+    const problems: ExportProblem[] = []
     for (const [name, rows] of Object.entries(snap.tables)) {
       if (this.#retired.has(name)) continue
       const table = this.#tableNamed(name)
-      if (!table) throw new SnapshotError(`Corrupt export: unknown table "${name}".`)
-      if (!Array.isArray(rows)) throw new SnapshotError(`Corrupt export: table "${name}" must be an array of [id, row] pairs.`)
+      if (!table) {
+        problems.push({ message: `Corrupt export: unknown table "${name}".`, table: name })
+        continue
+      }
+      if (!Array.isArray(rows)) {
+        problems.push({ message: `Corrupt export: table "${name}" must be an array of [id, row] pairs.`, table: name })
+        continue
+      }
       const parsed: TableColumns & { ids: string[]; rows: unknown[] } = { name, ids: [], rows: [] }
       const seen = new Set<string>()
       for (const [index, entry] of rows.entries()) {
+        const problem = (message: string) => problems.push({ message, table: name, row: index })
         if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') {
-          throw new SnapshotError(`Corrupt export: table "${name}" row ${index} is not an [id, row] pair.`)
+          problem(`Corrupt export: table "${name}" row ${index} is not an [id, row] pair.`)
+          continue
         }
-        if (seen.has(entry[0])) throw new SnapshotError(`Corrupt export: table "${name}" has id "${entry[0]}" twice.`)
+        if (seen.has(entry[0])) {
+          problem(`Corrupt export: table "${name}" has id "${entry[0]}" twice.`)
+          continue
+        }
         seen.add(entry[0])
         const result = table.schema.safeParse(entry[1])
         if (!result.success) {
           const issue = result.error.issues[0]
-          throw new SnapshotError(
-            `Corrupt export: table "${name}" row "${entry[0]}" is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}.`,
-          )
+          problem(`Corrupt export: table "${name}" row "${entry[0]}" is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}.`)
+          continue
         }
         parsed.ids.push(entry[0])
         parsed.rows.push(result.data)
       }
       staged.set(table, parsed)
     }
-    this.#loadAll(staged)
+    return { problems, staged }
   }
 
   /**

@@ -5,7 +5,8 @@
  * every `intervalMs` (the real host: 100 ms) until a SYNC_ACK answers one of the
  * outstanding ids; no answer within `timeoutMs` of the first SYNC after a load fails
  * the handshake (locally: SYNC_ACK_FAILED is never put on the wire). A reload starts
- * over, and SYNC ids of an earlier load no longer count.
+ * over, and SYNC ids of an earlier load no longer count. The timers and ids are SyncLoop's
+ * (sync-loop.ts); the messages are built here.
  *
  * Widget: the first valid SYNC from window.parent whose origin equals its `hostUrl`
  * (and is listed in `hostOrigins` when given) is answered at once with a SYNC_ACK
@@ -17,63 +18,6 @@ import { httpOrigin } from './origin.ts'
 import { typeOf, type WireMessage } from './transport.ts'
 
 export type { SyncAckFailedCause } from './host-types.ts'
-
-export interface SyncLoopOptions {
-  intervalMs: number
-  timeoutMs: number
-  /** Builds and posts one SYNC with this messageId. */
-  sendSync: (messageId: string) => void
-  nextId: () => string
-  onTimeout: () => void
-}
-
-/** The host's SYNC timers and the ids a SYNC_ACK may answer. */
-export class SyncLoop {
-  readonly #options: SyncLoopOptions
-  readonly #outstanding = new Set<string>()
-  #interval: ReturnType<typeof setInterval> | undefined
-  #timeout: ReturnType<typeof setTimeout> | undefined
-
-  constructor(options: SyncLoopOptions) {
-    this.#options = options
-  }
-
-  get running(): boolean {
-    return this.#interval !== undefined
-  }
-
-  /** Sends the first SYNC now, then one every intervalMs, and arms the timeout. */
-  start(): void {
-    this.stop()
-    const { intervalMs, timeoutMs, onTimeout } = this.#options
-    this.#interval = setInterval(() => this.#send(), intervalMs)
-    this.#timeout = setTimeout(() => {
-      this.stop()
-      onTimeout()
-    }, timeoutMs)
-    this.#send()
-  }
-
-  /** Stops the timers and forgets every outstanding SYNC id. */
-  stop(): void {
-    if (this.#interval !== undefined) clearInterval(this.#interval)
-    if (this.#timeout !== undefined) clearTimeout(this.#timeout)
-    this.#interval = undefined
-    this.#timeout = undefined
-    this.#outstanding.clear()
-  }
-
-  /** True when `messageId` is the id of a SYNC sent since the last start(). */
-  answers(messageId: unknown): boolean {
-    return this.running && typeof messageId === 'string' && this.#outstanding.has(messageId)
-  }
-
-  #send(): void {
-    const id = this.#options.nextId()
-    this.#outstanding.add(id)
-    this.#options.sendSync(id)
-  }
-}
 
 /** `{type, messageId, hostUrl}` plus the SYNC fields: what SYNC carries and SYNC_ACK echoes. */
 export function syncMessage(type: 'SYNC' | 'SYNC_ACK', messageId: string, hostUrl: string, f: SyncFields): WireMessage {

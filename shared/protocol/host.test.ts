@@ -3,6 +3,7 @@ import { CATALOGUE, validateMessage, type FromWidgetType, type MessageType } fro
 import { CallingHost } from './host.ts'
 import { judgeWidgetMessage } from './judgement.ts'
 import { resetWarnOnce } from './log.ts'
+import { SyncLoop } from './sync-loop.ts'
 import { malformedMessage } from './testing/malformed.ts'
 import {
   WIDGET_ORIGIN,
@@ -220,6 +221,19 @@ describe('handshake', () => {
     expect(syncs(env)[1]).toMatchObject({ engagementId: 77, iframeLocation: 'remote' })
   })
 
+  it.each([
+    ['the src origin', WIDGET_ORIGIN],
+    ['a URL at the src origin', `${WIDGET_ORIGIN}/calls?tab=1`],
+  ])('accepts a SYNC_ACK whose iFrameUrl is %s without a warning', (_name, iFrameUrl) => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const env = mountHost()
+    load(env)
+    fromWidget(env, ackFor(syncs(env)[0], { iFrameUrl }))
+    expect(env.host.status).toBe('ready')
+    expect(env.host.handshake?.iFrameUrl).toBe(iFrameUrl)
+    expect(warn).not.toHaveBeenCalled()
+  })
+
   it('accepts a SYNC_ACK claiming another iFrameUrl but keeps posting to the src origin', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const env = mountHost()
@@ -230,6 +244,79 @@ describe('handshake', () => {
     env.host.endCall()
     expect(env.posts.at(-1)?.targetOrigin).toBe(WIDGET_ORIGIN)
     expect(env.host.widgetOrigin).toBe(WIDGET_ORIGIN)
+  })
+})
+
+describe('SyncLoop', () => {
+  /** A loop that records when each SYNC went out and when it timed out (ms since start). */
+  function startLoop(intervalMs: number, timeoutMs: number, sendSync: (id: string) => void = () => {}) {
+    const t0 = Date.now()
+    const sent: number[] = []
+    const timedOut: number[] = []
+    let n = 0
+    const loop = new SyncLoop({
+      intervalMs,
+      timeoutMs,
+      nextId: () => `s${++n}`,
+      sendSync: (id) => {
+        sent.push(Date.now() - t0)
+        sendSync(id)
+      },
+      onTimeout: () => timedOut.push(Date.now() - t0),
+    })
+    loop.start()
+    return { loop, sent, timedOut }
+  }
+
+  it.each([
+    [100, 30_000],
+    [100, 250],
+    [100, 100],
+    [100, 50],
+    [10, 1_000],
+    [30, 95],
+  ])('interval %i ms, timeout %i ms: a SYNC every interval, the timeout at its time and after the tick due with it', (intervalMs, timeoutMs) => {
+    vi.useFakeTimers()
+    const { loop, sent, timedOut } = startLoop(intervalMs, timeoutMs)
+    vi.advanceTimersByTime(timeoutMs + 5 * intervalMs)
+    expect(timedOut).toEqual([timeoutMs])
+    expect(sent).toEqual(Array.from({ length: Math.floor(timeoutMs / intervalMs) + 1 }, (_, i) => i * intervalMs))
+    expect(loop.running).toBe(false)
+  })
+
+  it('is not put off by late ticks: the clock says when the time is up', () => {
+    vi.useFakeTimers()
+    const { timedOut } = startLoop(100, 30_000)
+    vi.advanceTimersByTime(1_000)
+    // A throttled tab: the clock moves on while no tick runs.
+    vi.setSystemTime(Date.now() + 28_950)
+    vi.advanceTimersByTime(100)
+    expect(timedOut).toHaveLength(1)
+  })
+
+  it('a stop() while a SYNC is sent (an answer at once) cancels the timeout due with it', () => {
+    vi.useFakeTimers()
+    let stop = false
+    const loop: { current?: SyncLoop } = {}
+    const run = startLoop(100, 300, () => {
+      if (stop) loop.current?.stop()
+    })
+    loop.current = run.loop
+    vi.advanceTimersByTime(200)
+    stop = true
+    vi.advanceTimersByTime(1_000)
+    expect(run.timedOut).toEqual([])
+    expect(run.sent).toEqual([0, 100, 200, 300])
+  })
+
+  it('times out even when sending a SYNC throws', () => {
+    vi.useFakeTimers()
+    let calls = 0
+    const { timedOut } = startLoop(100, 200, () => {
+      if (++calls > 1) throw new Error('outbox failed')
+    })
+    expect(() => vi.advanceTimersByTime(200)).toThrow('outbox failed')
+    expect(timedOut).toEqual([200])
   })
 })
 

@@ -16,9 +16,10 @@
  * and reports every deviation from the SDK's types to the observer. A message the real
  * CRM would ignore is ignored, reported to the observer, `rejected` and `ignored`.
  */
-import { getEntry, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
+import { getEntry, type CatalogueEntry, type HostSendableType, type MessageOf, type SyncFields } from './catalogue.ts'
 import { WidgetFrame, checkHostOptions, checkPositive } from './frame.ts'
-import { SyncLoop, syncAckInfo, syncMessage, warmUpAck, type SyncAckFailedCause } from './handshake.ts'
+import { syncAckInfo, syncMessage, warmUpAck, type SyncAckFailedCause } from './handshake.ts'
+import { SyncLoop } from './sync-loop.ts'
 import { HostEventSource } from './host-events.ts'
 import type { CallingHostOptions, HostOutbox, HostStatus, OutgoingNote, SyncAckInfo } from './host-types.ts'
 import { ObserverCalls, type InboundExtra } from './host-observer.ts'
@@ -243,7 +244,7 @@ export class CallingHost extends HostEventSource {
     this.emit('syncAckFailed', { cause })
   }
 
-  #onSyncAck(message: MessageOf<'SYNC_ACK'>, event: MessageEvent): void {
+  #onSyncAck(message: MessageOf<'SYNC_ACK'>, entry: CatalogueEntry, event: MessageEvent): void {
     if (this.#status !== 'syncing' || !this.#handshakeLoop.answers(message.messageId)) {
       this.#reject('unexpected SYNC_ACK (no outstanding SYNC with this messageId)', event, true, 'SYNC_ACK')
       return
@@ -251,7 +252,9 @@ export class CallingHost extends HostEventSource {
     this.#handshakeLoop.stop()
     this.#observeIn(message, 'SYNC_ACK', true)
     this.#log.traffic('From widget', message)
-    if (message.iFrameUrl !== undefined && parseHttpUrl(message.iFrameUrl)?.origin !== this.#frame.origin) {
+    // The SDK sends its page's origin: equal to ours, it needs no parsing.
+    const claimed = message.iFrameUrl
+    if (claimed !== undefined && claimed !== this.#frame.origin && parseHttpUrl(claimed)?.origin !== this.#frame.origin) {
       this.#log.warn(`SYNC_ACK iFrameUrl does not match the src origin ${this.#frame.origin}; keeping the src origin`)
     }
     const info = syncAckInfo(message)
@@ -264,7 +267,7 @@ export class CallingHost extends HostEventSource {
     for (const pending of queued) this.#outbox.post(pending.message, pending.note)
     this.emit('status', 'ready', 'syncing')
     this.emit('SYNC_ACK', undefined, message)
-    this.emit('message', message, getEntry('SYNC_ACK')!)
+    this.emit('message', message, entry)
     this.emit('ready', info)
   }
 
@@ -304,7 +307,7 @@ export class CallingHost extends HostEventSource {
     }
     const message = judgement.message
     if (message.type === 'SYNC_ACK') {
-      this.#onSyncAck(message, event)
+      this.#onSyncAck(message, judgement.entry, event)
       return
     }
     if (judgement.deprecation !== undefined) warnOnce(judgement.deprecation, PREFIX, judgement.deprecation)

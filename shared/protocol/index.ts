@@ -4,7 +4,8 @@ export type { CallingExtensionsOptions, EventHandlers, OutgoingMessage } from '.
 export { CallingHost } from './host.ts'
 export { WindowTransport } from './transport.ts'
 export type { ForeignMessage, WindowTransportOptions, WireMessage } from './transport.ts'
-export { SyncLoop, answerSync } from './handshake.ts'
+export { answerSync } from './handshake.ts'
+export { SyncLoop } from './sync-loop.ts'
 export type { HostSendMethods, WidgetSendMethods } from './send-methods.ts'
 export type {
   CallingHostOptions,

@@ -42,15 +42,21 @@ function assertDriver(candidate: unknown, source: string): WidgetDriver {
   return candidate as WidgetDriver
 }
 
+/** The built-in driver `spec` names (`auto`/undefined: the one guessed from the URL); null when it is the path of a module. */
+export function builtInDriver(spec: string | undefined, widgetUrl: string, kitWidgetOrigin: string): WidgetDriver | null {
+  const name = spec?.trim() ?? ''
+  if (name === '' || name === 'auto') return guessDriver(widgetUrl, kitWidgetOrigin)
+  return Object.hasOwn(BUILT_IN_DRIVERS, name) ? BUILT_IN_DRIVERS[name]! : null
+}
+
 /**
  * Resolves `spec` (a built-in name, `auto`/undefined, or a module path
  * relative to the working directory) to a driver.
  */
 export async function loadDriver(spec: string | undefined, widgetUrl: string, kitWidgetOrigin: string): Promise<WidgetDriver> {
-  const name = spec?.trim() ?? ''
-  if (name === '' || name === 'auto') return guessDriver(widgetUrl, kitWidgetOrigin)
-  const builtIn = BUILT_IN_DRIVERS[name]
+  const builtIn = builtInDriver(spec, widgetUrl, kitWidgetOrigin)
   if (builtIn) return builtIn
+  const name = spec?.trim() ?? ''
   const path = isAbsolute(name) ? name : resolve(process.cwd(), name)
   let module: Record<string, unknown>
   try {

@@ -19,6 +19,16 @@ export function messageIdOf(message: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null
 }
 
+/**
+ * The list kept under `key`, made on first use. Appending in place keeps an index build linear when a
+ * widget floods the host with messages that share one id (a copy per append was quadratic).
+ */
+export function listIn<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let list = map.get(key)
+  if (list === undefined) map.set(key, (list = []))
+  return list
+}
+
 type Entry = Pick<ConformanceTraffic, 'seq' | 'direction' | 'type' | 'message'>
 
 /** seq → the seqs of its partners (replies of a request, or the request of a reply). */
@@ -32,12 +42,12 @@ export function buildLinkIndex(traffic: readonly Entry[], links: readonly ReplyL
   for (const entry of traffic) {
     const id = messageIdOf(entry.message)
     if (entry.direction === 'out') {
-      if (id !== null) outById.set(String(id), [...(outById.get(String(id)) ?? []), entry.seq])
-      if (entry.type === 'SYNC' && id !== null) syncs.set(String(id), [...(syncs.get(String(id)) ?? []), entry.seq])
+      if (id !== null) listIn(outById, String(id)).push(entry.seq)
+      if (entry.type === 'SYNC' && id !== null) listIn(syncs, String(id)).push(entry.seq)
     } else {
       if (isRecord(entry.message)) inByObject.set(entry.message, entry.seq)
       const key = `${entry.type}\u0000${String(id)}`
-      inByKey.set(key, [...(inByKey.get(key) ?? []), entry.seq])
+      listIn(inByKey, key).push(entry.seq)
       if (entry.type === 'SYNC_ACK' && id !== null) {
         for (const sync of syncs.get(String(id)) ?? []) connect(sync, entry.seq)
       }

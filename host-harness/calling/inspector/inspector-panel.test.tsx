@@ -252,3 +252,18 @@ test('a call event the host ignored by its call verdict reads "ignored", not "va
   await traffic('in', { type: 'CALL_ANSWERED', messageId: 'w_6', data: { externalCallId: 'c1' } })
   expect(within(list()).getAllByRole('listitem', { name: /^CALL_ANSWERED, / })[1]).toHaveTextContent('valid')
 })
+
+test('a new message draws only its own row: the rows already shown are not drawn again (a flood stays cheap)', async () => {
+  render(<InspectorPanel />)
+  for (let i = 0; i < 10; i += 1) await traffic('in', { type: 'NOT_A_TYPE', messageId: 'same' }, { valid: false, reason: 'unknown type' })
+  expect(items()).toHaveLength(10)
+  // Each row formats its time stamp (toISOString) when it is drawn; one more message must draw one row.
+  const drawn = vi.spyOn(Date.prototype, 'toISOString')
+  await traffic('in', { type: 'NOT_A_TYPE', messageId: 'same' }, { valid: false, reason: 'unknown type' })
+  expect(items()).toHaveLength(11)
+  expect(drawn).toHaveBeenCalledTimes(1)
+  // Opening one row draws that row only.
+  drawn.mockClear()
+  await userEvent.click(within(items()[0]!).getAllByRole('button')[0]!)
+  expect(drawn).toHaveBeenCalledTimes(1)
+})

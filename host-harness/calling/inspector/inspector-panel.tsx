@@ -5,7 +5,7 @@
  * requests the host made); export as a traffic file (JSON) and import one
  * back, whose ladder is shown with no widget running.
  */
-import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react'
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react'
 import { useCalling, type InspectorEntry } from '../core/calling-store.ts'
 import { CallLogLine } from '../core/call-log.tsx'
 import { openCalls, RULES, type Finding, type RuleId } from '../core/conformance.ts'
@@ -14,7 +14,7 @@ import { parseTrafficFile, stringifyTrafficFile, TRAFFIC_LIMITS, type TrafficFil
 import { trafficFileOf } from '../core/traffic-export.ts'
 import { LadderView } from './ladder-view.tsx'
 import { plural } from '../../lib/format.ts'
-import { buildLinkIndex } from '../core/links.ts'
+import { buildLinkIndex, listIn } from '../core/links.ts'
 import { callingRuntime } from '../core/runtime.ts'
 import '../core/panel-controls.css'
 import './inspector.css'
@@ -51,6 +51,96 @@ function isProblem(entry: InspectorEntry, findings: readonly Finding[] | undefin
   return !entry.valid || entry.deprecation !== undefined || entry.fault !== undefined || entry.composed === 'invalid' || (findings?.length ?? 0) > 0
 }
 
+const NO_FINDINGS: readonly Finding[] = []
+
+interface InspectorRowProps {
+  entry: InspectorEntry
+  findings: readonly Finding[]
+  /** The entries linked to this one (its request, or its replies). */
+  partners: readonly InspectorEntry[]
+  open: boolean
+  highlighted: boolean
+  /** The three callbacks keep one identity for the panel's life (see `sameRow`). */
+  onToggle: (seq: number) => void
+  onJump: (seq: number) => void
+  register: (seq: number, element: HTMLElement | null) => void
+}
+
+const sameItems = <T,>(a: readonly T[], b: readonly T[]) => a === b || (a.length === b.length && a.every((item, i) => item === b[i]))
+
+/**
+ * A row draws again only when what it shows changed. Traffic arrives once per animation frame during a
+ * flood, and drawing all shown rows each time (up to PAGE) kept the page busy long after the flood; entries
+ * and findings are kept by identity in the store, so comparing them by identity is enough.
+ */
+const sameRow = (a: InspectorRowProps, b: InspectorRowProps) =>
+  a.entry === b.entry && a.open === b.open && a.highlighted === b.highlighted && sameItems(a.findings, b.findings) && sameItems(a.partners, b.partners)
+
+const InspectorRow = memo(function InspectorRow({ entry, findings, partners, open: isOpen, highlighted, onToggle, onJump, register }: InspectorRowProps) {
+  // A call event CallingHost accepted but the call session told the host to ignore (no call to touch).
+  const ignoredBy = entry.direction === 'in' ? findings.find((f) => f.hostIgnored) : undefined
+  const detailsId = `inspector-entry-${entry.seq}`
+  const label = `${entry.type ?? '(no type)'}, ${directionLabel(entry.direction)}, #${entry.seq}`
+  return (
+    <li
+      aria-label={label}
+      aria-current={highlighted ? 'true' : undefined}
+      tabIndex={-1}
+      ref={(el) => register(entry.seq, el)}
+      className={`inspector__entry inspector__entry--${entry.direction}${highlighted ? ' inspector__entry--highlighted' : ''}${
+        isProblem(entry, findings) ? ' inspector__entry--problem' : ''
+      }`}
+    >
+      <div className="inspector__row">
+        <button type="button" className="inspector__toggle" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => onToggle(entry.seq)}>
+          <span className="inspector__seq">#{entry.seq}</span>
+          <time className="inspector__time" dateTime={new Date(entry.time).toISOString()}>
+            {formatTime(entry.time)}
+          </time>
+          <span className="inspector__dir">{directionLabel(entry.direction)}</span>
+          <span className="inspector__type">{entry.type ?? '(no type)'}</span>
+        </button>
+        <span className={`tag ${!entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
+          {!entry.valid
+            ? entry.direction === 'in'
+              ? `ignored: ${entry.reason ?? 'unknown reason'}`
+              : `invalid: ${entry.reason ?? 'unknown reason'}`
+            : ignoredBy
+              ? `ignored: ${ignoredBy.message}`
+              : entry.deviations?.length
+                ? 'acted on, deviates from the SDK types'
+                : 'valid'}
+        </span>
+        {entry.deprecation ? <span className="tag tag--warn">deprecated: {entry.deprecation}</span> : null}
+        {entry.beforeHandshake && entry.direction === 'out' ? <span className="tag">queued before handshake</span> : null}
+        {entry.fault ? <span className="tag tag--fault">fault: {entry.fault}</span> : null}
+        {entry.composed ? (
+          <span className={`tag ${entry.composed === 'invalid' ? 'tag--bad' : 'tag--composed'}`}>
+            {entry.composed === 'invalid' ? 'composed, sent invalid on purpose' : 'composed'}
+          </span>
+        ) : null}
+        {partners.map((partner) => (
+          <button key={partner.seq} type="button" className="inspector__link" onClick={() => onJump(partner.seq)}>
+            {partner.seq > entry.seq ? 'Reply' : 'Request'}: {partner.type ?? '(no type)'} #{partner.seq}
+          </button>
+        ))}
+      </div>
+      {findings.length > 0 ? (
+        <ul className="inspector__findings" aria-label={`Findings for #${entry.seq}`}>
+          {findings.map((f) => (
+            <li key={f.id} className={`finding finding--${f.severity}`}>
+              {f.severity}: {RULES[f.rule].title}: {f.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div id={detailsId} hidden={!isOpen} className="inspector__details">
+        {isOpen ? <JsonTree value={entry.message} label={`Message #${entry.seq} ${entry.type ?? ''}`.trim()} rootLabel="message" /> : null}
+      </div>
+    </li>
+  )
+}, sameRow)
+
 export function InspectorPanel() {
   const traffic = useCalling((s) => s.traffic)
   const links = useCalling((s) => s.links)
@@ -76,7 +166,7 @@ export function InspectorPanel() {
 
   const findingsBySeq = useMemo(() => {
     const map = new Map<number, Finding[]>()
-    for (const f of conformance.findings) if (f.seq !== null) map.set(f.seq, [...(map.get(f.seq) ?? []), f])
+    for (const f of conformance.findings) if (f.seq !== null) listIn(map, f.seq).push(f)
     return map
   }, [conformance.findings])
   const linkIndex = useMemo(() => buildLinkIndex(traffic, links), [traffic, links])
@@ -115,13 +205,32 @@ export function InspectorPanel() {
     pendingFocus.current = seq
   }
 
-  const toggle = (seq: number) =>
-    setExpanded((prev) => {
-      const next = new Set(prev)
-      if (next.has(seq)) next.delete(seq)
-      else next.add(seq)
-      return next
-    })
+  // The rows' callbacks keep one identity (InspectorRow draws again only when what it shows changed).
+  const jumpToLatest = useRef(jumpTo)
+  jumpToLatest.current = jumpTo
+  const jump = useCallback((seq: number) => jumpToLatest.current(seq), [])
+  const toggle = useCallback(
+    (seq: number) =>
+      setExpanded((prev) => {
+        const next = new Set(prev)
+        if (next.has(seq)) next.delete(seq)
+        else next.add(seq)
+        return next
+      }),
+    [],
+  )
+  const register = useCallback((seq: number, element: HTMLElement | null) => {
+    if (element) itemRefs.current.set(seq, element)
+    else itemRefs.current.delete(seq)
+  }, [])
+  const partnersOf = (seq: number): InspectorEntry[] => {
+    const partners: InspectorEntry[] = []
+    for (const partnerSeq of linkIndex.get(seq) ?? []) {
+      const partner = bySeq.get(partnerSeq)
+      if (partner) partners.push(partner)
+    }
+    return partners
+  }
 
   const liveFile = useMemo(
     () => (view === 'ladder' && imported === null ? trafficFileOf({ traffic, links, requests, conformance, currentSrc }) : null),
@@ -284,82 +393,19 @@ export function InspectorPanel() {
           </p>
 
           <ol className="inspector__list" aria-label="Messages">
-            {shown.map((entry) => {
-              const findings = findingsBySeq.get(entry.seq) ?? []
-              // A call event CallingHost accepted but the call session told the host to ignore (no call to touch).
-              const ignoredBy = entry.direction === 'in' ? findings.find((f) => f.hostIgnored) : undefined
-              const partners = linkIndex.get(entry.seq) ?? []
-              const isOpen = expanded.has(entry.seq)
-              const detailsId = `inspector-entry-${entry.seq}`
-              const label = `${entry.type ?? '(no type)'}, ${directionLabel(entry.direction)}, #${entry.seq}`
-              return (
-                <li
-                  key={entry.seq}
-                  aria-label={label}
-                  aria-current={highlighted === entry.seq ? 'true' : undefined}
-                  tabIndex={-1}
-                  ref={(el) => {
-                    if (el) itemRefs.current.set(entry.seq, el)
-                    else itemRefs.current.delete(entry.seq)
-                  }}
-                  className={`inspector__entry inspector__entry--${entry.direction}${highlighted === entry.seq ? ' inspector__entry--highlighted' : ''}${
-                    isProblem(entry, findings) ? ' inspector__entry--problem' : ''
-                  }`}
-                >
-                  <div className="inspector__row">
-                    <button type="button" className="inspector__toggle" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => toggle(entry.seq)}>
-                      <span className="inspector__seq">#{entry.seq}</span>
-                      <time className="inspector__time" dateTime={new Date(entry.time).toISOString()}>
-                        {formatTime(entry.time)}
-                      </time>
-                      <span className="inspector__dir">{directionLabel(entry.direction)}</span>
-                      <span className="inspector__type">{entry.type ?? '(no type)'}</span>
-                    </button>
-                    <span className={`tag ${!entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
-                      {!entry.valid
-                        ? entry.direction === 'in'
-                          ? `ignored: ${entry.reason ?? 'unknown reason'}`
-                          : `invalid: ${entry.reason ?? 'unknown reason'}`
-                        : ignoredBy
-                          ? `ignored: ${ignoredBy.message}`
-                          : entry.deviations?.length
-                          ? 'acted on, deviates from the SDK types'
-                          : 'valid'}
-                    </span>
-                    {entry.deprecation ? <span className="tag tag--warn">deprecated: {entry.deprecation}</span> : null}
-                    {entry.beforeHandshake && entry.direction === 'out' ? <span className="tag">queued before handshake</span> : null}
-                    {entry.fault ? <span className="tag tag--fault">fault: {entry.fault}</span> : null}
-                    {entry.composed ? (
-                      <span className={`tag ${entry.composed === 'invalid' ? 'tag--bad' : 'tag--composed'}`}>
-                        {entry.composed === 'invalid' ? 'composed, sent invalid on purpose' : 'composed'}
-                      </span>
-                    ) : null}
-                    {partners.map((seq) => {
-                      const partner = bySeq.get(seq)
-                      if (!partner) return null
-                      const role = partner.seq > entry.seq ? 'Reply' : 'Request'
-                      return (
-                        <button key={seq} type="button" className="inspector__link" onClick={() => jumpTo(seq)}>
-                          {role}: {partner.type ?? '(no type)'} #{seq}
-                        </button>
-                      )
-                    })}
-                  </div>
-                  {findings.length > 0 ? (
-                    <ul className="inspector__findings" aria-label={`Findings for #${entry.seq}`}>
-                      {findings.map((f) => (
-                        <li key={f.id} className={`finding finding--${f.severity}`}>
-                          {f.severity}: {RULES[f.rule].title}: {f.message}
-                        </li>
-                      ))}
-                    </ul>
-                  ) : null}
-                  <div id={detailsId} hidden={!isOpen} className="inspector__details">
-                    {isOpen ? <JsonTree value={entry.message} label={`Message #${entry.seq} ${entry.type ?? ''}`.trim()} rootLabel="message" /> : null}
-                  </div>
-                </li>
-              )
-            })}
+            {shown.map((entry) => (
+              <InspectorRow
+                key={entry.seq}
+                entry={entry}
+                findings={findingsBySeq.get(entry.seq) ?? NO_FINDINGS}
+                partners={partnersOf(entry.seq)}
+                open={expanded.has(entry.seq)}
+                highlighted={highlighted === entry.seq}
+                onToggle={toggle}
+                onJump={jump}
+                register={register}
+              />
+            ))}
           </ol>
         </>
       ) : null}

@@ -19,7 +19,8 @@ import { installFullNavigation, isLiveCall, rememberDroppedCall, takeDroppedCall
 import { CALLING_WINDOW_FEATURES, CALLING_WINDOW_NAME, callingWindowUrl, placementFromQuery, type Placement } from '../core/placement.ts'
 import { recordHref } from '../../lib/routes.ts'
 import { PageLink, WindowLink } from './window-link.ts'
-import { WINDOW_CHANNEL_NAME, type ChannelPort, type WindowSummary } from './window-protocol.ts'
+import { PressWatch } from './press-watch.ts'
+import { WINDOW_CHANNEL_NAME, type ChannelPort, type LockPort, type WindowSummary } from './window-protocol.ts'
 
 /** Longest text a summary carries (the channel's limit). */
 const CLIP = 512
@@ -92,6 +93,11 @@ export function openCallingWindow(win: Window = window): boolean {
   return true
 }
 
+/** The origin's Web Locks; undefined outside a secure context (e.g. the harness served on a LAN address over http). */
+function webLocks(win: Window): LockPort | undefined {
+  return (win.navigator as Navigator | undefined)?.locks ?? undefined
+}
+
 function openChannel(): ChannelPort | null {
   return typeof BroadcastChannel === 'function' ? (new BroadcastChannel(WINDOW_CHANNEL_NAME) as ChannelPort) : null
 }
@@ -148,10 +154,12 @@ export class Topology {
     const channel = openChannel()
     if (!channel) return
     const log = (message: string) => console.warn(`Ringside: ${message}`)
+    const locks = webLocks(win)
     if (options.inCallingWindow) {
       const link = new WindowLink({
         channel,
         log,
+        locks,
         host: {
           summary: () => windowSummaryOf(store.getState(), options.widgetName(store.getState())),
           subscribe: (listener) => store.subscribe(listener),
@@ -163,16 +171,19 @@ export class Topology {
       win.addEventListener('pagehide', onPageHide)
       this.#offs.push(() => win.removeEventListener('pagehide', onPageHide))
     } else {
-      const page = new PageLink({
+      const presses = new PressWatch(win)
+      presses.start()
+      this.#offs.push(() => presses.stop())
+      const page: PageLink = new PageLink({
         channel,
         log,
         openWindow: () => openCallingWindow(win),
+        afterPresses: (fn) => presses.afterPresses(fn),
+        locks,
         // A page of the window placement makes sure a calling window exists (the real CRM's remote
         // and window come with the page); a browser may block this pop-up without a click, and
         // the card's button then opens it.
-        onNoWindow: () => {
-          if (this.#callsGoToWindow()) page.open()
-        },
+        onNoWindow: () => this.#callsGoToWindow() && page.open().ok,
       })
       this.#page = page
       page.start()

@@ -1,6 +1,7 @@
 import { BroadcastChannel } from 'node:worker_threads'
-import { LOOKING_FOR_WINDOW, PageLink, WindowLink, windowDialBlocker, type WindowHostPort } from './window-link.ts'
-import type { ChannelPort, DialInput, WindowSummary } from './window-protocol.ts'
+import { ANNOUNCE_WAIT_MS, LOOKING_FOR_WINDOW, PageLink, WHO_WAIT_MS, WindowLink, windowDialBlocker, type WindowHostPort } from './window-link.ts'
+import type { ChannelPort, DialInput, LockPort, WindowSummary } from './window-protocol.ts'
+import { manualTimers } from './testing/manual-timers.ts'
 
 const NAME = 'window-link-test'
 const opened: ChannelPort[] = []
@@ -158,7 +159,7 @@ test('a dial-result for another page\'s request leaves this page pending', async
 test('a page that finds no calling window opens one by itself; one that finds it does not', async () => {
   let fire: (() => void) | null = null
   let opened = 0
-  const lonely = new PageLink({ channel: channel(), openWindow: () => true, onNoWindow: () => (opened += 1), setTimer: (fn) => ((fire = fn), 1) })
+  const lonely = new PageLink({ channel: channel(), openWindow: () => true, onNoWindow: () => ((opened += 1), true), setTimer: (fn) => ((fire = fn), 1) })
   lonely.start()
   await settle()
   fire!()
@@ -166,7 +167,7 @@ test('a page that finds no calling window opens one by itself; one that finds it
 
   const { host } = fakeHost()
   new WindowLink({ channel: channel(), host }).start()
-  const found = new PageLink({ channel: channel(), openWindow: () => true, onNoWindow: () => (opened += 1), setTimer: (fn) => ((fire = fn), 1) })
+  const found = new PageLink({ channel: channel(), openWindow: () => true, onNoWindow: () => ((opened += 1), true), setTimer: (fn) => ((fire = fn), 1) })
   found.start()
   await settle()
   fire!()
@@ -279,7 +280,7 @@ test('a page that opens the calling window by itself does so before it offers Ca
   const page: PageLink = new PageLink({
     channel: bus.port(),
     openWindow: () => true,
-    onNoWindow: () => atOpening.push(windowDialBlocker(page.state)),
+    onNoWindow: () => (atOpening.push(windowDialBlocker(page.state)), true),
     setTimer: (fn) => ((whoTimer = fn), 1),
   })
   page.start()
@@ -293,7 +294,7 @@ test('a page that opens the calling window by itself does so before it offers Ca
   const win = fakeHost()
   win.set(null)
   new WindowLink({ channel: bus.port(), host: win.host }).start()
-  const reloaded = new PageLink({ channel: bus.port(), openWindow: () => true, onNoWindow: () => atOpening.push('again'), setTimer: () => 1 })
+  const reloaded = new PageLink({ channel: bus.port(), openWindow: () => true, onNoWindow: () => (atOpening.push('again'), true), setTimer: () => 1 })
   reloaded.start()
   expect(windowDialBlocker(reloaded.state)).toBe(LOOKING_FOR_WINDOW)
   bus.deliver()
@@ -312,7 +313,7 @@ test.each(PRESS_MOMENTS)('a Call press %s is never blocked and is dialed exactly
   const page: PageLink = new PageLink({
     channel: bus.port(),
     openWindow: () => ((opens += 1), true),
-    onNoWindow: () => void page.open(),
+    onNoWindow: () => page.open().ok,
     setTimer: (fn) => ((whoTimer = fn), 1),
     newRequestId: () => 'r1',
   })
@@ -384,4 +385,132 @@ test('with two calling windows open, a Call press is dialed by exactly one of th
   firstLink.stop()
   bus.deliver()
   expect(page.state.window).toBe(reported)
+})
+
+/**
+ * An origin's Web Locks as navigator.locks keeps them, shared by every page of the test: per name, requests
+ * are granted in order, an exclusive one alone, shared ones together; a lock is held until the promise its
+ * callback returned settles. Callbacks run in a later microtask, as the browser's do.
+ */
+function fakeLocks(): LockPort {
+  type Request = { mode: 'exclusive' | 'shared'; granted: boolean; grant(): void }
+  const queues = new Map<string, Request[]>()
+  const grantable = (name: string) => {
+    const queue = queues.get(name) ?? []
+    for (const [index, request] of queue.entries()) {
+      if (request.granted) continue
+      const ahead = queue.slice(0, index)
+      const ok = request.mode === 'exclusive' ? ahead.length === 0 : ahead.every((r) => r.mode === 'shared' && r.granted)
+      if (!ok) return
+      request.granted = true
+      request.grant()
+    }
+  }
+  return {
+    request: (name, { mode }, callback) =>
+      new Promise((resolve, reject) => {
+        const queue = queues.get(name) ?? []
+        queues.set(name, queue)
+        const request: Request = {
+          mode,
+          granted: false,
+          grant: () =>
+            queueMicrotask(() => {
+              Promise.resolve()
+                .then(callback)
+                .then(resolve, reject)
+                .finally(() => {
+                  queue.splice(queue.indexOf(request), 1)
+                  grantable(name)
+                })
+            }),
+        }
+        queue.push(request)
+        grantable(name)
+      }),
+    query: async () => ({ held: [...queues].flatMap(([name, queue]) => queue.filter((r) => r.granted).map(() => ({ name }))) }),
+  }
+}
+
+/** Lets the fake locks' callbacks and grants run (microtasks only: no timer of the test fires). */
+const grants = async () => {
+  for (let i = 0; i < 20; i += 1) await Promise.resolve()
+}
+
+test('of two tabs that load at once and hear of no calling window in time, only one opens a window by itself', async () => {
+  // A busy machine: the window's report reaches no page before the pages' waits are over.
+  const bus = manualBus()
+  const locks = fakeLocks()
+  const timers = manualTimers()
+  let opens = 0
+  const tab = () => new PageLink({ channel: bus.port(), openWindow: () => true, onNoWindow: () => ((opens += 1), true), locks, ...timers })
+  const first = tab()
+  const second = tab()
+  first.start()
+  second.start()
+  bus.deliver() // their `who`s: no window yet
+  timers.fire(WHO_WAIT_MS) // both waits end
+  await grants()
+  expect(opens).toBe(1)
+
+  // The window the first tab opened loads; its report has not reached the tabs yet.
+  const win = fakeHost()
+  new WindowLink({ channel: bus.port(), host: win.host, locks }).start()
+  await grants()
+  expect(opens).toBe(1)
+  expect(windowDialBlocker(second.state)).toBe(LOOKING_FOR_WINDOW) // the second tab waits, Call not offered yet
+
+  bus.deliver() // the window's `present` reaches both tabs
+  await grants()
+  expect(opens).toBe(1)
+  expect(first.state.window).not.toBeNull()
+  expect(second.state).toMatchObject({ looking: false, window: { widgetName: 'Fixture' } })
+})
+
+test("a tab that hears of no calling window in time opens none while one holds the window's lock, and offers Call once it reports", async () => {
+  const bus = manualBus()
+  const locks = fakeLocks()
+  const timers = manualTimers()
+  const win = fakeHost()
+  win.set(null)
+  new WindowLink({ channel: bus.port(), host: win.host, locks }).start() // open since long ago: its `present` was missed
+  await grants()
+  let opens = 0
+  const page = new PageLink({ channel: bus.port(), openWindow: () => true, onNoWindow: () => ((opens += 1), true), locks, ...timers })
+  page.start()
+  timers.fire(WHO_WAIT_MS) // the window's answer to `who` is late
+  await grants()
+  expect(opens).toBe(0)
+  expect(windowDialBlocker(page.state)).toBe(LOOKING_FOR_WINDOW)
+  bus.deliver()
+  await grants()
+  expect(windowDialBlocker(page.state)).toBeNull()
+  expect(page.state.window?.widgetName).toBe('Fixture')
+
+  // A window that never reports frees the tab after ANNOUNCE_WAIT_MS: Call is offered (it opens a window).
+  const lateBus = manualBus()
+  new WindowLink({ channel: lateBus.port(), host: fakeHost().host, locks }).start()
+  const late = new PageLink({ channel: lateBus.port(), openWindow: () => true, onNoWindow: () => ((opens += 1), true), locks, ...timers })
+  late.start()
+  timers.fire(WHO_WAIT_MS)
+  await grants()
+  expect(late.state.looking).toBe(true)
+  timers.fire(ANNOUNCE_WAIT_MS)
+  await grants()
+  expect(opens).toBe(0)
+  expect(windowDialBlocker(late.state)).toBeNull()
+})
+
+test('a tab whose opening was blocked (no pop-ups) lets the next tab try at once', async () => {
+  const bus = manualBus()
+  const locks = fakeLocks()
+  const timers = manualTimers()
+  const tries: string[] = []
+  const blocked = new PageLink({ channel: bus.port(), openWindow: () => false, onNoWindow: () => (tries.push('blocked'), false), locks, ...timers })
+  const next = new PageLink({ channel: bus.port(), openWindow: () => true, onNoWindow: () => (tries.push('next'), true), locks, ...timers })
+  blocked.start()
+  next.start()
+  timers.fire(WHO_WAIT_MS)
+  await grants()
+  expect(tries).toEqual(['blocked', 'next'])
 })

@@ -8,7 +8,7 @@
  * Plain TS, no DOM beyond the ports it is given: unit-tested with a pair of
  * Node BroadcastChannels.
  */
-import { parseChannelMessage, type ChannelMessage, type ChannelPort, type DialInput, type WindowSummary } from './window-protocol.ts'
+import { OPENING_LOCK, WINDOW_LOCK, parseChannelMessage, type ChannelMessage, type ChannelPort, type DialInput, type LockPort, type WindowSummary } from './window-protocol.ts'
 
 /** How long the calling window waits for its widget to be able to dial (handshake, INITIALIZED, log-in). */
 export const DIAL_WAIT_MS = 60_000
@@ -67,16 +67,36 @@ export function windowDialBlocker(state: PageLinkState): string | null {
 /** How long a page that just loaded waits for a calling window to answer `who` before it opens one. */
 export const WHO_WAIT_MS = 500
 
+/**
+ * How long a page that opened the calling window by itself keeps other pages from opening one (it holds
+ * OPENING_LOCK) while the window's page loads and announces itself; as long, a page that learnt from
+ * WINDOW_LOCK that a window is open waits for its report before it offers Call.
+ */
+export const ANNOUNCE_WAIT_MS = 10_000
+
 export interface PageLinkOptions {
   channel: ChannelPort
   /** Opens (or finds) the calling window; false when the browser refused (pop-up blocked). */
   openWindow(): boolean
   /**
-   * Called once when no calling window answered within WHO_WAIT_MS of start():
-   * the page opens one (a browser without a user gesture may block it).
+   * Called once when no calling window answered within WHO_WAIT_MS of start() (and, with `locks`, no
+   * page holds WINDOW_LOCK): the page opens one (a browser without a user gesture may block it).
+   * True when it opened (or found) one.
    */
-  onNoWindow?(): void
+  onNoWindow?(): boolean
+  /**
+   * The origin's Web Locks (navigator.locks; absent outside a secure context). With them, of pages that
+   * load at once and hear no calling window in time, one opens a window by itself: the others wait for it.
+   */
+  locks?: LockPort
+  /**
+   * Runs `fn` once no press is down on the page (at once when none is; PressWatch.afterPresses):
+   * the page's own opening of the calling window waits for it, as a window that opens during a
+   * press swallows that press.
+   */
+  afterPresses?(fn: () => void): void
   setTimer?(fn: () => void, ms: number): unknown
+  clearTimer?(handle: unknown): void
   newRequestId?(): string
   log?(message: string): void
 }
@@ -117,12 +137,7 @@ export class PageLink {
     const onNoWindow = this.#options.onNoWindow
     if (onNoWindow) {
       this.#set({ looking: true })
-      const setTimer = this.#options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
-      setTimer(() => {
-        // Opens before the Call buttons are offered (looking ends after), in this same task.
-        if (this.#state.window === null && this.#queued === null && !this.#stopped) onNoWindow()
-        if (this.#state.looking) this.#set({ looking: false })
-      }, WHO_WAIT_MS)
+      this.#setTimer(() => this.#whoWaitOver(onNoWindow), WHO_WAIT_MS)
     }
   }
 
@@ -131,6 +146,84 @@ export class PageLink {
   stop(): void {
     this.#stopped = true
     this.#options.channel.removeEventListener('message', this.#onMessage)
+    this.#listeners.emit() // ends a wait for the window's report
+  }
+
+  /** No calling window is known and no dial waits for one: the page's own opening is still wanted. */
+  #wantsWindow(): boolean {
+    return this.#state.window === null && this.#queued === null && !this.#stopped
+  }
+
+  #endLooking(): void {
+    if (this.#state.looking) this.#set({ looking: false })
+  }
+
+  #whoWaitOver(onNoWindow: () => boolean): void {
+    const locks = this.#options.locks
+    if (!locks || !this.#wantsWindow()) {
+      void this.#openByItself(onNoWindow)
+      return
+    }
+    locks
+      .request(OPENING_LOCK, { mode: 'exclusive' }, () => this.#whileElected(locks, onNoWindow))
+      .then(
+        () => this.#endLooking(),
+        (error: unknown) => {
+          this.#options.log?.(`The calling window's lock failed (${String(error)}); this page opens the window without it.`)
+          void this.#openByItself(onNoWindow)
+        },
+      )
+  }
+
+  /**
+   * Holding OPENING_LOCK: opens the calling window unless one is known or holds WINDOW_LOCK, then
+   * keeps the lock until a window announces itself (ANNOUNCE_WAIT_MS at most), so a page that hears
+   * of no window in time (a busy machine) does not open a second one meanwhile.
+   */
+  async #whileElected(locks: LockPort, onNoWindow: () => boolean): Promise<void> {
+    if (!this.#wantsWindow()) return
+    const { held = [] } = await locks.query()
+    // A window that holds its lock is open (another tab's, which this page cannot find by name): its
+    // report is on its way. Else this page opens one, unless the browser refused.
+    const windowOpen = held.some((lock) => lock.name === WINDOW_LOCK)
+    if (!windowOpen && !(await this.#openByItself(onNoWindow))) return
+    await this.#announced()
+  }
+
+  /**
+   * Once no press is down on the page: opens the calling window when still wanted, then offers the
+   * Call buttons (looking ends after the opening, in this same task). Whether it opened one.
+   */
+  #openByItself(onNoWindow: () => boolean): Promise<boolean> {
+    const afterPresses = this.#options.afterPresses ?? ((fn) => fn())
+    return new Promise((resolve) => {
+      afterPresses(() => {
+        const opened = this.#wantsWindow() && onNoWindow()
+        this.#endLooking()
+        resolve(opened)
+      })
+    })
+  }
+
+  /** Resolves once a calling window has announced itself (or the page stopped), ANNOUNCE_WAIT_MS at most. */
+  #announced(): Promise<void> {
+    return new Promise((resolve) => {
+      const known = () => this.#state.window !== null || this.#stopped
+      if (known()) return resolve()
+      const done = () => {
+        off()
+        ;(this.#options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>)))(timer)
+        resolve()
+      }
+      const off = this.#listeners.add(() => {
+        if (known()) done()
+      })
+      const timer = this.#setTimer(done, ANNOUNCE_WAIT_MS)
+    })
+  }
+
+  #setTimer(fn: () => void, ms: number): unknown {
+    return (this.#options.setTimer ?? ((f, m) => setTimeout(f, m)))(fn, ms)
   }
 
   /** Opens (or shows) the calling window; the reason when the browser refused. */
@@ -239,6 +332,8 @@ export interface WindowLinkOptions {
   setTimer?(fn: () => void, ms: number): unknown
   clearTimer?(handle: unknown): void
   log?(message: string): void
+  /** The origin's Web Locks: the window holds WINDOW_LOCK (shared) before it announces itself, until it stops. */
+  locks?: LockPort
 }
 
 /** The calling window's side: reports its state, dials for the record pages. */
@@ -256,14 +351,44 @@ export class WindowLink {
     this.#id = options.windowId ?? `window-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
   }
 
+  /** Announces itself: at once without locks, else once it holds WINDOW_LOCK. */
+  #live = false
+  #stopped = false
+  #releaseLock: (() => void) | null = null
+
   start(): void {
     this.#options.channel.addEventListener('message', this.#onMessage)
     this.#offHost = this.#options.host.subscribe(() => this.#onHostChange())
+    const locks = this.#options.locks
+    if (!locks) {
+      this.#goLive()
+      return
+    }
+    // A record page that learns from the lock that a window is open opens none; the lock goes with the
+    // document, so a window that closes without its `gone` (a crash) frees it too.
+    locks
+      .request(WINDOW_LOCK, { mode: 'shared' }, () => {
+        if (this.#stopped) return
+        this.#goLive()
+        return new Promise<void>((resolve) => (this.#releaseLock = resolve))
+      })
+      .catch((error: unknown) => {
+        this.#options.log?.(`The calling window's lock failed (${String(error)}); it announces itself without it.`)
+        if (!this.#stopped) this.#goLive()
+      })
+  }
+
+  #goLive(): void {
+    this.#live = true
     this.#announce(true)
   }
 
   /** The window is closing (pagehide): the pages forget it. */
   stop(): void {
+    this.#stopped = true
+    this.#live = false
+    this.#releaseLock?.()
+    this.#releaseLock = null
     this.#offHost?.()
     this.#offHost = null
     this.#cancelWaiting()
@@ -272,6 +397,7 @@ export class WindowLink {
   }
 
   #announce(force: boolean): void {
+    if (!this.#live) return
     const summary = this.#options.host.summary()
     const text = JSON.stringify(summary)
     if (!force && text === this.#last) return

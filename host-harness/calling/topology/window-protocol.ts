@@ -10,6 +10,21 @@ import { LABEL_PROPERTIES } from '../../lib/crm-types.ts'
 
 export const WINDOW_CHANNEL_NAME = 'ringside:calling-window'
 
+/**
+ * Web Locks of the harness's origin (navigator.locks: every tab and window of the origin shares them).
+ * A calling window page holds WINDOW_LOCK (shared) from the moment it announces itself until it goes
+ * away; a record page opens a calling window by itself only while it holds OPENING_LOCK (exclusive),
+ * and when no page holds WINDOW_LOCK.
+ */
+export const WINDOW_LOCK = 'ringside:calling-window:open'
+export const OPENING_LOCK = 'ringside:calling-window:opening'
+
+/** What the links need of the origin's Web Locks (navigator.locks; tests pass a fake). */
+export interface LockPort {
+  request(name: string, options: { mode: 'exclusive' | 'shared' }, callback: () => Promise<void> | void): Promise<unknown>
+  query(): Promise<{ held?: Array<{ name?: string }> }>
+}
+
 /** Longest string accepted in a channel message (numbers, ids, names). */
 const MAX_TEXT = 512
 

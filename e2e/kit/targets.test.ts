@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { builtInDriver } from './drivers/load-driver.ts'
+import { journeyNotRunnable } from './journey.ts'
+import { checkWorkers } from './targets.ts'
+
+const BASE = 'http://127.0.0.1:4300'
+const widget = (path: string) => ({ WIDGET_URL: `http://127.0.0.1:4301${path}` })
+
+describe('checkWorkers: one worker per journey that opens a browser, at most two', () => {
+  it('a driver that cannot ring runs the outbound journey only: one worker per placement', () => {
+    expect(checkWorkers(BASE, { ...widget('/e2e/fixtures/driverless-widget/'), WIDGET_DRIVER: 'none' })).toBe(1)
+    // auto: a widget Ringside does not know gets the generic driver, which cannot ring.
+    expect(checkWorkers(BASE, { WIDGET_URL: 'http://localhost:5174/' })).toBe(1)
+    expect(checkWorkers(BASE, { ...widget('/e2e/fixtures/driverless-widget/'), WIDGET_DRIVER: 'generic', WIDGET_PLACEMENT: 'widget,remote' })).toBe(2)
+  })
+
+  it('a driver that rings runs both journeys side by side, and so may a driver module', () => {
+    expect(checkWorkers(BASE, widget('/widget/'))).toBe(2)
+    expect(checkWorkers(BASE, { WIDGET_URL: 'http://localhost:5174/', WIDGET_DRIVER: './my-driver.ts' })).toBe(2)
+    // no WIDGET_URL: the built-in targets, both with drivers that ring, in every placement
+    expect(checkWorkers(BASE, { WIDGET_PLACEMENT: 'all' })).toBe(2)
+  })
+})
+
+describe('builtInDriver', () => {
+  it('names a built-in driver or guesses one; a module path, or a name Object.prototype has, is no built-in', () => {
+    expect(builtInDriver('none', 'http://localhost:5174/', 'http://127.0.0.1:4301')?.ring).toBeUndefined()
+    expect(builtInDriver('auto', 'http://127.0.0.1:4301/widget/', 'http://127.0.0.1:4301')?.ring).toBeTypeOf('function')
+    expect(builtInDriver('./driver.ts', 'http://localhost:5174/', 'http://127.0.0.1:4301')).toBeNull()
+    expect(builtInDriver('toString', 'http://localhost:5174/', 'http://127.0.0.1:4301')).toBeNull()
+  })
+})
+
+describe('journeyNotRunnable', () => {
+  const options = { widgetUrl: 'http://localhost:5174/', syncTimeoutMs: 1_000 }
+  it('skips every stage of the inbound journey, with the reason, for a driver without ring; null for one it can run', () => {
+    const none = builtInDriver('none', options.widgetUrl, 'http://127.0.0.1:4301')!
+    const skipped = journeyNotRunnable(none, { ...options, kind: 'inbound' })
+    expect(Object.values(skipped!.stages).every((stage) => stage.status === 'skipped' && stage.reason.includes('cannot ring the widget'))).toBe(true)
+    expect(journeyNotRunnable(none, { ...options, kind: 'outbound' })).toBeNull()
+    expect(journeyNotRunnable(builtInDriver('ringside', options.widgetUrl, 'http://127.0.0.1:4301')!, { ...options, kind: 'inbound' })).toBeNull()
+  })
+})
