@@ -9,15 +9,18 @@ import viteConfig from './vite.config.ts'
  * Each worker runs its files one after another in one module graph and one environment
  * (`isolate: false`): importing the sources and creating jsdom once per worker instead of once per
  * file halves the run (measured back to back on 2 cores: the dom files of host-harness/panels and
- * host-harness/calling 37 s → 9 s, the node project 135 s → 90 s). A file that replaces modules or
- * globals (vi.mock, vi.doMock, vi.stubGlobal, vi.stubEnv, vi.resetModules) would leak that into the
- * files after it, so such files are found here, by their text, and run isolated, each in a fresh
- * module graph and environment, in projects of their own ("node (isolated)", "dom (isolated)").
- * The dom setup file (scripts/vitest-setup.ts) empties the storage and the document before each file.
+ * host-harness/calling 37 s → 9 s, the node project 135 s → 90 s). A file that replaces modules
+ * (vi.mock, vi.doMock, vi.resetModules) or the environment (vi.stubEnv) would leak that into the files
+ * after it, so such files are found here, by their text, and run isolated, each in a fresh module graph
+ * and environment, in projects of their own ("node (isolated)", "dom (isolated)"). So does a node file
+ * that stubs globals (vi.stubGlobal); a dom file that does shares its worker, since the dom setup file
+ * (scripts/vitest-setup.ts) puts every stubbed global back after each test. That setup file also
+ * empties the storage and the document before each file.
  */
 const NODE_DIRS = ['shared/api', 'shared/traffic', 'server', 'scripts', 'e2e/kit', 'package']
 const DOM_DIRS = ['shared', 'widget', 'host-harness']
-const REPLACES_MODULES_OR_GLOBALS = /\bvi\.(mock|doMock|stubGlobal|stubEnv|resetModules)\(/
+const REPLACES_MODULES = /\bvi\.(mock|doMock|stubEnv|resetModules)\(/
+const STUBS_GLOBALS = /\bvi\.stubGlobal\(/
 
 function testFiles(dirs: readonly string[], pattern: RegExp): string[] {
   return dirs.flatMap((dir) =>
@@ -29,9 +32,13 @@ function testFiles(dirs: readonly string[], pattern: RegExp): string[] {
 const underNode = (file: string) => NODE_DIRS.some((dir) => file.startsWith(`${dir}/`))
 const nodeFiles = testFiles(NODE_DIRS, /\.test\.ts$/)
 const domFiles = testFiles(DOM_DIRS, /\.test\.tsx?$/).filter((file) => !underNode(file))
-const isolated = (files: string[]) => files.filter((file) => REPLACES_MODULES_OR_GLOBALS.test(readFileSync(file, 'utf8')))
-const isolatedNode = isolated(nodeFiles)
-const isolatedDom = isolated(domFiles)
+const isolated = (files: string[], patterns: RegExp[]) =>
+  files.filter((file) => {
+    const text = readFileSync(file, 'utf8')
+    return patterns.some((pattern) => pattern.test(text))
+  })
+const isolatedNode = isolated(nodeFiles, [REPLACES_MODULES, STUBS_GLOBALS])
+const isolatedDom = isolated(domFiles, [REPLACES_MODULES])
 
 const nodeProject = { environment: 'node' as const, include: NODE_DIRS.map((dir) => `${dir}/**/*.test.ts`) }
 const domProject = {

@@ -3,14 +3,17 @@
 # if another one failed, so one run shows every problem; the exit code is non-zero if any phase failed.
 # Totals come from the JSON reports in reports/.
 #
-# The browser tests leave about half of two cores idle (they wait for pages, timers and servers more than
-# they compute), but Vitest and the typecheck do not: run beside Playwright, they slowed it more than they
-# saved (a quiet 2-core clean clone: 339 s with typecheck, lint, Vitest on one worker and the install test
-# beside the browser tests, against 310 s one after another). So typecheck and lint (side by side) and
-# Vitest (on every core) run first, then the build, then Playwright in the foreground with only the install
-# test beside it (it builds its own clone, mostly waits for npm and a server, and needs nothing of this
-# one's build). The install test's output goes to reports/logs/install.log and is printed under its name
-# when the browser tests are done. The last lines are each phase's start, end and verdict, then the totals.
+# Every phase before the browser tests is CPU-bound, so they are laid out to keep both cores busy: the lint
+# (one thread) runs beside the typecheck (the native compiler, on every core) and then the build, which needs
+# nothing of either; Vitest (on every core) runs after both, on its own, so its tests that start servers and
+# child processes are not slowed by other work. The browser tests leave about half of two cores idle (they
+# wait for pages, timers and servers more than they compute), but Vitest and the typecheck do not: run beside
+# Playwright, they slowed it more than they saved (a quiet 2-core clean clone: 339 s with typecheck, lint,
+# Vitest on one worker and the install test beside the browser tests, against 310 s one after another). So
+# Playwright runs in the foreground with only the install test beside it (it builds its own clone, mostly
+# waits for npm and a server, and needs nothing of this one's build). The output of every phase but the
+# browser tests goes to reports/logs/<phase>.log and is printed under its name when the browser tests are
+# done. The last lines are each phase's start, end and verdict, then the totals.
 #
 # TEST_PHASES=serial runs the install test before the browser tests too: for a machine already busy with
 # other work, where tests that share it time out.
@@ -52,17 +55,15 @@ check() {
   record "$name" $?
 }
 
-step "typecheck and lint (side by side), then unit and component tests (vitest)"
-check typecheck npm run --silent typecheck &
+step "lint, beside the typecheck and then the build (vite)"
 check lint npm run --silent lint &
-wait
-phase vitest npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json
+lint_pid=$!
+check typecheck npm run --silent typecheck
+phase build npm run --silent build
+wait "$lint_pid"
 
-step "build (vite)"
-start=$SECONDS
-npm run --silent build
-status=$?
-printf '%s\t%s\t%s\t%s\n' build $((start - t0)) $((SECONDS - t0)) $status >> "$phases"
+step "unit and component tests (vitest)"
+phase vitest npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json
 
 if [ "${TEST_PHASES:-}" = serial ]; then
   step "the install test (npm pack, install in a new project, npx ringside), before the browser tests (TEST_PHASES=serial)"
@@ -97,7 +98,7 @@ if [ -n "$background_pid" ]; then
   wait "$background_pid"
   trap - INT TERM
 fi
-for name in typecheck lint vitest install; do
+for name in lint typecheck build vitest install; do
   echo
   echo "== $name: $(awk -F'\t' -v n="$name" '$1 == n { print ($4 == 0 ? "passed" : "FAILED") }' "$phases")"
   cat "reports/logs/$name.log" 2>/dev/null

@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
-import { afterEach } from 'vitest'
+import { afterEach, vi } from 'vitest'
 
 // Files share their worker's jsdom (vitest.config.ts: isolate false): each starts with the empty
 // storage and body a jsdom of its own would have. (A file may choose the node environment instead.)
@@ -10,4 +10,8 @@ if (typeof document !== 'undefined') {
   document.body.replaceChildren()
 }
 
-afterEach(() => cleanup())
+// A stubbed global (vi.stubGlobal) would otherwise stay for the worker's next file.
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})

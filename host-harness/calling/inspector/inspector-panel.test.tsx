@@ -150,7 +150,9 @@ test('Export JSON downloads a traffic file: every message with its links, the AP
     blobs.push(blob)
     return 'blob:export'
   })
-  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: create, revokeObjectURL: vi.fn() }))
+  // URL itself stays as it is (the worker's later test files share it): a stand-in that adds the two methods.
+  const revoke = vi.fn()
+  vi.stubGlobal('URL', new Proxy(URL, { get: (target, key) => (key === 'createObjectURL' ? create : key === 'revokeObjectURL' ? revoke : Reflect.get(target, key)) }))
   const clicks: string[] = []
   vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
     clicks.push(this.download)
