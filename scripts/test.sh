@@ -10,8 +10,8 @@
 # wait for pages, timers and servers more than they compute), but Vitest and the typecheck do not: run beside
 # Playwright, they slowed it more than they saved (a quiet 2-core clean clone: 339 s with typecheck, lint,
 # Vitest on one worker and the install test beside the browser tests, against 310 s one after another). So
-# Playwright runs in the foreground with only the install test beside it (it builds its own clone, mostly
-# waits for npm and a server, and needs nothing of this one's build). The output of every phase but the
+# Playwright runs in the foreground with only the install test beside it (it packs this checkout's fresh
+# build when the work tree is clean, else a clone of HEAD, and then mostly waits for npm and a server). The output of every phase but the
 # browser tests goes to reports/logs/<phase>.log and is printed under its name when the browser tests are
 # done. The last lines are each phase's start, end and verdict, then the totals.
 #
