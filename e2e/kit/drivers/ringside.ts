@@ -51,7 +51,16 @@ export default defineDriver({
     const from = widget.getByLabel('Incoming call from')
     if (!(await from.isVisible())) await widget.getByText('Line simulator (developer tool)').click()
     await from.fill(dialedNumber)
-    await widget.getByRole('button', { name: 'Simulate incoming call' }).click()
+    const simulate = widget.getByRole('button', { name: 'Simulate incoming call' })
+    const ringing = widget.getByRole('region', { name: 'Incoming call' })
+    // Pressed again until the widget shows the ringing call: once, in a CI run under load, the press left the
+    // widget idle with no notice and no message. The simulator had just opened and the widget had asked the
+    // host for a new size, so the button probably moved under the press. A press that did ring makes the next
+    // one a no-op (the simulated line is busy).
+    await expect(async () => {
+      if (!(await ringing.isVisible())) await simulate.click()
+      await expect(ringing).toBeVisible({ timeout: 2_000 })
+    }).toPass({ timeout: 10_000 })
   },
 
   async answerIncoming({ widget }) {
