@@ -119,8 +119,11 @@ test('forged messages from a third-origin frame change nothing in the harness or
   const hostile = page.frameLocator('iframe[title="Hostile frame"]')
   await expect(hostile.getByText('Hostile frame')).toBeVisible()
   const hostileFrame = page.frames().find((f) => f.url().startsWith(origins.hostile))!
-  // The page's text shows before its module script has run: wait for the hook.
-  await hostileFrame.waitForFunction(() => typeof (window as unknown as { __attack?: unknown }).__attack === 'function')
+  // The page's text shows before its module script has run: wait for the hook. Poll on a timer, not on
+  // animation frames (waitForFunction's default): the frame sits below the fold, and Chromium runs no
+  // animation frames in an off-screen cross-origin frame, so a hook that arrives after the first check was
+  // never seen (a CI run timed out here while the inspector already listed the frame's on-load attack).
+  await hostileFrame.waitForFunction(() => typeof (window as unknown as { __attack?: unknown }).__attack === 'function', undefined, { polling: 50 })
   await hostileFrame.evaluate(() => (window as unknown as { __attack(): number }).__attack())
 
   // Both rounds reached both targets (recorded in each frame as 'other' traffic) …
