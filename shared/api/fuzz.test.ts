@@ -546,22 +546,25 @@ async function checkResponse(fx: FuzzFixture, route: Route, spec: RequestSpec): 
   if (elapsed > worst.ms) worst = { ms: elapsed, label: `${label} (body ${spec.body?.text.length ?? 0} chars)` }
   stats.set(name, s)
 
-  expect(response.status, `${label} → ${raw.slice(0, 500)}`).toBeLessThan(500)
+  // Each `expect` runs only when its condition fails (its message is built then too): the same checks, without
+  // Vitest's cost per assertion over 12,000 requests.
+  if (!(response.status < 500)) expect(response.status, `${label} → ${raw.slice(0, 500)}`).toBeLessThan(500)
   if (response.status < 400) {
     s.ok++
     const type = response.headers.get('content-type') ?? ''
     // Pages (text/html), redirects, and a call recording's bytes (audio) have no JSON shape.
     if (response.status === 204 || type.startsWith('text/html') || type.startsWith('audio/') || response.status === 302) return
     const parsed = shapeOf(route).safeParse(raw === '' ? undefined : JSON.parse(raw))
-    expect(parsed.success, `${label}: the 2xx body does not have the real shape: ${parsed.error?.message ?? ''}\n${raw.slice(0, 500)}`).toBe(true)
+    if (!parsed.success) expect(parsed.success, `${label}: the 2xx body does not have the real shape: ${parsed.error?.message ?? ''}\n${raw.slice(0, 500)}`).toBe(true)
     return
   }
   const error = JSON.parse(raw) as Record<string, unknown>
   // "error", or (OAuth) the real API's code, repeated in subCategory.
-  expect(error.status === 'error' || error.status === error.subCategory, `${label}: status ${String(error.status)}`).toBe(true)
-  expect(error.correlationId, label).toMatch(UUID_V4)
-  expect(typeof error.category, label).toBe('string')
-  expect(typeof error.message, label).toBe('string')
+  const statusNamed = error.status === 'error' || error.status === error.subCategory
+  if (!statusNamed) expect(statusNamed, `${label}: status ${String(error.status)}`).toBe(true)
+  if (typeof error.correlationId !== 'string' || !UUID_V4.test(error.correlationId)) expect(error.correlationId, label).toMatch(UUID_V4)
+  if (typeof error.category !== 'string') expect(typeof error.category, label).toBe('string')
+  if (typeof error.message !== 'string') expect(typeof error.message, label).toBe('string')
   const after = fx.rows.now()
   if (!DatabaseRows.same(before, after)) expect(DatabaseRows.text(after), `${label}: a failed request changed the database`).toBe(DatabaseRows.text(before))
 }
