@@ -22,6 +22,7 @@ import { StepSkipped, type DriverContext, type DriverStep, type WidgetDriver } f
 import type { CallEngagement, Harness } from './harness.ts'
 import { payloadOf, type MessageLog, type RecordedMessage } from './message-log.ts'
 import { replayWire } from '../../shared/protocol/index.ts'
+import { messageOf } from './error-text.ts'
 
 export const STAGES = ['handshake', 'initialized', 'login', 'dial', 'ring', 'placeCall', 'engagement', 'answer', 'hangUp', 'wrapUp', 'update'] as const
 export const JOURNEYS = ['outbound', 'inbound'] as const
@@ -89,8 +90,6 @@ interface JourneyDeps {
   /** Called after each stage that ran (e.g. to take a screenshot of the widget); its errors are ignored. */
   afterStage?: (name: StageName, outcome: StageOutcome) => Promise<void>
 }
-
-export const messageOf = (error: unknown) => (error instanceof Error ? error.message.split('\n').slice(0, 6).join('\n') : String(error))
 
 
 /** A journey with every stage not reached yet (and `fatal`, if it could not start). */

@@ -22,6 +22,8 @@ import { pathToFileURL } from 'node:url'
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter'
 import { JOURNEY_ANNOTATION, writeCheckReport } from './report/check-report.ts'
 import type { Verdict } from './report/html-report.ts'
+import { NOTHING_RAN } from './report/nothing-ran.ts'
+import { plainText } from './error-text.ts'
 
 export interface Row {
   status: 'passed' | 'failed' | 'skipped'
@@ -73,8 +75,6 @@ export function summarize(group: Group): GroupSummary {
   return { group, failed, skipped, warnings, verdict, problem, wholeSkip }
 }
 
-/** The report's line when not one check ran (the harness could not start): check-widget then exits 2, "could not run". */
-export const NOTHING_RAN = 'Widget readiness check: no conformance checks ran.'
 
 const MARK: Record<Row['status'], string> = { passed: '✔', failed: '✖', skipped: '○' }
 
@@ -87,8 +87,7 @@ function problemsOf(result: TestResult, test: TestCase): string {
   const listed = annotation(result, test, 'problems')
   if (listed) return listed
   const message = result.errors[0]?.message ?? result.error?.message ?? 'failed'
-  // eslint-disable-next-line no-control-regex -- strips ANSI colour codes, which start with the ESC control character
-  return message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((line) => line.trim() !== '').slice(0, 3).join('\n')
+  return plainText(message).split('\n').filter((line) => line.trim() !== '').slice(0, 3).join('\n')
 }
 
 /** "<widget> › <kind> journey · <placement>" of a check, or null for another test. */
