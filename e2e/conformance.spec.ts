@@ -16,11 +16,10 @@
  */
 import { expect, test as base, type Browser } from '@playwright/test'
 import { checksFor, evaluateCheck, strictOutcome } from './kit/checks.ts'
-import { JOURNEYS } from './kit/journey.ts'
 import { journeyFor, type StoredJourney } from './kit/journey-runner.ts'
 import { JOURNEY_ANNOTATION, type HtmlReportOption } from './kit/report/check-report.ts'
 import { placementOf } from './kit/placements.ts'
-import { conformanceTargets, strictFromEnv, syncTimeoutFromEnv } from './kit/targets.ts'
+import { conformanceTargets, journeysInRunOrder, kitBaseUrl, strictFromEnv, syncTimeoutFromEnv } from './kit/targets.ts'
 
 /**
  * The browser of the journeys, launched when a journey first needs one. Playwright restarts the worker after a failed
@@ -43,7 +42,8 @@ const syncTimeoutMs = syncTimeoutFromEnv()
 const strict = strictFromEnv()
 
 for (const target of conformanceTargets()) {
-  for (const kind of JOURNEYS) {
+  // A journey the driver cannot run (only skipped checks) first: see journeysInRunOrder.
+  for (const kind of journeysInRunOrder(target, kitBaseUrl())) {
     test.describe(`Conformance: ${target.name} › ${kind} journey`, () => {
       // One worker runs a journey's checks in order (and the journey once).
       test.describe.configure({ mode: 'default' })

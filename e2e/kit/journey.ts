@@ -23,10 +23,11 @@ import type { CallEngagement, Harness } from './harness.ts'
 import { payloadOf, type MessageLog, type RecordedMessage } from './message-log.ts'
 import { replayWire } from '../../shared/protocol/index.ts'
 import { messageOf } from './error-text.ts'
+import type { JourneyKind } from './journey-kinds.ts'
+
+export { JOURNEYS, type JourneyKind } from './journey-kinds.ts'
 
 export const STAGES = ['handshake', 'initialized', 'login', 'dial', 'ring', 'placeCall', 'engagement', 'answer', 'hangUp', 'wrapUp', 'update'] as const
-export const JOURNEYS = ['outbound', 'inbound'] as const
-export type JourneyKind = (typeof JOURNEYS)[number]
 export type StageName = (typeof STAGES)[number]
 
 export type StageOutcome =

@@ -24,6 +24,7 @@ import { JOURNEY_ANNOTATION, writeCheckReport } from './report/check-report.ts'
 import type { Verdict } from './report/html-report.ts'
 import { NOTHING_RAN } from './report/nothing-ran.ts'
 import { plainText } from './error-text.ts'
+import { JOURNEYS } from './journey-kinds.ts'
 
 export interface Row {
   status: 'passed' | 'failed' | 'skipped'
@@ -99,6 +100,8 @@ function groupOf(test: TestCase): string | null {
 
 export default class ReadinessReporter implements Reporter {
   readonly #groups = new Map<string, Group>()
+  /** Each group's journey (annotation `journey`): the report lists a widget's journeys in JOURNEYS order, whatever order they ran in. */
+  readonly #kinds = new Map<string, string>()
   readonly #started = new Set<string>()
   #total = 0
   #done = 0
@@ -155,6 +158,21 @@ export default class ReadinessReporter implements Reporter {
       warnings: status === 'passed' ? (annotation(result, test, 'warnings') ?? '').split('\n').filter(Boolean) : [],
     })
     this.#groups.set(name, group)
+    const kind = annotation(result, test, 'journey')
+    if (kind !== undefined) this.#kinds.set(name, kind)
+  }
+
+  /** The groups as the report lists them: each widget and placement in the order they first finished, its journeys in JOURNEYS order. */
+  #inReportOrder(): Group[] {
+    const groups = [...this.#groups.values()]
+    const kindRank = (group: Group) => {
+      const rank = (JOURNEYS as readonly string[]).indexOf(this.#kinds.get(group.name) ?? '')
+      return rank === -1 ? JOURNEYS.length : rank
+    }
+    const pairOf = (group: Group) => group.name.replace(` › ${this.#kinds.get(group.name) ?? ''} journey`, '')
+    const firstSeen = new Map<string, number>()
+    groups.forEach((group, index) => firstSeen.set(pairOf(group), Math.min(firstSeen.get(pairOf(group)) ?? index, index)))
+    return groups.sort((a, b) => firstSeen.get(pairOf(a))! - firstSeen.get(pairOf(b))! || kindRank(a) - kindRank(b))
   }
 
   /** Output of no test (the harness server's, e.g. why it could not start) goes through as it comes. */
@@ -174,7 +192,7 @@ export default class ReadinessReporter implements Reporter {
     let total = 0
     let firstProblem: string | null = null
     const summaries: GroupSummary[] = []
-    for (const group of this.#groups.values()) {
+    for (const group of this.#inReportOrder()) {
       const summary = summarize(group)
       summaries.push(summary)
       lines.push(`Widget readiness check — ${group.name}`)
