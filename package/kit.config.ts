@@ -58,6 +58,10 @@ export default defineConfig<{ placement: Placement; stepScreenshots: boolean } &
     // poll of the URL, up to a second later; a Playwright without `wait` polls the URL.
     wait: { stdout: /Stop with Ctrl\+C\./ },
     reuseExistingServer: false,
+    // Stopped with SIGTERM, so the server releases the lock of its data folder (and Playwright waits until it has):
+    // killed outright, it left the lock behind, and a later run on this port whose recycled pid the lock named was
+    // refused ("in use by another Ringside server").
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 3_000 },
     timeout: 30_000,
     stdout: 'ignore',
     stderr: 'pipe',
