@@ -37,3 +37,14 @@ export function firstAllowedBlock(from: number, size: number): number {
   }
   return 10081
 }
+
+/**
+ * The sentence for a `--port` whose block of ports (`roles[0]` on `port`, each
+ * next role on the next port) holds one that Chromium refuses, naming it and a
+ * `--port` that works; null when Chromium loads them all.
+ */
+export function refusedPortSentence(port: number, roles: readonly string[]): string | null {
+  const refused = restrictedPortAmong(roles.map((_, offset) => port + offset))
+  if (refused === null) return null
+  return `--port ${port} puts ${roles[refused - port]} on port ${refused}, which Chromium refuses to load (net::ERR_UNSAFE_PORT); choose another port, e.g. --port ${firstAllowedBlock(port + 1, roles.length)}.`
+}

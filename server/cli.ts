@@ -12,6 +12,7 @@ import { harnessCallbackUrl } from '../shared/api/oauth/redirect-urls.ts'
 import { PACKAGE_VERSION, REPO_ROOT } from './package-info.ts'
 import { StartupError, startRingside, type RingsideServer } from './server.ts'
 import { addStartOptions, type CliOptions } from './start-options.ts'
+import { refusedPortSentence } from './bad-ports.ts'
 import { DataInUseError, StorageError } from './storage.ts'
 import { nameOfWidget } from './widget-page.ts'
 
@@ -96,6 +97,9 @@ const STOP_DEADLINE_MS = 1500
 export async function runStart(options: CliOptions, onStarted?: (server: RingsideServer) => void): Promise<void> {
   collectEarlier()
   const port = options.port
+  // API clients work on any port; a browser would not load the harness or the widget there.
+  const refused = refusedPortSentence(port, ['the harness', 'the widget origin'])
+  if (refused !== null) console.warn(`ringside: warning: ${refused} The API still answers there; a browser will not load that origin.`)
   const widgetUrl = options.widget
   let corsOrigins: string[] = []
   if (options.cors === true) corsOrigins = [new URL(widgetUrl ?? `http://127.0.0.1:${port + 1}/`).origin]
