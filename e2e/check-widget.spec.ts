@@ -115,6 +115,8 @@ test.describe('check-widget', () => {
     expect(silent.output).toMatch(/Why: .* › outbound journey · widget placement: The host gave up after 1500 ms \(.*\); the widget never sent SYNC_ACK/)
     // The failed handshake fails its check once; the checks it kept from running say so, and the widget sent nothing to judge.
     expect(silent.output).toContain('○ sends INITIALIZED after the handshake — skipped: not run: handshake failed')
+    // The progress lines give a reason once per journey, then "the same reason".
+    expect(silent.output).toMatch(/○ \[\d+\/16\] outbound journey · widget placement: sends INITIALIZED after the handshake — skipped: not run: handshake failed\n.*sends nothing before SYNC_ACK — skipped: the same reason\n/)
     expect(silent.output).toMatch(/✖ the host acts on every message the widget sent .*\n\s+the widget sent nothing/)
     expect(silent.output).toContain('Verdict: NOT READY: 2 of 8 checks failed, 0 passed, 6 skipped')
     // The HTML report explains the failure: which check, why, at which step.

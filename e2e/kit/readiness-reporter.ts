@@ -102,6 +102,8 @@ export default class ReadinessReporter implements Reporter {
   readonly #groups = new Map<string, Group>()
   /** Each group's journey (annotation `journey`): the report lists a widget's journeys in JOURNEYS order, whatever order they ran in. */
   readonly #kinds = new Map<string, string>()
+  /** The skip reason of each journey's last finished check, for the progress lines. */
+  readonly #lastSkip = new Map<string, string | null>()
   readonly #started = new Set<string>()
   #total = 0
   #done = 0
@@ -136,7 +138,11 @@ export default class ReadinessReporter implements Reporter {
     const status: Row['status'] = result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed'
     this.#done += 1
     const where = groupOf(test)
-    const skipNote = status === 'skipped' ? ` — skipped: ${(annotation(result, test, 'skip') ?? '').replace(/^skipped: /, '')}` : ''
+    // A reason the check before it in the same journey gave already (a journey the driver cannot run, a failed step) is not repeated.
+    const skipReason = status === 'skipped' ? (annotation(result, test, 'skip') ?? '').replace(/^skipped: /, '') : null
+    const sameReason = skipReason !== null && this.#lastSkip.get(groupOf(test) ?? '') === skipReason
+    this.#lastSkip.set(groupOf(test) ?? '', skipReason)
+    const skipNote = skipReason === null ? '' : sameReason ? ' — skipped: the same reason' : ` — skipped: ${skipReason}`
     process.stderr.write(`  ${MARK[status]} [${this.#done}/${this.#total}] ${where === null ? test.title : `${where.replace(/^.* › /, '')}: ${test.title}`}${skipNote}\n`)
     // Checks live in "Conformance: <widget>" describes; a check whose setup
     // failed has no annotations yet but still belongs to its widget.
