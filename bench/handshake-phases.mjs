@@ -15,10 +15,10 @@
 // the machine's load hits them alike. Run alone: node bench/handshake-phases.mjs
 // (after a build; it serves dist/ like npm run bench), or through profile.mjs.
 import { percentile } from './table.mjs'
-import { isolate, loadReady, variants } from './sdk-section.mjs'
+import { PAIRS as SDK_PAIRS, isolate, loadReady, variants } from './sdk-section.mjs'
 
 export const LOADS = 30
-const PAIRS = ['ours', 'npm', 'raw', 'host', 'pair']
+const PAIRS = SDK_PAIRS.map((p) => p.key)
 
 function stamp() {
   const clock = () => performance.timeOrigin + performance.now()

@@ -25,12 +25,19 @@ const fixture = (base: number, params: Record<string, string>, name = 'demo-shap
 test.describe('check-widget', () => {
   test.describe.configure({ mode: 'parallel', timeout: 150_000 })
 
-  test('exit 2 when it cannot run: bad arguments, a URL that is not http(s), a widget that does not answer', async () => {
+  test('exit 2 when it cannot run: bad arguments, a URL that is not http(s), a widget that does not answer, a port Chromium refuses', async () => {
     expect((await checkWidget(['--no-such-option'])).code).toBe(2)
     expect((await checkWidget(['ftp://example.com/'])).code).toBe(2)
     const down = await checkWidget([`http://127.0.0.1:${block(9)}/`])
     expect(down.code).toBe(2)
     expect(down.output).toContain('not reachable')
+    // A port Chromium refuses (net::ERR_UNSAFE_PORT): one sentence before anything starts, for --port and for the widget's own port.
+    const x11 = await checkWidget([`http://127.0.0.1:${block(9)}/`, '--port', '6000'])
+    expect(x11.code, x11.output).toBe(2)
+    expect(x11.output.trim()).toBe('ringside check-widget: --port 6000 puts the harness on port 6000, which Chromium refuses to load (net::ERR_UNSAFE_PORT); choose another port, e.g. --port 6001.')
+    const irc = await checkWidget(['http://127.0.0.1:6667/widget/'])
+    expect(irc.code, irc.output).toBe(2)
+    expect(irc.output.trim()).toBe('ringside check-widget: the widget is served on port 6667, which Chromium refuses to load (net::ERR_UNSAFE_PORT); serve it on another port.')
   })
 
   test('a widget with no Ringside driver, worded unlike ours: the generic driver runs the full outbound journey, the totals count it, the JUnit names journey and placement and links the HTML report, which opens offline', async ({ browser }) => {
@@ -108,6 +115,8 @@ test.describe('check-widget', () => {
     expect(silent.output).toMatch(/Why: .* › outbound journey · widget placement: The host gave up after 1500 ms \(.*\); the widget never sent SYNC_ACK/)
     // The failed handshake fails its check once; the checks it kept from running say so, and the widget sent nothing to judge.
     expect(silent.output).toContain('○ sends INITIALIZED after the handshake — skipped: not run: handshake failed')
+    // The progress lines give a reason once per journey, then "the same reason".
+    expect(silent.output).toMatch(/○ \[\d+\/16\] outbound journey · widget placement: sends INITIALIZED after the handshake — skipped: not run: handshake failed\n.*sends nothing before SYNC_ACK — skipped: the same reason\n/)
     expect(silent.output).toMatch(/✖ the host acts on every message the widget sent .*\n\s+the widget sent nothing/)
     expect(silent.output).toContain('Verdict: NOT READY: 2 of 8 checks failed, 0 passed, 6 skipped')
     // The HTML report explains the failure: which check, why, at which step.

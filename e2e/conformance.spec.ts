@@ -14,28 +14,44 @@
  * test's name. One journey per target, journey and placement; each check is
  * its own test, reported by e2e/kit/readiness-reporter.ts.
  */
-import { expect, test } from '@playwright/test'
+import { expect, test as base, type Browser } from '@playwright/test'
 import { checksFor, evaluateCheck, strictOutcome } from './kit/checks.ts'
-import { JOURNEYS } from './kit/journey.ts'
 import { journeyFor, type StoredJourney } from './kit/journey-runner.ts'
 import { JOURNEY_ANNOTATION, type HtmlReportOption } from './kit/report/check-report.ts'
 import { placementOf } from './kit/placements.ts'
-import { conformanceTargets, strictFromEnv, syncTimeoutFromEnv } from './kit/targets.ts'
+import { conformanceTargets, journeysInRunOrder, kitBaseUrl, strictFromEnv, syncTimeoutFromEnv } from './kit/targets.ts'
+
+/**
+ * The browser of the journeys, launched when a journey first needs one. Playwright restarts the worker after a failed
+ * check, and the fresh worker reads the journey from disk: the `browser` fixture would launch a Chromium for nothing.
+ * Launched or connected as that fixture does (the config's launch options, or its connectOptions).
+ */
+const test = base.extend<object, { journeyBrowser: () => Promise<Browser> }>({
+  journeyBrowser: [
+    async ({ playwright, browserName, connectOptions }, use) => {
+      let browser: Promise<Browser> | undefined
+      await use(() => (browser ??= connectOptions ? playwright[browserName].connect(connectOptions.wsEndpoint, connectOptions) : playwright[browserName].launch()))
+      await (await browser?.catch(() => undefined))?.close()
+    },
+    { scope: 'worker', timeout: 0 },
+  ],
+})
 
 const syncTimeoutMs = syncTimeoutFromEnv()
 /** --strict: warnings (deviations the real CRM copes with) fail their check. */
 const strict = strictFromEnv()
 
 for (const target of conformanceTargets()) {
-  for (const kind of JOURNEYS) {
+  // A journey the driver cannot run (only skipped checks) first: see journeysInRunOrder.
+  for (const kind of journeysInRunOrder(target, kitBaseUrl())) {
     test.describe(`Conformance: ${target.name} › ${kind} journey`, () => {
       // One worker runs a journey's checks in order (and the journey once).
       test.describe.configure({ mode: 'default' })
       let journey: StoredJourney | undefined
 
-      test.beforeAll(async ({ browser }, testInfo) => {
+      test.beforeAll(async ({ journeyBrowser }, testInfo) => {
         test.setTimeout(syncTimeoutMs + 120_000)
-        journey = await journeyFor(target, browser, testInfo, syncTimeoutMs, { kind })
+        journey = await journeyFor(target, journeyBrowser, testInfo, syncTimeoutMs, { kind })
       })
 
       test.afterEach(async ({}, testInfo) => {

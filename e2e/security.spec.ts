@@ -152,130 +152,136 @@ test('forged messages from a third-origin frame change nothing in the harness or
   expect(await hostileFrame.evaluate(() => (window as unknown as { __heard: unknown[] }).__heard.length)).toBe(0)
 })
 
-test(`${FLOOD} malformed messages into each side are judged and counted, nothing crashes, and a call still works`, async ({
-  page,
-  harness,
-  messages,
-  widgetFrame,
-  driver,
-  driverContext,
-  origins,
-}) => {
-  test.setTimeout(90_000)
-  const consoleLines = captureConsole(page)
-  const errors = captureErrors(page)
-  await openLoggedIn(harness)
-  const frame = await widgetFrame()
-  const problemsBefore = await harness.inspector.problemCount('widget → host')
-  // The inspector re-renders on every message; close it while flooding.
-  await harness.closeTools()
+// The floods' traffic is thousands of junk messages: their ladder (a megabyte of SVG each, about a CPU-second to
+// draw after every run) is left out of the report. A failed test still gets its message log.
+test.describe('floods', () => {
+  test.use({ attachLadder: false })
 
-  // Widget → host: junk posted by the widget's own window (right source, right origin, wrong content).
-  const intoHost = junk('from-widget', 20_240_601)
-  const fromWidgetBefore = messages.fromWidget().length
-  await frame.evaluate((junk) => {
-    for (const message of junk) window.parent.postMessage(message, '*')
-  }, intoHost)
-  await messages.waitFor(() => (messages.fromWidget().length >= fromWidgetBefore + FLOOD ? true : undefined), { timeout: 30_000, description: `expected ${FLOOD} junk messages to reach the harness` })
-  // Each one is a problem: ignored (as the real CRM would) or acted on with its deviations as findings. (The
-  // host's answers to the junk requests it ignored are host → widget traffic, not counted here.) Each count
-  // opens the inspector on the flood and filters it: on a busy machine one such look takes seconds.
-  await expect.poll(() => harness.inspector.problemCount('widget → host'), { timeout: 30_000 }).toBe(problemsBefore + FLOOD)
-  const findings = await harness.inspector.findings()
-  const ignored = findings.map((line) => /^error: (Invalid message \(ignored by the host\)|Unknown message type): (\d+)$/.exec(line)).reduce((sum, m) => sum + (m ? Number(m[2]) : 0), 0)
-  expect(ignored).toBeGreaterThan(FLOOD / 2)
-  expect(ignored).toBeLessThanOrEqual(FLOOD)
+  test(`${FLOOD} malformed messages into each side are judged and counted, nothing crashes, and a call still works`, async ({
+    page,
+    harness,
+    messages,
+    widgetFrame,
+    driver,
+    driverContext,
+    origins,
+  }) => {
+    test.setTimeout(90_000)
+    const consoleLines = captureConsole(page)
+    const errors = captureErrors(page)
+    await openLoggedIn(harness)
+    const frame = await widgetFrame()
+    const problemsBefore = await harness.inspector.problemCount('widget → host')
+    // The inspector re-renders on every message; close it while flooding.
+    await harness.closeTools()
 
-  // Host → widget: junk posted by the harness page (the widget's parent, the right origin).
-  const intoWidget = junk('from-host', 20_240_602)
-  const toWidgetBefore = messages.toWidget().length
-  await page.evaluate(
-    ({ junk, origin }) => {
-      const target = (document.getElementById('hubspot-calling-extension-iframe') as HTMLIFrameElement).contentWindow!
-      for (const message of junk) target.postMessage(message, origin)
-    },
-    { junk: intoWidget, origin: origins.widget },
-  )
-  await messages.waitFor(() => (messages.toWidget().length >= toWidgetBefore + FLOOD ? true : undefined), { timeout: 30_000, description: `expected ${FLOOD} junk messages to reach the widget` })
-  // The widget's SDK drops every one (and answers unknown types with ERROR, never a handler call).
-  await expect.poll(() => consoleLines.filter((l) => l.text.startsWith(`${WIDGET_LOG} dropped`) && l.url.startsWith(origins.widget)).length, { timeout: 15_000 }).toBe(FLOOD)
+    // Widget → host: junk posted by the widget's own window (right source, right origin, wrong content).
+    const intoHost = junk('from-widget', 20_240_601)
+    const fromWidgetBefore = messages.fromWidget().length
+    await frame.evaluate((junk) => {
+      for (const message of junk) window.parent.postMessage(message, '*')
+    }, intoHost)
+    await messages.waitFor(() => (messages.fromWidget().length >= fromWidgetBefore + FLOOD ? true : undefined), { timeout: 30_000, description: `expected ${FLOOD} junk messages to reach the harness` })
+    // Each one is a problem: ignored (as the real CRM would) or acted on with its deviations as findings. (The
+    // host's answers to the junk requests it ignored are host → widget traffic, not counted here.) Each count
+    // opens the inspector on the flood and filters it: on a busy machine one such look takes seconds.
+    await expect.poll(() => harness.inspector.problemCount('widget → host'), { timeout: 30_000 }).toBe(problemsBefore + FLOOD)
+    const findings = await harness.inspector.findings()
+    const ignored = findings.map((line) => /^error: (Invalid message \(ignored by the host\)|Unknown message type): (\d+)$/.exec(line)).reduce((sum, m) => sum + (m ? Number(m[2]) : 0), 0)
+    expect(ignored).toBeGreaterThan(FLOOD / 2)
+    expect(ignored).toBeLessThanOrEqual(FLOOD)
 
-  // No crash on either side, no handler threw.
-  expect(errors).toEqual([])
-  expect(consoleLines.filter((l) => l.type === 'error' && (l.text.includes(HOST_LOG) || l.text.includes(WIDGET_LOG)))).toEqual([])
-  await expect(harness.statusBadge).toContainText('Widget ready')
+    // Host → widget: junk posted by the harness page (the widget's parent, the right origin).
+    const intoWidget = junk('from-host', 20_240_602)
+    const toWidgetBefore = messages.toWidget().length
+    await page.evaluate(
+      ({ junk, origin }) => {
+        const target = (document.getElementById('hubspot-calling-extension-iframe') as HTMLIFrameElement).contentWindow!
+        for (const message of junk) target.postMessage(message, origin)
+      },
+      { junk: intoWidget, origin: origins.widget },
+    )
+    await messages.waitFor(() => (messages.toWidget().length >= toWidgetBefore + FLOOD ? true : undefined), { timeout: 30_000, description: `expected ${FLOOD} junk messages to reach the widget` })
+    // The widget's SDK drops every one (and answers unknown types with ERROR, never a handler call).
+    await expect.poll(() => consoleLines.filter((l) => l.text.startsWith(`${WIDGET_LOG} dropped`) && l.url.startsWith(origins.widget)).length, { timeout: 15_000 }).toBe(FLOOD)
 
-  // Both sides still work: a whole call is placed, logged and confirmed. First
-  // dismiss the ERROR toasts (one per unknown type the widget did not
-  // understand): they pile up over the record page (see e2e/README.md).
-  await dismissAllAlerts(page)
-  const engagementId = await placeLoggedCall(await driverContext(CONTACT.phone), driver, messages, harness)
-  const call = await harness.readCall(engagementId)
-  expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: expect.stringContaining('still works') })
-})
+    // No crash on either side, no handler threw.
+    expect(errors).toEqual([])
+    expect(consoleLines.filter((l) => l.type === 'error' && (l.text.includes(HOST_LOG) || l.text.includes(WIDGET_LOG)))).toEqual([])
+    await expect(harness.statusBadge).toContainText('Widget ready')
 
-/**
- * How many times the flood sends its 1,000 distinct malformed messages. `npm test` sends
- * 2,000 (the harness's handling is checked, not timed); `npm run bench` runs this test with
- * FLOOD_REPEATS=10 for its `harness.flood_10k_ms` figure.
- */
-const FLOOD_REPEATS = Number(process.env.FLOOD_REPEATS ?? 2)
+    // Both sides still work: a whole call is placed, logged and confirmed. First
+    // dismiss the ERROR toasts (one per unknown type the widget did not
+    // understand): they pile up over the record page (see e2e/README.md).
+    await dismissAllAlerts(page)
+    const engagementId = await placeLoggedCall(await driverContext(CONTACT.phone), driver, messages, harness)
+    const call = await harness.readCall(engagementId)
+    expect(call?.properties).toMatchObject({ hs_call_status: 'COMPLETED', hs_call_body: expect.stringContaining('still works') })
+  })
 
-test('a flood of malformed widget messages with the inspector open: the harness keeps up, stays usable, and reports the time it took', async ({
-  page,
-  harness,
-  widgetFrame,
-}) => {
-  test.setTimeout(120_000)
-  const errors = captureErrors(page)
-  await openLoggedIn(harness)
-  await harness.inspector.clear() // and leave the inspector open: it must keep up
-  const frame = await widgetFrame()
-  const distinct = junk('from-widget', 20_240_603)
-  const total = distinct.length * FLOOD_REPEATS
-  // Timed in the harness page: from the first flood message to the frame painted after the
-  // last one. This listener is added after the harness's, so it sees each message once the
-  // harness has handled it.
-  const timing = page.evaluate(
-    ({ total, origin }) =>
-      new Promise<number>((resolve) => {
-        let seen = 0
-        let start = 0
-        const onMessage = (event: MessageEvent) => {
-          if (event.origin !== origin) return
-          if (seen === 0) start = performance.now()
-          seen += 1
-          if (seen < total) return
-          window.removeEventListener('message', onMessage)
-          requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - start)))
-        }
-        window.addEventListener('message', onMessage)
-      }),
-    { total, origin: new URL(frame.url()).origin },
-  )
-  // FLOOD_PROFILE=1: a CPU profile of the harness page during the flood, in reports/flood-profile.txt.
-  const stopProfile = process.env.FLOOD_PROFILE === '1' ? await startCpuProfile(page) : null
-  await frame.evaluate(
-    ({ junk, times }) => {
-      for (let i = 0; i < times; i += 1) for (const message of junk) window.parent.postMessage(message, '*')
-    },
-    { junk: distinct, times: FLOOD_REPEATS },
-  )
-  const floodMs = Math.round(await timing)
-  const profile = stopProfile ? formatProfile(await stopProfile()) : null
-  test.info().annotations.push({ type: 'flood_10k_ms', description: String(floodMs) })
-  console.log(`harness: ${total.toLocaleString('en')} malformed widget messages handled and painted in ${floodMs} ms`)
-  mkdirSync('reports', { recursive: true })
-  writeFileSync('reports/flood.json', `${JSON.stringify({ flood_ms: floodMs, messages: total })}\n`)
-  if (profile !== null) writeFileSync('reports/flood-profile.txt', `${total} messages, ${floodMs} ms\n${profile}\n`)
+  /**
+   * How many times the flood sends its 1,000 distinct malformed messages. `npm test` sends
+   * 2,000 (the harness's handling is checked, not timed); `npm run bench` runs this test with
+   * FLOOD_REPEATS=10 for its `harness.flood_10k_ms` figure.
+   */
+  const FLOOD_REPEATS = Number(process.env.FLOOD_REPEATS ?? 2)
 
-  // The inspector shows the newest entries (it keeps the last 3,000) and the page still answers.
-  const shown = harness.inspector.region.getByText(/^\d+ messages/)
-  await expect(async () => expect(Number((await shown.first().textContent())?.split(' ')[0])).toBeGreaterThanOrEqual(Math.min(3000, total))).toPass({ timeout: 30_000 })
-  await expect(harness.statusBadge).toContainText('Widget ready')
-  await page.getByRole('button', { name: 'Dismiss all' }).click()
-  await expect(page.getByRole('button', { name: `Call ${CONTACT.phone}` })).toBeEnabled()
-  expect(errors).toEqual([])
+  test('a flood of malformed widget messages with the inspector open: the harness keeps up, stays usable, and reports the time it took', async ({
+    page,
+    harness,
+    widgetFrame,
+  }) => {
+    test.setTimeout(120_000)
+    const errors = captureErrors(page)
+    await openLoggedIn(harness)
+    await harness.inspector.clear() // and leave the inspector open: it must keep up
+    const frame = await widgetFrame()
+    const distinct = junk('from-widget', 20_240_603)
+    const total = distinct.length * FLOOD_REPEATS
+    // Timed in the harness page: from the first flood message to the frame painted after the
+    // last one. This listener is added after the harness's, so it sees each message once the
+    // harness has handled it.
+    const timing = page.evaluate(
+      ({ total, origin }) =>
+        new Promise<number>((resolve) => {
+          let seen = 0
+          let start = 0
+          const onMessage = (event: MessageEvent) => {
+            if (event.origin !== origin) return
+            if (seen === 0) start = performance.now()
+            seen += 1
+            if (seen < total) return
+            window.removeEventListener('message', onMessage)
+            requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - start)))
+          }
+          window.addEventListener('message', onMessage)
+        }),
+      { total, origin: new URL(frame.url()).origin },
+    )
+    // FLOOD_PROFILE=1: a CPU profile of the harness page during the flood, in reports/flood-profile.txt.
+    const stopProfile = process.env.FLOOD_PROFILE === '1' ? await startCpuProfile(page) : null
+    await frame.evaluate(
+      ({ junk, times }) => {
+        for (let i = 0; i < times; i += 1) for (const message of junk) window.parent.postMessage(message, '*')
+      },
+      { junk: distinct, times: FLOOD_REPEATS },
+    )
+    const floodMs = Math.round(await timing)
+    const profile = stopProfile ? formatProfile(await stopProfile()) : null
+    test.info().annotations.push({ type: 'flood_10k_ms', description: String(floodMs) })
+    console.log(`harness: ${total.toLocaleString('en')} malformed widget messages handled and painted in ${floodMs} ms`)
+    mkdirSync('reports', { recursive: true })
+    writeFileSync('reports/flood.json', `${JSON.stringify({ flood_ms: floodMs, messages: total })}\n`)
+    if (profile !== null) writeFileSync('reports/flood-profile.txt', `${total} messages, ${floodMs} ms\n${profile}\n`)
+
+    // The inspector shows the newest entries (it keeps the last 3,000) and the page still answers.
+    const shown = harness.inspector.region.getByText(/^\d+ messages/)
+    await expect(async () => expect(Number((await shown.first().textContent())?.split(' ')[0])).toBeGreaterThanOrEqual(Math.min(3000, total))).toPass({ timeout: 30_000 })
+    await expect(harness.statusBadge).toContainText('Widget ready')
+    await page.getByRole('button', { name: 'Dismiss all' }).click()
+    await expect(page.getByRole('button', { name: `Call ${CONTACT.phone}` })).toBeEnabled()
+    expect(errors).toEqual([])
+  })
 })
 
 test('a widget that never answers SYNC is reported as failed after the configured sync timeout', async ({ harness, messages, widgetFrame, page, origins }) => {

@@ -7,6 +7,9 @@
  *   ringside report         the ladders of a saved traffic file, as a self-contained HTML report
  *   ringside export|import|reset   the data, of a running emulator or a data location
  *
+ * Each command loads what it needs when it runs (the server, the store,
+ * Playwright), so `--help`, `--version` and `check-widget` start quickly.
+ *
  * Exit codes: 0 success; 1 a check failed (check-widget) or the command
  * failed (the server could not start, the emulator refused the request);
  * 2 the command could not run (bad arguments, nothing reachable, no Chromium).
@@ -14,12 +17,9 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { Command, InvalidArgumentError } from 'commander'
-import { addStartOptions, runStart, type CliOptions } from '../server/cli.ts'
-import { PACKAGE_VERSION } from '../server/server.ts'
-import { DataInUseError, DiskStorage, StorageError, writeFileAtomic } from '../server/storage.ts'
-import { createCrmService } from '../shared/api/service.ts'
-import { runCheckWidget } from './check-widget.ts'
-import { openInBrowser } from './open-in-browser.ts'
+import { PACKAGE_VERSION } from '../server/package-info.ts'
+import { addStartOptions, type CliOptions } from '../server/start-options.ts'
+import type { CrmService } from '../shared/api/service.ts'
 
 const DEFAULT_URL = 'http://127.0.0.1:5173/'
 
@@ -57,7 +57,8 @@ async function admin(target: DataTarget, method: 'GET' | 'POST', path: string, b
 }
 
 /** Change the data at a location (the server must not be running on it: its lock says so). */
-async function withData(location: string, change: (service: ReturnType<typeof createCrmService>) => void, write: boolean, fresh = false): Promise<void> {
+async function withData(location: string, change: (service: CrmService) => void, write: boolean, fresh = false): Promise<void> {
+  const [{ DataInUseError, DiskStorage, StorageError }, { createCrmService }] = await Promise.all([import('../server/storage.ts'), import('../shared/api/service.ts')])
   const storage = new DiskStorage(location)
   try {
     if (write) storage.lock()
@@ -95,6 +96,7 @@ export function buildPackageCommand(): Command {
     defaultData: '.ringside',
     packaged: true,
   }).action(async (options: CliOptions) => {
+    const [{ runStart }, { openInBrowser }] = await Promise.all([import('../server/cli.ts'), import('./open-in-browser.ts')])
     await runStart({ ...options, dist: true }, (server) => {
       if (options.open) {
         void openInBrowser(server.url).then((result) => {
@@ -122,7 +124,10 @@ export function buildPackageCommand(): Command {
       'after',
       '\nIt prints each journey (outbound, inbound) and check as it finishes, then the readiness report.\nExit codes: 0 ready (or only skipped checks), 1 a check failed (the widget never answered SYNC, a call step failed, an error finding), 2 the check could not run (bad arguments, the widget answers 404 or is unreachable, an untrusted certificate, no @playwright/test, no Chromium).',
     )
-    .action(async (url: string, options) => process.exit(await runCheckWidget(url, options)))
+    .action(async (url: string, options) => {
+      const { runCheckWidget } = await import('./check-widget.ts')
+      process.exit(await runCheckWidget(url, options))
+    })
 
   program
     .command('open')
@@ -160,7 +165,7 @@ export function buildPackageCommand(): Command {
       } else {
         text = await admin(options, 'GET', '/_ringside/v1/export')
       }
-      if (file) writeFileAtomic(resolve(file), text)
+      if (file) (await import('../server/storage.ts')).writeFileAtomic(resolve(file), text)
       else process.stdout.write(text)
     })
 

@@ -17,10 +17,11 @@ import { findChromium } from './chromium.ts'
 import { BROWSER_ARGS } from './browser-args.ts'
 import type { HtmlReportOption } from '../e2e/kit/report/check-report.ts'
 import { placementProjects, type Placement } from '../e2e/kit/placements.ts'
-import { checkWorkers, registrationArgs } from '../e2e/kit/targets.ts'
+import { checkWorkers, kitBaseUrl, registrationArgs } from '../e2e/kit/targets.ts'
 
 const here = import.meta.dirname
-const port = Number(process.env.KIT_PORT ?? 4173)
+const baseURL = kitBaseUrl()
+const port = Number(new URL(baseURL).port)
 const dir = resolve(process.env.WIDGET_CHECK_DIR ?? 'ringside-report')
 const junit = resolve(process.env.WIDGET_JUNIT ?? join(dir, 'widget-check.junit.xml'))
 const html = resolve(process.env.WIDGET_HTML ?? join(dir, 'index.html'))
@@ -31,7 +32,7 @@ export default defineConfig<{ placement: Placement; stepScreenshots: boolean } &
   timeout: 30_000,
   expect: { timeout: 5_000 },
   // Journeys (each a describe that runs its checks in order in one worker) run side by side, two at a time.
-  workers: checkWorkers(`http://127.0.0.1:${port}`),
+  workers: checkWorkers(baseURL),
   fullyParallel: true,
   retries: 0,
   outputDir: join(dir, 'results'),
@@ -42,7 +43,7 @@ export default defineConfig<{ placement: Placement; stepScreenshots: boolean } &
   ],
   projects: placementProjects(),
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL,
     stepScreenshots: true,
     htmlReport: { file: html, link: relative(dirname(junit), html) },
     browserName: 'chromium',
@@ -52,11 +53,15 @@ export default defineConfig<{ placement: Placement; stepScreenshots: boolean } &
   },
   webServer: {
     command: `node ${JSON.stringify(resolve(here, '..', 'bin', 'ringside.mjs'))} start --sandboxes --fresh --port ${port} --data ${JSON.stringify(join(tmpdir(), `ringside-check-${port}`))}${registrationArgs()}`,
-    url: `http://127.0.0.1:${port}/_ringside/v1/server`,
+    url: `${baseURL}/_ringside/v1/server`,
     // Ready as soon as it says so (the banner's last line comes once both ports listen), not at Playwright's next
     // poll of the URL, up to a second later; a Playwright without `wait` polls the URL.
     wait: { stdout: /Stop with Ctrl\+C\./ },
     reuseExistingServer: false,
+    // Stopped with SIGTERM, so the server releases the lock of its data folder (and Playwright waits until it has):
+    // killed outright, it left the lock behind, and a later run on this port whose recycled pid the lock named was
+    // refused ("in use by another Ringside server").
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 3_000 },
     timeout: 30_000,
     stdout: 'ignore',
     stderr: 'pipe',

@@ -88,9 +88,12 @@ function writeReport(file, results, ranFlood, loadAtStart, partial) {
     report.sdk = { roundtrip: {}, handshake: {} }
     for (const [key, x] of Object.entries(results.sdk)) {
       const [mode, pair] = key.split('.')
-      const rt = (report.sdk.roundtrip[mode] ??= { p50_us: {}, p99_us: {} })
-      rt.p50_us[pair] = Math.round(x.p50Us * 10) / 10
-      rt.p99_us[pair] = Math.round(x.p99Us * 10) / 10
+      if (x.p50Us !== undefined) {
+        // A handshake-only pair (npmhost) has no round trips.
+        const rt = (report.sdk.roundtrip[mode] ??= { p50_us: {}, p99_us: {} })
+        rt.p50_us[pair] = Math.round(x.p50Us * 10) / 10
+        rt.p99_us[pair] = Math.round(x.p99Us * 10) / 10
+      }
       const hs = (report.sdk.handshake[mode] ??= { p50_ms: {} })
       hs.p50_ms[pair] = Math.round(x.handshakeP50Ms * 100) / 100
     }

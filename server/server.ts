@@ -39,25 +39,9 @@ import { serveCdnSdk } from './sdk-cdn.ts'
 import { ChangeStreams } from './change-feed.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
 import { parseImport } from './data-lines.ts'
+import { DEFAULT_PORT, PACKAGE_VERSION, REPO_ROOT } from './package-info.ts'
 
-/** The folder of Ringside's package.json, found upwards from this module (the sources, or a bundle of them under node_modules/.cache). */
-export const REPO_ROOT = findRepoRoot(import.meta.dirname)
-export const DEFAULT_PORT = 5173
-
-function findRepoRoot(start: string): string {
-  let dir = start
-  // A path has finitely many parents; the loop ends at the file system's root at the latest.
-  for (;;) {
-    const manifest = resolve(dir, 'package.json')
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'ringside') return dir
-    const parent = resolve(dir, '..')
-    if (parent === dir) throw new Error(`Ringside's package.json was not found above ${start}.`)
-    dir = parent
-  }
-}
-
-/** The package's version (package.json): the version of the SDK build served under /sdk/. */
-export const PACKAGE_VERSION: string = (JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version
+export { DEFAULT_PORT, PACKAGE_VERSION, REPO_ROOT }
 
 /**
  * The calling SDK at a versioned URL, as the real CRM serves it from its CDN:

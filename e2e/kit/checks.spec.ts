@@ -6,6 +6,7 @@
 import { expect, test } from '@playwright/test'
 import { CHECKS, checksFor, evaluateCheck, strictOutcome, type CheckOutcome } from './checks.ts'
 import { newJourneyResult, STAGES, type JourneyResult, type StageName } from './journey.ts'
+import { messageOf } from './error-text.ts'
 import { isDeepSubset, MessageLog, stringifyForReport, type RawRecord, type RecordedMessage } from './message-log.ts'
 
 const ORIGINS = { harness: 'http://127.0.0.1:4173', widget: 'http://127.0.0.1:4174' }
@@ -202,6 +203,12 @@ test('a check whose stage needed a driver is skipped with the reason; a failed s
   const fatal = outcomes(newJourneyResult(WIDGET_URL, 'test', 10_000, 'Could not load the widget driver x.ts'))
   expect(fatal.handshake).toEqual({ status: 'failed', problems: ['the journey stopped: Could not load the widget driver x.ts'] })
   for (const [id, outcome] of Object.entries(fatal).slice(1)) expect(outcome, id).toEqual({ status: 'skipped', reason: 'not run: the journey stopped: Could not load the widget driver x.ts' })
+
+  // A Playwright error (a page Chromium refuses): the checks it kept from running give its first line as their one-line reason, in plain text.
+  const refused = new Error('page.goto: net::ERR_UNSAFE_PORT at http://127.0.0.1:6000/\nCall log:\n\u001b[2m  - navigating to "http://127.0.0.1:6000/", waiting until "load"\u001b[22m\n')
+  const stopped = outcomes(newJourneyResult(WIDGET_URL, 'test', 10_000, messageOf(refused)))
+  expect(stopped.handshake).toEqual({ status: 'failed', problems: ['the journey stopped: page.goto: net::ERR_UNSAFE_PORT at http://127.0.0.1:6000/\nCall log:\n  - navigating to "http://127.0.0.1:6000/", waiting until "load"'] })
+  for (const [id, outcome] of Object.entries(stopped).slice(1)) expect(outcome, id).toEqual({ status: 'skipped', reason: 'not run: the journey stopped: page.goto: net::ERR_UNSAFE_PORT at http://127.0.0.1:6000/' })
 })
 
 test('the message log tells the directions apart and leaves other traffic aside', () => {

@@ -15,6 +15,7 @@ import { findingsOf, replayWire, type ReplayedMessage } from '../../shared/proto
 import { FINAL_CALL_STATUSES } from '../../shared/crm/call-status.ts'
 import type { JourneyKind, JourneyResult, StageName } from './journey.ts'
 import { payloadOf } from './message-log.ts'
+import { firstLine } from './error-text.ts'
 
 /**
  * `warnings`: deviations the real CRM copes with (listed in the report; they fail
@@ -249,7 +250,7 @@ export function evaluateCheck(check: ConformanceCheck, journey: JourneyResult): 
       const theirs = unmetNeed(other, journey)
       return theirs?.kind === 'failed' && theirs.stage === unmet.stage
     })
-    if (first !== undefined && first.id !== check.id) return { status: 'skipped', reason: unmet.stage === null ? `not run: ${unmet.error}` : `not run: ${unmet.stage} failed` }
+    if (first !== undefined && first.id !== check.id) return { status: 'skipped', reason: unmet.stage === null ? `not run: ${firstLine(unmet.error)}` : `not run: ${unmet.stage} failed` }
     return { status: 'failed', problems: [unmet.error] }
   }
   const problems = check.problems(journey)

@@ -17,8 +17,9 @@ import { deserialize, serialize } from 'node:v8'
 import type { Browser, BrowserContext, TestInfo } from '@playwright/test'
 import { loadDriver } from './drivers/load-driver.ts'
 import { Harness } from './harness.ts'
-import { DEFAULT_JOURNEY, journeyNotRunnable, messageOf, newJourneyResult, runJourney, type JourneyKind, type JourneyResult, type StageName } from './journey.ts'
+import { DEFAULT_JOURNEY, journeyNotRunnable, newJourneyResult, runJourney, type JourneyKind, type JourneyResult, type StageName } from './journey.ts'
 import { installMessageRecorder } from './message-recorder.ts'
+import { messageOf } from './error-text.ts'
 import { kitOrigins, originOf } from './origins.ts'
 import { placementOf, type Placement } from './placements.ts'
 import { routeSdkCdn } from './sdk-cdn.ts'
@@ -95,7 +96,7 @@ async function saveTrace(context: BrowserContext, ownTrace: boolean, path: strin
   }
 }
 
-async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: TestInfo, dir: string, syncTimeoutMs: number, kind: JourneyKind, placement: Placement): Promise<Omit<StoredJourney, 'file'>> {
+async function runFresh(target: ConformanceTarget, browser: () => Promise<Browser>, testInfo: TestInfo, dir: string, syncTimeoutMs: number, kind: JourneyKind, placement: Placement): Promise<Omit<StoredJourney, 'file'>> {
   const baseURL = testInfo.project.use.baseURL
   const origins = kitOrigins(baseURL)
   const widgetUrl = target.url(baseURL)
@@ -104,17 +105,20 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
   const notRunnable = journeyNotRunnable(driver, { kind, widgetUrl, syncTimeoutMs })
   if (notRunnable !== null) return nothingRecorded(notRunnable)
   // --ignore-https-errors (a widget dev server with a self-signed certificate)
-  const context = await browser.newContext({ baseURL, ignoreHTTPSErrors: testInfo.project.use.ignoreHTTPSErrors === true })
+  const context = await (await browser()).newContext({ baseURL, ignoreHTTPSErrors: testInfo.project.use.ignoreHTTPSErrors === true })
   const tracePath = join(dir, 'trace.zip')
   const screenshotPath = join(dir, 'final.png')
   // Playwright's own `trace` option may already record every context (then we
-  // save the journey as a chunk of that trace and let it go on); else we trace:
-  // each action with a DOM snapshot, and no screencast (it would cost the
-  // browser and the worker CPU for every frame the page paints; the journey
-  // keeps its own screenshots: the final page, and the widget after each step).
+  // save the journey as a chunk of that trace, with what that option records,
+  // and let it go on); else we trace each action with its call log, the console
+  // and the network, and neither DOM snapshots nor a screencast: a snapshot of
+  // the harness page before and after every action cost the browser and the
+  // worker more than a second of CPU per journey, for a trace that is kept only
+  // when a check fails. The journey keeps its own screenshots (the final page,
+  // and the widget after each step) and its wire log and ladder.
   let ownTrace: boolean
   try {
-    await context.tracing.start({ screenshots: false, snapshots: true })
+    await context.tracing.start({ screenshots: false, snapshots: false })
     ownTrace = true
   } catch {
     ownTrace = false
@@ -155,8 +159,11 @@ async function runFresh(target: ConformanceTarget, browser: Browser, testInfo: T
   }
 }
 
-/** The journey of `target` in this run (one per kind and placement): from disk if a worker already ran it, else run now. */
-export async function journeyFor(target: ConformanceTarget, browser: Browser, testInfo: TestInfo, syncTimeoutMs: number, choice: JourneyChoice = {}): Promise<StoredJourney> {
+/**
+ * The journey of `target` in this run (one per kind and placement): from disk if a worker already ran it, else run now.
+ * `browser`: the Browser, or a function that gives it, called only when the journey runs now and opens a page.
+ */
+export async function journeyFor(target: ConformanceTarget, browser: Browser | (() => Promise<Browser>), testInfo: TestInfo, syncTimeoutMs: number, choice: JourneyChoice = {}): Promise<StoredJourney> {
   const kind = choice.kind ?? 'outbound'
   const placement = choice.placement ?? placementOf(testInfo.project.use)
   const dir = join(testInfo.project.outputDir, '.conformance-journeys', `${slug(target.name)}-${kind}-${placement}-retry${testInfo.retry}`)
@@ -167,7 +174,7 @@ export async function journeyFor(target: ConformanceTarget, browser: Browser, te
     // not run yet in this run
   }
   await mkdir(dir, { recursive: true })
-  const ran = await runFresh(target, browser, testInfo, dir, syncTimeoutMs, kind, placement).catch((error: unknown) => {
+  const ran = await runFresh(target, typeof browser === 'function' ? browser : async () => browser, testInfo, dir, syncTimeoutMs, kind, placement).catch((error: unknown) => {
     // e.g. the driver module does not load: every check reports it.
     return nothingRecorded(newJourneyResult(target.url(testInfo.project.use.baseURL), target.driver, syncTimeoutMs, messageOf(error), kind))
   })

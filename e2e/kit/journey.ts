@@ -22,10 +22,12 @@ import { StepSkipped, type DriverContext, type DriverStep, type WidgetDriver } f
 import type { CallEngagement, Harness } from './harness.ts'
 import { payloadOf, type MessageLog, type RecordedMessage } from './message-log.ts'
 import { replayWire } from '../../shared/protocol/index.ts'
+import { messageOf } from './error-text.ts'
+import type { JourneyKind } from './journey-kinds.ts'
+
+export { JOURNEYS, type JourneyKind } from './journey-kinds.ts'
 
 export const STAGES = ['handshake', 'initialized', 'login', 'dial', 'ring', 'placeCall', 'engagement', 'answer', 'hangUp', 'wrapUp', 'update'] as const
-export const JOURNEYS = ['outbound', 'inbound'] as const
-export type JourneyKind = (typeof JOURNEYS)[number]
 export type StageName = (typeof STAGES)[number]
 
 export type StageOutcome =
@@ -89,8 +91,6 @@ interface JourneyDeps {
   /** Called after each stage that ran (e.g. to take a screenshot of the widget); its errors are ignored. */
   afterStage?: (name: StageName, outcome: StageOutcome) => Promise<void>
 }
-
-export const messageOf = (error: unknown) => (error instanceof Error ? error.message.split('\n').slice(0, 6).join('\n') : String(error))
 
 
 /** A journey with every stage not reached yet (and `fatal`, if it could not start). */

@@ -21,10 +21,10 @@ import base from '../../playwright.config.ts'
 import { e2eWebServers } from '../web-servers.ts'
 import type { HtmlReportOption } from './report/check-report.ts'
 import { placementProjects, type Placement } from './placements.ts'
-import { registrationArgs } from './targets.ts'
+import { kitBaseUrl, registrationArgs } from './targets.ts'
 
-const port = Number(process.env.KIT_PORT ?? 4173)
-const baseURL = `http://127.0.0.1:${port}`
+const baseURL = kitBaseUrl()
+const port = Number(new URL(baseURL).port)
 const root = new URL('../..', import.meta.url).pathname
 const dir = process.env.WIDGET_CHECK_DIR?.replace(/\/?$/, '/')
 const reports = dir ?? `${root}reports/`

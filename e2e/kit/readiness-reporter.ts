@@ -22,6 +22,9 @@ import { pathToFileURL } from 'node:url'
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter'
 import { JOURNEY_ANNOTATION, writeCheckReport } from './report/check-report.ts'
 import type { Verdict } from './report/html-report.ts'
+import { NOTHING_RAN } from './report/nothing-ran.ts'
+import { plainText } from './error-text.ts'
+import { JOURNEYS } from './journey-kinds.ts'
 
 export interface Row {
   status: 'passed' | 'failed' | 'skipped'
@@ -73,8 +76,6 @@ export function summarize(group: Group): GroupSummary {
   return { group, failed, skipped, warnings, verdict, problem, wholeSkip }
 }
 
-/** The report's line when not one check ran (the harness could not start): check-widget then exits 2, "could not run". */
-export const NOTHING_RAN = 'Widget readiness check: no conformance checks ran.'
 
 const MARK: Record<Row['status'], string> = { passed: '✔', failed: '✖', skipped: '○' }
 
@@ -87,8 +88,7 @@ function problemsOf(result: TestResult, test: TestCase): string {
   const listed = annotation(result, test, 'problems')
   if (listed) return listed
   const message = result.errors[0]?.message ?? result.error?.message ?? 'failed'
-  // eslint-disable-next-line no-control-regex -- strips ANSI colour codes, which start with the ESC control character
-  return message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((line) => line.trim() !== '').slice(0, 3).join('\n')
+  return plainText(message).split('\n').filter((line) => line.trim() !== '').slice(0, 3).join('\n')
 }
 
 /** "<widget> › <kind> journey · <placement>" of a check, or null for another test. */
@@ -100,6 +100,10 @@ function groupOf(test: TestCase): string | null {
 
 export default class ReadinessReporter implements Reporter {
   readonly #groups = new Map<string, Group>()
+  /** Each group's journey (annotation `journey`): the report lists a widget's journeys in JOURNEYS order, whatever order they ran in. */
+  readonly #kinds = new Map<string, string>()
+  /** The skip reason of each journey's last finished check, for the progress lines. */
+  readonly #lastSkip = new Map<string, string | null>()
   readonly #started = new Set<string>()
   #total = 0
   #done = 0
@@ -134,7 +138,11 @@ export default class ReadinessReporter implements Reporter {
     const status: Row['status'] = result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed'
     this.#done += 1
     const where = groupOf(test)
-    const skipNote = status === 'skipped' ? ` — skipped: ${(annotation(result, test, 'skip') ?? '').replace(/^skipped: /, '')}` : ''
+    // A reason the check before it in the same journey gave already (a journey the driver cannot run, a failed step) is not repeated.
+    const skipReason = status === 'skipped' ? (annotation(result, test, 'skip') ?? '').replace(/^skipped: /, '') : null
+    const sameReason = skipReason !== null && this.#lastSkip.get(groupOf(test) ?? '') === skipReason
+    this.#lastSkip.set(groupOf(test) ?? '', skipReason)
+    const skipNote = skipReason === null ? '' : sameReason ? ' — skipped: the same reason' : ` — skipped: ${skipReason}`
     process.stderr.write(`  ${MARK[status]} [${this.#done}/${this.#total}] ${where === null ? test.title : `${where.replace(/^.* › /, '')}: ${test.title}`}${skipNote}\n`)
     // Checks live in "Conformance: <widget>" describes; a check whose setup
     // failed has no annotations yet but still belongs to its widget.
@@ -156,6 +164,21 @@ export default class ReadinessReporter implements Reporter {
       warnings: status === 'passed' ? (annotation(result, test, 'warnings') ?? '').split('\n').filter(Boolean) : [],
     })
     this.#groups.set(name, group)
+    const kind = annotation(result, test, 'journey')
+    if (kind !== undefined) this.#kinds.set(name, kind)
+  }
+
+  /** The groups as the report lists them: each widget and placement in the order they first finished, its journeys in JOURNEYS order. */
+  #inReportOrder(): Group[] {
+    const groups = [...this.#groups.values()]
+    const kindRank = (group: Group) => {
+      const rank = (JOURNEYS as readonly string[]).indexOf(this.#kinds.get(group.name) ?? '')
+      return rank === -1 ? JOURNEYS.length : rank
+    }
+    const pairOf = (group: Group) => group.name.replace(` › ${this.#kinds.get(group.name) ?? ''} journey`, '')
+    const firstSeen = new Map<string, number>()
+    groups.forEach((group, index) => firstSeen.set(pairOf(group), Math.min(firstSeen.get(pairOf(group)) ?? index, index)))
+    return groups.sort((a, b) => firstSeen.get(pairOf(a))! - firstSeen.get(pairOf(b))! || kindRank(a) - kindRank(b))
   }
 
   /** Output of no test (the harness server's, e.g. why it could not start) goes through as it comes. */
@@ -175,7 +198,7 @@ export default class ReadinessReporter implements Reporter {
     let total = 0
     let firstProblem: string | null = null
     const summaries: GroupSummary[] = []
-    for (const group of this.#groups.values()) {
+    for (const group of this.#inReportOrder()) {
       const summary = summarize(group)
       summaries.push(summary)
       lines.push(`Widget readiness check — ${group.name}`)

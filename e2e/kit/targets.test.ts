@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { builtInDriver } from './drivers/load-driver.ts'
 import { journeyNotRunnable } from './journey.ts'
-import { checkWorkers } from './targets.ts'
+import { checkWorkers, conformanceTargets, journeysInRunOrder, kitBaseUrl } from './targets.ts'
 
 const BASE = 'http://127.0.0.1:4300'
 const widget = (path: string) => ({ WIDGET_URL: `http://127.0.0.1:4301${path}` })
@@ -39,5 +39,22 @@ describe('journeyNotRunnable', () => {
     expect(Object.values(skipped!.stages).every((stage) => stage.status === 'skipped' && stage.reason.includes('cannot ring the widget'))).toBe(true)
     expect(journeyNotRunnable(none, { ...options, kind: 'outbound' })).toBeNull()
     expect(journeyNotRunnable(builtInDriver('ringside', options.widgetUrl, 'http://127.0.0.1:4301')!, { ...options, kind: 'inbound' })).toBeNull()
+  })
+})
+
+describe('journeysInRunOrder', () => {
+  const order = (env: NodeJS.ProcessEnv) => conformanceTargets(env).map((target) => journeysInRunOrder(target, BASE))
+  it('declares a journey the driver cannot run first (its skipped checks share the journey\'s worker), else the journeys in order', () => {
+    expect(order({ ...widget('/e2e/fixtures/driverless-widget/'), WIDGET_DRIVER: 'none' })).toEqual([['inbound', 'outbound']])
+    expect(order({ WIDGET_URL: 'http://localhost:5174/' })).toEqual([['inbound', 'outbound']])
+    expect(order(widget('/widget/'))).toEqual([['outbound', 'inbound']])
+    expect(order({ WIDGET_URL: 'http://localhost:5174/', WIDGET_DRIVER: './my-driver.ts' })).toEqual([['outbound', 'inbound']])
+    // The built-in targets: the reference widget's driver rings, the npm SDK fixture's does not.
+    expect(order({})).toEqual([['outbound', 'inbound'], ['inbound', 'outbound']])
+  })
+
+  it('finds the harness of a check run on $KIT_PORT', () => {
+    expect(kitBaseUrl({ KIT_PORT: '4300' })).toBe(BASE)
+    expect(kitBaseUrl({})).toBe('http://127.0.0.1:4173')
   })
 })

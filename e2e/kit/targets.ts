@@ -9,7 +9,7 @@
  * URLs depend on the run's baseURL, so they are functions of it.
  */
 import { builtInDriver } from './drivers/load-driver.ts'
-import { JOURNEYS } from './journey.ts'
+import { JOURNEYS, type JourneyKind } from './journey.ts'
 import { fixtureUrl, kitOrigins, ourWidgetUrl } from './origins.ts'
 import { parsePlacementOption } from './placements.ts'
 
@@ -77,4 +77,25 @@ export function checkWorkers(baseURL: string, env: NodeJS.ProcessEnv = process.e
     journeys += driver !== null && driver.ring === undefined ? 1 : JOURNEYS.length
   }
   return Math.min(2, journeys * (typeof placements === 'string' ? 1 : placements.length))
+}
+
+/** The harness of a check run: http://127.0.0.1:$KIT_PORT (default 4173); its widget and hostile origins are the next ports. */
+export function kitBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return `http://127.0.0.1:${Number(env.KIT_PORT ?? 4173)}`
+}
+
+/**
+ * The journeys of `target` in the order the suite declares them: first a
+ * journey its built-in driver cannot run (the inbound one, for a driver
+ * without `ring`: only skipped checks), then the others in JOURNEYS order.
+ * Playwright replaces the worker after a failed check; skipped checks left
+ * after the last failed one would start a worker (a process and its
+ * modules, about a CPU-second) just to be reported, where before the journey
+ * they share its worker. The reports list the journeys in JOURNEYS order
+ * whatever order they ran in.
+ */
+export function journeysInRunOrder(target: ConformanceTarget, baseURL: string): JourneyKind[] {
+  const driver = builtInDriver(target.driver, target.url(baseURL), kitOrigins(baseURL).widget)
+  const cannotRun = (kind: JourneyKind) => kind === 'inbound' && driver !== null && driver.ring === undefined
+  return [...JOURNEYS.filter(cannotRun), ...JOURNEYS.filter((kind) => !cannotRun(kind))]
 }

@@ -57,6 +57,9 @@ export interface HostFixtureWindow {
   __benchRoundTrips(count: number): Promise<number[]>
 }
 
+/** The npm-host fixture (the npm package's own host side): handshakes only. */
+export type NpmHostFixtureWindow = Omit<HostFixtureWindow, '__benchRoundTrips'>
+
 export interface PlainHostFixtureWindow extends HostFixtureWindow {
   /** Everything the page received, from any window, in order. */
   __log: ReceivedMessage[]

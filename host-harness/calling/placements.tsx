@@ -58,9 +58,9 @@ export function CallingWindowPage() {
         <button type="button" aria-expanded={tools} onClick={() => setTools((open) => !open)}>
           {tools ? 'Hide message inspector' : 'Show message inspector'}
         </button>
-        {/* Kept mounted while hidden, so the inspector records traffic even when closed. */}
+        {/* Kept mounted while hidden, so the inspector keeps its filters; it draws only while shown (the store records the traffic). */}
         <div hidden={!tools}>
-          <InspectorPanel />
+          <InspectorPanel visible={tools} />
         </div>
       </div>
     </div>

@@ -106,9 +106,9 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
           )}
         </div>
         <div id="tools-drawer-body" className="tools-drawer-body" role="tabpanel" aria-labelledby={`tools-tab-${tab}`} hidden={!drawerOpen}>
-          {/* Kept mounted while hidden, so the inspector records traffic even when closed. */}
+          {/* Kept mounted while hidden, so the inspector keeps its filters; it draws only while shown (the store records the traffic). */}
           <div hidden={tab !== 'inspector'}>
-            <InspectorPanel />
+            <InspectorPanel visible={drawerOpen && tab === 'inspector'} />
           </div>
           <div hidden={tab !== 'faults'}>
             <FaultsPanel />

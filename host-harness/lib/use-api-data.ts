@@ -1,11 +1,17 @@
 /**
  * Load data through the API client and keep it fresh: the loader runs again
  * whenever its dependencies change and after every successful write made
- * anywhere in the harness (`onApiChange`). Out-of-order responses are
- * ignored, so a slow old request never overwrites a newer one.
+ * anywhere in the harness (`onApiChange`): at once after a write, then at most
+ * once per REFETCH_WINDOW_MS while writes keep coming (a widget that makes the
+ * host write fifty times in a burst refetches each view twice, not fifty
+ * times). Out-of-order responses are ignored, so a slow old request never
+ * overwrites a newer one.
  */
 import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react'
 import { onApiChange } from './api-client.ts'
+
+/** After a refetch caused by a change, further changes within this window are answered by one more refetch at its end. */
+export const REFETCH_WINDOW_MS = 50
 
 export type ApiData<T> =
   | { status: 'loading'; data?: T; error?: undefined }
@@ -47,7 +53,27 @@ export function useApiData<T>(load: () => Promise<T>, deps: DependencyList, opti
 
   useEffect(() => {
     if (!refreshOnChange) return undefined
-    return onApiChange(() => run())
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let changedMeanwhile = false
+    const settle = () => {
+      timer = undefined
+      if (!changedMeanwhile) return
+      changedMeanwhile = false
+      run()
+      timer = setTimeout(settle, REFETCH_WINDOW_MS)
+    }
+    const off = onApiChange(() => {
+      if (timer !== undefined) {
+        changedMeanwhile = true
+        return
+      }
+      run()
+      timer = setTimeout(settle, REFETCH_WINDOW_MS)
+    })
+    return () => {
+      off()
+      if (timer !== undefined) clearTimeout(timer)
+    }
   }, [run, refreshOnChange])
 
   useEffect(

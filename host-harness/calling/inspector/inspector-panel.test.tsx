@@ -1,4 +1,5 @@
 import { act, render, screen, within } from '@testing-library/react'
+import { Profiler } from 'react'
 import userEvent from '@testing-library/user-event'
 import type { TrafficEntry } from '../core/traffic-recorder.ts'
 import { callingStore } from '../core/calling-store.ts'
@@ -266,4 +267,26 @@ test('a new message draws only its own row: the rows already shown are not drawn
   drawn.mockClear()
   await userEvent.click(within(items()[0]!).getAllByRole('button')[0]!)
   expect(drawn).toHaveBeenCalledTimes(1)
+})
+
+test('a hidden inspector draws nothing and follows no traffic; shown again, it lists all of it with the filter it had', async () => {
+  const user = userEvent.setup()
+  const renders = vi.fn()
+  const panel = (visible: boolean) => (
+    <Profiler id="inspector" onRender={renders}>
+      <InspectorPanel visible={visible} />
+    </Profiler>
+  )
+  const { rerender } = render(panel(true))
+  await traffic('out', { type: 'SYNC', messageId: 'host_1', hostUrl: 'http://localhost:3000' })
+  await user.type(screen.getByLabelText('Filter by type'), 'not_a')
+  rerender(panel(false))
+  expect(screen.queryByRole('region', { name: 'Message inspector' })).toBeNull()
+  renders.mockClear()
+  for (let i = 0; i < 5; i += 1) await traffic('in', { type: 'NOT_A_TYPE', messageId: 'same' }, { valid: false, reason: 'unknown type' })
+  expect(renders).not.toHaveBeenCalled()
+  rerender(panel(true))
+  expect(screen.getByLabelText('Filter by type')).toHaveValue('not_a')
+  expect(items()).toHaveLength(5)
+  expect(screen.getByText('5 of 6 messages')).toBeInTheDocument()
 })

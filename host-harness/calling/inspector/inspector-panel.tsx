@@ -6,9 +6,9 @@
  * back, whose ladder is shown with no widget running.
  */
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react'
-import { useCalling, type InspectorEntry } from '../core/calling-store.ts'
+import { useCalling, type CallingState, type InspectorEntry } from '../core/calling-store.ts'
 import { CallLogLine } from '../core/call-log.tsx'
-import { openCalls, RULES, type Finding, type RuleId } from '../core/conformance.ts'
+import { initialConformance, openCalls, RULES, type Finding, type RuleId } from '../core/conformance.ts'
 import { JsonTree } from './json-tree.tsx'
 import { parseTrafficFile, stringifyTrafficFile, TRAFFIC_LIMITS, type TrafficFile } from '../../../shared/traffic/traffic-file.ts'
 import { trafficFileOf } from '../core/traffic-export.ts'
@@ -19,8 +19,12 @@ import { callingRuntime } from '../core/runtime.ts'
 import '../core/panel-controls.css'
 import './inspector.css'
 
-/** Entries rendered at once (the newest); the rest behind "Show all". */
-const PAGE = 400
+/**
+ * Entries rendered at once (the newest); the rest behind "Show all". The drawer shows a dozen rows; after a
+ * widget's flood, 400 rows (about 5,000 elements) made every later query of the page's accessibility tree
+ * (a screen reader's, a test's) take a quarter of a second.
+ */
+const PAGE = 100
 
 type DirectionFilter = 'all' | 'in' | 'out'
 type View = 'list' | 'ladder'
@@ -141,13 +145,32 @@ const InspectorRow = memo(function InspectorRow({ entry, findings, partners, ope
   )
 }, sameRow)
 
-export function InspectorPanel() {
-  const traffic = useCalling((s) => s.traffic)
-  const links = useCalling((s) => s.links)
-  const conformance = useCalling((s) => s.conformance)
-  const foreignDropped = useCalling((s) => s.foreignDropped)
-  const call = useCalling((s) => s.call)
-  const requests = useCalling((s) => s.requests)
+/** What a hidden inspector reads of the store: nothing that changes with the traffic. */
+const HIDDEN = {
+  traffic: [] as CallingState['traffic'],
+  links: [] as CallingState['links'],
+  conformance: initialConformance(),
+  foreignDropped: null as CallingState['foreignDropped'],
+  call: null as CallingState['call'],
+  requests: [] as CallingState['requests'],
+}
+
+export interface InspectorPanelProps {
+  /**
+   * Whether the panel is on screen (default true). A hidden panel keeps its filters, view and imported file but
+   * follows no traffic and draws nothing: the store keeps recording, and a hidden inspector that drew every
+   * message made a widget's flood cost the page twice and left hundreds of rows in its document.
+   */
+  visible?: boolean
+}
+
+export function InspectorPanel({ visible = true }: InspectorPanelProps) {
+  const traffic = useCalling((s) => (visible ? s.traffic : HIDDEN.traffic))
+  const links = useCalling((s) => (visible ? s.links : HIDDEN.links))
+  const conformance = useCalling((s) => (visible ? s.conformance : HIDDEN.conformance))
+  const foreignDropped = useCalling((s) => (visible ? s.foreignDropped : HIDDEN.foreignDropped))
+  const call = useCalling((s) => (visible ? s.call : HIDDEN.call))
+  const requests = useCalling((s) => (visible ? s.requests : HIDDEN.requests))
   const currentSrc = useCalling((s) => s.currentSrc)
   const [view, setView] = useState<View>('list')
   const [imported, setImported] = useState<{ name: string; file: TrafficFile } | null>(null)
@@ -270,6 +293,8 @@ export function InspectorPanel() {
   }
   const errors = conformance.findings.filter((f) => f.severity === 'error').length
   const warnings = conformance.findings.length - errors
+
+  if (!visible) return null
 
   return (
     <section className="inspector" aria-label="Message inspector">
