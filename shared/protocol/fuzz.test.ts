@@ -70,28 +70,33 @@ test(`host: ${PER_SIDE.toLocaleString('en')} broken widget messages are judged, 
     const heardBefore = heard
     const postsBefore = posts.length
     deliver(message, WIDGET_ORIGIN, widget)
+    // Each `expect` here runs only when its condition fails: the same checks, without Vitest's cost per
+    // assertion 20,000 times over (a third of the file's time).
     const added = traffic.slice(before).filter((e) => e.direction === 'in')
-    expect(added).toHaveLength(1)
+    if (added.length !== 1) expect(added).toHaveLength(1)
     const entry = added[0]!
     const judged = judgeWidgetMessage(message)
     if (type === 'SYNC_ACK' && message.type === 'SYNC_ACK') {
       // the handshake completes only on an acceptable SYNC_ACK answering an outstanding SYNC
-      expect(host.status === 'ready').toBe(entry.valid)
-      if (entry.valid) expect(judged.act).toBe(true)
+      if ((host.status === 'ready') !== entry.valid) expect(host.status === 'ready').toBe(entry.valid)
+      if (entry.valid && judged.act !== true) expect(judged.act).toBe(true)
     } else if (entry.valid) {
-      expect(judged.act).toBe(true)
+      if (judged.act !== true) expect(judged.act).toBe(true)
       // acted on although the SDK's types say otherwise: never silently
-      if (!validateMessage(message, 'from-widget').ok) expect(entry.deviations?.length ?? 0).toBeGreaterThan(0)
-      if (message.type !== 'SYNC_ACK') expect(heard - heardBefore).toBe(1)
+      if (!validateMessage(message, 'from-widget').ok && !((entry.deviations?.length ?? 0) > 0)) expect(entry.deviations?.length ?? 0).toBeGreaterThan(0)
+      if (message.type !== 'SYNC_ACK' && heard - heardBefore !== 1) expect(heard - heardBefore).toBe(1)
     } else {
-      expect(entry.reason).toEqual(expect.any(String))
-      expect(heard).toBe(heardBefore)
+      if (typeof entry.reason !== 'string') expect(entry.reason).toEqual(expect.any(String))
+      if (heard !== heardBefore) expect(heard).toBe(heardBefore)
     }
-    // the host answers nothing on its own here (autoSetWidgetUrl off): at most the SYNC of a restart
-    expect(posts.slice(postsBefore).every((p) => (p.message as { type: string }).type === 'SYNC')).toBe(true)
-    expect(posts.every((p) => p.targetOrigin === WIDGET_ORIGIN)).toBe(true)
+    // the host answers nothing on its own here (autoSetWidgetUrl off): at most the SYNC of a restart; every post
+    // (the new ones here, all of them again after the run) goes to the widget's origin only
+    const sent = posts.slice(postsBefore)
+    if (!sent.every((p) => (p.message as { type: string }).type === 'SYNC')) expect(sent.map((p) => (p.message as { type: string }).type)).toEqual(sent.map(() => 'SYNC'))
+    if (!sent.every((p) => p.targetOrigin === WIDGET_ORIGIN)) expect(sent.map((p) => p.targetOrigin)).toEqual(sent.map(() => WIDGET_ORIGIN))
   })
   host.destroy()
+  expect(posts.every((p) => p.targetOrigin === WIDGET_ORIGIN)).toBe(true)
   expect(runs).toBe(PER_SIDE)
   expect(error).not.toHaveBeenCalled()
   expect(uncaught).not.toHaveBeenCalled()
@@ -118,31 +123,38 @@ test(`widget: ${PER_SIDE.toLocaleString('en')} broken host messages reach a hand
       try {
         deliver(message, HOST_ORIGIN, parent)
         const acceptable = validType === 'SYNC' && httpOrigin(message.hostUrl) === HOST_ORIGIN
-        expect(fresh.isReady).toBe(acceptable)
+        if (fresh.isReady !== acceptable) expect(fresh.isReady).toBe(acceptable)
         const acks = postedOfType(posts.slice(postsBefore), 'SYNC_ACK')
-        expect(acks).toHaveLength(acceptable ? 1 : 0)
-        if (acceptable) expect(acks[0]!.messageId).toBe(message.messageId)
+        if (acks.length !== (acceptable ? 1 : 0)) expect(acks).toHaveLength(acceptable ? 1 : 0)
+        if (acceptable && acks[0]!.messageId !== message.messageId) expect(acks[0]!.messageId).toBe(message.messageId)
       } finally {
         fresh.destroy()
       }
     } else {
       deliver(message, HOST_ORIGIN, parent)
+      // As on the host side, each `expect` runs only when its condition fails.
       const calls = handled - handledBefore
-      if (validType === undefined || validType === 'SYNC') expect(calls).toBe(0)
-      else if (validType === 'SET_WIDGET_URL') expect(calls).toBeLessThanOrEqual(1)
-      else expect(calls).toBe(1)
+      if (validType === undefined || validType === 'SYNC') {
+        if (calls !== 0) expect(calls).toBe(0)
+      } else if (validType === 'SET_WIDGET_URL') {
+        if (!(calls <= 1)) expect(calls).toBeLessThanOrEqual(1)
+      } else if (calls !== 1) {
+        expect(calls).toBe(1)
+      }
       // the only answer: UNKNOWN_MESSAGE_TYPE for an unknown type (never to an ERROR)
       const sent = posts.slice(postsBefore).map((p) => p.message as { type: string; data?: { type?: string } })
       if (!check.ok && check.reason === 'unknown type' && check.type !== 'ERROR') {
         expect(sent).toEqual([expect.objectContaining({ type: 'ERROR', data: expect.objectContaining({ type: 'UNKNOWN_MESSAGE_TYPE' }) })])
-      } else {
+      } else if (sent.length !== 0) {
         expect(sent).toEqual([])
       }
     }
-    expect(sdk.hostOrigin).toBe(HOST_ORIGIN)
-    expect(posts.every((p) => p.targetOrigin === HOST_ORIGIN)).toBe(true)
+    if (sdk.hostOrigin !== HOST_ORIGIN) expect(sdk.hostOrigin).toBe(HOST_ORIGIN)
+    const sent = posts.slice(postsBefore)
+    if (!sent.every((p) => p.targetOrigin === HOST_ORIGIN)) expect(sent.map((p) => p.targetOrigin)).toEqual(sent.map(() => HOST_ORIGIN))
   })
   sdk.destroy()
+  expect(posts.every((p) => p.targetOrigin === HOST_ORIGIN)).toBe(true)
   expect(runs).toBe(PER_SIDE)
   expect(error).not.toHaveBeenCalled()
   expect(uncaught).not.toHaveBeenCalled()
