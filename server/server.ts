@@ -41,8 +41,6 @@ import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './s
 import { parseImport } from './data-lines.ts'
 import { DEFAULT_PORT, PACKAGE_VERSION, REPO_ROOT } from './package-info.ts'
 
-export { DEFAULT_PORT, PACKAGE_VERSION, REPO_ROOT }
-
 /**
  * The calling SDK at a versioned URL, as the real CRM serves it from its CDN:
  * `/sdk/<version>/calling-extensions.js` (ES module) and
