@@ -6,6 +6,8 @@
  */
 import { expect, test, type Frame, type FrameLocator, type Page } from '@playwright/test'
 import { openTool } from './kit/harness.ts'
+import { REFERENCE_WIDGET_SHOWS as SHOWS } from './kit/drivers/ringside.ts'
+import { pressSteadily } from './kit/press.ts'
 import { ORIGINS } from './origins.ts'
 
 const OVERRIDE_KEY = 'LocalSettings:Calling:CallingExtensions'
@@ -72,13 +74,13 @@ test('an outbound call is logged on the contact with its notes, and the widget h
   await page.getByRole('button', { name: 'Call +1 617 555 0101' }).click()
   const widget = widgetFrame(page)
   await expect(widget.getByLabel('Phone number')).toHaveValue(/617/)
-  await widget.getByRole('button', { name: 'Call', exact: true }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Call', exact: true }), { until: SHOWS.callPlaced(widget) })
 
   const engagementId = await engagementIdShownByWidget(widget)
   await expect(widget.getByRole('region', { name: 'Call in progress' })).toBeVisible()
-  await widget.getByRole('button', { name: 'Hang up' }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Hang up' }), { until: SHOWS.wrapUp(widget) })
   await widget.getByLabel('Notes').fill('Discussed the Northwind renewal')
-  await widget.getByRole('button', { name: 'Save' }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Save' }), { until: SHOWS.saved(widget) })
 
   // CALL_COMPLETED: the dock hides, a Show widget button brings it back.
   await expect(page.getByRole('button', { name: 'Show widget' })).toBeVisible()
@@ -116,10 +118,10 @@ test('an inbound call is matched to the caller and logged on that contact', asyn
   await expect(page.getByRole('status').filter({ hasText: 'Incoming call' })).toContainText('Priya Raman')
   const widget = widgetFrame(page)
   await expect(widget.getByRole('list', { name: 'CRM matches' })).toContainText('Priya Raman')
-  await widget.getByRole('button', { name: 'Answer' }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Answer' }), { until: SHOWS.inCall(widget) })
   const engagementId = await engagementIdShownByWidget(widget)
-  await widget.getByRole('button', { name: 'Hang up' }).click()
-  await widget.getByRole('button', { name: 'Save' }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Hang up' }), { until: SHOWS.wrapUp(widget) })
+  await pressSteadily(widget.getByRole('button', { name: 'Save' }), { until: SHOWS.saved(widget) })
 
   await expect
     .poll(async () => (await apiGet<CallObject>(page, `/crm/v3/objects/calls/${engagementId}?properties=${CALL_PROPS}`)).properties.hs_call_status)
@@ -149,7 +151,7 @@ test('a missed inbound call is logged MISSED whether the host or the widget writ
 
   // The widget logs the call itself: callCompleted's engagementProperties carry the widget's own
   // hs_call_status, which the host writes as sent (it would read NO_ANSWER if the widget mapped MISSED apart).
-  await widget.getByRole('button', { name: 'Save' }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Save' }), { until: SHOWS.saved(widget) })
   await openTool(page, 'Message inspector')
   await expect(entries(page, 'UPDATE_ENGAGEMENT_SUCCEEDED')).toHaveCount(1)
   expect(await status()).toBe('MISSED')
@@ -166,7 +168,7 @@ test('an injected engagement-create failure reaches the widget and the call goes
 
   await page.getByRole('button', { name: 'Call +1 617 555 0102' }).click()
   const widget = widgetFrame(page)
-  await widget.getByRole('button', { name: 'Call', exact: true }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Call', exact: true }), { until: SHOWS.callPlaced(widget) })
   await expect(widget.getByRole('alert')).toContainText('Injected fault')
   await expect(widget.getByRole('region', { name: 'Call in progress' })).toBeVisible()
   // The one-shot fault is used up.
@@ -175,7 +177,7 @@ test('an injected engagement-create failure reaches the widget and the call goes
   await openTool(page, 'Message inspector')
   await expect(entries(page, 'CREATE_ENGAGEMENT_FAILED')).toHaveCount(1)
   await expect(entries(page, 'CREATE_ENGAGEMENT_SUCCEEDED')).toHaveCount(0)
-  await widget.getByRole('button', { name: 'Hang up' }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Hang up' }), { until: SHOWS.wrapUp(widget) })
   await expect(widget.getByRole('heading', { name: 'Wrap-up' })).toBeVisible()
 })
 
@@ -184,7 +186,7 @@ test('reloading the widget mid-call re-handshakes and reports the ghost call', a
   await expect(statusBadge(page)).toContainText('Logged in')
   await page.getByRole('button', { name: 'Call +1 617 555 0103' }).click()
   const widget = widgetFrame(page)
-  await widget.getByRole('button', { name: 'Call', exact: true }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Call', exact: true }), { until: SHOWS.callPlaced(widget) })
   await expect(widget.getByRole('region', { name: 'Call in progress' })).toBeVisible()
 
   await openTool(page, 'Faults')

@@ -7,6 +7,8 @@
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Frame, type Page } from '@playwright/test'
 import { openTool } from './kit/harness.ts'
+import { REFERENCE_WIDGET_SHOWS as SHOWS } from './kit/drivers/ringside.ts'
+import { pressSteadily } from './kit/press.ts'
 import { ORIGINS } from './origins.ts'
 
 function widgetUrl(baseURL: string | undefined, params: Record<string, string>): string {
@@ -35,11 +37,11 @@ async function placeCall(page: Page, baseURL: string | undefined): Promise<void>
   await page.getByRole('button', { name: 'Call +1 617 555 0101' }).click()
   const widget = page.frameLocator('#hubspot-calling-extension-iframe')
   await expect(widget.getByLabel('Phone number')).toHaveValue(/617/)
-  await widget.getByRole('button', { name: 'Call', exact: true }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Call', exact: true }), { until: SHOWS.callPlaced(widget) })
   await expect(widget.getByRole('region', { name: 'Call in progress' })).toBeVisible()
-  await widget.getByRole('button', { name: 'Hang up' }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Hang up' }), { until: SHOWS.wrapUp(widget) })
   await widget.getByLabel('Notes').fill('Ladder check')
-  await widget.getByRole('button', { name: 'Save' }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Save' }), { until: SHOWS.saved(widget) })
   await expect(page.getByRole('button', { name: 'Show widget' })).toBeVisible()
 }
 

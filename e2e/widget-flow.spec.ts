@@ -1,5 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import type { WidgetHostWindow, WireRecord } from './fixtures/widget-host/main.ts'
+import { REFERENCE_WIDGET_SHOWS as SHOWS } from './kit/drivers/ringside.ts'
+import { pressSteadily } from './kit/press.ts'
 import { ORIGINS } from './origins.ts'
 
 /**
@@ -27,22 +29,22 @@ test('the reference widget places, answers, ends and logs a call with the exact 
   await expect(widget.getByText('CRM connected')).toBeVisible()
 
   // log in: the host answers LOGGED_IN with a DIAL_NUMBER, which only fills in the number
-  await widget.getByRole('button', { name: 'Log in' }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Log in' }), { until: SHOWS.loggedIn(widget) })
   await expect(widget.getByRole('textbox', { name: 'Phone number' })).toHaveValue('+15550102000')
   await expect(status).toHaveText('Ready')
   expect((await wire(page)).map((r) => r.type)).not.toContain('OUTGOING_CALL_STARTED')
 
   // call: the simulated line answers after 300 ms; the host created engagement 101
-  await widget.getByRole('button', { name: 'Call' }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Call' }), { until: SHOWS.callPlaced(widget) })
   await expect(widget.getByText('Logged in the CRM (engagement 101)')).toBeVisible()
   await expect(status).toHaveText(/^In call \d\d:\d\d$/)
 
   // hang up, wrap up, save
-  await widget.getByRole('button', { name: 'Hang up' }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Hang up' }), { until: SHOWS.wrapUp(widget) })
   await expect(status).toHaveText('Call ended — wrap up')
   await widget.getByRole('textbox', { name: 'Notes' }).fill('Booked a demo for Tuesday')
   await widget.getByRole('combobox', { name: 'Disposition' }).selectOption({ label: 'Connected' })
-  await widget.getByRole('button', { name: 'Save' }).click()
+  await pressSteadily(widget.getByRole('button', { name: 'Save' }), { until: SHOWS.saved(widget) })
 
   // the host's UPDATE_ENGAGEMENT_SUCCEEDED brings the widget back to the dial pad
   await expect(status).toHaveText('Ready')

@@ -3,8 +3,8 @@
  *
  *   import { test, expect } from 'ringside/playwright'
  *
- * Fixtures `harness`, `widget`, `messages`, `driver`; the built-in drivers
- * and `defineDriver`; the conformance checks. Point `baseURL` at a running
+ * Fixtures `harness`, `widget`, `messages`, `driver`; the built-in drivers,
+ * `defineDriver` and `pressSteadily`; the conformance checks. Point `baseURL` at a running
  * `ringside start` (or let `ringsideWebServer()` start one).
  */
 import { tmpdir } from 'node:os'
@@ -17,6 +17,7 @@ export { Harness } from '../e2e/kit/harness.ts'
 export { MessageLog, payloadOf } from '../e2e/kit/message-log.ts'
 export { BUILT_IN_DRIVERS, loadDriver, guessDriver } from '../e2e/kit/drivers/load-driver.ts'
 export * from '../e2e/kit/drivers/types.ts'
+export { pressSteadily, type PressOptions } from '../e2e/kit/press.ts'
 export { CHECKS, checksFor, evaluateCheck, strictOutcome } from '../e2e/kit/checks.ts'
 export { JOURNEYS, type JourneyKind } from '../e2e/kit/journey.ts'
 export { PLACEMENTS, type Placement } from '../e2e/kit/placements.ts'

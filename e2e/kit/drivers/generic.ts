@@ -16,10 +16,12 @@
  * Names are matched without case, with "-", "_" or a space between words
  * (`end-call`, `End call`), exact wordings first, then a word anywhere in the
  * name. A step whose control it cannot find is skipped with the names it
- * looked for (StepSkipped), never guessed at. It cannot ring the widget, so
- * the inbound journey is skipped for it.
+ * looked for (StepSkipped), never guessed at. It presses a button once it
+ * has kept its place for 300 ms (see ../press.ts). It cannot ring the widget,
+ * so the inbound journey is skipped for it.
  */
 import type { FrameLocator, Locator } from '@playwright/test'
+import { pressSteadily } from '../press.ts'
 import { defineDriver, StepSkipped } from './types.ts'
 
 const SEP = String.raw`[\s_-]*`
@@ -75,7 +77,9 @@ async function press(widget: FrameLocator, step: keyof typeof GENERIC_CONTROLS, 
   const control = GENERIC_CONTROLS[step]
   const button = await findButton(widget, control, timeoutMs)
   if (button === null) throw new StepSkipped(`the generic driver found no enabled button to ${what} (it looks for ${wordingsOf(control)})`)
-  await button.click()
+  // It cannot know what the press should show, so it presses once the button has kept its place for a moment:
+  // a widget that asks for a new size after a change moves its buttons when the host applies it.
+  await pressSteadily(button)
 }
 
 /** Fills the empty, visible, editable text fields of the widget that `match` their accessible name or placeholder. */

@@ -5,8 +5,36 @@
  * rings the widget through the widget's line simulator (its developer tool),
  * so the inbound journey runs too.
  */
-import { expect } from '@playwright/test'
+import { expect, type FrameLocator } from '@playwright/test'
+import { pressSteadily } from '../press.ts'
 import { defineDriver } from './types.ts'
+
+/**
+ * What each press of the reference widget shows when it worked: the `until` of pressSteadily, for this driver
+ * and for the specs that press the widget's buttons themselves.
+ */
+export const REFERENCE_WIDGET_SHOWS = {
+  /** After Log in. */
+  loggedIn: (widget: FrameLocator) => widget.getByRole('button', { name: 'Log out' }),
+  /** After Call: ringing out, answered, or already in wrap-up (a busy or failed line). */
+  callPlaced: (widget: FrameLocator) =>
+    widget
+      .getByRole('region', { name: 'Outgoing call' })
+      .or(widget.getByRole('region', { name: 'Call in progress' }))
+      .or(widget.getByRole('heading', { name: 'Wrap-up' })),
+  /** After Answer. */
+  inCall: (widget: FrameLocator) => widget.getByRole('region', { name: 'Call in progress' }),
+  /** After Hang up. */
+  wrapUp: (widget: FrameLocator) => widget.getByRole('heading', { name: 'Wrap-up' }),
+  /** After Save: the completed screen (the harness may hide the whole dock on CALL_COMPLETED; the press then ends there). */
+  saved: (widget: FrameLocator) => widget.getByRole('heading', { name: 'Call finished' }),
+  /** After Simulate incoming call. */
+  ringing: (widget: FrameLocator) => widget.getByRole('region', { name: 'Incoming call' }),
+}
+const SHOWS = REFERENCE_WIDGET_SHOWS
+
+// Every press goes through pressSteadily: the widget asks the host for a new size after each screen change, and
+// the harness's dock moves the frame when it applies it, sometimes under the press (see ../press.ts).
 
 export default defineDriver({
   name: 'ringside (reference widget UI)',
@@ -16,14 +44,14 @@ export default defineDriver({
     const logOut = widget.getByRole('button', { name: 'Log out' })
     // One of the two, once the widget has drawn its account bar: a probe before that would skip the press.
     await expect(logIn.or(logOut)).toBeVisible()
-    if (await logIn.isVisible()) await logIn.click()
+    if (await logIn.isVisible()) await pressSteadily(logIn, { until: SHOWS.loggedIn(widget) })
     await expect(logOut).toBeVisible()
   },
 
   async placeCall({ widget }) {
     // DIAL_NUMBER filled the number in; the user presses Call.
     await expect(widget.getByLabel('Phone number')).not.toHaveValue('')
-    await widget.getByRole('button', { name: 'Call', exact: true }).click()
+    await pressSteadily(widget.getByRole('button', { name: 'Call', exact: true }), { until: SHOWS.callPlaced(widget) })
   },
 
   async answer({ widget }) {
@@ -36,7 +64,7 @@ export default defineDriver({
   async hangUp({ widget }) {
     const hangUp = widget.getByRole('button', { name: 'Hang up' })
     // A call the line ended by itself is already in wrap-up.
-    if (await hangUp.isVisible()) await hangUp.click()
+    if (await hangUp.isVisible()) await pressSteadily(hangUp, { until: SHOWS.wrapUp(widget) })
   },
 
   async completeWrapUp({ widget }, { notes }) {
@@ -44,7 +72,7 @@ export default defineDriver({
     await widget.getByLabel('Notes').fill(notes)
     // No disposition: the widget's codes are not this portal's hs_call_disposition options.
     await widget.getByLabel('Disposition').selectOption('')
-    await widget.getByRole('button', { name: 'Save' }).click()
+    await pressSteadily(widget.getByRole('button', { name: 'Save' }), { until: SHOWS.saved(widget) })
   },
 
   async ring({ widget, dialedNumber }) {
@@ -52,18 +80,12 @@ export default defineDriver({
     if (!(await from.isVisible())) await widget.getByText('Line simulator (developer tool)').click()
     await from.fill(dialedNumber)
     const simulate = widget.getByRole('button', { name: 'Simulate incoming call' })
-    const ringing = widget.getByRole('region', { name: 'Incoming call' })
-    // Pressed again until the widget shows the ringing call: once, in a CI run under load, the press left the
-    // widget idle with no notice and no message. The simulator had just opened and the widget had asked the
-    // host for a new size, so the button probably moved under the press. A press that did ring makes the next
-    // one a no-op (the simulated line is busy).
-    await expect(async () => {
-      if (!(await ringing.isVisible())) await simulate.click()
-      await expect(ringing).toBeVisible({ timeout: 2_000 })
-    }).toPass({ timeout: 10_000 })
+    // The simulator has just opened, and the widget asks the host for a new size: the press that follows is the
+    // one most likely to have the frame move under it.
+    await pressSteadily(simulate, { until: SHOWS.ringing(widget) })
   },
 
   async answerIncoming({ widget }) {
-    await widget.getByRole('region', { name: 'Incoming call' }).getByRole('button', { name: 'Answer' }).click()
+    await pressSteadily(widget.getByRole('region', { name: 'Incoming call' }).getByRole('button', { name: 'Answer' }), { until: SHOWS.inCall(widget) })
   },
 })
