@@ -11,7 +11,8 @@
  *   journal.old.jsonl  only while a compaction runs: the journal before
  *                      journal.jsonl, whose changes the snapshot being written
  *                      will hold; removed once that snapshot is on disk;
- *   server.lock        the pid of the server that owns the folder.
+ *   server.lock        the server that owns the folder: its pid and when it
+ *                      started (data-lock.ts).
  *
  * Group commit: commits are queued in commit order; one write and one fsync
  * take every line queued while the previous fsync ran, and a write that
@@ -45,6 +46,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError, type Commit, type CommitRow, type CommitSink, type Database, type RowsNow, type Snapshot, type TableColumns } from '../shared/api/db.ts'
 import { checksummed, isLineSnapshot, linesOf, linesOfFile, pairsOf, parseLineSnapshot, readLine, writeLineSnapshot, type Damage } from './data-lines.ts'
+import { lockText, ownerRuns, parseLock } from './data-lock.ts'
 
 export interface DataPaths {
   /** What --data named, resolved: the folder, or the snapshot file (shown at startup). */
@@ -305,7 +307,8 @@ export class DiskStorage {
   #background: Promise<void> | null = null
   /** A compaction whose snapshot could not be written: retried at the next one. */
   #unwritten: { snapshot: RowsNow; generation: string; journalSkip: number } | null = null
-  #locked = false
+  /** The text of the lock this storage holds; null when it holds none. */
+  #locked: string | null = null
 
   constructor(location: string, options: StorageOptions = {}) {
     this.paths = dataPaths(location)
@@ -317,24 +320,29 @@ export class DiskStorage {
 
   /**
    * Take the folder: refuse if another live server holds its lock. A lock
-   * left by a process that no longer runs (kill -9) is taken over.
+   * left by a process that no longer runs (kill -9), or whose pid now belongs
+   * to another process, is taken over (see data-lock.ts).
    */
   lock(): void {
     mkdirSync(this.paths.dir, { recursive: true })
-    for (let attempt = 0; attempt < 2; attempt++) {
+    const mine = lockText()
+    for (let attempt = 0; attempt < 3; attempt++) {
       try {
         const fd = openSync(this.paths.lock, 'wx')
-        writeFileSync(fd, `${process.pid}\n`)
+        writeFileSync(fd, mine)
         closeSync(fd)
-        this.#locked = true
+        this.#locked = mine
         return
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-        const pid = Number(readFileSync(this.paths.lock, 'utf8').trim())
-        if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processRuns(pid)) {
-          throw new DataInUseError(`${this.paths.dir} is in use by another Ringside server (pid ${pid}). Stop it, or pass --data with another location.`)
+        const text = readTextOrNull(this.paths.lock)
+        if (text === null) continue // released meanwhile
+        const owner = parseLock(text)
+        if (owner && ownerRuns(owner)) {
+          throw new DataInUseError(`${this.paths.dir} is in use by another Ringside server (pid ${owner.pid}). Stop it, or pass --data with another location.`)
         }
-        unlinkSync(this.paths.lock)
+        // Stale. Remove it only if it is still the file judged: a server that took it over meanwhile keeps it.
+        if (readTextOrNull(this.paths.lock) === text) unlinkIfPresent(this.paths.lock)
       }
     }
     throw new StorageError(`Could not take the lock ${this.paths.lock}.`)
@@ -360,7 +368,7 @@ export class DiskStorage {
     const warnings: string[] = []
     const damage: Array<Damage & { file: string }> = []
     const { snapshot, legacySnapshot, journal, oldJournal } = this.paths
-    if (this.#locked) this.#removeTempFiles()
+    if (this.#locked !== null) this.#removeTempFiles()
 
     // The snapshot: this build's line format, or an older build's JSON document.
     let generation: unknown = undefined
@@ -469,7 +477,7 @@ export class DiskStorage {
       }
     }
     const last = replay[replay.length - 1]
-    if (last?.torn && this.#locked) {
+    if (last?.torn && this.#locked !== null) {
       const kept = `${last.path}.damaged-${stamp()}`
       copyFileSync(last.path, kept)
       warnings.push(
@@ -780,34 +788,36 @@ export class DiskStorage {
     await this.#background
     await this.#file?.close()
     this.#file = null
-    if (this.#locked) {
-      try {
-        unlinkSync(this.paths.lock)
-      } catch {
-        // already gone
-      }
-      this.#locked = false
-    }
+    this.releaseLockSync()
   }
 
-  /** Release the lock synchronously (process exit). */
+  /** Release the lock synchronously (also at process exit); a lock another server has taken over meanwhile stays. */
   releaseLockSync(): void {
-    if (!this.#locked) return
+    if (this.#locked === null) return
     try {
-      unlinkSync(this.paths.lock)
+      if (readTextOrNull(this.paths.lock) === this.#locked) unlinkIfPresent(this.paths.lock)
     } catch {
-      // already gone
+      // unreadable: left for the next server to judge
     }
-    this.#locked = false
+    this.#locked = null
   }
 }
 
-function processRuns(pid: number): boolean {
+/** A small file's text; null when it does not exist. */
+function readTextOrNull(path: string): string | null {
   try {
-    process.kill(pid, 0)
-    return true
+    return readFileSync(path, 'utf8')
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+}
+
+function unlinkIfPresent(path: string): void {
+  try {
+    unlinkSync(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
 }
 
