@@ -16,3 +16,16 @@ describe('opening a report or the harness in a browser', () => {
     expect(await openInBrowser('/nowhere/index.html', { env: { CI: 'true' } })).toEqual({ opened: false, reason: 'running in CI' })
   })
 })
+
+describe('ringside open', () => {
+  it('names a URL on a port Chromium refuses, before it starts anything, and a port that works', async () => {
+    const { refusedPortOf } = await import('./open.ts')
+    expect(refusedPortOf('http://127.0.0.1:6000', 'ringside')).toBe(
+      'http://127.0.0.1:6000 is on port 6000, which Chromium refuses to load (net::ERR_UNSAFE_PORT); start Ringside on another port (e.g. `ringside start --port 6001`) and pass its URL.',
+    )
+    expect(refusedPortOf('http://localhost:6665/widget/', 'page')).toBe('http://localhost:6665 is on port 6665, which Chromium refuses to load (net::ERR_UNSAFE_PORT); serve the page on another port.')
+    expect(refusedPortOf('http://127.0.0.1:4173/', 'ringside')).toBeNull()
+    expect(refusedPortOf('https://example.test/', 'page')).toBeNull()
+    expect(refusedPortOf('not a url', 'page')).toBeNull()
+  })
+})

@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { routeSdkCdn } from '../e2e/kit/sdk-cdn.ts'
+import { firstAllowedBlock, isRestrictedPort } from '../server/bad-ports.ts'
 import { BROWSER_ARGS } from './browser-args.ts'
 
 export interface OpenOptions {
@@ -33,9 +34,28 @@ function problem(message: string): 2 {
   return 2
 }
 
+/**
+ * The sentence for a URL on a port Chromium refuses to load: Ringside's own (--url), or the page to open; null for
+ * one it loads (or no URL at all).
+ */
+export function refusedPortOf(url: string, whose: 'ringside' | 'page'): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return null
+  }
+  const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80))
+  if (!isRestrictedPort(port)) return null
+  const instead = whose === 'ringside' ? `start Ringside on another port (e.g. \`ringside start --port ${firstAllowedBlock(port + 1, 2)}\`) and pass its URL` : 'serve the page on another port'
+  return `${parsed.origin} is on port ${port}, which Chromium refuses to load (net::ERR_UNSAFE_PORT); ${instead}.`
+}
+
 /** Resolves to the exit code once the browser is closed (0), or at once when it cannot open (2). */
 export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2> {
   const origin = options.url
+  const refused = refusedPortOf(origin, 'ringside') ?? (/^https?:\/\//i.test(path) ? refusedPortOf(path, 'page') : null)
+  if (refused !== null) return problem(refused)
   try {
     const response = await fetch(`${origin}/_ringside/v1/server`, { signal: AbortSignal.timeout(5_000) })
     if (!response.ok) throw new Error(`it answered ${response.status}`)
