@@ -17,6 +17,7 @@ import { fetchWidgetPage, TLS_ERROR_CODE, widgetName } from '../server/widget-pa
 import { parsePlacementOption } from '../e2e/kit/placements.ts'
 import { NOTHING_RAN } from '../e2e/kit/report/nothing-ran.ts'
 import { findChromium, NO_CHROMIUM } from './chromium.ts'
+import { plainOutputEnv } from './plain-output.ts'
 import { isRestrictedPort, refusedPortSentence } from '../server/bad-ports.ts'
 
 export interface CheckWidgetOptions {
@@ -116,7 +117,7 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
     const child = spawn(process.execPath, [playwright.cli, 'test', '-c', resolve(import.meta.dirname, 'kit.config.js')], {
       stdio: 'inherit',
       env: {
-        ...process.env,
+        ...plainOutputEnv(process.env),
         WIDGET_URL: widgetUrl.href,
         WIDGET_DRIVER: options.driver,
         WIDGET_PLACEMENT: placements.join(','),
@@ -127,7 +128,6 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
         WIDGET_CHECK_DIR: dir,
         WIDGET_JUNIT: resolve(options.junit),
         WIDGET_HTML: html,
-        FORCE_COLOR: process.env.FORCE_COLOR ?? '0',
         ...(name !== null && { WIDGET_NAME: name }),
       },
     })

@@ -19,7 +19,12 @@
 # other work, where tests that share it time out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export FORCE_COLOR=${FORCE_COLOR:-0}
+# Plain output: NO_COLOR=1 where it is set (CI), else FORCE_COLOR=0. Never both in one process: Node warns in every
+# process that has both ("The 'NO_COLOR' env is ignored…"). Playwright gives its workers FORCE_COLOR=1 whatever it is
+# given, so the phases that run Playwright (the browser tests, the install test) get FORCE_COLOR=0 without NO_COLOR
+# (package/plain-output.ts does the same for the runs check-widget starts).
+[ -n "${NO_COLOR:-}" ] || export FORCE_COLOR=${FORCE_COLOR:-0}
+playwright_env() { env -u NO_COLOR FORCE_COLOR="${FORCE_COLOR:-0}" "$@"; }
 t0=$SECONDS
 step() { echo; echo "== $1 ($((SECONDS - t0))s)"; }
 
@@ -67,11 +72,11 @@ phase vitest npx vitest run --reporter=default --reporter=json --outputFile.json
 
 if [ "${TEST_PHASES:-}" = serial ]; then
   step "the install test (npm pack, install in a new project, npx ringside), before the browser tests (TEST_PHASES=serial)"
-  check install node scripts/install-test.mjs
+  check install playwright_env node scripts/install-test.mjs
   background_pid=''
 else
   step "beside the browser tests: the install test (npm pack, install in a new project, npx ringside)"
-  check install node scripts/install-test.mjs &
+  check install playwright_env node scripts/install-test.mjs &
   background_pid=$!
 fi
 # Interrupted: stop the background phases too (their processes, by parent id, from the leaves up).
@@ -85,7 +90,7 @@ stop_tree() {
 step "browser tests (playwright)"
 start=$SECONDS
 if [ -n "$CHROMIUM_PATH" ] && [ -x "$CHROMIUM_PATH" ]; then
-  npx playwright test
+  playwright_env npx playwright test
   status=$?
 else
   echo "skipped: no Chromium (see above); counted as a failure"

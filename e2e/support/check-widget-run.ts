@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { test } from '@playwright/test'
 import { PORTS } from '../origins.ts'
+import { plainOutputEnv } from '../../package/plain-output.ts'
 
 const root = resolve(import.meta.dirname, '..', '..')
 
@@ -27,7 +28,7 @@ export function checkWidget(args: string[], timeoutMs = 100_000): Promise<CheckW
   const dir = join(test.info().outputDir, `check-widget-${runs}`)
   return new Promise((done, failed) => {
     // CI would refuse to reuse a server; each run has its own ports anyway.
-    const child = spawn(process.execPath, ['scripts/check-widget.mjs', ...args], { cwd: root, env: { ...process.env, CI: '', FORCE_COLOR: '0', WIDGET_CHECK_DIR: dir, CHECK_WIDGET_BUILD: 'never' } })
+    const child = spawn(process.execPath, ['scripts/check-widget.mjs', ...args], { cwd: root, env: { ...plainOutputEnv(process.env), CI: '', FORCE_COLOR: '0', WIDGET_CHECK_DIR: dir, CHECK_WIDGET_BUILD: 'never' } })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
