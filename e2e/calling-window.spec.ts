@@ -10,7 +10,9 @@
 import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test'
 import { Harness, type CallEngagement } from './kit/harness.ts'
 import { installMessageRecorder } from './kit/message-recorder.ts'
+import { REFERENCE_WIDGET_SHOWS as SHOWS } from './kit/drivers/ringside.ts'
 import { fixtureUrl, kitOrigins, ourWidgetUrl } from './kit/origins.ts'
+import { pressSteadily } from './kit/press.ts'
 
 const FIRST = { type: 'contacts', id: '1', phone: '+1 617 555 0101' }
 const MOVES = [
@@ -263,7 +265,7 @@ test("in the window placement a record page's Call button follows the calling wi
   const call = page.getByRole('button', { name: `Call ${FIRST.phone}`, exact: true })
   await expect(page.getByRole('note')).toHaveText('Log in to the calling widget before calling.', { timeout: 15_000 })
   await expect(call).toBeDisabled()
-  await harness.widget.getByRole('button', { name: 'Log in' }).click()
+  await pressSteadily(harness.widget.getByRole('button', { name: 'Log in' }), { until: SHOWS.loggedIn(harness.widget) })
   await expect(call).toBeEnabled()
 })
 
