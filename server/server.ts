@@ -28,7 +28,7 @@ import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../shared/api/api
 import { SnapshotError } from '../shared/api/db.ts'
 import { ApiError, Category, notFound } from '../shared/api/errors.ts'
 import { MAX_BODY_BYTES } from '../shared/api/http.ts'
-import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/seed.ts'
+import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/reference-widget.ts'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { REDIRECT_URLS_PATH, redirectUrlProblem } from '../shared/api/oauth/redirect-urls.ts'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'

@@ -30,6 +30,12 @@ function isCurrentSection(route: Route, section: string): boolean {
 export function AppShell({ route, children }: { route: Route; children: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false)
   const [tab, setTab] = useState<DrawerTab>('inspector')
+  // The tabs shown at least once. A tab is drawn the first time it is shown and then kept mounted
+  // while hidden (so the inspector keeps its filters); a page whose tools are never opened pays
+  // nothing for them (the faults tab's rate-limit switch would fetch its settings at load).
+  const [opened, setOpened] = useState<ReadonlySet<DrawerTab>>(() => new Set())
+  const showTab = (next: DrawerTab) => setOpened((seen) => (seen.has(next) ? seen : new Set(seen).add(next)))
+  const mounted = (id: DrawerTab) => opened.has(id) || (drawerOpen && tab === id)
   // The page reflows beside the docked widget instead of sliding under it.
   const reserve = useDockReserve()
 
@@ -84,7 +90,15 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
       </aside>
       <section className="tools-drawer" aria-label="Integration tools">
         <div className="tools-drawer-bar">
-          <button type="button" aria-expanded={drawerOpen} aria-controls="tools-drawer-body" onClick={() => setDrawerOpen((open) => !open)}>
+          <button
+            type="button"
+            aria-expanded={drawerOpen}
+            aria-controls="tools-drawer-body"
+            onClick={() => {
+              if (!drawerOpen) showTab(tab)
+              setDrawerOpen((open) => !open)
+            }}
+          >
             {drawerOpen ? 'Hide integration tools' : 'Show integration tools'}
           </button>
           {drawerOpen && (
@@ -97,7 +111,10 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
                   id={`tools-tab-${t.id}`}
                   aria-selected={tab === t.id}
                   aria-controls="tools-drawer-body"
-                  onClick={() => setTab(t.id)}
+                  onClick={() => {
+                    showTab(t.id)
+                    setTab(t.id)
+                  }}
                 >
                   {t.label}
                 </button>
@@ -106,17 +123,17 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
           )}
         </div>
         <div id="tools-drawer-body" className="tools-drawer-body" role="tabpanel" aria-labelledby={`tools-tab-${tab}`} hidden={!drawerOpen}>
-          {/* Kept mounted while hidden, so the inspector keeps its filters; it draws only while shown (the store records the traffic). */}
-          <div hidden={tab !== 'inspector'}>
-            <InspectorPanel visible={drawerOpen && tab === 'inspector'} />
-          </div>
+          {/* Mounted once shown, then kept mounted while hidden; the inspector draws only while shown (the store records the traffic). */}
+          <div hidden={tab !== 'inspector'}>{mounted('inspector') && <InspectorPanel visible={drawerOpen && tab === 'inspector'} />}</div>
           <div hidden={tab !== 'faults'}>
-            <FaultsPanel />
-            <RateLimitsSwitch />
+            {mounted('faults') && (
+              <>
+                <FaultsPanel />
+                <RateLimitsSwitch />
+              </>
+            )}
           </div>
-          <div hidden={tab !== 'composer'}>
-            <ComposerPanel />
-          </div>
+          <div hidden={tab !== 'composer'}>{mounted('composer') && <ComposerPanel />}</div>
         </div>
       </section>
     </div>

@@ -4,14 +4,19 @@
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/
 
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' })
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' })
+// Made on first use, not at load: the first Intl.DateTimeFormat of a page loads the locale's data
+// (about 15 ms of a harness load in headless Chromium), which a page that shows no date, such as
+// a record list, need not pay for.
+let dateTimeFormat: Intl.DateTimeFormat | undefined
+let dateFormat: Intl.DateTimeFormat | undefined
+const dateTime = () => (dateTimeFormat ??= new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }))
+const dateOnly = () => (dateFormat ??= new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }))
 
 /** "Mar 3, 2026, 2:05 PM" for an ISO timestamp or epoch ms; the input unchanged if it is neither. */
 export function formatDateTime(value: string | number): string {
   const date = typeof value === 'number' ? new Date(value) : /^\d{10,}$/.test(value) ? new Date(Number(value)) : new Date(value)
   if (Number.isNaN(date.getTime())) return String(value)
-  return dateTimeFormat.format(date)
+  return dateTime().format(date)
 }
 
 /** A call duration in milliseconds as "m:ss" or "h:mm:ss"; "—" when missing or invalid. */
@@ -33,7 +38,7 @@ export function formatPropertyValue(_name: string, value: string | null | undefi
   if (option) return option.label
   if (ISO_DATE.test(value)) {
     const date = new Date(value)
-    if (!Number.isNaN(date.getTime())) return value.length === 10 ? dateFormat.format(date) : dateTimeFormat.format(date)
+    if (!Number.isNaN(date.getTime())) return value.length === 10 ? dateOnly().format(date) : dateTime().format(date)
   }
   return value
 }

@@ -23,7 +23,8 @@
  * server's native one or `crc-32` in a browser (`portableLines`).
  */
 import CRC32 from 'crc-32'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TableColumns } from './db.ts'
+import type { TableColumns } from './db.ts'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts'
 
 /** The CRC-32 (IEEE) of a text's UTF-8 bytes, or of bytes, as an unsigned number. */
 export type Crc32 = (data: string | Uint8Array) => number

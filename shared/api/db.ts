@@ -17,6 +17,7 @@
  * `transaction` and CommitSink).
  */
 import { z, type ZodType } from 'zod'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts'
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
 
@@ -253,8 +254,7 @@ export class Table<Row> {
   }
 }
 
-export const SNAPSHOT_FORMAT = 'ringside-crm-db'
-export const SNAPSHOT_VERSION = 1
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION }
 
 export interface Snapshot {
   format: typeof SNAPSHOT_FORMAT

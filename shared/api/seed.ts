@@ -16,6 +16,7 @@ import { DEFAULT_PIPELINES, pipelineTable } from './objects/pipelines.ts'
 import type { ObjectStore } from './objects/store.ts'
 import { seedRedirectUrls } from './oauth/store.ts'
 import { DEFAULT_REDIRECT_URLS } from './oauth/redirect-urls.ts'
+import { DEFAULT_WIDGET_URL, WIDGET_NAME } from './reference-widget.ts'
 
 export interface SeedOptions {
   /** URL of the calling widget registered for the developer app. */
@@ -25,20 +26,6 @@ export interface SeedOptions {
   /** Redirect URLs the developer app registers besides DEFAULT_REDIRECT_URLS (--redirect-url). */
   redirectUrls?: readonly string[]
 }
-
-export const DEFAULT_WIDGET_URL = 'http://127.0.0.1:5174/widget/'
-
-/**
- * Where the reference widget lives for a harness served at `location`: the
- * same host, the next port, `/widget/` (5173 → 5174 with `npm start`, 4173 →
- * 4174 in the e2e tests), so the harness and the widget are always two
- * origins, as in a real CRM.
- */
-export function defaultWidgetUrl(location: { protocol: string; hostname: string; port: string }): string {
-  const port = Number(location.port || (location.protocol === 'https:' ? 443 : 80))
-  return `${location.protocol}//${location.hostname}:${port + 1}/widget/`
-}
-export const WIDGET_NAME = 'Ringside reference widget'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000

@@ -7,7 +7,8 @@
  * a worker that is still shutting down when a reloaded page starts a new one).
  */
 import { createCrmService } from '../service.ts'
-import { defaultWidgetUrl, type SeedOptions } from '../seed.ts'
+import { defaultWidgetUrl } from '../reference-widget.ts'
+import type { SeedOptions } from '../seed.ts'
 import { attachPersistence, type RowStore } from '../persistence.ts'
 import { createIndexedDbRowStore } from './indexeddb-store.ts'
 
