@@ -6,13 +6,13 @@
 // Options: --no-isolation (skip the COOP/COEP headers; timer clamped to 100 µs),
 //          --no-build (use dist/ as it is),
 //          --only <sections> (comma-separated names: sdk, bundle, api, http, package, ladder,
-//            server, flood; the report keeps the other sections' figures from the last run),
+//            pageload, changes, server, flood; the report keeps the other sections' figures from the last run),
 //          --server-count <n> (contacts of the server section's workload, default 100000),
 //          --server-time <ms> (each timed phase of the server section, default 5000),
 //          --server-root <checkout> (the server section starts that checkout's server, e.g. a branch's worktree),
 //          --report <file> (where to write the JSON, default reports/bench.json).
-// Only sdk, bundle, package, ladder and flood need dist/ (built first unless --no-build), and only sdk
-// and ladder Chromium; a run without them builds and launches nothing.
+// Only sdk, bundle, package, ladder, pageload and flood need dist/ (built first unless --no-build), and only sdk,
+// ladder and pageload Chromium; a run without them builds and launches nothing.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
@@ -26,6 +26,7 @@ import { bundleSection } from '../bench/bundle-section.mjs'
 import { httpSection } from '../bench/http-section.mjs'
 import { ladderSection } from '../bench/ladder-section.mjs'
 import { packageSection } from '../bench/package-section.mjs'
+import { pageLoadSection } from '../bench/pageload-section.mjs'
 import { profileOurSdk } from '../bench/profile.mjs'
 import { hostSideFigures, sdkSection } from '../bench/sdk-section.mjs'
 import { DEFAULT_PHASE_MS, DEFAULT_SERVER_COUNT, serverSection } from '../bench/server-section.mjs'
@@ -66,6 +67,7 @@ const SECTIONS = [
   { name: 'http', run: () => httpSection({ root }) },
   { name: 'package', dist: true, run: () => packageSection({ root }) },
   { name: 'ladder', dist: true, browser: true, run: ({ browser }) => ladderSection({ root, browser, origins: ORIGINS }) },
+  { name: 'pageload', dist: true, browser: true, run: ({ browser }) => pageLoadSection({ browser }) },
   { name: 'changes', run: () => changesFanoutSection() },
   { name: 'server', run: ({ options }) => serverSection({ root: options.serverRoot, count: options.serverCount, phaseMs: options.serverTime, log: (step) => console.log(`  … ${step}`) }) },
 ]
@@ -77,7 +79,8 @@ const SECTION_NAMES = [...SECTIONS.map((s) => s.name), 'flood']
  * sdk.host_side (bench/sdk-section.mjs hostSideFigures: the host side's targets, muted, with the baselines),
  * bundle.gzip_bytes.<page>, ladder.* (bench/ladder-section.mjs: the ladder of 10,000 messages,
  * node.<step>_ms and browser.<step>_ms), server.* (bench/server-section.mjs: the store at 100k
- * contacts, each figure with its raw baseline and `met`). harness.flood_10k_ms comes from the
+ * contacts, each figure with its raw baseline and `met`), pageload.<record|list>.* (bench/pageload-section.mjs:
+ * one harness load in server mode, medians). harness.flood_10k_ms comes from the
  * security journey's flood, which main() runs with FLOOD_REPEATS=10 (reports/flood.json).
  * A run of some sections only (--only) keeps the other sections' keys of the file it replaces.
  */
@@ -106,6 +109,7 @@ function writeReport(file, results, ranFlood, loadAtStart, partial) {
     if (messages === 10_000) report.harness = { flood_10k_ms: flood_ms }
   }
   if (results.ladder) report.ladder = results.ladder
+  if (results.pageload) report.pageload = results.pageload
   if (results.changes) report.changes = results.changes
   if (results.server) report.server = results.server
   mkdirSync(resolve(file, '..'), { recursive: true })
