@@ -11,7 +11,6 @@
 // time to "Widget ready". The routes are interleaved load by load so that the
 // machine's load hits them alike. Run alone: `node bench/pageload-section.mjs`
 // (after `npm run build`).
-import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { tsImport } from 'tsx/esm/api'
@@ -25,37 +24,25 @@ const ROUTES = [
 ]
 const API_PATH = /^\/(?:crm|_ringside|oauth|integrators)\//
 
-/** CPU time (user + system, ms) of each process under /proc, with its parent. */
-function processTable() {
-  const table = new Map()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ')
-      table.set(Number(name), { ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 })
-    } catch {
-      // the process ended while we read
-    }
-  }
-  return table
-}
-
-/** CPU (ms) of the processes under `root`, leaving out the subtree of `skip`. */
-function treeCpuMs(table, root, skip) {
+/**
+ * CPU (ms) the processes under `root` (leaving out the subtree of `skip`) used between two process tables: each
+ * process's own difference, so a process that ended meanwhile (the previous context's renderer) subtracts nothing.
+ */
+function treeCpuDeltaMs(before, after, root, skip) {
   let total = 0
   const children = new Map()
-  for (const [pid, { ppid }] of table) children.set(ppid, [...(children.get(ppid) ?? []), pid])
+  for (const [pid, { ppid }] of after) children.set(ppid, [...(children.get(ppid) ?? []), pid])
   const stack = [...(children.get(root) ?? [])]
   while (stack.length > 0) {
     const pid = stack.pop()
     if (pid === skip) continue
-    total += table.get(pid)?.cpuMs ?? 0
+    total += after.get(pid).cpuMs - (before.get(pid)?.cpuMs ?? 0)
     stack.push(...(children.get(pid) ?? []))
   }
   return total
 }
 
-async function loadOnce(browser, baseUrl, route, serverPid) {
+async function loadOnce(browser, baseUrl, route, serverPid, processTable) {
   const context = await browser.newContext({ baseURL: baseUrl })
   try {
     const page = await context.newPage()
@@ -73,11 +60,10 @@ async function loadOnce(browser, baseUrl, route, serverPid) {
     const readyMs = performance.now() - started
     await page.waitForTimeout(SETTLE_MS)
     const after = { metrics: await metrics(), table: processTable() }
-    const cpu = (table) => treeCpuMs(table, process.pid, serverPid)
     return {
       mainThreadMs: (after.metrics.TaskDuration - before.metrics.TaskDuration) * 1000,
       scriptMs: (after.metrics.ScriptDuration - before.metrics.ScriptDuration) * 1000,
-      chromiumCpuMs: cpu(after.table) - cpu(before.table),
+      chromiumCpuMs: treeCpuDeltaMs(before.table, after.table, process.pid, serverPid),
       serverCpuMs: (after.table.get(serverPid)?.cpuMs ?? 0) - (before.table.get(serverPid)?.cpuMs ?? 0),
       apiRequests,
       readyMs,
@@ -93,6 +79,7 @@ export async function pageLoadSection({ browser }) {
   const started = Date.now()
   // The server tests' helpers: `npm start` as a child process, free ports, scratch folders.
   const { freePortPair, removeScratchDirs, runCli, scratchDir, waitForServer } = await tsImport('../server/test/support.ts', import.meta.url)
+  const { processTable } = await tsImport('../server/proc-stat.ts', import.meta.url)
   const port = await freePortPair()
   const run = runCli(['--dist', '--sandboxes', '--fresh', '--data', scratchDir('pageload'), '--port', String(port)])
   const baseUrl = `http://127.0.0.1:${port}`
@@ -100,9 +87,9 @@ export async function pageLoadSection({ browser }) {
   try {
     await waitForServer(baseUrl, run)
     // One load of each route first, not counted: the server compiles its paths on its first requests.
-    for (const { route } of ROUTES) await loadOnce(browser, baseUrl, route, run.child.pid)
+    for (const { route } of ROUTES) await loadOnce(browser, baseUrl, route, run.child.pid, processTable)
     for (let i = 0; i < LOADS; i++) {
-      for (const { key, route } of i % 2 === 0 ? ROUTES : [...ROUTES].reverse()) runs[key].push(await loadOnce(browser, baseUrl, route, run.child.pid))
+      for (const { key, route } of i % 2 === 0 ? ROUTES : [...ROUTES].reverse()) runs[key].push(await loadOnce(browser, baseUrl, route, run.child.pid, processTable))
     }
   } finally {
     run.child.kill('SIGTERM')
@@ -137,7 +124,7 @@ export async function pageLoadSection({ browser }) {
     rows,
     notes: [
       'Each load: a fresh browser context, the route, "Widget ready" in the top bar, then 1 s for the last requests. Main thread and script: CDP Performance (the page renderer, the widget frame included).',
-      'Chromium CPU: every Chromium process, user + system from /proc (10 ms ticks); server CPU likewise. A new context alone (about:blank to a one-line page) costs Chromium about 200 ms.',
+      'Chromium CPU: each Chromium process\'s user + system time from /proc over the load (10 ms ticks); server CPU likewise.',
       `${((Date.now() - started) / 1000).toFixed(1)} s incl. setup.`,
     ],
     results,

@@ -1,49 +1,34 @@
 /**
  * The data folder's lock file: which process owns the folder.
  *
- * The file holds the owner's pid and, where the system says when a process
- * started (Linux's /proc), that start time and the boot it belongs to:
- * `<pid> <boot id>/<start ticks>`. A lock is stale when its process no longer
- * runs, and also when its pid now belongs to another process: after a
- * kill -9 and a reboot (or a new container), the pid in a left-over lock is
- * often taken by something else, and a pid-only check would refuse to start
- * until the user deleted the file by hand. Where no start time can be read,
- * and for a lock written without one, the pid alone decides.
+ * The file holds the owner's pid, as every build of Ringside has written it
+ * (an older build that meets another text would take the folder over). A lock
+ * is stale when its process no longer runs, and also when its pid now belongs
+ * to another process: after a kill -9 and a reboot (or a new container), the
+ * pid in a left-over lock is often taken by something else, and a pid-only
+ * check would refuse to start until the user deleted the file by hand. Such a
+ * process started after the lock file was written; the owner started before
+ * it. Where the start time cannot be read (no /proc), the pid alone decides.
+ *
+ * The file is written whole before it appears (a temporary file, then a hard
+ * link that fails if the lock exists), so another server never reads it empty.
  */
-import { readFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { startedAtMs } from './proc-stat.ts'
 
-export interface LockOwner {
-  readonly pid: number
-  /** `<boot id>/<start ticks>`, or '' where unknown. */
-  readonly started: string
-}
+/**
+ * How much later than the lock file a process must have started to be judged
+ * a different process: the boot time /proc gives is in whole seconds, and the
+ * owner writes its lock a moment after it starts.
+ */
+export const START_SLACK_MS = 2_000
 
-/** When `pid` started, as `<boot id>/<start ticks>`; '' where the system does not say. */
-export function startedOf(pid: number | 'self'): string {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // Field 2 (the command) is in parentheses and may hold spaces: count the fields after its closing one.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    const ticks = fields[19] // field 22, starttime
-    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
-    return ticks && /^\d+$/.test(ticks) && boot ? `${boot}/${ticks}` : ''
-  } catch {
-    return ''
-  }
-}
-
-/** The lock file's text for this process. */
-export function lockText(): string {
-  const started = startedOf('self')
-  return `${process.pid}${started ? ` ${started}` : ''}\n`
-}
-
-/** The owner a lock file names; null for a file that names none (empty, or not written by Ringside). */
-export function parseLock(text: string): LockOwner | null {
-  const match = /^(\d{1,10})(?: (\S{1,200}))?\s*$/.exec(text)
-  if (!match) return null
-  const pid = Number(match[1])
-  return pid > 0 ? { pid, started: match[2] ?? '' } : null
+/** The pid a lock file names; null for a file that names none (empty, or not written by Ringside). */
+export function parseLock(text: string): number | null {
+  const match = /^(\d{1,10})\s*$/.exec(text)
+  const pid = match ? Number(match[1]) : 0
+  return pid > 0 ? pid : null
 }
 
 function processRuns(pid: number): boolean {
@@ -55,10 +40,53 @@ function processRuns(pid: number): boolean {
   }
 }
 
-/** Whether the lock's owner still runs: its pid runs and, when both start times are known, it is the same process. */
-export function ownerRuns(owner: LockOwner, started: (pid: number) => string = startedOf): boolean {
-  if (owner.pid === process.pid || !processRuns(owner.pid)) return false
-  if (owner.started === '') return true
-  const now = started(owner.pid)
-  return now === '' || now === owner.started
+/**
+ * Whether the process a lock written at `writtenMs` names still owns it: its
+ * pid runs, and it did not start after the lock was written.
+ */
+export function ownerRuns(pid: number, writtenMs: number, startedAt: (pid: number) => number | null = startedAtMs): boolean {
+  if (pid === process.pid || !processRuns(pid)) return false
+  const started = startedAt(pid)
+  return started === null || started <= writtenMs + START_SLACK_MS
+}
+
+export type TakeResult = { taken: true } | { taken: false; owner: number } | { taken: false; stale: string }
+
+/**
+ * Try once to take the lock at `path` for this process: taken, held by a live
+ * owner, or stale (its text, for the caller to remove and try again).
+ */
+export function tryTakeLock(path: string): TakeResult {
+  const temp = `${path}.${randomUUID()}.tmp`
+  writeFileSync(temp, `${process.pid}\n`)
+  try {
+    linkSync(temp, path)
+    return { taken: true }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  } finally {
+    unlinkSync(temp)
+  }
+  let text: string
+  let writtenMs: number
+  try {
+    text = readFileSync(path, 'utf8')
+    writtenMs = statSync(path).mtimeMs
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { taken: false, stale: '' } // released meanwhile
+    throw error
+  }
+  const pid = parseLock(text)
+  if (pid !== null && ownerRuns(pid, writtenMs)) return { taken: false, owner: pid }
+  return { taken: false, stale: text }
+}
+
+/** Removes the lock at `path` if it still reads `text` (a server that took it over meanwhile keeps its own). */
+export function removeLockIf(path: string, text: string): void {
+  try {
+    if (readFileSync(path, 'utf8') !== text) return
+    unlinkSync(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
 }

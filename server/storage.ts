@@ -11,8 +11,7 @@
  *   journal.old.jsonl  only while a compaction runs: the journal before
  *                      journal.jsonl, whose changes the snapshot being written
  *                      will hold; removed once that snapshot is on disk;
- *   server.lock        the server that owns the folder: its pid and when it
- *                      started (data-lock.ts).
+ *   server.lock        the pid of the server that owns the folder (data-lock.ts).
  *
  * Group commit: commits are queued in commit order; one write and one fsync
  * take every line queued while the previous fsync ran, and a write that
@@ -46,7 +45,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError, type Commit, type CommitRow, type CommitSink, type Database, type RowsNow, type Snapshot, type TableColumns } from '../shared/api/db.ts'
 import { checksummed, isLineSnapshot, linesOf, linesOfFile, pairsOf, parseLineSnapshot, readLine, writeLineSnapshot, type Damage } from './data-lines.ts'
-import { lockText, ownerRuns, parseLock } from './data-lock.ts'
+import { removeLockIf, tryTakeLock } from './data-lock.ts'
 
 export interface DataPaths {
   /** What --data named, resolved: the folder, or the snapshot file (shown at startup). */
@@ -325,25 +324,16 @@ export class DiskStorage {
    */
   lock(): void {
     mkdirSync(this.paths.dir, { recursive: true })
-    const mine = lockText()
     for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const fd = openSync(this.paths.lock, 'wx')
-        writeFileSync(fd, mine)
-        closeSync(fd)
-        this.#locked = mine
+      const result = tryTakeLock(this.paths.lock)
+      if (result.taken) {
+        this.#locked = readFileSync(this.paths.lock, 'utf8')
         return
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-        const text = readTextOrNull(this.paths.lock)
-        if (text === null) continue // released meanwhile
-        const owner = parseLock(text)
-        if (owner && ownerRuns(owner)) {
-          throw new DataInUseError(`${this.paths.dir} is in use by another Ringside server (pid ${owner.pid}). Stop it, or pass --data with another location.`)
-        }
-        // Stale. Remove it only if it is still the file judged: a server that took it over meanwhile keeps it.
-        if (readTextOrNull(this.paths.lock) === text) unlinkIfPresent(this.paths.lock)
       }
+      if ('owner' in result) {
+        throw new DataInUseError(`${this.paths.dir} is in use by another Ringside server (pid ${result.owner}). Stop it, or pass --data with another location.`)
+      }
+      if (result.stale !== '') removeLockIf(this.paths.lock, result.stale)
     }
     throw new StorageError(`Could not take the lock ${this.paths.lock}.`)
   }
@@ -795,7 +785,7 @@ export class DiskStorage {
   releaseLockSync(): void {
     if (this.#locked === null) return
     try {
-      if (readTextOrNull(this.paths.lock) === this.#locked) unlinkIfPresent(this.paths.lock)
+      removeLockIf(this.paths.lock, this.#locked)
     } catch {
       // unreadable: left for the next server to judge
     }
@@ -803,23 +793,6 @@ export class DiskStorage {
   }
 }
 
-/** A small file's text; null when it does not exist. */
-function readTextOrNull(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
-  }
-}
-
-function unlinkIfPresent(path: string): void {
-  try {
-    unlinkSync(path)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-  }
-}
 
 function stamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-')
