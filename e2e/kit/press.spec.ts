@@ -2,7 +2,7 @@
  * pressSteadily against a page whose button moves under the press, the way a
  * widget's frame moves when the host applies its RESIZE_WIDGET.
  */
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { pressSteadily } from './press.ts'
 
 /** A button that jumps 40 px down at its first mouse-down, before the mouse-up; `#done` shows once it is clicked. */
@@ -34,21 +34,33 @@ test('a button that did not move is pressed once, even when nothing shows', asyn
   expect(await page.evaluate(() => (window as unknown as { clicks?: number }).clicks)).toBe(1)
 })
 
-test('without `until`, the press waits for the button to keep its place', async ({ page }) => {
-  // The button moves down a pixel every animation frame for 30 frames, then stays.
-  await page.setContent(`
-    <div id="slot" style="height: 0"></div><button id="b">Dial</button>
-    <script>
-      let moves = 0
-      const step = () => { moves += 1; window.moves = moves; slot.style.height = moves + 'px'; window.lastMove = performance.now(); if (moves < 30) requestAnimationFrame(step) }
-      requestAnimationFrame(step)
-      b.onclick = () => { window.clickedAt = performance.now() }
-    </script>`)
-  await pressSteadily(page.getByRole('button', { name: 'Dial' }), { steadyMs: 200 })
-  const { lastMove, clickedAt, moves } = await page.evaluate(() => {
+/** A button that moves down 2 px every 100 ms (on timers, as a host applying sizes moves a frame) 20 times, then stays. */
+const MOVES_ON_TIMERS = `
+  <div id="slot" style="height: 0"></div><button id="b">Dial</button>
+  <script>{
+    let moves = 0
+    const step = () => { moves += 1; window.moves = moves; slot.style.height = (2 * moves) + 'px'; window.lastMove = performance.now(); if (moves < 20) setTimeout(step, 100) }
+    setTimeout(step, 100)
+    b.onclick = () => { window.clickedAt = performance.now() }
+  }</script>`
+
+const clickAndLastMove = (page: Page) =>
+  page.evaluate(() => {
     const w = window as unknown as { lastMove: number; clickedAt: number; moves: number }
     return { lastMove: w.lastMove, clickedAt: w.clickedAt, moves: w.moves }
   })
-  expect(moves).toBe(30)
-  expect(clickedAt).toBeGreaterThan(lastMove)
+
+test('without `until`, the press waits for the button to keep its place', async ({ page }) => {
+  // Playwright's own click waits only for two animation frames without a move: it presses between two moves.
+  await page.setContent(MOVES_ON_TIMERS)
+  await page.getByRole('button', { name: 'Dial' }).click()
+  await expect.poll(async () => (await clickAndLastMove(page)).moves).toBe(20)
+  const plain = await clickAndLastMove(page)
+  expect(plain.clickedAt).toBeLessThan(plain.lastMove)
+
+  await page.setContent(MOVES_ON_TIMERS)
+  await pressSteadily(page.getByRole('button', { name: 'Dial' }), { steadyMs: 300 })
+  const steady = await clickAndLastMove(page)
+  expect(steady.moves).toBe(20)
+  expect(steady.clickedAt).toBeGreaterThan(steady.lastMove)
 })

@@ -21,8 +21,11 @@
  * - it moved and `until` is given: it waits for `until` to show, and presses
  *   again while the control is still there and `until` is not shown;
  * - without `until` it first waits for the control to hold its place for
- *   `steadyMs`, as a user who looks before pressing, since it cannot tell a
- *   lost press from a press that did nothing visible.
+ *   `steadyMs` (at most 3 s, then it presses anyway), as a user who looks
+ *   before pressing, since it cannot tell a lost press from a press that did
+ *   nothing visible.
+ * `until` must be what stays after the press (the next screen), not a moment
+ * that may already have passed when it is looked for.
  */
 import { expect, type Locator } from '@playwright/test'
 
@@ -42,9 +45,11 @@ type Box = { x: number; y: number; width: number; height: number }
 
 /** Presses at most this many times when the control keeps moving under the press. */
 const MAX_PRESSES = 3
-/** How long a press the control moved under gets to show `until`. */
+/** How long a press the control moved under gets to show `until`; also the bound of a repeated press. */
 const SHOW_MS = 2_000
 const SAMPLE_MS = 50
+/** Without `until`: the longest wait for the control to keep its place; a control that never does is pressed anyway, as a user would. */
+const STEADY_AT_MOST_MS = 3_000
 
 const sameBox = (a: Box, b: Box) => Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 && Math.abs(a.width - b.width) < 0.5 && Math.abs(a.height - b.height) < 0.5
 
@@ -54,11 +59,12 @@ async function boxNow(control: Locator): Promise<Box | null> {
   return control.boundingBox({ timeout: 500 }).catch(() => null)
 }
 
-/** Waits until the control's box has not changed for `steadyMs` (sampled every 50 ms), or the deadline. */
-async function waitUntilSteady(control: Locator, steadyMs: number, deadline: number): Promise<void> {
-  let last = await control.boundingBox({ timeout: Math.max(1, deadline - Date.now()) })
+/** Waits until the control's box has not changed for `steadyMs` (sampled every 50 ms), for at most `atMost` ms. */
+async function waitUntilSteady(control: Locator, steadyMs: number, atMost: number): Promise<void> {
+  const until = Date.now() + atMost
+  let last = await control.boundingBox({ timeout: Math.max(1, atMost) })
   let since = Date.now()
-  while (Date.now() - since < steadyMs && Date.now() < deadline) {
+  while (Date.now() - since < steadyMs && Date.now() < until) {
     await new Promise((done) => setTimeout(done, SAMPLE_MS))
     const now = await boxNow(control)
     if (now === null) return // gone: the click reports it
@@ -72,20 +78,29 @@ async function waitUntilSteady(control: Locator, steadyMs: number, deadline: num
 export async function pressSteadily(control: Locator, { until, steadyMs = 300, timeout = 10_000 }: PressOptions = {}): Promise<void> {
   const deadline = Date.now() + timeout
   const left = () => Math.max(1, deadline - Date.now())
-  for (let press = 1; ; press++) {
-    if (!until) await waitUntilSteady(control, steadyMs, deadline)
-    const before = await control.boundingBox({ timeout: left() })
-    await control.click({ timeout: left() })
+  if (!until) await waitUntilSteady(control, steadyMs, Math.min(STEADY_AT_MOST_MS, timeout / 2))
+  let before = await control.boundingBox({ timeout: left() })
+  await control.click({ timeout: left() })
+  for (let press = 1; until; press++) {
     const after = await boxNow(control)
-    if (after === null || before === null || sameBox(before, after) || !until) return
+    if (after === null || before === null || sameBox(before, after)) return
     // It moved under the press: the press may have been lost.
-    if (await until.isVisible()) return
     try {
       await expect(until).toBeVisible({ timeout: Math.min(SHOW_MS, left()) })
       return
     } catch (error) {
       if (press >= MAX_PRESSES || Date.now() >= deadline) throw error
-      if ((await boxNow(control)) === null) return // the control is gone: the caller's next wait judges the press
+    }
+    // Pressed again only while the control is still there; a press that worked late (the control went, or `until`
+    // showed, meanwhile) ends here.
+    before = await boxNow(control)
+    if (before === null) return
+    try {
+      await control.click({ timeout: Math.min(SHOW_MS, left()) })
+    } catch (error) {
+      if (await until.isVisible().catch(() => false)) return
+      if ((await boxNow(control)) === null) return
+      throw error
     }
   }
 }

@@ -77,7 +77,7 @@ export default defineDriver({
 
   async ring({ widget, dialedNumber }) {
     const from = widget.getByLabel('Incoming call from')
-    if (!(await from.isVisible())) await widget.getByText('Line simulator (developer tool)').click()
+    if (!(await from.isVisible())) await pressSteadily(widget.getByText('Line simulator (developer tool)'), { until: from })
     await from.fill(dialedNumber)
     const simulate = widget.getByRole('button', { name: 'Simulate incoming call' })
     // The simulator has just opened, and the widget asks the host for a new size: the press that follows is the
