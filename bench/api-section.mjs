@@ -35,7 +35,8 @@ export async function runVitestBench(root, files = FILES) {
   const args = ['vitest', 'bench', '--run', '--project', 'node', ...files, '--outputJson', report]
   try {
     const { code, output } = await new Promise((resolve, reject) => {
-      const child = spawn('npx', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } })
+      // Plain output through NO_COLOR alone: Node warns in a process that has both it and FORCE_COLOR.
+      const child = spawn('npx', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined } })
       let output = ''
       child.stdout.on('data', (chunk) => (output += chunk))
       child.stderr.on('data', (chunk) => (output += chunk))

@@ -18,7 +18,7 @@ import { parsePlacementOption } from '../e2e/kit/placements.ts'
 import { NOTHING_RAN } from '../e2e/kit/report/nothing-ran.ts'
 import { findChromium, NO_CHROMIUM } from './chromium.ts'
 import { plainOutputEnv } from './plain-output.ts'
-import { isRestrictedPort, refusedPortSentence } from '../server/bad-ports.ts'
+import { refusedPortSentence, refusedUrlSentence } from '../server/bad-ports.ts'
 
 export interface CheckWidgetOptions {
   driver: string
@@ -84,8 +84,8 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
   if (typeof placements === 'string') return problem(placements)
   const refused = refusedPortSentence(port, ['the harness', 'the widget origin', 'the hostile origin'])
   if (refused !== null) return problem(refused)
-  const widgetPort = Number(widgetUrl.port || (widgetUrl.protocol === 'https:' ? 443 : 80))
-  if (isRestrictedPort(widgetPort)) return problem(`the widget is served on port ${widgetPort}, which Chromium refuses to load (net::ERR_UNSAFE_PORT); serve it on another port.`)
+  const widgetRefused = refusedUrlSentence(widgetUrl, 'the widget is served', () => 'serve it on another port')
+  if (widgetRefused !== null) return problem(widgetRefused)
   if (widgetUrl.origin === `http://127.0.0.1:${port}`) return problem(`the widget must not be served from the harness's origin (http://127.0.0.1:${port}): a CRM always loads it cross-origin; serve it on another port, or pass --port`)
   const ownWidget = widgetUrl.hostname === '127.0.0.1' && Number(widgetUrl.port) === port + 1
   let name = options.name?.trim() || null

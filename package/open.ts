@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { routeSdkCdn } from '../e2e/kit/sdk-cdn.ts'
-import { firstAllowedBlock, isRestrictedPort } from '../server/bad-ports.ts'
+import { firstAllowedBlock, refusedUrlSentence, START_PORT_ROLES } from '../server/bad-ports.ts'
 import { BROWSER_ARGS } from './browser-args.ts'
 
 export interface OpenOptions {
@@ -45,10 +45,9 @@ export function refusedPortOf(url: string, whose: 'ringside' | 'page'): string |
   } catch {
     return null
   }
-  const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80))
-  if (!isRestrictedPort(port)) return null
-  const instead = whose === 'ringside' ? `start Ringside on another port (e.g. \`ringside start --port ${firstAllowedBlock(port + 1, 2)}\`) and pass its URL` : 'serve the page on another port'
-  return `${parsed.origin} is on port ${port}, which Chromium refuses to load (net::ERR_UNSAFE_PORT); ${instead}.`
+  return refusedUrlSentence(parsed, `${parsed.origin} is`, (port) =>
+    whose === 'ringside' ? `start Ringside on another port (e.g. \`ringside start --port ${firstAllowedBlock(port + 1, START_PORT_ROLES.length)}\`) and pass its URL` : 'serve the page on another port',
+  )
 }
 
 /** Resolves to the exit code once the browser is closed (0), or at once when it cannot open (2). */

@@ -46,5 +46,24 @@ export function firstAllowedBlock(from: number, size: number): number {
 export function refusedPortSentence(port: number, roles: readonly string[]): string | null {
   const refused = restrictedPortAmong(roles.map((_, offset) => port + offset))
   if (refused === null) return null
-  return `--port ${port} puts ${roles[refused - port]} on port ${refused}, which Chromium refuses to load (net::ERR_UNSAFE_PORT); choose another port, e.g. --port ${firstAllowedBlock(port + 1, roles.length)}.`
+  return `--port ${port} puts ${roles[refused - port]} on port ${refused}, ${REFUSED}; choose another port, e.g. --port ${firstAllowedBlock(port + 1, roles.length)}.`
+}
+
+const REFUSED = 'which Chromium refuses to load (net::ERR_UNSAFE_PORT)'
+
+/** The roles of `ringside start`'s block of ports: the harness on --port, the widget origin on the next one. */
+export const START_PORT_ROLES = ['the harness', 'the widget origin'] as const
+
+/** The port a URL is on: the one it names, or its scheme's default. */
+export function portOf(url: URL): number {
+  return Number(url.port || (url.protocol === 'https:' ? 443 : 80))
+}
+
+/**
+ * The sentence for a URL on a port Chromium refuses to load, e.g. `${subject} on port 6667, which Chromium
+ * refuses to load (net::ERR_UNSAFE_PORT); ${instead}.`; null for a port it loads.
+ */
+export function refusedUrlSentence(url: URL, subject: string, instead: (port: number) => string): string | null {
+  const port = portOf(url)
+  return isRestrictedPort(port) ? `${subject} on port ${port}, ${REFUSED}; ${instead(port)}.` : null
 }

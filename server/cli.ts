@@ -12,7 +12,7 @@ import { harnessCallbackUrl } from '../shared/api/oauth/redirect-urls.ts'
 import { PACKAGE_VERSION, REPO_ROOT } from './package-info.ts'
 import { StartupError, startRingside, type RingsideServer } from './server.ts'
 import { addStartOptions, type CliOptions } from './start-options.ts'
-import { refusedPortSentence } from './bad-ports.ts'
+import { refusedPortSentence, START_PORT_ROLES } from './bad-ports.ts'
 import { DataInUseError, StorageError } from './storage.ts'
 import { nameOfWidget } from './widget-page.ts'
 
@@ -98,7 +98,7 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
   collectEarlier()
   const port = options.port
   // API clients work on any port; a browser would not load the harness or the widget there.
-  const refused = refusedPortSentence(port, ['the harness', 'the widget origin'])
+  const refused = refusedPortSentence(port, START_PORT_ROLES)
   if (refused !== null) console.warn(`ringside: warning: ${refused} The API still answers there; a browser will not load that origin.`)
   const widgetUrl = options.widget
   let corsOrigins: string[] = []

@@ -1,6 +1,6 @@
 /**
  * Where the reference widget lives and what the dock calls it. Kept apart from
- * the seed (seed.ts re-exports it) so that a page that only needs the URL, the
+ * the seed (which imports it) so that a page that only needs the URL, the
  * harness, does not load the seed and the stores behind it.
  */
 
