@@ -18,7 +18,7 @@ import { parsePlacementOption } from '../e2e/kit/placements.ts'
 import { NOTHING_RAN } from '../e2e/kit/report/nothing-ran.ts'
 import { findChromium, NO_CHROMIUM } from './chromium.ts'
 import { plainOutputEnv } from './plain-output.ts'
-import { refusedPortSentence, refusedUrlSentence } from '../server/bad-ports.ts'
+import { refusedPortSentence, refusedUrlSentence, START_PORT_ROLES } from '../server/bad-ports.ts'
 
 export interface CheckWidgetOptions {
   driver: string
@@ -82,7 +82,7 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
   if (!Number.isFinite(syncTimeout) || syncTimeout < 200 || syncTimeout > 120_000) return problem(`--sync-timeout must be between 200 and 120000 ms, got ${options.syncTimeout}`)
   const placements = parsePlacementOption(options.placement)
   if (typeof placements === 'string') return problem(placements)
-  const refused = refusedPortSentence(port, ['the harness', 'the widget origin', 'the hostile origin'])
+  const refused = refusedPortSentence(port, [...START_PORT_ROLES, 'the hostile origin'])
   if (refused !== null) return problem(refused)
   const widgetRefused = refusedUrlSentence(widgetUrl, 'the widget is served', () => 'serve it on another port')
   if (widgetRefused !== null) return problem(widgetRefused)

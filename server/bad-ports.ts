@@ -55,7 +55,7 @@ const REFUSED = 'which Chromium refuses to load (net::ERR_UNSAFE_PORT)'
 export const START_PORT_ROLES = ['the harness', 'the widget origin'] as const
 
 /** The port a URL is on: the one it names, or its scheme's default. */
-export function portOf(url: URL): number {
+function portOf(url: URL): number {
   return Number(url.port || (url.protocol === 'https:' ? 443 : 80))
 }
 

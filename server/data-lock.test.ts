@@ -50,7 +50,7 @@ describe('the data folder lock', () => {
   it('is written whole before it appears, and a second taker sees its owner', () => {
     const dir = folder()
     const lock = join(dir, 'server.lock')
-    expect(tryTakeLock(lock)).toEqual({ taken: true })
+    expect(tryTakeLock(lock)).toEqual({ taken: true, text: `${process.pid}\n` })
     expect(readFileSync(lock, 'utf8')).toBe(`${process.pid}\n`)
     expect(readdirSync(dir)).toEqual(['server.lock']) // no temporary file left
     // Our own pid reads as a previous life: stale, for the caller to remove.
@@ -62,6 +62,15 @@ describe('the data folder lock', () => {
   it('a storage takes over a stale lock, refuses a live one, and leaves a lock it no longer holds', () => {
     const dir = folder()
     const lock = join(dir, 'server.lock')
+
+    // An empty lock (a build that crashed between creating and writing it) names no owner.
+    writeFileSync(lock, '')
+    new DiskStorage(dir).releaseLockSync() // holds nothing: leaves the file alone
+    expect(existsSync(lock)).toBe(true)
+    const empty = new DiskStorage(dir)
+    empty.lock()
+    expect(readFileSync(lock, 'utf8')).toBe(`${process.pid}\n`)
+    empty.releaseLockSync()
 
     writeFileSync(lock, `${endedPid()}\n`)
     const first = new DiskStorage(dir)

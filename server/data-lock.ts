@@ -50,18 +50,17 @@ export function ownerRuns(pid: number, writtenMs: number, startedAt: (pid: numbe
   return started === null || started <= writtenMs + START_SLACK_MS
 }
 
-export type TakeResult = { taken: true } | { taken: false; owner: number } | { taken: false; stale: string }
+/** Taken (with the lock's text), held by a live owner, or stale: its text, or null when it went meanwhile. */
+export type TakeResult = { taken: true; text: string } | { taken: false; owner: number } | { taken: false; stale: string | null }
 
-/**
- * Try once to take the lock at `path` for this process: taken, held by a live
- * owner, or stale (its text, for the caller to remove and try again).
- */
+/** Try once to take the lock at `path` for this process; a stale lock is for the caller to remove before trying again. */
 export function tryTakeLock(path: string): TakeResult {
   const temp = `${path}.${randomUUID()}.tmp`
-  writeFileSync(temp, `${process.pid}\n`)
+  const mine = `${process.pid}\n`
+  writeFileSync(temp, mine)
   try {
     linkSync(temp, path)
-    return { taken: true }
+    return { taken: true, text: mine }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   } finally {
@@ -73,7 +72,7 @@ export function tryTakeLock(path: string): TakeResult {
     text = readFileSync(path, 'utf8')
     writtenMs = statSync(path).mtimeMs
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { taken: false, stale: '' } // released meanwhile
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { taken: false, stale: null }
     throw error
   }
   const pid = parseLock(text)

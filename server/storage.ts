@@ -327,13 +327,13 @@ export class DiskStorage {
     for (let attempt = 0; attempt < 3; attempt++) {
       const result = tryTakeLock(this.paths.lock)
       if (result.taken) {
-        this.#locked = readFileSync(this.paths.lock, 'utf8')
+        this.#locked = result.text
         return
       }
       if ('owner' in result) {
         throw new DataInUseError(`${this.paths.dir} is in use by another Ringside server (pid ${result.owner}). Stop it, or pass --data with another location.`)
       }
-      if (result.stale !== '') removeLockIf(this.paths.lock, result.stale)
+      if (result.stale !== null) removeLockIf(this.paths.lock, result.stale)
     }
     throw new StorageError(`Could not take the lock ${this.paths.lock}.`)
   }

@@ -61,10 +61,10 @@ async function boxNow(control: Locator): Promise<Box | null> {
 
 /** Waits until the control's box has not changed for `steadyMs` (sampled every 50 ms), for at most `atMost` ms. */
 async function waitUntilSteady(control: Locator, steadyMs: number, atMost: number): Promise<void> {
-  const until = Date.now() + atMost
+  const stopAt = Date.now() + atMost
   let last = await control.boundingBox({ timeout: Math.max(1, atMost) })
   let since = Date.now()
-  while (Date.now() - since < steadyMs && Date.now() < until) {
+  while (Date.now() - since < steadyMs && Date.now() < stopAt) {
     await new Promise((done) => setTimeout(done, SAMPLE_MS))
     const now = await boxNow(control)
     if (now === null) return // gone: the click reports it
