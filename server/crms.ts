@@ -23,8 +23,10 @@
  * it is in flight or a page holds its change stream open. At the cap
  * (`--max-sandboxes`), a new sandbox takes the place of the least recently
  * used one not in use; that one is remembered as dropped, so a request that
- * names it later is refused rather than given a fresh, empty CRM. A reset or
- * an import that names a dropped sandbox starts it afresh.
+ * names it later is refused rather than given a fresh, empty CRM; so is a
+ * name a page gave a browser in an earlier run of the server (a restart
+ * forgets every sandbox). A reset or an import that names a dropped sandbox
+ * starts it afresh.
  */
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
 import { ApiError, Category, validationError } from '../shared/api/errors.ts'
@@ -38,6 +40,8 @@ export const SANDBOX_NAME_RULE =
   'A sandbox name is 1 to 64 characters, each a letter (A-Z, a-z), a digit, "_" or "-" (no dots, spaces or other characters); "main" names the main database.'
 /** How many dropped names are remembered (beyond that, the oldest is forgotten and its name may start afresh). */
 export const REMEMBERED_DROPS = 10_000
+/** A name a page response gave a browser: this server run's id, then a random UUID. */
+const MINTED = /^r([0-9a-f]{8})-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /** Requests that replace a sandbox's data whole, so they may start a dropped one afresh. */
 const FRESH_STARTS = new Set(['POST /_ringside/v1/reset', 'POST /_ringside/v1/import'])
 
@@ -87,6 +91,8 @@ export class CrmRegistry {
   readonly #sandboxes = new Map<string, Sandbox>()
   /** Names dropped at the cap, oldest first. */
   readonly #dropped = new Set<string>()
+  /** This run's id, in the names its pages give browsers: a name minted by an earlier run names a sandbox that is gone. */
+  readonly #run = crypto.randomUUID().slice(0, 8)
 
   constructor(main: CrmService, options: { sandboxes: boolean; maxSandboxes?: number; serviceOptions: CrmServiceOptions }) {
     this.main = main
@@ -114,12 +120,12 @@ export class CrmRegistry {
       this.#sandboxes.set(name, known)
       return { service: known.service, sandbox: name }
     }
-    if (this.#dropped.has(name) && !FRESH_STARTS.has(`${request.method} ${request.path}`)) {
+    const gone = this.#gone(name)
+    if (gone && !FRESH_STARTS.has(`${request.method} ${request.path}`)) {
       return new ApiError(
         410,
         Category.OBJECT_NOT_FOUND,
-        `Sandbox ${quoted(name)} (${source}) was dropped: it was not in use when this server, at its cap of ${this.maxSandboxes} sandboxes (--max-sandboxes), needed room for a new one, and its data is gone. ` +
-          `Send POST /_ringside/v1/reset (or an import) with this name to start it afresh, or name a new sandbox. Nothing was changed.`,
+        `Sandbox ${quoted(name)} (${source}) ${gone}, and its data is gone. Send POST /_ringside/v1/reset (or an import) with this name to start it afresh, or name a new sandbox. Nothing was changed.`,
         { subCategory: 'SANDBOX_DROPPED' },
       )
     }
@@ -173,12 +179,19 @@ export class CrmRegistry {
    */
   pageCookie(cookie: string | undefined): PageCookie {
     const clear = `${SANDBOX_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`
-    if (cookie === undefined) return this.sandboxesEnabled ? { set: `${SANDBOX_COOKIE}=${crypto.randomUUID()}; Path=/; HttpOnly; SameSite=Lax` } : null
+    if (cookie === undefined) return this.sandboxesEnabled ? { set: `${SANDBOX_COOKIE}=r${this.#run}-${crypto.randomUUID()}; Path=/; HttpOnly; SameSite=Lax` } : null
     const problem = this.nameProblem(cookie, `cookie ${SANDBOX_COOKIE}`)
     if (problem) return { refused: { status: 400, message: `${problem} The cookie is now cleared: reload the page.`, clear } }
-    if (this.#dropped.has(cookie)) {
-      return { refused: { status: 410, message: `This browser's sandbox ${quoted(cookie)} was dropped at the server's cap of ${this.maxSandboxes} sandboxes (--max-sandboxes), and its data is gone. The cookie is now cleared: reload the page for a fresh sandbox.`, clear } }
-    }
+    const gone = this.#sandboxes.has(cookie) ? null : this.#gone(cookie)
+    if (gone) return { refused: { status: 410, message: `This browser's sandbox ${quoted(cookie)} ${gone}, and its data is gone. The cookie is now cleared: reload the page for a fresh sandbox.`, clear } }
+    return null
+  }
+
+  /** Why the sandbox of this name (not held now) is gone, or null when it may be created. */
+  #gone(name: string): string | null {
+    if (this.#dropped.has(name)) return `was dropped: it was not in use when this server, at its cap of ${this.maxSandboxes} sandboxes (--max-sandboxes), needed room for a new one`
+    const run = MINTED.exec(name)?.[1]
+    if (run !== undefined && run !== this.#run) return 'was given to this browser by an earlier run of this server: sandboxes live in memory only, and a restart forgets them'
     return null
   }
 

@@ -120,7 +120,7 @@ async function page(origin: string, cookie?: string) {
 test('a page gives a browser without a cookie a new sandbox, and refuses (clearing it) a cookie naming an unusable or dropped sandbox', async () => {
   const origin = await start({ sandboxes: true, maxSandboxes: 1 })
   const fresh = await page(origin)
-  expect(fresh.setCookie).toMatch(new RegExp(`^${SANDBOX_COOKIE}=[0-9a-f-]{36}; Path=/; HttpOnly; SameSite=Lax$`))
+  expect(fresh.setCookie).toMatch(new RegExp(`^${SANDBOX_COOKIE}=r[0-9a-f]{8}-[0-9a-f-]{36}; Path=/; HttpOnly; SameSite=Lax$`))
   expect((await page(origin, 'alpha')).setCookie).toBeNull()
   for (const bad of ['suite.worker.1', 'x'.repeat(65), '', 'a%20b']) {
     const refused = await page(origin, bad)
@@ -137,6 +137,27 @@ test('a page gives a browser without a cookie a new sandbox, and refuses (cleari
   expect(dropped.setCookie).toMatch(/Max-Age=0/)
   // The API refuses the same cookie.
   await expectErrorBody(await fetch(`${origin}/crm/v3/objects/tickets`, { headers: { ...auth, cookie: `${SANDBOX_COOKIE}=alpha` } }), 410, 'OBJECT_NOT_FOUND', /cookie ringside_sandbox.*dropped/)
+})
+
+test('after a restart, a sandbox cookie a page gave before is refused (the sandbox is gone), not given a fresh CRM in silence', async () => {
+  const port = await freePortPair()
+  server = await startRingside({ port, data: null, pages: 'none', sandboxes: true })
+  const origin = server.url.slice(0, -1)
+  const minted = /ringside_sandbox=([^;]+)/.exec((await page(origin)).setCookie ?? '')?.[1] as string
+  const withCookie = { ...auth, cookie: `${SANDBOX_COOKIE}=${minted}` }
+  expect((await fetch(`${origin}/crm/v3/objects/tickets`, { headers: withCookie })).status).toBe(200)
+  await server.close()
+  server = await startRingside({ port, data: null, pages: 'none', sandboxes: true })
+  // fetch may first pick a kept-alive socket of the stopped server: one retry.
+  await fetch(`${origin}/_ringside/v1/server`).catch(() => undefined)
+  await expectErrorBody(await fetch(`${origin}/crm/v3/objects/tickets`, { headers: withCookie }), 410, 'OBJECT_NOT_FOUND', /earlier run of this server/)
+  const refused = await page(origin, minted)
+  expect(refused.status).toBe(410)
+  expect(refused.setCookie).toMatch(/Max-Age=0/)
+  // A reset with it starts it afresh.
+  expect((await fetch(`${origin}/_ringside/v1/reset`, { method: 'POST', headers: withCookie })).status).toBe(200)
+  expect((await fetch(`${origin}/crm/v3/objects/tickets`, { headers: withCookie })).status).toBe(200)
+  expect((await page(origin, minted)).status).not.toBe(410)
 })
 
 test('without --sandboxes, a page refuses (clearing it) a cookie naming a sandbox, and sets none', async () => {
