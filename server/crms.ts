@@ -26,7 +26,8 @@
  * names it later is refused rather than given a fresh, empty CRM; so is a
  * name a page gave a browser in an earlier run of the server (a restart
  * forgets every sandbox). A reset or an import that names a dropped sandbox
- * starts it afresh.
+ * starts it afresh. A test run may release its sandbox when done
+ * (DELETE SANDBOX_RELEASE_PATH), unless it is in use.
  */
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
 import { ApiError, Category, validationError } from '../shared/api/errors.ts'
@@ -40,6 +41,8 @@ export const SANDBOX_NAME_RULE =
   'A sandbox name is 1 to 64 characters, each a letter (A-Z, a-z), a digit, "_" or "-" (no dots, spaces or other characters); "main" names the main database.'
 /** How many dropped names are remembered (beyond that, the oldest is forgotten and its name may start afresh). */
 export const REMEMBERED_DROPS = 10_000
+/** DELETE here releases the sandbox the request names (a test run done with it). */
+export const SANDBOX_RELEASE_PATH = '/_ringside/v1/sandbox'
 /** A name a page response gave a browser: this server run's id, then a random UUID. */
 const MINTED = /^r([0-9a-f]{8})-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /** Requests that replace a sandbox's data whole, so they may start a dropped one afresh. */
@@ -154,6 +157,28 @@ export class CrmRegistry {
       )
     }
     if (!SANDBOX_NAME.test(name)) return `Sandbox name ${quoted(name)} (${source}) cannot be used. ${SANDBOX_NAME_RULE} Nothing was changed.`
+    return null
+  }
+
+  /**
+   * Release the sandbox a request names: it is dropped, and its name may
+   * start afresh (not remembered as dropped). Refused when it names no
+   * sandbox, or one in use (a page's change stream, another request).
+   */
+  release(request: StoreRequest): ApiError | null {
+    const source = request.header !== undefined ? `header ${SANDBOX_HEADER}` : `cookie ${SANDBOX_COOKIE}`
+    const name = request.header ?? request.cookie
+    if (name === undefined || name === MAIN_SANDBOX) {
+      return validationError(`DELETE ${SANDBOX_RELEASE_PATH} releases the sandbox the request names (header ${SANDBOX_HEADER} or cookie ${SANDBOX_COOKIE}); this one names the main database, which is never released.`)
+    }
+    const problem = this.nameProblem(name, source)
+    if (problem) return validationError(problem, { subCategory: 'SANDBOX_NAME' })
+    const sandbox = this.#sandboxes.get(name)
+    if (sandbox && sandbox.holds > 0) {
+      return new ApiError(409, Category.CONFLICT, `Sandbox ${quoted(name)} is in use (${sandbox.holds} request(s) in flight or change stream(s) open): close its pages first. Nothing was changed.`)
+    }
+    this.#sandboxes.delete(name)
+    this.#dropped.delete(name)
     return null
   }
 

@@ -9,7 +9,7 @@
  */
 import { afterEach, expect, test } from 'vitest'
 import { ACCOUNT } from '../../shared/api/auth.ts'
-import { SANDBOX_COOKIE, SANDBOX_HEADER } from '../crms.ts'
+import { SANDBOX_COOKIE, SANDBOX_HEADER, SANDBOX_RELEASE_PATH } from '../crms.ts'
 import { startRingside, type RingsideServer } from '../server.ts'
 import { freePortPair } from './support.ts'
 
@@ -109,6 +109,28 @@ test('a long suite churning through many sandboxes one at a time works at a smal
   await expectErrorBody(await fetch(`${origin}/crm/v3/objects/tickets`, { headers: inSandbox('idle-early') }), 410, 'OBJECT_NOT_FOUND', /dropped/)
   // The most recent ones are still there.
   expect(await subjects(origin, 'worker-1-test-39')).toContain('test 39')
+})
+
+test('a test run releases its sandbox with DELETE /_ringside/v1/sandbox; one in use is not released; the name then starts afresh', async () => {
+  const origin = await start({ sandboxes: true, maxSandboxes: 2 })
+  const release = (headers: Record<string, string>) => fetch(`${origin}${SANDBOX_RELEASE_PATH}`, { method: 'DELETE', headers })
+  expect((await createTicket(origin, 'done', 'before the release')).status).toBe(201)
+  expect((await release(inSandbox('done'))).status).toBe(204)
+  expect(await subjects(origin, 'done')).not.toContain('before the release')
+
+  const stream = await openStream(origin, 'busy')
+  await expectErrorBody(await release(inSandbox('busy')), 409, 'CONFLICT', /"busy" is in use.*close its pages/)
+  stream.abort()
+  const deadline = Date.now() + 5000
+  let released = await release(inSandbox('busy'))
+  while (released.status === 409 && Date.now() < deadline) {
+    await new Promise((done) => setTimeout(done, 50))
+    released = await release(inSandbox('busy'))
+  }
+  expect(released.status).toBe(204)
+
+  await expectErrorBody(await release(auth), 400, 'VALIDATION_ERROR', /main database, which is never released/)
+  await expectErrorBody(await release(inSandbox('a.b')), 400, 'VALIDATION_ERROR', /A sandbox name is 1 to 64 characters/)
 })
 
 /** A page request with this cookie (or none): its status, text and Set-Cookie. */
