@@ -29,6 +29,7 @@
  * starts it afresh. A test run may release its sandbox when done
  * (DELETE SANDBOX_RELEASE_PATH), unless it is in use.
  */
+import type { IncomingMessage } from 'node:http'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
 import { ApiError, Category, validationError } from '../shared/api/errors.ts'
 import { DEFAULT_MAX_SANDBOXES } from './start-options.ts'
@@ -40,7 +41,7 @@ const SANDBOX_NAME = /^[A-Za-z0-9_-]{1,64}$/
 export const SANDBOX_NAME_RULE =
   'A sandbox name is 1 to 64 characters, each a letter (A-Z, a-z), a digit, "_" or "-" (no dots, spaces or other characters); "main" names the main database.'
 /** How many dropped names are remembered (beyond that, the oldest is forgotten and its name may start afresh). */
-export const REMEMBERED_DROPS = 10_000
+const REMEMBERED_DROPS = 10_000
 /** DELETE here releases the sandbox the request names (a test run done with it). */
 export const SANDBOX_RELEASE_PATH = '/_ringside/v1/sandbox'
 /** A name a page response gave a browser: this server run's id, then a random UUID. */
@@ -64,6 +65,12 @@ export interface StoreRequest {
 
 /** A page response's sandbox cookie: a new one to set, or a refusal (with the cookie cleared). */
 export type PageCookie = { set: string } | { refused: { status: number; message: string; clear: string } } | null
+
+/** What a Node request names: its sandbox header (duplicates joined, as Node joins them) and cookie. */
+export function storeRequest(req: IncomingMessage, path: string): StoreRequest {
+  const header = req.headers[SANDBOX_HEADER]
+  return { header: Array.isArray(header) ? header.join(', ') : header, cookie: sandboxCookie(req.headers.cookie), method: req.method ?? 'GET', path }
+}
 
 /** The raw value of the sandbox cookie in a Cookie header, even a malformed one (undefined when there is none). */
 export function sandboxCookie(header: string | undefined): string | undefined {
@@ -102,11 +109,6 @@ export class CrmRegistry {
     this.sandboxesEnabled = options.sandboxes
     this.maxSandboxes = options.maxSandboxes ?? DEFAULT_MAX_SANDBOXES
     this.#options = options.serviceOptions
-  }
-
-  /** The number of sandboxes held now. */
-  get size(): number {
-    return this.#sandboxes.size
   }
 
   /** The store a request names (see the module comment), or the ApiError it is refused with. Never another store. */

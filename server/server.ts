@@ -32,7 +32,7 @@ import { ACCOUNT } from '../shared/api/auth.ts'
 import { REDIRECT_URLS_PATH, redirectUrlProblem } from '../shared/api/oauth/redirect-urls.ts'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
 import { isLoopback } from '../shared/api/calling/outbound.ts'
-import { CrmRegistry, sandboxCookie, SANDBOX_HEADER, SANDBOX_RELEASE_PATH, type CrmRef } from './crms.ts'
+import { CrmRegistry, sandboxCookie, SANDBOX_HEADER, SANDBOX_RELEASE_PATH, storeRequest, type CrmRef } from './crms.ts'
 import { isServablePath, RequestGuard } from './guard.ts'
 import { serveCdnSdk } from './sdk-cdn.ts'
 import { ChangeStreams } from './change-feed.ts'
@@ -476,8 +476,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     if (declared > MAX_BODY_BYTES) {
       return sendError(res, new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`), true)
     }
-    const header = req.headers[SANDBOX_HEADER]
-    const named = { header: Array.isArray(header) ? header.join(', ') : header, cookie: sandboxCookie(req.headers.cookie), method: req.method ?? 'GET', path }
+    const named = storeRequest(req, path)
     if (path === SANDBOX_RELEASE_PATH && req.method === 'DELETE') {
       const refused = registry.release(named)
       return refused ? sendError(res, refused, true) : void res.writeHead(204).end()
