@@ -482,7 +482,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       return refused ? sendError(res, refused, true) : void res.writeHead(204).end()
     }
     const store = registry.route(named)
-    if (store instanceof ApiError) return sendError(res, store, true)
+    if (store instanceof ApiError) return sendError(res, store, true, corsAnswer(req))
     routed.set(req, store)
     res.once('close', registry.hold(store))
     if (path === SERVER_PATHS.changes && req.method === 'GET') return serveChangeStream(req, res)
@@ -499,18 +499,19 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     servePage(req, res)
   })
 
+  /** The CORS headers the API's middleware gives an allowed origin, for answers written straight to Node's response. */
+  const corsAnswer = (req: IncomingMessage): Record<string, string> => {
+    const requestOrigin = req.headers.origin
+    return requestOrigin && corsOrigins.includes(requestOrigin) ? { 'access-control-allow-origin': requestOrigin, 'access-control-expose-headers': EXPOSED_HEADERS.join(','), vary: 'Origin' } : {}
+  }
+
   /**
    * The change stream, written straight to Node's response: a commit's frame is
    * one socket write per stream (see change-feed.ts).
    */
   const serveChangeStream = (req: IncomingMessage, res: ServerResponse) => {
     const { service: crm } = crmFor(req)
-    // The same CORS answer the API's middleware gives (the request is a simple GET: no preflight).
-    const requestOrigin = req.headers.origin
-    const headers: Record<string, string> = {
-      'cache-control': 'no-store',
-      ...(requestOrigin && corsOrigins.includes(requestOrigin) && { 'access-control-allow-origin': requestOrigin, 'access-control-expose-headers': EXPOSED_HEADERS.join(','), vary: 'Origin' }),
-    }
+    const headers: Record<string, string> = { 'cache-control': 'no-store', ...corsAnswer(req) }
     const refused = changeStreams.refusal()
     if (refused) return sendError(res, refused, false, headers)
     res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8' })

@@ -192,3 +192,11 @@ test('without --sandboxes, a page refuses (clearing it) a cookie naming a sandbo
   expect(refused.setCookie).toMatch(/Max-Age=0/)
   await expectErrorBody(await fetch(`${origin}/crm/v3/objects/tickets`, { headers: { ...auth, cookie: `${SANDBOX_COOKIE}=alpha` } }), 400, 'VALIDATION_ERROR', /without --sandboxes/)
 })
+
+test('with --cors, a refusal carries the CORS headers, so a widget frontend on an allowed origin can read why', async () => {
+  server = await startRingside({ port: await freePortPair(), data: null, pages: 'none', sandboxes: true, corsOrigins: ['http://widget.test'] })
+  const origin = server.url.slice(0, -1)
+  const refused = await fetch(`${origin}/crm/v3/objects/tickets`, { headers: { ...inSandbox('suite.worker.1'), origin: 'http://widget.test' } })
+  expect(refused.headers.get('access-control-allow-origin')).toBe('http://widget.test')
+  await expectErrorBody(refused, 400, 'VALIDATION_ERROR', /A sandbox name is 1 to 64 characters/)
+})
