@@ -119,6 +119,7 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
       corsOrigins,
       pages: !options.pages ? 'none' : options.dist ? 'dist' : 'vite',
       sandboxes: options.sandboxes ?? false,
+      maxSandboxes: options.maxSandboxes,
       compactEvery: options.compactEvery,
     })
   } catch (error) {
