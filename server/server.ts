@@ -32,7 +32,8 @@ import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/reference-widget.ts
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { REDIRECT_URLS_PATH, redirectUrlProblem } from '../shared/api/oauth/redirect-urls.ts'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
-import { isLoopback } from '../shared/api/calling/outbound.ts'
+import { isLoopback } from '../shared/api/outbound/address.ts'
+import { nodeTransport } from './outbound-transport.ts'
 import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
 import { isServablePath, RequestGuard } from './guard.ts'
 import { serveCdnSdk } from './sdk-cdn.ts'
@@ -261,8 +262,8 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   }
 
   const serviceOptions: CrmServiceOptions = {
-    // The CRM's requests to calling apps' servers (recordings, channel connection): Node's fetch.
-    outboundFetch: (request) => fetch(request),
+    // The CRM's requests to calling apps' servers (recordings, channel connection): Node's http(s), each address checked.
+    outboundFetch: nodeTransport(),
     seedOptions: { widgetUrl, ...(options.widgetName && { widgetName: options.widgetName }), ...(options.redirectUrls && { redirectUrls: options.redirectUrls }) },
     ...(options.now && { now: options.now }),
   }

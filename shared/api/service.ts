@@ -14,7 +14,7 @@ import { customObjectSchemaRoutes } from './objects/schema-api.ts'
 import { ownerRoutes } from './owners.ts'
 import { callingSettingsRoutes } from './calling-settings.ts'
 import { callingExtensionRoutes } from './calling/index.ts'
-import type { OutboundFetch } from './calling/outbound.ts'
+import { Outbound, type OutboundFetch } from './outbound/read.ts'
 import { adminRoutes } from './admin.ts'
 import { oauthRoutes } from './oauth/routes.ts'
 import { timelineRoutes } from './timeline/routes.ts'
@@ -54,7 +54,7 @@ export function createCrmService(options: CrmServiceOptions = {}): CrmService {
     db.clear()
     seed(db, objects, now(), options.seedOptions)
   }
-  const deps: ServiceDeps = { db, objects, now, reseed, ...(options.outboundFetch && { outboundFetch: options.outboundFetch }) }
+  const deps: ServiceDeps = { db, objects, now, reseed, outbound: new Outbound(options.outboundFetch) }
   const rateLimiter = new RateLimiter(options.rateLimits)
   const routes: Route[] = [
     ...oauthRoutes(deps),
