@@ -32,14 +32,20 @@ import { addressProblem, vendorUrlProblem } from './address.ts'
 export type OutboundFetch = (request: Request, checkAddress?: (address: string) => string | null) => Promise<Response>
 
 /** The rules of every outbound read (emulator choices; the real CRM does not publish its own). */
-export const OUTBOUND_RULES = {
+export interface OutboundRules {
+  deadlineMs: number
+  maxRedirects: number
+  maxConcurrent: number
+}
+
+export const OUTBOUND_RULES: Readonly<OutboundRules> = {
   /** Connect, headers and the whole body, over every hop. */
   deadlineMs: 10_000,
   /** Redirects followed by hand, each hop checked again. */
   maxRedirects: 3,
   /** Reads in flight at once, per service. */
   maxConcurrent: 8,
-} as const
+}
 
 /** Why an outbound request failed, in words for the developer (shown in the harness and in API answers). */
 export class OutboundError extends Error {
@@ -57,12 +63,11 @@ export interface OutboundOptions {
   maxBytes: number
   /** Who asked for the URL: 'vendor' (a calling app's URL: the this-machine rule on every hop) or 'user' (a URL the user typed: any http(s) address). */
   trust: 'vendor' | 'user'
-  /** Redirects to follow; OUTBOUND_RULES.maxRedirects unless fewer. */
-  maxRedirects?: number
 }
 
 export interface StreamedAnswer {
   status: number
+  statusText: string
   headers: Headers
   /** The URL that answered (after redirects). */
   url: string
@@ -72,6 +77,7 @@ export interface StreamedAnswer {
 
 export interface BudgetedAnswer {
   status: number
+  statusText: string
   headers: Headers
   url: string
   body: Uint8Array<ArrayBuffer>
@@ -90,9 +96,9 @@ const describe = (error: unknown) => (error instanceof Error ? ((error.cause as 
 export class Outbound {
   #active = 0
   readonly #fetch: OutboundFetch | undefined
-  readonly #rules: typeof OUTBOUND_RULES
+  readonly #rules: OutboundRules
 
-  constructor(fetch: OutboundFetch | undefined, rules: Partial<typeof OUTBOUND_RULES> = {}) {
+  constructor(fetch: OutboundFetch | undefined, rules: Partial<OutboundRules> = {}) {
     this.#fetch = fetch
     this.#rules = { ...OUTBOUND_RULES, ...rules }
   }
@@ -153,14 +159,14 @@ export class Outbound {
     if (!fetch) throw new OutboundError('This emulator makes no outbound requests (it was started without an outbound fetch), so it cannot reach the vendor.')
     const { deadlineMs } = this.#rules
     const controller = new AbortController()
-    const timer = setTimeout(() => controller.abort(new OutboundError(`${first.method} ${first.url} did not finish within ${deadlineMs} ms.`)), deadlineMs)
+    const timer = setTimeout(() => controller.abort(new OutboundError(`${first.method} ${first.url} did not finish within ${deadlineMs} ms.`, 'ETIMEDOUT')), deadlineMs)
     const finish = () => {
       clearTimeout(timer)
       settled()
     }
     const deadline = aborted(controller.signal)
     deadline.catch(() => {})
-    const maxRedirects = Math.min(options.maxRedirects ?? this.#rules.maxRedirects, this.#rules.maxRedirects)
+    const { maxRedirects } = this.#rules
     const body = first.body === null ? null : await first.arrayBuffer()
     let request = first
     let url = first.url
@@ -185,10 +191,10 @@ export class Outbound {
         }
         const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null
         if (location === null) {
-          return { status: response.status, headers: response.headers, url, body: budgeted(response.body, options.maxBytes, what, controller, finish) }
+          return { status: response.status, statusText: response.statusText, headers: response.headers, url, body: budgeted(response.body, options.maxBytes, what, controller, finish) }
         }
         await response.body?.cancel().catch(() => {})
-        if (hop >= maxRedirects) throw new OutboundError(`${what} redirected more than ${maxRedirects} times${maxRedirects === 0 ? '' : ' in a row'}; Ringside follows at most ${maxRedirects}.`)
+        if (hop >= maxRedirects) throw new OutboundError(`${what} redirected more than ${maxRedirects} times in a row; Ringside follows at most ${maxRedirects}.`)
         let next: URL
         try {
           next = new URL(location, url)
