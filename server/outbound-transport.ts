@@ -9,26 +9,53 @@
  * that changes between check and connect) is never asked for. An IP literal
  * is checked as it is (Node connects to it without a lookup). Redirects are
  * never followed here: the caller gets the 3xx.
+ *
+ * Ringside's own server is never a target: an address of this machine on
+ * one of `ownPorts` is refused, so a vendor cannot send (or redirect) the CRM
+ * to its own admin API (reset, import).
  */
 import { lookup } from 'node:dns/promises'
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { isIP, type LookupFunction } from 'node:net'
+import { networkInterfaces } from 'node:os'
 import { Readable } from 'node:stream'
+import { isLoopbackIp, parseIp } from '../shared/api/outbound/address.ts'
 import { OutboundError, type OutboundFetch } from '../shared/api/outbound/read.ts'
 
 /** Statuses whose answer has no body (the Fetch standard's null body statuses). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304])
 
-/** Node's http(s) client as an OutboundFetch; `ignoreHttpsErrors` accepts a self-signed certificate (the CLI's --ignore-https-errors). */
-export function nodeTransport(options: { ignoreHttpsErrors?: boolean } = {}): OutboundFetch {
+/** Whether `address` is this machine: loopback, unspecified (0.0.0.0, ::), or one of its interfaces' addresses. */
+function isThisMachine(address: string): boolean {
+  const ip = parseIp(address)
+  if (!ip) return false
+  const unspecified = ip.every((byte, i) => byte === 0 || ((i === 10 || i === 11) && byte === 0xff))
+  if (unspecified || isLoopbackIp(ip)) return true
+  const key = ip.join('.')
+  return Object.values(networkInterfaces()).some((list) => list?.some((nic) => parseIp(nic.address)?.join('.') === key))
+}
+
+export interface TransportOptions {
+  /** Accept a self-signed certificate (the CLI's --ignore-https-errors). */
+  ignoreHttpsErrors?: boolean
+  /** Ringside's own ports: this machine on one of them is refused. */
+  ownPorts?: readonly number[]
+}
+
+/** Node's http(s) client as an OutboundFetch. */
+export function nodeTransport(options: TransportOptions = {}): OutboundFetch {
   return async (request, checkAddress = () => null) => {
     const url = new URL(request.url)
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
     const literal = isIP(host)
     const addresses = literal ? [{ address: host, family: literal }] : await lookup(host, { all: true, verbatim: true })
     if (addresses.length === 0) throw new OutboundError(`${url.host} does not resolve to any address.`, 'ENOTFOUND')
     for (const { address } of addresses) {
+      if (options.ownPorts?.includes(port) && isThisMachine(address)) {
+        throw new OutboundError(`${url.host} is Ringside's own server (port ${port}); the CRM sends no request to itself.`, 'ERR_OUTBOUND_ADDRESS')
+      }
       const problem = checkAddress(address)
       if (problem) throw new OutboundError(problem, 'ERR_OUTBOUND_ADDRESS')
     }

@@ -34,6 +34,7 @@ import { REDIRECT_URLS_PATH, redirectUrlProblem } from '../shared/api/oauth/redi
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
 import { isLoopback } from '../shared/api/outbound/address.ts'
 import { nodeTransport } from './outbound-transport.ts'
+import { START_PORT_ROLES } from './bad-ports.ts'
 import { Outbound, type OutboundRules } from '../shared/api/outbound/read.ts'
 import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
 import { isServablePath, RequestGuard } from './guard.ts'
@@ -267,7 +268,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   const serviceOptions: CrmServiceOptions = {
     // The CRM's requests to calling apps' servers (recordings, channel connection): Node's http(s), each address
     // checked; one Outbound for the main CRM and every sandbox, so the cap on concurrent reads is the server's.
-    outbound: new Outbound(nodeTransport(), options.outboundRules),
+    outbound: new Outbound(nodeTransport({ ownPorts: START_PORT_ROLES.map((_role, i) => port + i) }), options.outboundRules),
     seedOptions: { widgetUrl, ...(options.widgetName && { widgetName: options.widgetName }), ...(options.redirectUrls && { redirectUrls: options.redirectUrls }) },
     ...(options.now && { now: options.now }),
   }

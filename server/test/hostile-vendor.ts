@@ -110,6 +110,8 @@ export async function serveHostileVendor(): Promise<HostileVendor> {
     if (shape === 'ep') return json({ authenticatedUrl: `${here}/file/${mode}` })
     // Hop back (from the other port) to the honest one.
     if (shape === 'back') return redirect(`${other(self())}/${mode}/honest`)
+    // /{shape}/to?url=…: a redirect wherever the test says (Ringside's own API, say).
+    if (mode === 'to') return redirect(new URL(request.url ?? '/', here).searchParams.get('url') ?? '/')
     switch (mode as Mode) {
       case 'hop':
         return redirect(`${other(self())}/back/${shape}`)

@@ -192,6 +192,21 @@ describe.concurrent('every outbound read against every misbehaviour', () => {
   }, TEST_TIMEOUT)
 })
 
+describe('Ringside itself is never a target', () => {
+  test("a webhook on Ringside's own port, or a redirect there, is refused before any request reaches it; the data stays", async () => {
+    const reset = `${origin}/_ringside/v1/reset`
+    const widgetOrigin = ringside.widgetOrigin
+    const before = await tables('calling_channel_connection')
+    for (const url of [reset, `${reset.replace('127.0.0.1', 'localhost')}`, `${widgetOrigin}/`, `${vendor.a}/numbers/to?url=${encodeURIComponent(reset)}`]) {
+      expect((await api('PATCH', CHANNEL_SETTINGS, { url }, 'developer')).status).toBe(200)
+      const check = (await (await api('POST', '/_ringside/v1/calling/channel-connection/check', undefined, 'none')).json()) as { status: string; reason: string }
+      expect(check, url).toMatchObject({ status: 'FAILED', reason: expect.stringMatching(/Ringside's own server/) })
+    }
+    await api('PATCH', CHANNEL_SETTINGS, { url: `${vendor.a}/numbers/honest` }, 'developer')
+    expect(await tables('calling_channel_connection'), 'nothing was reset').toEqual(before)
+  }, TEST_TIMEOUT)
+})
+
 describe('bounds', () => {
   test('memory stays bounded over many reads of a vendor that ignores Range and one that never ends', async () => {
     const { callId } = await readyCall('ep/ignores-range')
