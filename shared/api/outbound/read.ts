@@ -243,7 +243,11 @@ function budgeted(body: ReadableStream<Uint8Array> | null, maxBytes: number, wha
     done = true
     finish()
   }
-  const onAbort = () => void reader.cancel(controller.signal.reason).catch(() => {})
+  // At the deadline the answer is cancelled and the slot freed, even if no one reads on.
+  const onAbort = () => {
+    end()
+    void reader.cancel(controller.signal.reason).catch(() => {})
+  }
   controller.signal.addEventListener('abort', onAbort, { once: true })
   return new ReadableStream<Uint8Array>(
     {
