@@ -31,7 +31,10 @@ import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/reference-widget.ts
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { REDIRECT_URLS_PATH, redirectUrlProblem } from '../shared/api/oauth/redirect-urls.ts'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
-import { isLoopback } from '../shared/api/calling/outbound.ts'
+import { isLoopback } from '../shared/api/outbound/address.ts'
+import { nodeTransport } from './outbound-transport.ts'
+import { START_PORT_ROLES } from './bad-ports.ts'
+import { Outbound, type OutboundRules } from '../shared/api/outbound/read.ts'
 import { CrmRegistry, sandboxCookie, SANDBOX_HEADER, SANDBOX_RELEASE_PATH, storeRequest, type CrmRef } from './crms.ts'
 import { isServablePath, RequestGuard } from './guard.ts'
 import { serveCdnSdk } from './sdk-cdn.ts'
@@ -104,6 +107,8 @@ export interface RingsideServerOptions {
   now?: () => number
   /** Change streams open at once (default MAX_CHANGE_STREAMS); one more is refused with 429. */
   maxChangeStreams?: number
+  /** The deadline, redirects and concurrency of requests to calling apps' servers (default OUTBOUND_RULES). */
+  outboundRules?: Partial<OutboundRules>
 }
 
 export interface RingsideServer {
@@ -262,8 +267,9 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   }
 
   const serviceOptions: CrmServiceOptions = {
-    // The CRM's requests to calling apps' servers (recordings, channel connection): Node's fetch.
-    outboundFetch: (request) => fetch(request),
+    // The CRM's requests to calling apps' servers (recordings, channel connection): Node's http(s), each address
+    // checked; one Outbound for the main CRM and every sandbox, so the cap on concurrent reads is the server's.
+    outbound: new Outbound(nodeTransport({ ownPorts: START_PORT_ROLES.map((_role, i) => port + i) }), options.outboundRules),
     seedOptions: { widgetUrl, ...(options.widgetName && { widgetName: options.widgetName }), ...(options.redirectUrls && { redirectUrls: options.redirectUrls }) },
     ...(options.now && { now: options.now }),
   }

@@ -1,14 +1,16 @@
 /**
  * The page of a calling widget, as a CLI sees it before any browser: one GET
- * (redirects not followed: any answer means it is up) that tells whether it
- * answers, why not (refused, timed out, an untrusted https certificate), and
- * the name a user knows it by: its page's <title>.
+ * (an outbound read like every other: redirects followed and checked, within
+ * a deadline and a byte budget) that tells whether it answers, why not
+ * (refused, timed out, an untrusted https certificate), and the name a user
+ * knows it by: its page's <title>. The URL is the user's own (typed on the
+ * command line), so any http(s) address is read.
  *
  * `ringside start --widget` and `ringside check-widget` register that name for
  * the widget, so the harness's dock shows the widget's own name, not the seed's.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import { Outbound } from '../shared/api/outbound/read.ts'
+import { nodeTransport } from './outbound-transport.ts'
 
 export interface WidgetPage {
   status: number
@@ -52,33 +54,27 @@ export function widgetName(url: string, title: string | null): string {
 }
 
 /**
- * One GET of the widget's page. Rejects with Node's error (its `code` says
- * why: ECONNREFUSED, ETIMEDOUT, a TLS code) when it does not answer.
+ * One GET of the widget's page, within `timeoutMs` for the whole read. Rejects
+ * with an OutboundError (its `code` says why when Node gave one: ECONNREFUSED,
+ * a TLS code) when it does not answer.
  */
-export function fetchWidgetPage(url: URL, options: { ignoreHttpsErrors?: boolean; timeoutMs?: number } = {}): Promise<WidgetPage> {
-  const timeoutMs = options.timeoutMs ?? 10_000
-  return new Promise((resolve, reject) => {
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
-      url,
-      { method: 'GET', agent: false, timeout: timeoutMs, rejectUnauthorized: !options.ignoreHttpsErrors, headers: { accept: 'text/html' } },
-      (response: IncomingMessage) => {
-        let body = ''
-        const done = () => resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', title: titleOf(body) })
-        response.setEncoding('utf8')
-        response.on('data', (chunk: string) => {
-          body += chunk
-          if (body.length >= MAX_BODY) {
-            response.destroy()
-            done()
-          }
-        })
-        response.on('end', done)
-        response.on('error', done)
-      },
-    )
-    request.on('timeout', () => request.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })))
-    request.on('error', reject)
-    request.end()
+export async function fetchWidgetPage(url: URL, options: { ignoreHttpsErrors?: boolean; timeoutMs?: number } = {}): Promise<WidgetPage> {
+  const outbound = new Outbound(nodeTransport({ ignoreHttpsErrors: options.ignoreHttpsErrors === true }), { deadlineMs: options.timeoutMs ?? 10_000 })
+  return outbound.run(async (reads) => {
+    const page = await reads.open(new Request(url, { headers: { accept: 'text/html' } }), { maxBytes: MAX_BODY, trust: 'user' })
+    // The title is near the top: the read stops at its end, or after MAX_BODY bytes.
+    let html = ''
+    const decoder = new TextDecoder()
+    try {
+      for await (const chunk of page.body) {
+        html += decoder.decode(chunk, { stream: true })
+        if (html.length >= MAX_BODY || /<\/title>/i.test(html)) break
+      }
+    } catch {
+      // A page that breaks off (or passes its budget or deadline) still answered: its title is what arrived.
+    }
+    await page.body.cancel().catch(() => {})
+    return { status: page.status, statusText: page.statusText, title: titleOf(html) }
   })
 }
 

@@ -9,7 +9,7 @@ import type { AuthRequirement, Principal } from './auth.ts'
 import type { Database } from './db.ts'
 import type { BodyKind, ParsedBody } from './http.ts'
 import type { ObjectStore } from './objects/store.ts'
-import type { OutboundFetch } from './calling/outbound.ts'
+import type { Outbound } from './outbound/read.ts'
 
 /** What every resource module gets. */
 export interface ServiceDeps {
@@ -18,8 +18,8 @@ export interface ServiceDeps {
   now: () => number
   /** Re-create the fresh account (used by the admin reset route). */
   reseed: () => void
-  /** How the CRM reaches a calling app's servers (recordings, channel connection); none: it makes no outbound request. */
-  outboundFetch?: OutboundFetch
+  /** Every request the CRM makes to a calling app's servers (recordings, channel connection) goes through it. */
+  outbound: Outbound
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'

@@ -14,7 +14,7 @@ import { customObjectSchemaRoutes } from './objects/schema-api.ts'
 import { ownerRoutes } from './owners.ts'
 import { callingSettingsRoutes } from './calling-settings.ts'
 import { callingExtensionRoutes } from './calling/index.ts'
-import type { OutboundFetch } from './calling/outbound.ts'
+import { Outbound, type OutboundFetch } from './outbound/read.ts'
 import { adminRoutes } from './admin.ts'
 import { oauthRoutes } from './oauth/routes.ts'
 import { timelineRoutes } from './timeline/routes.ts'
@@ -36,6 +36,8 @@ export interface CrmServiceOptions {
   rateLimits?: RateLimitInput | false
   /** How the CRM reaches a calling app's servers (recordings, channel connection); none: it makes no outbound request. */
   outboundFetch?: OutboundFetch
+  /** The outbound reads, shared with other services (the server's sandboxes); else one of this service's own, over outboundFetch. */
+  outbound?: Outbound
 }
 
 export interface CrmService {
@@ -54,7 +56,7 @@ export function createCrmService(options: CrmServiceOptions = {}): CrmService {
     db.clear()
     seed(db, objects, now(), options.seedOptions)
   }
-  const deps: ServiceDeps = { db, objects, now, reseed, ...(options.outboundFetch && { outboundFetch: options.outboundFetch }) }
+  const deps: ServiceDeps = { db, objects, now, reseed, outbound: options.outbound ?? new Outbound(options.outboundFetch) }
   const rateLimiter = new RateLimiter(options.rateLimits)
   const routes: Route[] = [
     ...oauthRoutes(deps),

@@ -79,7 +79,8 @@ export async function openCrmHost(seedOptions: SeedOptions = {}): Promise<CrmHos
     seedOptions: { widgetUrl: defaultWidgetUrl(globalThis.location), ...seedOptions },
     // The CRM's requests to calling apps' servers go out from this worker with the browser's fetch: a vendor
     // on another origin must allow CORS from this origin (and the preflight of the X-HubSpot-* signature
-    // headers), else the recording or numbers check fails with the browser's reason.
+    // headers), else the recording or numbers check fails with the browser's reason. A page cannot resolve
+    // names, so only the URL's text is checked here, and a redirect (opaque to a page) is refused.
     outboundFetch: (request) => fetch(request),
   })
   let store: RowStore

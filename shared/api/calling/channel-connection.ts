@@ -25,7 +25,9 @@ import type { Database, Table } from '../db.ts'
 import { json } from '../http.ts'
 import type { Route, ServiceDeps } from '../route.ts'
 import { appSettingsRoutes } from './app-settings.ts'
-import { fetchWithBudget, OUTBOUND_LIMITS, OutboundError, signedHeaders, vendorJson, vendorUrlProblem } from './outbound.ts'
+import { vendorUrlProblem } from '../outbound/address.ts'
+import { OutboundError } from '../outbound/read.ts'
+import { OUTBOUND_LIMITS, signedHeaders, vendorJson } from './outbound.ts'
 
 const settingsSchema = z.object({ url: z.string(), isReady: z.boolean(), createdAt: z.string(), updatedAt: z.string() })
 type ChannelConnectionSettings = z.infer<typeof settingsSchema>
@@ -110,7 +112,8 @@ export function channelConnectionRoutes(deps: ServiceDeps): Route[] {
           const uri = new URL(settings.url).href
           const headers = await signedHeaders(ACCOUNT.clientSecret, 'POST', uri, body, deps.now())
           const request = new Request(uri, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body })
-          const answer = vendorJson(await fetchWithBudget(deps.outboundFetch, request, OUTBOUND_LIMITS.maxJsonBytes), `The channel-connection webhook (POST ${settings.url})`)
+          const read = await deps.outbound.run((reads) => reads.all(request, { maxBytes: OUTBOUND_LIMITS.maxJsonBytes, trust: 'vendor' }))
+          const answer = vendorJson(read, `The channel-connection webhook (POST ${settings.url})`)
           return json({ status: 'CONNECTED', url: settings.url, checkedAt, numbers: readNumbers(answer) })
         } catch (error) {
           if (!(error instanceof OutboundError)) throw error

@@ -31,7 +31,10 @@ import { ApiError, Category, notFound, validationError } from '../errors.ts'
 import { noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { appSettingsRoutes } from './app-settings.ts'
-import { fetchWithBudget, OUTBOUND_LIMITS, OutboundError, signedHeaders, vendorJson, vendorUrlProblem, type BudgetedAnswer } from './outbound.ts'
+import { vendorUrlProblem } from '../outbound/address.ts'
+import { contentRangeOf, countBytes, cutRange } from '../outbound/range.ts'
+import { OutboundError, type Reads } from '../outbound/read.ts'
+import { OUTBOUND_LIMITS, signedHeaders, vendorJson } from './outbound.ts'
 
 // ------------------------------------------------------------ settings
 
@@ -104,41 +107,42 @@ function isPlayableType(contentType: string): boolean {
   return type.startsWith('audio/') || type === 'video/mp4' || type === 'application/octet-stream'
 }
 
-/** The total size from `Content-Range: bytes 0-1/12345`, if the header names one. */
-function totalOf(contentRange: string | null): number | undefined {
-  const match = /^bytes\s+\d+-\d+\/(\d+)$/i.exec(contentRange?.trim() ?? '')
-  return match ? Number(match[1]) : undefined
-}
-
 /**
  * Ask the vendor for the recording of `row` (step 4 above): its endpoint for
  * the authenticated URL, then the first bytes of the file with a Range
  * request. Returns the row's new fields; throws an OutboundError.
  */
-async function retrieve(deps: ServiceDeps, settings: RecordingSettings, row: RecordingRow, externalAccountId: string | undefined): Promise<Partial<RecordingRow>> {
+async function retrieve(deps: ServiceDeps, reads: Reads, settings: RecordingSettings, row: RecordingRow, externalAccountId: string | undefined): Promise<Partial<RecordingRow>> {
   const endpoint = new URL(settings.urlToRetrieveAuthedRecording.replaceAll(EXTERNAL_ID_PLACEHOLDER, encodeURIComponent(row.externalId)))
   if (externalAccountId !== undefined) endpoint.searchParams.set('externalAccountId', externalAccountId)
   endpoint.searchParams.set('appId', String(row.appId))
   const headers = await signedHeaders(ACCOUNT.clientSecret, 'GET', endpoint.href, '', deps.now())
   const what = `The recording endpoint (GET ${endpoint.href})`
-  const answer = vendorJson(await fetchWithBudget(deps.outboundFetch, new Request(endpoint, { headers: { accept: 'application/json', ...headers } }), OUTBOUND_LIMITS.maxJsonBytes), what)
+  const answer = vendorJson(await reads.all(new Request(endpoint, { headers: { accept: 'application/json', ...headers } }), { maxBytes: OUTBOUND_LIMITS.maxJsonBytes, trust: 'vendor' }), what)
   const authenticatedUrl = (answer as { authenticatedUrl?: unknown } | null)?.authenticatedUrl
   if (typeof authenticatedUrl !== 'string') throw new OutboundError(`${what} answered without an "authenticatedUrl" string.`)
   const problem = vendorUrlProblem(authenticatedUrl)
   if (problem) throw new OutboundError(`${what} answered an authenticatedUrl the CRM cannot fetch: ${problem}`)
 
-  const probe = await fetchWithBudget(deps.outboundFetch, new Request(authenticatedUrl, { headers: { range: 'bytes=0-1' } }), OUTBOUND_LIMITS.maxAudioBytes)
+  const probe = await reads.open(new Request(authenticatedUrl, { headers: { range: 'bytes=0-1' } }), { maxBytes: OUTBOUND_LIMITS.maxAudioBytes, trust: 'vendor' })
   const contentType = probe.headers.get('content-type') ?? 'application/octet-stream'
+  const declared = probe.headers.get('content-length')
   let size: number | undefined
-  let rangeRequests: boolean
+  let rangeRequests = false
   if (probe.status === 206) {
-    size = totalOf(probe.headers.get('content-range'))
+    await probe.body.cancel()
+    size = contentRangeOf(probe.headers.get('content-range'))?.total
     if (size === undefined) throw new OutboundError(`The recording (${authenticatedUrl}) answered 206 without a Content-Range naming its size.`)
     rangeRequests = true
+  } else if (probe.status === 200 && declared !== null && /^\d{1,15}$/.test(declared.trim())) {
+    // It ignores Range: its Content-Length is the size (each later read is cut, or fails, where the bytes disagree).
+    await probe.body.cancel()
+    size = Number(declared)
   } else if (probe.status === 200) {
-    size = probe.body.byteLength
-    rangeRequests = false
+    // Neither: the bytes are counted as they stream (within the audio budget), never kept.
+    size = await countBytes(probe.body)
   } else {
+    await probe.body.cancel()
     throw new OutboundError(`The recording (${authenticatedUrl}) answered HTTP ${probe.status} to a Range request.`)
   }
   if (!isPlayableType(contentType)) throw new OutboundError(`The recording (${authenticatedUrl}) is ${contentType}, not audio (.mp3, .wav, .flac, .mp4) or an octet-stream.`)
@@ -162,20 +166,6 @@ export function parseRange(header: string | null, size: number): { start: number
   if (start >= size) return 'unsatisfiable'
   if (end < start) return undefined
   return { start, end, open: match[2] === '' }
-}
-
-/** The bytes [start, end] of the vendor's answer to a Range request for them, whether it answered 206 or 200. */
-function bytesOf(answer: BudgetedAnswer, start: number, end: number, url: string): Uint8Array<ArrayBuffer> {
-  if (answer.status === 206) {
-    const match = /^bytes\s+(\d+)-(\d+)\/\d+$/i.exec(answer.headers.get('content-range')?.trim() ?? '')
-    if (!match || Number(match[1]) !== start) throw new OutboundError(`The recording (${url}) answered bytes ${answer.headers.get('content-range') ?? '(no Content-Range)'} to a request for ${start}-${end}.`)
-    return answer.body.subarray(0, end - start + 1)
-  }
-  if (answer.status === 200) {
-    if (answer.body.byteLength <= start) throw new OutboundError(`The recording (${url}) is shorter than it was when it was marked ready.`)
-    return answer.body.subarray(start, end + 1)
-  }
-  throw new OutboundError(`The recording (${url}) answered HTTP ${answer.status}.`)
 }
 
 const markReadySchema = z.object({ engagementId: z.number().int().positive() })
@@ -211,35 +201,38 @@ export function recordingRoutes(deps: ServiceDeps): Route[] {
       async handler(ctx) {
         const { engagementId } = parseInput(markReadySchema, ctx.jsonBody())
         const callId = String(engagementId)
-        const started = await ctx.db.transaction(() => {
-          const p = callOf(callId).properties
-          const missing = ['hs_call_external_id', 'hs_call_app_id'].filter((name) => !p[name])
-          if (missing.length > 0) {
-            throw validationError(`Call ${callId} has no ${missing.join(' or ')}: the CRM needs them to ask the calling app for the recording.`, {
-              context: { missingProperties: missing },
-            })
-          }
-          const appId = Number(p.hs_call_app_id)
-          const settingsRow = appId === ACCOUNT.appId ? settings.get(String(appId)) : undefined
-          if (!settingsRow) {
-            throw validationError(`App ${p.hs_call_app_id} (the call's hs_call_app_id) has no recording settings: register urlToRetrieveAuthedRecording first.`)
-          }
-          const iso = new Date(ctx.now).toISOString()
-          const row: RecordingRow = { callId, appId, externalId: p.hs_call_external_id!, status: 'PENDING', attempt: crypto.randomUUID(), requestedAt: iso, updatedAt: iso }
-          recordings.set(callId, row)
-          return { settingsRow, row, externalAccountId: p.hs_call_external_account_id }
-        }, { client: ctx.client })
-        const outcome = await retrieve(deps, started.settingsRow, started.row, started.externalAccountId).catch((error: unknown) => {
-          if (!(error instanceof OutboundError)) throw error
-          return { status: 'FAILED' as const, reason: error.message }
+        // A read slot is taken first: when every one is in use the request is refused (429) before anything is written.
+        return deps.outbound.run(async (reads) => {
+          const started = await ctx.db.transaction(() => {
+            const p = callOf(callId).properties
+            const missing = ['hs_call_external_id', 'hs_call_app_id'].filter((name) => !p[name])
+            if (missing.length > 0) {
+              throw validationError(`Call ${callId} has no ${missing.join(' or ')}: the CRM needs them to ask the calling app for the recording.`, {
+                context: { missingProperties: missing },
+              })
+            }
+            const appId = Number(p.hs_call_app_id)
+            const settingsRow = appId === ACCOUNT.appId ? settings.get(String(appId)) : undefined
+            if (!settingsRow) {
+              throw validationError(`App ${p.hs_call_app_id} (the call's hs_call_app_id) has no recording settings: register urlToRetrieveAuthedRecording first.`)
+            }
+            const iso = new Date(ctx.now).toISOString()
+            const row: RecordingRow = { callId, appId, externalId: p.hs_call_external_id!, status: 'PENDING', attempt: crypto.randomUUID(), requestedAt: iso, updatedAt: iso }
+            recordings.set(callId, row)
+            return { settingsRow, row, externalAccountId: p.hs_call_external_account_id }
+          }, { client: ctx.client })
+          const outcome = await retrieve(deps, reads, started.settingsRow, started.row, started.externalAccountId).catch((error: unknown) => {
+            if (!(error instanceof OutboundError)) throw error
+            return { status: 'FAILED' as const, reason: error.message }
+          })
+          await ctx.db.transaction(() => {
+            // Unless another ready request for the call replaced the row meanwhile.
+            const current = recordings.get(callId)
+            if (current?.attempt !== started.row.attempt) return
+            recordings.set(callId, recordingSchema.parse({ ...current, ...outcome, updatedAt: new Date(deps.now()).toISOString() }))
+          }, { client: ctx.client })
+          return noContent()
         })
-        await ctx.db.transaction(() => {
-          // Unless another ready request for the call replaced the row meanwhile.
-          const current = recordings.get(callId)
-          if (current?.attempt !== started.row.attempt) return
-          recordings.set(callId, recordingSchema.parse({ ...current, ...outcome, updatedAt: new Date(deps.now()).toISOString() }))
-        }, { client: ctx.client })
-        return noContent()
       },
     },
     {
@@ -267,23 +260,25 @@ export function recordingRoutes(deps: ServiceDeps): Route[] {
         // An open-ended range gets one chunk (the player asks on); any answer at most the budget.
         const limit = range?.open ? OUTBOUND_LIMITS.playerChunkBytes : OUTBOUND_LIMITS.maxAudioBytes
         const end = Math.min(range?.end ?? size - 1, start + limit - 1)
-        const partial = range !== undefined || end < size - 1
-        let bytes: Uint8Array<ArrayBuffer>
+        // Streamed through: the vendor's bytes are passed on as they arrive (a vendor that ignores Range is cut
+        // at the range); one that breaks off, or passes the deadline, ends the answer short.
+        let cut: Awaited<ReturnType<typeof cutRange>>
         try {
-          const answer = await fetchWithBudget(deps.outboundFetch, new Request(row.authenticatedUrl, { headers: { range: `bytes=${start}-${end}` } }), OUTBOUND_LIMITS.maxAudioBytes)
-          bytes = bytesOf(answer, start, end, row.authenticatedUrl)
+          const answer = await deps.outbound.stream(new Request(row.authenticatedUrl, { headers: { range: `bytes=${start}-${end}` } }), { maxBytes: OUTBOUND_LIMITS.maxAudioBytes, trust: 'vendor' })
+          cut = await cutRange(answer, start, end, OUTBOUND_LIMITS.maxAudioBytes, `The recording (${row.authenticatedUrl})`)
         } catch (error) {
           if (!(error instanceof OutboundError)) throw error
           throw new ApiError(502, Category.INTERNAL_ERROR, `The calling app's server did not deliver the recording: ${error.message}`)
         }
+        const partial = range !== undefined || cut.last < size - 1
         const headers: Record<string, string> = {
           'content-type': row.contentType ?? 'application/octet-stream',
           'accept-ranges': 'bytes',
-          'content-length': String(bytes.byteLength),
+          'content-length': String(cut.last - start + 1),
           'cache-control': 'no-store',
         }
-        if (partial) headers['content-range'] = `bytes ${start}-${start + bytes.byteLength - 1}/${size}`
-        return new Response(bytes, { status: partial ? 206 : 200, headers })
+        if (partial) headers['content-range'] = `bytes ${start}-${cut.last}/${size}`
+        return new Response(cut.body, { status: partial ? 206 : 200, headers })
       },
     },
   ]
