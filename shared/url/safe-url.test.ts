@@ -74,12 +74,13 @@ describe('checkUrl', () => {
     ['https://bücher.example/päth', 'https://xn--bcher-kva.example/p%C3%A4th'],
     ['http://127.0.0.1:5174/widget/?outcome=answer', 'http://127.0.0.1:5174/widget/?outcome=answer'],
     ['https://[::1]:8443/', 'https://[::1]:8443/'],
+    ['https://example.com/a b', 'https://example.com/a%20b'],
   ])('accepts the absolute http(s) URL %j as %j', (value, href) => {
     expect(checkUrl(value)).toEqual({ ok: true, href, origin: new URL(href).origin })
   })
 
   it('names the scheme it refused', () => {
-    expect(checkUrl('JaVaScRiPt:alert(1)')).toEqual({ ok: false, reason: 'uses the javascript: scheme; only http: and https: are accepted' })
+    expect(checkUrl('JaVaScRiPt:alert(1)')).toEqual({ ok: false, reason: 'uses the javascript: scheme; only http(s) URLs are accepted' })
   })
 
   it('accepts a path only where the caller lists it', () => {
@@ -116,7 +117,7 @@ describe('checkUrl', () => {
 
 describe('requireSafeUrl', () => {
   it('throws a sentence with what, the clipped value and the reason', () => {
-    expect(() => requireSafeUrl('data:text/html,x', 'The widget URL')).toThrow('The widget URL "data:text/html,x" uses the data: scheme; only http: and https: are accepted.')
+    expect(() => requireSafeUrl('data:text/html,x', 'The widget URL')).toThrow('The widget URL "data:text/html,x" uses the data: scheme; only http(s) URLs are accepted.')
     expect(() => requireSafeUrl(`javascript:${'x'.repeat(500)}`, 'src')).toThrow(/^src "javascript:x+\.\.\." uses/)
   })
 })

@@ -24,6 +24,15 @@
  * (scripts/eslint/url-sinks.mjs) knows that call.
  */
 
+/**
+ * The same-origin paths a CRM field may name, each documented in docs/urls.md. A place accepts a path only
+ * when it lists one of these (or, for the calling SDK's `src`, any path of its own page).
+ */
+export const OWN_PATHS = {
+  /** A call's recording, streamed through the API (`GET /_ringside/v1/calls/{callId}/recording`, `audioUrl` of the call's media). */
+  recordingAudio: /^\/_ringside\/v1\/calls\/[0-9A-Za-z_-]{1,64}\/recording$/,
+} as const
+
 /** Longest URL accepted, in UTF-16 code units (browsers take more; no CRM URL needs it). */
 export const MAX_URL_LENGTH = 8192
 
@@ -72,7 +81,7 @@ export function checkUrl(value: unknown, rules: UrlRules = {}): UrlVerdict {
 }
 
 function checkAbsolute(value: string, scheme: string): UrlVerdict {
-  if (scheme !== 'http' && scheme !== 'https') return refuse(`uses the ${scheme}: scheme; only http: and https: are accepted`)
+  if (scheme !== 'http' && scheme !== 'https') return refuse(`uses the ${scheme}: scheme; only http(s) URLs are accepted`)
   // `http:host` and `http:/host` parse as http://host/ (a WHATWG quirk for special schemes): say it plainly instead.
   if (!/^https?:\/\/[^/]/i.test(value)) return refuse(`must be written ${scheme}://host/…`)
   let url: URL
