@@ -12,7 +12,7 @@
  * - the caller-ID matches of an inbound call's number (shared/crm/caller-id.ts).
  */
 import { useRef } from 'react'
-import { checkUrl, OWN_PATHS } from '../../shared/url/safe-url.ts'
+import { OWN_PATHS, safeUrl } from '../../shared/url/safe-url.ts'
 import { CALLER_ID_SEARCHES, callerIdSearchBody, tooShortForCallerId } from '../../shared/crm/caller-id.ts'
 import { api } from '../lib/api-client.ts'
 import type { CrmObject, SearchResponse } from '../lib/crm-api.ts'
@@ -35,11 +35,6 @@ interface CallMedia {
 
 const mediaPath = (callId: string) => `/_ringside/v1/calls/${encodeURIComponent(callId)}/media`
 
-/** The recording's audio: only the API's own recording path (shared/url/safe-url.ts OWN_PATHS), never the calling app's URL. */
-const ownAudioUrl = (value: string | undefined): string | undefined => {
-  const verdict = checkUrl(value, { paths: [OWN_PATHS.recordingAudio] })
-  return verdict.ok ? verdict.href : undefined
-}
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
@@ -51,7 +46,8 @@ export function CallMediaView({ callId }: { callId: string }) {
   const data = media.state.data
   if (!data || (!data.recording && !data.transcript)) return null
   const { recording, transcript } = data
-  const audioUrl = ownAudioUrl(recording?.audioUrl)
+  // Only the API's own recording path is played (OWN_PATHS.recordingAudio), never a calling app's URL.
+  const audioUrl = safeUrl(recording?.audioUrl, { paths: [OWN_PATHS.recordingAudio] })
   const playFrom = (ms: number) => {
     const audio = player.current
     if (!audio) return

@@ -5,7 +5,7 @@
  * harness's own origin cannot reach the harness, its storage or its API.
  */
 import { useEffect, useRef } from 'react'
-import { checkUrl } from '../../shared/url/safe-url.ts'
+import { checkUrl, safeUrl } from '../../shared/url/safe-url.ts'
 
 export interface IframeModalProps {
   url: string
@@ -21,7 +21,7 @@ const clamp = (value: number | undefined, fallback: number, max: number) =>
 export function IframeModal({ url, title, width, height, onClose }: IframeModalProps) {
   const closeRef = useRef<HTMLButtonElement>(null)
   const verdict = checkUrl(url)
-  const safe = verdict.ok ? verdict.href : undefined
+  const safe = safeUrl(url)
 
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null

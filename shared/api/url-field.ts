@@ -11,7 +11,7 @@ import { checkUrl } from '../url/safe-url.ts'
 export function urlFieldProblem(value: string, httpsOnly = false): string | null {
   const verdict = checkUrl(value)
   if (!verdict.ok) return `must be an absolute http(s) URL: it ${verdict.reason}`
-  if (httpsOnly && !verdict.href.startsWith('https:')) return 'must be an https URL'
+  if (httpsOnly && !verdict.href.startsWith('https:')) return 'must be an https URL: only secure URLs are accepted here'
   return null
 }
 

@@ -37,7 +37,7 @@ test('?navigation= wins over the stored setting; only "full" reloads', () => {
 })
 
 test('the calling window keeps the page query and forces placement=window', () => {
-  expect(callingWindowUrl({ pathname: '/', search: '?widget=http%3A%2F%2Fw%2F&placement=widget&navigation=full' })).toBe(
-    '/?widget=http%3A%2F%2Fw%2F&placement=window&navigation=full#/calling-window',
+  expect(callingWindowUrl({ search: '?widget=http%3A%2F%2Fw%2F&placement=widget&navigation=full' })).toBe(
+    '?widget=http%3A%2F%2Fw%2F&placement=window&navigation=full#/calling-window',
   )
 })

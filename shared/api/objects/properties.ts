@@ -587,8 +587,10 @@ export function normalizeValue(
     }
     case 'phone_number':
     case 'string':
-      const urlProblem = def.rules.url ? urlFieldProblem(text, def.rules.url === 'https') : null
-      if (urlProblem !== null) return fail('INVALID_URL', `"${name}" ${urlProblem}${def.rules.url === 'https' ? ' (only secure, https, URLs are accepted)' : ''}`)
+      if (def.rules.url) {
+        const problem = urlFieldProblem(text, def.rules.url === 'https')
+        if (problem !== null) return fail('INVALID_URL', `"${name}" ${problem}`)
+      }
       if (name === 'email' && objectType === 'contacts') {
         const email = text.trim().toLowerCase()
         if (!/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u.test(email)) return fail('INVALID_EMAIL', `Email address ${text} is invalid`)

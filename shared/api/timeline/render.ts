@@ -624,13 +624,8 @@ function decodeEntities(text: string): string {
   })
 }
 
-/**
- * A Markdown link's or image's URL, entities decoded (markdown-it leaves them), if shared/url/safe-url.ts
- * accepts it; otherwise undefined. Spaces at the ends are not part of a CommonMark link destination.
- */
-function markdownUrl(raw: string): string | undefined {
-  return safeUrl(decodeEntities(raw).trim())
-}
+/** A Markdown link's or image's URL as written: entities decoded (markdown-it leaves them); spaces at the ends are not part of a CommonMark link destination. */
+const markdownUrl = (raw: string): string => decodeEntities(raw).trim()
 
 /**
  * The Markdown renderer: raw HTML off (HTML in the text is escaped, with
@@ -657,7 +652,7 @@ const attr = (token: { attrGet(name: string): string | number | null } | undefin
 rules.link_open = (tokens, idx, _options, renderEnv) => {
   const env = renderEnv as MarkdownEnv | undefined
   const token = tokens[idx]
-  const href = markdownUrl(attr(token, 'href'))
+  const href = safeUrl(markdownUrl(attr(token, 'href')))
   if (env) (env.links ??= []).push(href !== undefined)
   if (href === undefined) return ''
   const rawTitle = attr(token, 'title')
@@ -668,7 +663,7 @@ rules.link_close = (_tokens, _idx, _options, env) => ((env as MarkdownEnv | unde
 rules.image = (tokens, idx, options, env, self) => {
   const token = tokens[idx]
   const alt = escapeAttribute(decodeEntities(self.renderInlineAsText(token?.children ?? [], options, env)))
-  const src = markdownUrl(attr(token, 'src'))
+  const src = safeUrl(markdownUrl(attr(token, 'src')))
   if (src === undefined) return alt
   const rawTitle = attr(token, 'title')
   const title = rawTitle ? ` title="${escapeAttribute(decodeEntities(rawTitle))}"` : ''
