@@ -120,9 +120,9 @@ export const urlSinkRule = {
         const element = node.parent.name
         if (element.type !== 'JSXIdentifier' || !/^[a-z]/.test(element.name)) return
         const name = node.name.type === 'JSXNamespacedName' ? `${node.name.namespace.name}:${node.name.name.name}` : node.name.name
-        if (!URL_ATTRIBUTES.has(name) || node.value?.type !== 'JSXExpressionContainer') return
-        if (node.value.expression.type === 'JSXEmptyExpression') return
-        check(node.value.expression, `The ${name} attribute`)
+        if (!URL_ATTRIBUTES.has(name) || !node.value) return
+        const value = node.value.type === 'JSXExpressionContainer' ? node.value.expression : node.value
+        if (value.type !== 'JSXEmptyExpression') check(value, `The ${name} attribute`)
       },
       AssignmentExpression(node) {
         const target = node.left
