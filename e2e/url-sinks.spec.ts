@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
 import { ORIGINS } from './origins.ts'
 import { fixtureUrl } from './support/interop-pages.ts'
@@ -52,16 +53,33 @@ async function watch(page: Page): Promise<Watch> {
   return seen
 }
 
-const HOST_PARAMS = [
-  { host: 'plain-host', param: 'widget' },
-  { host: 'plain-host', param: 'hostile' },
-  { host: 'sdk-host', param: 'widget' },
-  { host: 'sdk-host', param: 'hostile' },
-  { host: 'npm-host', param: 'widget' },
-  { host: 'widget-host', param: 'widget' },
-] as const
+/**
+ * Every fixture page and the URL query parameters it reads, found in its source (e2e/fixtures/<name>/main.ts):
+ * the readers of e2e/support/host-page.ts. A fixture that put a parameter into a src any other way fails the
+ * lint (ringside/url-sink).
+ */
+function urlParamsOfFixtures(): Array<readonly [string, string]> {
+  const root = new URL('./fixtures/', import.meta.url)
+  const found: Array<readonly [string, string]> = []
+  for (const name of readdirSync(root)) {
+    const source = ['main.ts', 'main.tsx'].map((file) => new URL(`${name}/${file}`, root)).find((file) => existsSync(file))
+    if (!source) continue
+    const text = readFileSync(source, 'utf8')
+    const params = new Set<string>()
+    if (/\bwidgetUrlFromQuery\(/.test(text)) params.add('widget')
+    if (/\bhostileUrlFromQuery\(/.test(text)) params.add('hostile')
+    for (const [, param] of text.matchAll(/\burlFromQuery\(\s*'([^']+)'/g)) params.add(param!)
+    for (const param of params) found.push([name, param])
+  }
+  return found
+}
+const URL_PARAMS = urlParamsOfFixtures()
 
-for (const { host, param } of HOST_PARAMS) {
+test('the fixture pages that read URL parameters are found from their sources', () => {
+  expect(URL_PARAMS).toEqual(expect.arrayContaining([['plain-host', 'hostile'], ['sdk-host', 'hostile'], ['plain-host', 'widget'], ['widget-host', 'widget']]))
+})
+
+for (const [host, param] of URL_PARAMS) {
   test(`the ${host} fixture refuses a hostile ?${param}= and no canary runs`, async ({ page }) => {
     const seen = await watch(page)
     for (const value of HOSTILE) {
