@@ -16,6 +16,9 @@
 // listed function; `undefined`/`null`; `a ? b : c`, `a ?? b`, `a || b` with both sides accepted, `a && b` with `b`
 // accepted; a `const` whose initial value is accepted. Anything else (a parameter, a property, a `let`) is
 // reported: pass it through safeUrl/requireSafeUrl, or write an `eslint-disable-next-line` with a reason.
+//
+// `npm run lint` caches results per file, keyed on the files and the config, not on this rule's code: after editing it, run
+// `npx eslint --no-cache .` once.
 
 const URL_ATTRIBUTES = new Set(['src', 'href', 'action', 'formAction', 'formaction', 'data', 'poster', 'xlinkHref', 'xlink:href'])
 const URL_PROPERTIES = new Set(['src', 'href', 'action', 'formAction', 'poster'])
