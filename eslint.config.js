@@ -4,6 +4,8 @@
 //   make ESLint build a whole TypeScript program with the JavaScript compiler (beside the native `tsc` that
 //   `npm run typecheck` runs) and took 3.4x the CPU time (README.md, "Development tooling").
 // - The React hooks rules (the rules of hooks, exhaustive effect dependencies) on the React code.
+// - One URL rule (ringside/url-sink, scripts/eslint/url-sinks.mjs): every src, href, navigation and HTML URL
+//   attribute takes a literal or shared/url/safe-url.ts's output (docs/urls.md).
 // - The folders' boundaries, each with a message that names the boundary and says why it is there (README.md
 //   "Boundaries", host-harness/README.md, widget/README.md, shared/api/README.md).
 import { readdirSync } from 'node:fs'
@@ -13,6 +15,7 @@ import importX from 'eslint-plugin-import-x'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+import ringside from './scripts/eslint/url-sinks.mjs'
 
 const root = import.meta.dirname
 const dirsOf = (dir) =>
@@ -184,6 +187,33 @@ export default defineConfig([
     files: ['widget/**/*.{ts,tsx}', 'host-harness/**/*.{ts,tsx}', 'oauth/**/*.{ts,tsx}', 'e2e/fixtures/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+
+  // One URL rule: every value that becomes a src, href or navigation is a literal or passed shared/url/safe-url.ts.
+  // Besides safeUrl/requireSafeUrl, these calls make URLs that need no check, each for the reason given:
+  {
+    files: ['**/*.{js,mjs,ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/*.spec.ts', 'shared/protocol/testing/**', 'widget/testing/**'],
+    plugins: { ringside },
+    rules: {
+      'ringside/url-sink': [
+        'error',
+        {
+          safeCalls: [
+            'safeUrl',
+            'requireSafeUrl',
+            // a blob: URL of bytes the page itself made (a download); only the page that made it can load it
+            'URL.createObjectURL',
+            // the harness's routes (host-harness/lib/routes.ts, placement.ts): `#/…` and `?…#/…` references on the
+            // page itself, ids URI-encoded (routes.test.ts walks hostile ids and types through them)
+            'hrefs.*',
+            'recordHref',
+            'callingWindowUrl',
+          ],
+          transparentCalls: ['escapeHtml', 'escapeAttribute'],
+        },
+      ],
+    },
   },
 
   // The SDK's classes get their send methods generated from the message catalogue onto the prototype; an interface

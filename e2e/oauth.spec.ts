@@ -107,7 +107,7 @@ test('an unknown client_id or a non-http redirect_uri shows the error on the pag
   await expect(page.getByRole('button', { name: 'Grant access' })).toHaveCount(0)
 
   await page.goto(authorizeUrl({ client_id: 'local-client', redirect_uri: 'javascript:alert(1)', scope: 'timeline' }))
-  await expect(page.getByRole('alert')).toContainText('redirect_uri must be an http(s) URL')
+  await expect(page.getByRole('alert')).toContainText('redirect_uri must be an absolute http(s) URL')
   expect(new URL(page.url()).pathname).toBe('/oauth/authorize')
 })
 

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { openInBrowser } from './open-in-browser.ts'
+import { checkUrl, refusalText } from '../shared/url/safe-url.ts'
 import { fetchWidgetPage, TLS_ERROR_CODE, widgetName } from '../server/widget-page.ts'
 import { parsePlacementOption } from '../e2e/kit/placements.ts'
 import { NOTHING_RAN } from '../e2e/kit/report/nothing-ran.ts'
@@ -69,13 +70,9 @@ function findPlaywright(): FoundPlaywright | null {
 
 /** Runs the check; resolves to the exit code (0 ready, 1 a check failed, 2 could not run). */
 export async function runCheckWidget(url: string, options: CheckWidgetOptions): Promise<0 | 1 | 2> {
-  let widgetUrl: URL
-  try {
-    widgetUrl = new URL(url)
-  } catch {
-    return problem(`${JSON.stringify(url)} is not a URL; give an absolute http(s) URL, e.g. http://localhost:5174/`)
-  }
-  if (widgetUrl.protocol !== 'http:' && widgetUrl.protocol !== 'https:') return problem(`${widgetUrl.href} is not an http(s) URL`)
+  const checked = checkUrl(url)
+  if (!checked.ok) return problem(`${refusalText('the widget URL', url, checked.reason)} Give an absolute http(s) URL, e.g. http://localhost:5174/`)
+  const widgetUrl = new URL(checked.href)
   const port = Number(options.port)
   if (!Number.isInteger(port) || port < 1024 || port > 65533) return problem(`--port must be an integer between 1024 and 65533, got ${options.port}`)
   const syncTimeout = Number(options.syncTimeout)

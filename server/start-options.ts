@@ -5,6 +5,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { redirectUrlProblem } from '../shared/api/oauth/redirect-urls.ts'
+import { checkUrl } from '../shared/url/safe-url.ts'
 import { DEFAULT_PORT } from './package-info.ts'
 
 function portNumber(value: string): number {
@@ -14,14 +15,9 @@ function portNumber(value: string): number {
 }
 
 function httpUrl(value: string): string {
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    throw new InvalidArgumentError('an absolute http(s) URL')
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('an http(s) URL')
-  return url.href
+  const checked = checkUrl(value)
+  if (!checked.ok) throw new InvalidArgumentError(`an absolute http(s) URL (this one ${checked.reason})`)
+  return checked.href
 }
 
 /** A redirect URL the app may register (https, or http on localhost), for --redirect-url. */

@@ -4,6 +4,7 @@
  * the hostile origin + 2 (as scripts/serve-dist.mjs serves them).
  */
 import { ORIGINS } from '../origins.ts'
+import { checkUrl, refusalText } from '../../shared/url/safe-url.ts'
 
 export interface KitOrigins {
   harness: string
@@ -32,12 +33,7 @@ export function fixtureUrl(origins: KitOrigins, name: string, params: Record<str
 
 /** The origin of an http(s) URL; throws a clear error otherwise. */
 export function originOf(url: string): string {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    throw new Error(`Not a URL: ${JSON.stringify(url)} (the widget URL must be absolute, e.g. http://localhost:5174/)`)
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`Not an http(s) URL: ${url}`)
-  return parsed.origin
+  const checked = checkUrl(url)
+  if (!checked.ok) throw new Error(`${refusalText('The widget URL', url, checked.reason)} Give an absolute http(s) URL, e.g. http://localhost:5174/`)
+  return new URL(checked.href).origin
 }

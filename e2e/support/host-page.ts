@@ -1,3 +1,4 @@
+import { checkUrl, refusalText } from '../../shared/url/safe-url.ts'
 import { queryParam } from './page-utils.ts'
 
 /** The SYNC fields both host fixtures send, as the CRM does for a classic call widget. */
@@ -9,17 +10,23 @@ export const SYNC_FIELDS = {
   usesCallingWindow: false,
 } as const
 
-/** `?widget=<url>` resolved against the page; shows and throws a clear error otherwise. */
-export function widgetUrlFromQuery(): URL {
-  const raw = queryParam('widget')
-  const url = raw ? new URL(raw, location.href) : null
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    const message = `fixture needs ?widget=<http(s) url>, got ${JSON.stringify(raw)}`
+/** The query parameter `name` as a URL shared/url/safe-url.ts accepts (absolute http(s)); shows and throws a clear error otherwise. */
+export function urlFromQuery(name: string): URL {
+  const raw = queryParam(name)
+  const verdict = checkUrl(raw)
+  if (!verdict.ok) {
+    const message = `fixture needs ?${name}=<absolute http(s) url>: ${refusalText(name, raw, verdict.reason)}`
     document.body.append(Object.assign(document.createElement('p'), { role: 'alert', textContent: message }))
     throw new Error(message)
   }
-  return url
+  return new URL(verdict.href)
 }
+
+/** `?widget=<url>`: see urlFromQuery. */
+export const widgetUrlFromQuery = (): URL => urlFromQuery('widget')
+
+/** `?hostile=<url>` when present (a third-origin frame beside the widget), checked like `widget`; null when absent. */
+export const hostileUrlFromQuery = (): URL | null => (queryParam('hostile') === null ? null : urlFromQuery('hostile'))
 
 /**
  * Calls `listener` on every load of `frame`, before any listener on the frame

@@ -1,3 +1,5 @@
+import { requireSafeUrl } from '../../shared/url/safe-url.ts'
+
 /**
  * Calls `target[method](...args)` by name, for fixtures that let Playwright
  * drive every SDK method through one window function. Trailing `undefined`
@@ -22,6 +24,9 @@ export const FIXTURE_FRAME_SIZE = { width: 420, height: 640 } as const
 /**
  * Embeds `src` in an iframe the way the CRM does (`allow="microphone;
  * autoplay"`), before any script of the page reacts to it. Returns the frame.
+ * `src` must pass shared/url/safe-url.ts (an absolute http(s) URL): a fixture's
+ * query parameters come from whoever opened the page, and a `javascript:` src
+ * would run on the fixture's origin. Throws otherwise, naming the value.
  */
 export function embedFrame(src: string, title: string, parent: HTMLElement = document.body): HTMLIFrameElement {
   const frame = document.createElement('iframe')
@@ -29,7 +34,7 @@ export function embedFrame(src: string, title: string, parent: HTMLElement = doc
   frame.allow = 'microphone; autoplay'
   frame.width = String(FIXTURE_FRAME_SIZE.width)
   frame.height = String(FIXTURE_FRAME_SIZE.height)
-  frame.src = src
+  frame.src = requireSafeUrl(src, `${title} frame URL`)
   parent.append(frame)
   return frame
 }

@@ -292,12 +292,14 @@ function page() {
   const state = randomBytes(12).toString('hex')
   pendingStates.add(state)
   connect.search = new URLSearchParams({ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, scope: SCOPES.join(' '), state }).toString()
+  // eslint-disable-next-line ringside/url-sink -- AUTHORIZE_URL is this server's own configuration, not outside input
+  const connectLink = `<a href="${escapeHtml(connect.href)}">Connect to the CRM (OAuth)</a>`
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Example widget backend</title></head>
 <body style="font: 15px system-ui; max-width: 42rem; margin: 2rem auto">
 <h1>Example widget backend</h1>
 <p>CRM: <code>${escapeHtml(CRM)}</code></p>
 <p role="status" id="connection">${tokens ? `Connected: access token …${escapeHtml(tokens.accessToken.slice(-6))}, expires ${escapeHtml(new Date(tokens.expiresAt).toISOString())}.` : 'Not connected.'}</p>
-<p><a href="${escapeHtml(connect.href)}">Connect to the CRM (OAuth)</a></p>
+<p>${connectLink}</p>
 <form method="post" action="/refresh"><button>Refresh the access token now</button></form>
 <form method="post" action="/calls">
   <label>Contact id <input name="contactId" value="1" size="6"></label>

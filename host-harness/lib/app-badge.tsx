@@ -14,6 +14,7 @@ export function AppBadge({ appId, appName: nameFromEvent }: { appId?: number; ap
   const icon = useHarnessStore((s) => s.appIcon)
   return (
     <span className="app-badge">
+      {/* eslint-disable-next-line ringside/url-sink -- a PNG/JPEG data: URL the harness made from an upload, re-checked on load (harness-store.ts appIcon schema); an <img> runs no script */}
       {icon ? <img className="app-icon" src={icon.dataUrl} alt="" width={20} height={20} /> : <span className="app-icon app-icon-placeholder" aria-hidden="true" />}
       <span className="app-name">{appName}</span>
       {appId !== undefined && <span className="visually-hidden"> (app {appId})</span>}

@@ -1,4 +1,5 @@
-import { navigateToRecord, parseHash, parseLocation } from './routes.ts'
+import fc from 'fast-check'
+import { hrefs, navigateToRecord, parseHash, parseLocation, recordHref } from './routes.ts'
 import { recordTypeOf } from './crm-types.ts'
 
 test.each([
@@ -37,4 +38,22 @@ test('navigating to a record opens its page; an unknown type or a bad id is refu
   expect(navigateToRecord('PLANET', '7')).toBe(false)
   expect(navigateToRecord('COMPANY', '7; alert(1)')).toBe(false)
   expect(window.location.hash).toBe('#/contacts/7')
+})
+
+// The lint rule ringside/url-sink trusts these builders by name (eslint.config.js): whatever ids and types
+// they are given, they must stay references to this page (`#…`) that no value can turn into
+// another scheme, host or path.
+test('the route builders the URL lint rule trusts make only same-document references, for any input', () => {
+  fc.assert(
+    fc.property(fc.string(), fc.string(), (type, id) => {
+      const made = [recordHref(type, id), hrefs.record('contacts', id), hrefs.list('deals'), hrefs.developer('oauth'), hrefs.tasks(), hrefs.callingWindow()].filter((href) => href !== null)
+      for (const href of made) {
+        expect(href).toMatch(/^#/)
+        const resolved = new URL(href, 'http://127.0.0.1:5173/app/?x=1')
+        expect(`${resolved.origin}${resolved.pathname}`).toBe('http://127.0.0.1:5173/app/')
+        expect(resolved.hash.startsWith('#/')).toBe(true)
+      }
+    }),
+    { numRuns: 300 },
+  )
 })

@@ -50,6 +50,7 @@ export function AppPanel({ measure }: { measure?: (blob: Blob) => Promise<{ widt
         </p>
         {icon ? (
           <p className="icon-current">
+            {/* eslint-disable-next-line ringside/url-sink -- a PNG/JPEG data: URL the harness made from an upload, re-checked on load (harness-store.ts appIcon schema); an <img> runs no script */}
             <img src={icon.dataUrl} alt="Current app icon" width={64} height={64} />
             <span className="muted">
               {icon.fileName}, {icon.width} × {icon.height}, {Math.ceil(icon.bytes / 1024)} KB

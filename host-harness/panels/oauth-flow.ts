@@ -9,6 +9,7 @@ import { api } from '../lib/api-client.ts'
 import { harnessCallbackUrl, REDIRECT_URLS_PATH } from '../../shared/api/oauth/redirect-urls.ts'
 import { useHarnessStore, type OAuthConnection } from '../lib/harness-store.ts'
 import { ACCOUNT } from '../../shared/crm/account.ts'
+import { requireSafeUrl } from '../../shared/url/safe-url.ts'
 
 /** Scopes a calling app with timeline events asks for. */
 export const DEFAULT_SCOPES = [
@@ -45,7 +46,7 @@ function randomState(): string {
 }
 
 /** Remember a fresh state and go to the consent page (same tab). */
-export function beginConnect(scopes: readonly string[], go: (url: string) => void = (url) => window.location.assign(url)): void {
+export function beginConnect(scopes: readonly string[], go: (url: string) => void = (url) => window.location.assign(requireSafeUrl(url, 'The consent page URL'))): void {
   const state = randomState()
   useHarnessStore.getState().setPendingOAuthState(state)
   go(authorizeUrl(state, scopes))

@@ -8,12 +8,14 @@
 import type { CrmObject } from '../lib/crm-api.ts'
 import { callHeading, callTime } from '../lib/call-summary.ts'
 import { formatDateTime, formatDuration, humanizeEnum } from '../lib/format.ts'
-import { safeHttpUrl, sanitizeHtml } from '../lib/security/sanitize.ts'
+import { checkUrl, safeUrl } from '../../shared/url/safe-url.ts'
+import { sanitizeHtml } from '../lib/security/sanitize.ts'
 import { CallerMatches, CallMediaView } from './call-media.tsx'
 
 export function CallEntry({ call, dispositions, pinned = false }: { call: CrmObject; dispositions?: ReadonlyMap<string, string>; pinned?: boolean }) {
   const p = call.properties
-  const recording = safeHttpUrl(p.hs_call_recording_url)
+  const recordingCheck = p.hs_call_recording_url ? checkUrl(p.hs_call_recording_url) : null
+  const recording = safeUrl(p.hs_call_recording_url)
   const body = p.hs_call_body?.trim()
   const disposition = p.hs_call_disposition ? (dispositions?.get(p.hs_call_disposition) ?? p.hs_call_disposition) : undefined
   const headingId = `call-${call.id}${pinned ? '-pinned' : ''}-heading`
@@ -70,7 +72,7 @@ export function CallEntry({ call, dispositions, pinned = false }: { call: CrmObj
           </a>
         </p>
       )}
-      {p.hs_call_recording_url && !recording && <p className="muted">Recording link hidden: it is not an http(s) URL.</p>}
+      {recordingCheck && !recordingCheck.ok && <p className="muted">Recording link hidden: its URL {recordingCheck.reason}.</p>}
     </article>
   )
 }

@@ -12,6 +12,7 @@
  * - the caller-ID matches of an inbound call's number (shared/crm/caller-id.ts).
  */
 import { useRef } from 'react'
+import { OWN_PATHS, safeUrl } from '../../shared/url/safe-url.ts'
 import { CALLER_ID_SEARCHES, callerIdSearchBody, tooShortForCallerId } from '../../shared/crm/caller-id.ts'
 import { api } from '../lib/api-client.ts'
 import type { CrmObject, SearchResponse } from '../lib/crm-api.ts'
@@ -34,8 +35,6 @@ interface CallMedia {
 
 const mediaPath = (callId: string) => `/_ringside/v1/calls/${encodeURIComponent(callId)}/media`
 
-/** Only a path of Ringside's own player is played: the API never hands the page a vendor URL. */
-const isOwnAudioPath = (value: string | undefined): value is string => value !== undefined && /^\/_ringside\/v1\/calls\/[^/?#]+\/recording$/.test(value)
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
@@ -47,6 +46,8 @@ export function CallMediaView({ callId }: { callId: string }) {
   const data = media.state.data
   if (!data || (!data.recording && !data.transcript)) return null
   const { recording, transcript } = data
+  // Only the API's own recording path is played (OWN_PATHS.recordingAudio), never a calling app's URL.
+  const audioUrl = safeUrl(recording?.audioUrl, { paths: [OWN_PATHS.recordingAudio] })
   const playFrom = (ms: number) => {
     const audio = player.current
     if (!audio) return
@@ -56,14 +57,14 @@ export function CallMediaView({ callId }: { callId: string }) {
   }
   return (
     <div className="call-media">
-      {recording?.status === 'READY' && isOwnAudioPath(recording.audioUrl) && (
+      {recording?.status === 'READY' && audioUrl !== undefined && (
         <figure className="call-recording">
           <figcaption className="muted">
             Recording{recording.contentType ? ` · ${recording.contentType}` : ''}
             {recording.size !== undefined ? ` · ${formatBytes(recording.size)}` : ''}
             {recording.rangeRequests === false ? ' · the calling app ignores Range requests, so seeking waits for the file' : ''}
           </figcaption>
-          <audio ref={player} controls preload="metadata" src={recording.audioUrl} aria-label="Call recording" />
+          <audio ref={player} controls preload="metadata" src={audioUrl} aria-label="Call recording" />
         </figure>
       )}
       {recording?.status === 'PENDING' && <p className="muted">Recording: being fetched from the calling app…</p>}

@@ -1,11 +1,12 @@
 /**
  * One custom timeline event: the app's icon and name, the rendered header
  * (sanitized), the detail on expand (sanitized), and the timelineIFrame link
- * that opens a sandboxed modal (http(s) URLs only).
+ * that opens a sandboxed modal (absolute http(s) URLs only: shared/url/safe-url.ts).
  */
 import { useState } from 'react'
 import { formatDateTime } from '../lib/format.ts'
-import { safeHttpUrl, sanitizeHtml } from '../lib/security/sanitize.ts'
+import { checkUrl, safeUrl } from '../../shared/url/safe-url.ts'
+import { sanitizeHtml } from '../lib/security/sanitize.ts'
 import { AppBadge } from '../lib/app-badge.tsx'
 import type { TimelineEventView } from './events-api.ts'
 import { IframeModal } from './iframe-modal.tsx'
@@ -16,7 +17,8 @@ export function CustomEventEntry({ event }: { event: TimelineEventView }) {
   const headingId = `event-${event.eventTemplateId}-${event.id}-heading`
   const detailId = `event-${event.eventTemplateId}-${event.id}-detail`
   const iframe = event.timelineIFrame
-  const iframeUrl = iframe ? safeHttpUrl(iframe.url) : undefined
+  const iframeCheck = iframe ? checkUrl(iframe.url) : null
+  const iframeUrl = iframe ? safeUrl(iframe.url) : undefined
   const headerHtml = sanitizeHtml(event.headerHtml)
   const hasDetail = event.detailHtml.trim() !== ''
 
@@ -46,7 +48,7 @@ export function CustomEventEntry({ event }: { event: TimelineEventView }) {
             {iframe.linkLabel || 'Open'}
           </button>
         )}
-        {iframe && !iframeUrl && <span className="muted">Link hidden: its URL is not an http(s) URL.</span>}
+        {iframeCheck && !iframeCheck.ok && <span className="muted">Link hidden: its URL {iframeCheck.reason}.</span>}
       </div>
       {hasDetail && expanded && <div id={detailId} className="event-detail rendered-html" dangerouslySetInnerHTML={{ __html: sanitizeHtml(event.detailHtml) }} />}
       {frameOpen && iframe && iframeUrl && (

@@ -1,11 +1,11 @@
 /**
  * The modal a timeline event's `timelineIFrame` link opens. The URL must be
- * http(s) (checked by the caller with safeHttpUrl and again here); the frame
+ * an absolute http(s) URL (shared/url/safe-url.ts, checked by the caller and again here); the frame
  * is sandboxed without `allow-same-origin`, so even a page served from the
  * harness's own origin cannot reach the harness, its storage or its API.
  */
 import { useEffect, useRef } from 'react'
-import { safeHttpUrl } from '../lib/security/sanitize.ts'
+import { checkUrl, safeUrl } from '../../shared/url/safe-url.ts'
 
 export interface IframeModalProps {
   url: string
@@ -20,7 +20,8 @@ const clamp = (value: number | undefined, fallback: number, max: number) =>
 
 export function IframeModal({ url, title, width, height, onClose }: IframeModalProps) {
   const closeRef = useRef<HTMLButtonElement>(null)
-  const safe = safeHttpUrl(url)
+  const verdict = checkUrl(url)
+  const safe = safeUrl(url)
 
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null
@@ -57,7 +58,7 @@ export function IframeModal({ url, title, width, height, onClose }: IframeModalP
             referrerPolicy="no-referrer"
           />
         ) : (
-          <p role="alert">This content cannot be shown: its URL is not an http(s) URL.</p>
+          <p role="alert">This content cannot be shown: its URL {verdict.ok ? '' : verdict.reason}.</p>
         )}
       </div>
     </div>

@@ -9,6 +9,7 @@
  * nowhere. Everything is built with DOM calls and textContent: no HTML strings.
  */
 import { connectCrm } from '../../shared/api/browser/connect.ts'
+import { requireSafeUrl } from '../../shared/url/safe-url.ts'
 import { ConsentError, fetchConsent, readAuthorizeParams, sendDecision, SCOPE_DESCRIPTIONS, type Consent } from './consent.ts'
 
 const root = document.querySelector('#consent') as HTMLElement
@@ -87,7 +88,7 @@ export async function start(): Promise<void> {
     const target = await sendDecision(params, decision, granted)
     // The code must be saved before this page goes away: the app's page restores it.
     await crm.settled()
-    location.assign(target)
+    location.assign(requireSafeUrl(target, 'The redirect URL'))
   })
 }
 

@@ -5,6 +5,7 @@
  * answers where to send the browser.
  */
 import { z } from 'zod'
+import { checkUrl, refusalText } from '../../shared/url/safe-url.ts'
 
 /**
  * The query parameters of /oauth/authorize that the service needs: those of the
@@ -77,7 +78,7 @@ export async function fetchConsent(params: AuthorizeParams): Promise<Consent> {
 
 /**
  * Record the decision; resolves with the URL to send the browser to, which
- * is checked to be http(s) before anyone navigates there.
+ * is checked by shared/url/safe-url.ts before anyone navigates there.
  */
 export async function sendDecision(params: AuthorizeParams, decision: 'grant' | 'deny', grantedScopes: readonly string[]): Promise<string> {
   const response = await fetch('/_ringside/v1/oauth/authorize', {
@@ -88,7 +89,7 @@ export async function sendDecision(params: AuthorizeParams, decision: 'grant' | 
   if (!response.ok) throw new ConsentError(await errorMessage(response))
   const parsed = decisionSchema.safeParse(await response.json())
   if (!parsed.success) throw new ConsentError('The service sent an unexpected answer to the decision.')
-  const target = new URL(parsed.data.redirectTo)
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new ConsentError('Refusing to redirect to a non-http(s) URL.')
+  const target = checkUrl(parsed.data.redirectTo)
+  if (!target.ok) throw new ConsentError(`Refusing to redirect: ${refusalText('the URL', parsed.data.redirectTo, target.reason)}`)
   return target.href
 }

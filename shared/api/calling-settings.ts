@@ -20,6 +20,7 @@ import { z } from 'zod'
 import type { Database, Table } from './db.ts'
 import type { Route, ServiceDeps } from './route.ts'
 import { appSettingsRoutes } from './calling/app-settings.ts'
+import { urlField } from './url-field.ts'
 
 const settingsSchema = z.object({
   name: z.string(),
@@ -40,17 +41,7 @@ export type CallingSettings = z.infer<typeof settingsSchema>
 /** Largest width or height accepted, in pixels. */
 export const MAX_WIDGET_SIZE = 10_000
 
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value)
-      return url.protocol === 'http:' || url.protocol === 'https:'
-    } catch {
-      return false
-    }
-  }, 'must be an absolute http(s) URL')
+const httpUrl = z.string().max(2048).pipe(urlField())
 
 const size = z.number().int().min(1).max(MAX_WIDGET_SIZE)
 

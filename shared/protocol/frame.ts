@@ -3,7 +3,7 @@
  * uses, its size, its src (http(s) only) and the load/error events that drive the
  * handshake.
  */
-import { parseHttpUrl } from './origin.ts'
+import { requireSafeUrl } from '../url/safe-url.ts'
 
 export interface FrameOptions {
   src: string
@@ -34,11 +34,10 @@ export function checkHostOptions<T extends { container: HTMLElement; sync: objec
   return options
 }
 
-/** An absolute http(s) URL (relative ones resolve against the page), or throws. */
+/** An absolute http(s) URL, or a path (`/…`) resolved against the page (shared/url/safe-url.ts's rule), or throws. */
 export function requireHttpUrl(url: unknown, what: string): URL {
-  const parsed = parseHttpUrl(url, typeof document === 'undefined' ? undefined : document.baseURI)
-  if (!parsed) throw new Error(`${what}: only http(s) URLs are accepted, got ${JSON.stringify(url)}`)
-  return parsed
+  const base = typeof document === 'undefined' ? undefined : document.baseURI
+  return new URL(requireSafeUrl(url, what, base === undefined ? undefined : { paths: 'any', base }))
 }
 
 export class WidgetFrame {
@@ -79,6 +78,7 @@ export class WidgetFrame {
     iframe.setAttribute('height', this.#height)
     iframe.addEventListener('load', this.#onLoad)
     iframe.addEventListener('error', this.#onError)
+    // eslint-disable-next-line ringside/url-sink -- #src is only ever set from requireHttpUrl (constructor, setSrc), i.e. requireSafeUrl
     iframe.src = this.#src
     this.#iframe = iframe
     container.appendChild(iframe)
@@ -95,6 +95,7 @@ export class WidgetFrame {
   /** Loads the current src again; false when there is no iframe yet. */
   navigate(): boolean {
     if (!this.#iframe) return false
+    // eslint-disable-next-line ringside/url-sink -- #src is only ever set from requireHttpUrl (constructor, setSrc), i.e. requireSafeUrl
     this.#iframe.src = this.#src
     return true
   }

@@ -100,7 +100,7 @@ export interface HostOutbox {
 
 export interface CallingHostOptions {
   container: HTMLElement
-  /** http(s) URL of the widget; relative URLs resolve against the page. */
+  /** Absolute http(s) URL of the widget, or a path (`/…`) resolved against the page; anything else throws (docs/urls.md). */
   src: string
   width?: number | string
   height?: number | string
@@ -122,7 +122,7 @@ export interface CallingHostOptions {
   /** RESIZE_WIDGET resizes the iframe (default true). */
   autoResize?: boolean
   /**
-   * SET_WIDGET_URL swaps the iframe src (http(s) only), otherwise answers
+   * SET_WIDGET_URL swaps the iframe src (an absolute http(s) URL, or a path on the widget's origin; docs/urls.md), otherwise answers
    * SET_WIDGET_URL_FAILED (default true). Set false to handle it via on('SET_WIDGET_URL').
    */
   autoSetWidgetUrl?: boolean

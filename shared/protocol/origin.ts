@@ -1,18 +1,17 @@
 /**
  * URL → origin helpers. Only http(s) URLs have an origin we will post to; anything
- * else (javascript:, data:, blob:, 'null', garbage) yields null.
+ * else (javascript:, data:, blob:, 'null', garbage) yields null. The rule is
+ * shared/url/safe-url.ts's, the one rule for URLs from outside.
  */
+import { safeUrl } from '../url/safe-url.ts'
 
-/** Parses `url` (relative URLs resolve against `base`) and returns the URL if it is http(s). */
+/**
+ * Parses `url` and returns it if safe-url accepts it: an absolute http(s) URL,
+ * or, with `base`, a path (`/…`) on base's origin, resolved against it.
+ */
 export function parseHttpUrl(url: unknown, base?: string): URL | null {
-  if (typeof url !== 'string' || url.length === 0 || url.length > 8192) return null
-  let parsed: URL
-  try {
-    parsed = base === undefined ? new URL(url) : new URL(url, base)
-  } catch {
-    return null
-  }
-  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : null
+  const href = safeUrl(url, base === undefined ? undefined : { paths: 'any', base })
+  return href === undefined ? null : new URL(href)
 }
 
 /** The origin of an absolute http(s) URL, or null. */

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { callingWindowUrl, navigationMode, placementFromQuery, placementFromSettings, syncPlacement } from './placement.ts'
 
 test.each([
@@ -37,7 +38,21 @@ test('?navigation= wins over the stored setting; only "full" reloads', () => {
 })
 
 test('the calling window keeps the page query and forces placement=window', () => {
-  expect(callingWindowUrl({ pathname: '/', search: '?widget=http%3A%2F%2Fw%2F&placement=widget&navigation=full' })).toBe(
-    '/?widget=http%3A%2F%2Fw%2F&placement=window&navigation=full#/calling-window',
+  expect(callingWindowUrl({ search: '?widget=http%3A%2F%2Fw%2F&placement=widget&navigation=full' })).toBe(
+    '?widget=http%3A%2F%2Fw%2F&placement=window&navigation=full#/calling-window',
+  )
+})
+
+// ringside/url-sink trusts callingWindowUrl by name (eslint.config.js): whatever the page's query, it stays a
+// `?…#/calling-window` reference to the opening page's own path.
+test('the calling window URL is a reference to the same page for any query', () => {
+  fc.assert(
+    fc.property(fc.string(), (search) => {
+      const href = callingWindowUrl({ search })
+      expect(href).toMatch(/^\?/)
+      const resolved = new URL(href, 'http://127.0.0.1:5173/app/')
+      expect(`${resolved.origin}${resolved.pathname}${resolved.hash}`).toBe('http://127.0.0.1:5173/app/#/calling-window')
+    }),
+    { numRuns: 300 },
   )
 })

@@ -106,9 +106,13 @@ export function navigationMode(search: string, stored: string | null): Navigatio
   return value === 'full' ? 'full' : 'in-page'
 }
 
-/** The calling window's address: this page's query (widget, placement, …) and the calling-window route. */
-export function callingWindowUrl(location: Pick<Location, 'pathname' | 'search'>): string {
+/**
+ * The calling window's address: this page's query (widget, placement, …) and the calling-window route, as a
+ * query-and-fragment reference (`?…#/calling-window`): it resolves against the opening page, so it keeps that
+ * page's origin and path whatever they are.
+ */
+export function callingWindowUrl(location: Pick<Location, 'search'>): string {
   const query = new URLSearchParams(location.search)
   query.set('placement', 'window')
-  return `${location.pathname}?${query.toString()}${hrefs.callingWindow()}`
+  return `?${query.toString()}${hrefs.callingWindow()}`
 }

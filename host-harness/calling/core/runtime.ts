@@ -73,9 +73,9 @@ function defaultNavigate(objectType: string, objectId: string): boolean {
 }
 
 function openInNewTab(objectType: string, objectId: string): boolean {
-  const url = `${window.location.pathname}${window.location.search}#/${objectType}/${encodeURIComponent(objectId)}`
-  // With noopener, window.open returns null even when the tab opened.
-  window.open(url, '_blank', 'noopener')
+  // A fragment-only URL opens this page (its path and query) on the record's route. With noopener,
+  // window.open returns null even when the tab opened.
+  window.open(`#/${objectType}/${encodeURIComponent(objectId)}`, '_blank', 'noopener')
   return true
 }
 

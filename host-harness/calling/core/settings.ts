@@ -15,7 +15,7 @@
  * error and ignored; the layers below it still apply.
  */
 import { isRecord } from '../../../shared/crm/guards.ts'
-import { safeHttpUrl } from '../../lib/security/sanitize.ts'
+import { safeUrl } from '../../../shared/url/safe-url.ts'
 
 export const OVERRIDE_STORAGE_KEY = 'LocalSettings:Calling:CallingExtensions'
 
@@ -64,9 +64,12 @@ export function clampSize(width: unknown, height: unknown): { width: number; hei
   }
 }
 
-/** The URL, normalised, if it is an absolute http(s) URL; otherwise null. */
+/**
+ * The URL, normalised, if shared/url/safe-url.ts accepts it as an absolute http(s) URL; otherwise null.
+ * Whitespace at the ends is dropped first: a URL pasted into a settings field often carries it.
+ */
 export function httpUrl(value: unknown): string | null {
-  return safeHttpUrl(value) ?? null
+  return safeUrl(typeof value === 'string' ? value.trim() : value) ?? null
 }
 
 

@@ -8,6 +8,7 @@
  * under the nav bar (remote) or a call window at the right, under the top bar
  * (window). The page keeps room for each (dockReserve), so none covers it.
  */
+import { recordHref } from '../../lib/routes.ts'
 import { useCallback, useId, useState, type FormEvent } from 'react'
 import { CallLogLine } from '../core/call-log.tsx'
 import { useCalling, type CallingState } from '../core/calling-store.ts'
@@ -47,10 +48,6 @@ export function dockTitle(effective: EffectiveSettings | null, currentSrc: strin
 export function dockReserve(s: Pick<CallingState, 'iframeLocation' | 'visibility' | 'size' | 'mounted'>): number {
   if (s.visibility.isHidden) return 0
   return s.size.width + 2 + 16 + 16
-}
-
-function recordHref(objectType: string, objectId: string): string {
-  return `#/${objectType}/${encodeURIComponent(objectId)}`
 }
 
 export function CallingDock() {
@@ -129,7 +126,7 @@ export function CallingDock() {
             {incoming.match ? (
               <>
                 {' '}
-                <a href={recordHref(incoming.match.objectType, incoming.match.objectId)}>Open record</a>
+                <a href={recordHref(incoming.match.objectType, incoming.match.objectId) ?? undefined}>Open record</a>
               </>
             ) : null}
           </div>

@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'react'
 import { onApiChange } from '../../lib/api-client.ts'
+import { recordHref } from '../../lib/routes.ts'
 import type { QueueTask } from './task-queue.ts'
 import { taskQueue } from './task-queue-instance.ts'
 import { useTaskQueue } from './task-queue.ts'
@@ -15,9 +16,6 @@ function due(task: QueueTask): string {
   return Number.isNaN(d.getTime()) ? task.dueAt : d.toLocaleString()
 }
 
-function recordHref(task: QueueTask): string | null {
-  return task.record ? `#/${task.record.objectType}/${encodeURIComponent(task.record.objectId)}` : null
-}
 
 export function TaskQueuePage() {
   const status = useTaskQueue(taskQueue, (s) => s.status)
@@ -67,7 +65,7 @@ export function TaskQueuePage() {
       {tasks !== null && tasks.length > 0 ? (
         <ol className="task-queue-list" aria-label="Open call tasks">
           {tasks.map((task) => {
-            const href = recordHref(task)
+            const href = task.record ? recordHref(task.record.objectType, task.record.objectId) : null
             return (
               <li key={task.id}>
                 <strong>{task.subject}</strong> · due {due(task)}

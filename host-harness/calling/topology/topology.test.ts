@@ -40,7 +40,7 @@ test('in the window placement a record page sends its Call to the calling window
   expect(topology.canDialHere()).toBe(true)
   expect(topology.routeCall(INPUT)).toEqual({ ok: true, messageId: 'calling-window' })
   expect(dialed).toEqual([]) // the page's own runtime does not dial
-  expect(opened).toEqual(['ringside-calling-window:', '/?placement=window&widget=http%3A%2F%2Fw%2F#/calling-window'])
+  expect(opened).toEqual(['ringside-calling-window:', '?placement=window&widget=http%3A%2F%2Fw%2F#/calling-window'])
   topology.pageLink?.stop()
 })
 
@@ -116,7 +116,7 @@ test("the widget's NAVIGATE_TO_RECORD in the calling window moves the page that 
 
   const orphan = { opener: null, location: win.location, open: (url: string) => opened.push(url) } as unknown as Window
   expect(topology.navigateFromWindow('contacts', '2', orphan)).toBe(true)
-  expect(opened).toEqual(['/?placement=window#/contacts/2'])
+  expect(opened).toEqual(['#/contacts/2'])
 })
 
 test('a calling window still loading its address is not sent there again (the page\'s own opening and a Call press can meet)', () => {
@@ -126,7 +126,7 @@ test('a calling window still loading its address is not sent there again (the pa
   const win = { location: { pathname: '/', search: '?placement=window' }, open: () => popup } as unknown as Window
   expect(openCallingWindow(win)).toBe(true) // no window answered `who`: the page opens one
   expect(openCallingWindow(win)).toBe(true) // the Call press, while that window still loads
-  expect(replaced).toEqual(['/?placement=window#/calling-window'])
+  expect(replaced).toEqual(['?placement=window#/calling-window'])
   // Once its page is there, a press only finds and focuses it.
   popup.location.href = 'http://h/?placement=window#/calling-window'
   expect(openCallingWindow(win)).toBe(true)

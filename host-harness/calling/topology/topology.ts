@@ -208,8 +208,9 @@ export class Topology {
     } catch {
       // the opener went to another origin: open a tab instead
     }
-    // With noopener, window.open returns null even when the tab opened.
-    win.open(`${win.location.pathname}${win.location.search}${href}`, '_blank', 'noopener')
+    // A fragment-only URL opens this page (its path and query) on the record's route. With noopener,
+    // window.open returns null even when the tab opened.
+    win.open(href, '_blank', 'noopener')
     return true
   }
 

@@ -3,12 +3,13 @@
  *
  * Everything a calling app or a timeline template controls (rendered
  * templates, tokens, extraData, call notes) passes through `sanitizeHtml`
- * before React puts it in the DOM, and every URL the harness follows or
- * frames (recording links, timelineIFrame, widget URLs) through
- * `safeHttpUrl`. The production Content-Security-Policy (vite-plugins/csp.ts)
+ * before React puts it in the DOM; every URL the harness follows or frames
+ * (recording links, timelineIFrame, widget URLs, links in that HTML) passes
+ * shared/url/safe-url.ts, the one rule for outside URLs. The production Content-Security-Policy (vite-plugins/csp.ts)
  * is the second line, not the first.
  */
 import DOMPurify, { type Config } from 'dompurify'
+import { safeUrl } from '../../../shared/url/safe-url.ts'
 import { renameEventHandlerAttributes } from './event-attributes.ts'
 
 /** Tags removed on top of DOMPurify's HTML profile: nothing interactive, no nested documents, no styles. */
@@ -66,7 +67,7 @@ function getPurifier(): ReturnType<typeof DOMPurify> {
     const tag = node.tagName.toLowerCase()
     if (tag === 'a') {
       const href = node.getAttribute('href')
-      if (href !== null && safeHttpUrl(href) === undefined) node.removeAttribute('href')
+      if (href !== null && safeUrl(href) === undefined) node.removeAttribute('href')
       if (node.hasAttribute('href')) {
         node.setAttribute('target', '_blank')
         node.setAttribute('rel', 'noopener noreferrer')
@@ -92,24 +93,4 @@ function getPurifier(): ReturnType<typeof DOMPurify> {
 export function sanitizeHtml(dirty: string): string {
   // Renaming first keeps the parse from reporting CSP violations (see event-attributes.ts).
   return getPurifier().sanitize(renameEventHandlerAttributes(dirty), CONFIG)
-}
-
-/**
- * The URL if it is an absolute http: or https: URL (normalised by the URL
- * parser), otherwise undefined. `javascript:`, `data:`, `blob:`, relative
- * and unparsable URLs all fail.
- */
-export function safeHttpUrl(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined
-  const trimmed = value.trim()
-  if (!/^https?:\/\//i.test(trimmed)) return undefined
-  let url: URL
-  try {
-    url = new URL(trimmed)
-  } catch {
-    return undefined
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
-  if (url.hostname === '') return undefined
-  return url.href
 }

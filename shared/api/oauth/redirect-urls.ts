@@ -12,6 +12,7 @@
  * that serves the request (the harness's OAuth callback and the e2e fixture)
  * are always accepted: they are the emulator's, whatever its port or host name.
  */
+import { checkUrl } from '../../url/safe-url.ts'
 
 /** The harness's OAuth callback is marked in the query (a redirect_uri may not carry a fragment). */
 export const OAUTH_CALLBACK_MARKER = 'oauth_callback'
@@ -47,12 +48,9 @@ export function redirectUrlProblem(value: string): string | null {
   if (value.length === 0) return 'A redirect URL is required.'
   if (value.length > MAX_REDIRECT_URL_LENGTH) return `A redirect URL may be at most ${MAX_REDIRECT_URL_LENGTH} characters.`
   if (value.trim() !== value) return 'A redirect URL must not start or end with spaces.'
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return `'${value}' is not an absolute URL.`
-  }
+  const verdict = checkUrl(value)
+  if (!verdict.ok) return `A redirect URL must be an absolute https URL (or http on localhost): '${value}' ${verdict.reason}.`
+  const url = new URL(verdict.href)
   if (value.includes('#')) return 'A redirect URL must not contain a fragment (#).'
   if (url.protocol === 'https:') return null
   if (url.protocol === 'http:') {

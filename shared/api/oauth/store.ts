@@ -28,6 +28,7 @@ import { ACCOUNT, ALL_SCOPES, accessTokens, type AccessTokenRow } from '../auth.
 import type { Database, Table } from '../db.ts'
 import { notFound, validationError, type ApiError } from '../errors.ts'
 import { safeDecodeURIComponent } from '../http.ts'
+import { checkUrl } from '../../url/safe-url.ts'
 import { DEFAULT_REDIRECT_URLS, MAX_REDIRECT_URLS, ownRedirectUrls, REDIRECT_URLS_PATH, redirectUrlProblem } from './redirect-urls.ts'
 
 /** The developer app the emulator knows (one app, installed in one account). */
@@ -192,15 +193,9 @@ function checkClientId(clientId: string | undefined): void {
 
 function checkRedirectUri(redirectUri: string | undefined): URL {
   if (!redirectUri) throw oauthError(OAuthErrorCode.BAD_REDIRECT_URI, 'invalid_request', 'redirect_uri is required.')
-  let url: URL
-  try {
-    url = new URL(redirectUri)
-  } catch {
-    throw oauthError(OAuthErrorCode.BAD_REDIRECT_URI, 'invalid_request', `redirect_uri '${redirectUri}' is not an absolute URL.`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw oauthError(OAuthErrorCode.BAD_REDIRECT_URI, 'invalid_request', `redirect_uri must be an http(s) URL, got '${url.protocol}'.`)
-  }
+  const verdict = checkUrl(redirectUri)
+  if (!verdict.ok) throw oauthError(OAuthErrorCode.BAD_REDIRECT_URI, 'invalid_request', `redirect_uri must be an absolute http(s) URL: '${redirectUri}' ${verdict.reason}.`)
+  const url = new URL(verdict.href)
   if (url.hash !== '' || redirectUri.includes('#')) {
     throw oauthError(OAuthErrorCode.BAD_REDIRECT_URI, 'invalid_request', 'redirect_uri must not contain a fragment (#).')
   }

@@ -13,6 +13,7 @@ import { isBuiltinType, type BuiltinObjectType, type ObjectType } from './object
 import { CALL_OUTCOMES } from '../../crm/call-outcomes.ts'
 import { CALL_STATUSES } from '../../crm/call-status.ts'
 import { parseInstant } from '../../crm/time.ts'
+import { urlFieldProblem } from '../url-field.ts'
 import { isActiveOwnerId } from '../../crm/account.ts'
 
 export const PROPERTY_TYPES = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool', 'phone_number'] as const
@@ -508,14 +509,7 @@ export interface PropertyProblem {
 /** Longest string value the real API stores. */
 export const MAX_VALUE_LENGTH = 65_536
 
-function isUrl(text: string, rule: UrlRule): boolean {
-  try {
-    const url = new URL(text)
-    return url.protocol === 'https:' || (rule === 'http(s)' && url.protocol === 'http:')
-  } catch {
-    return false
-  }
-}
+
 
 /**
  * Check one value for one property. Returns the stored form (a string, or
@@ -593,8 +587,9 @@ export function normalizeValue(
     }
     case 'phone_number':
     case 'string':
-      if (def.rules.url && !isUrl(text.trim(), def.rules.url)) {
-        return fail('INVALID_URL', `"${text}" is not an absolute ${def.rules.url} URL for "${name}"${def.rules.url === 'https' ? ': only secure (https) URLs are accepted' : ''}`)
+      if (def.rules.url) {
+        const problem = urlFieldProblem(text, def.rules.url === 'https')
+        if (problem !== null) return fail('INVALID_URL', `"${name}" ${problem}`)
       }
       if (name === 'email' && objectType === 'contacts') {
         const email = text.trim().toLowerCase()

@@ -24,8 +24,8 @@
  * helpers) is refused when the template is saved, with the position.
  *
  * Markdown: `markdown-it` (raw HTML off, so HTML in the text is shown as
- * text), with rules that keep link URLs only for http(s)/mailto and image URLs
- * only for http(s); a dropped link keeps its text, a dropped image its alt
+ * text), with rules that keep link and image URLs only when
+ * shared/url/safe-url.ts accepts them (absolute http(s)); a dropped link keeps its text, a dropped image its alt
  * text. markdown-it parses in time linear in its input (CommonMark's
  * delimiter algorithm, with its own guard against pathological emphasis and
  * nesting), where the previous renderer took quadratic time on runs such as
@@ -47,6 +47,7 @@ import Handlebars from 'handlebars'
 import MarkdownIt from 'markdown-it'
 import { parseInstant } from '../../crm/time.ts'
 import { utf8Bytes } from '../http.ts'
+import { safeUrl } from '../../url/safe-url.ts'
 
 /** A template that cannot be parsed or uses something the interpreter does not support. */
 export class TemplateError extends Error {
@@ -609,8 +610,6 @@ function walk(start: unknown, parts: readonly string[]): unknown {
 // ---------------------------------------------------------------------------
 // Markdown
 
-const LINK_PROTOCOLS = ['http:', 'https:', 'mailto:']
-const IMAGE_PROTOCOLS = ['http:', 'https:']
 
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' }
 
@@ -625,16 +624,8 @@ function decodeEntities(text: string): string {
   })
 }
 
-/** An absolute URL with an allowed protocol, normalised; otherwise undefined. */
-export function safeUrl(raw: string, protocols: readonly string[]): string | undefined {
-  let url: URL
-  try {
-    url = new URL(decodeEntities(raw).trim())
-  } catch {
-    return undefined
-  }
-  return protocols.includes(url.protocol) ? url.href : undefined
-}
+/** A Markdown link's or image's URL as written: entities decoded (markdown-it leaves them); spaces at the ends are not part of a CommonMark link destination. */
+const markdownUrl = (raw: string): string => decodeEntities(raw).trim()
 
 /**
  * The Markdown renderer: raw HTML off (HTML in the text is escaped, with
@@ -661,7 +652,7 @@ const attr = (token: { attrGet(name: string): string | number | null } | undefin
 rules.link_open = (tokens, idx, _options, renderEnv) => {
   const env = renderEnv as MarkdownEnv | undefined
   const token = tokens[idx]
-  const href = safeUrl(attr(token, 'href'), LINK_PROTOCOLS)
+  const href = safeUrl(markdownUrl(attr(token, 'href')))
   if (env) (env.links ??= []).push(href !== undefined)
   if (href === undefined) return ''
   const rawTitle = attr(token, 'title')
@@ -672,7 +663,7 @@ rules.link_close = (_tokens, _idx, _options, env) => ((env as MarkdownEnv | unde
 rules.image = (tokens, idx, options, env, self) => {
   const token = tokens[idx]
   const alt = escapeAttribute(decodeEntities(self.renderInlineAsText(token?.children ?? [], options, env)))
-  const src = safeUrl(attr(token, 'src'), IMAGE_PROTOCOLS)
+  const src = safeUrl(markdownUrl(attr(token, 'src')))
   if (src === undefined) return alt
   const rawTitle = attr(token, 'title')
   const title = rawTitle ? ` title="${escapeAttribute(decodeEntities(rawTitle))}"` : ''

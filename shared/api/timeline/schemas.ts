@@ -9,6 +9,7 @@ import { z } from 'zod'
 import { validationError } from '../errors.ts'
 import { ownRecord } from '../http.ts'
 import { FORBIDDEN_KEYS } from './render.ts'
+import { urlField } from '../url-field.ts'
 
 /** The real timeline API's published limits, plus one emulator choice (batchInputs). */
 export const LIMITS = {
@@ -99,17 +100,7 @@ const positiveInt = z.number().int('must be an integer').positive('must be posit
 export const iframeSchema = z.strictObject({
   linkLabel: z.string().min(1, 'must not be empty'),
   headerLabel: z.string().min(1, 'must not be empty'),
-  url: z.string().refine(
-    (value) => {
-      try {
-        const url = new URL(value)
-        return url.protocol === 'http:' || url.protocol === 'https:'
-      } catch {
-        return false
-      }
-    },
-    { message: 'must be an absolute http(s) URL' },
-  ),
+  url: urlField(),
   width: positiveInt,
   height: positiveInt,
 })

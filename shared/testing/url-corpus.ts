@@ -1,0 +1,56 @@
+/**
+ * URLs that must never become a src, href or stored URL, whatever place asks (shared/url/safe-url.ts): the
+ * schemes that run script or load documents, the spellings that hide them (case, whitespace, control and
+ * invisible characters, entities), other hosts written as paths, credentials, and an over-long value.
+ */
+import { MAX_URL_LENGTH } from '../url/safe-url.ts'
+
+export const HOSTILE_URLS: readonly string[] = [
+  'javascript:alert(1)',
+  'JaVaScRiPt:alert(1)',
+  'javascript://%0aalert(1)',
+  ' javascript:alert(1)',
+  '\u0000javascript:alert(1)',
+  '\u0001javascript:alert(1)',
+  'java\tscript:alert(1)',
+  'java\nscript:alert(1)',
+  'java\rscript:alert(1)',
+  '\u00a0javascript:alert(1)',
+  '\ufeffjavascript:alert(1)',
+  'javascript\u200b:alert(1)',
+  'https://example.com/\u202egnp.exe',
+  'jav&#x09;ascript:alert(1)',
+  'data:text/html,<script>alert(1)</script>',
+  'DATA:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
+  'data:image/svg+xml,<svg onload=alert(1)>',
+  'vbscript:msgbox(1)',
+  'blob:http://127.0.0.1/0d8c5f1e-2d2a-4b8e-a1c2-7f1b1d6d1e11',
+  'file:///etc/passwd',
+  'about:blank',
+  'mailto:a@example.com',
+  'ftp://example.com/',
+  'ws://example.com/',
+  'chrome://settings',
+  '//other.site/',
+  '///other.site/',
+  '\\\\other.site\\x',
+  '/\\other.site/',
+  'https:\\\\other.site',
+  'http:other.site',
+  'http:/other.site',
+  'https://user:pass@example.com/',
+  'https://good.example@other.site/',
+  'http://',
+  'https://[::1',
+  'other.site/path',
+  './relative',
+  '../relative',
+  '?query',
+  '#fragment',
+  '',
+  `https://example.com/${'a'.repeat(MAX_URL_LENGTH)}`,
+  'https://example.com/ ',
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+]
+
