@@ -19,8 +19,9 @@ import { openReportOffline } from './support/offline-report.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const block = portBlock
+/** A fixture widget on the run's test widgets origin (base + 4, served by the run's own test pages server). */
 const fixture = (base: number, params: Record<string, string>, name = 'demo-shaped-widget') =>
-  `http://127.0.0.1:${base + 1}/e2e/fixtures/${name}/?${new URLSearchParams(params).toString()}`
+  `http://127.0.0.1:${base + 4}/e2e/fixtures/${name}/?${new URLSearchParams(params).toString()}`
 
 test.describe('check-widget', () => {
   test.describe.configure({ mode: 'parallel', timeout: 150_000 })
@@ -166,7 +167,7 @@ test.describe('check-widget', () => {
     const httpsPort = block(3)
     let server: ChildProcess | undefined
     try {
-      server = spawn(process.execPath, ['scripts/serve-dist.mjs', String(httpsPort)], { cwd: root, env: { ...process.env, SERVE_DIST_TLS_KEY: key, SERVE_DIST_TLS_CERT: cert }, stdio: ['ignore', 'pipe', 'inherit'] })
+      server = spawn(process.execPath, ['scripts/serve-dist.mjs', '--root', 'dist-test', String(httpsPort)], { cwd: root, env: { ...process.env, SERVE_DIST_TLS_KEY: key, SERVE_DIST_TLS_CERT: cert }, stdio: ['ignore', 'pipe', 'inherit'] })
       await new Promise<void>((ready) => server!.stdout!.once('data', () => ready()))
       const url = `https://127.0.0.1:${httpsPort}/e2e/fixtures/cdn-script-widget/?auto=1`
       const refused = await checkWidget([url, '--port', String(base), '--driver', 'none'])
@@ -184,7 +185,7 @@ test.describe('check-widget', () => {
 
   test('a widget that loads an SDK version Ringside does not serve from jsDelivr: the version is named in one sentence (exit 1)', async () => {
     // A known version from jsDelivr is checked offline: the https widget above.
-    const unknown = await checkWidget([`http://127.0.0.1:${block(10) + 1}/e2e/fixtures/cdn-unknown-sdk-widget/`, '--port', String(block(10)), '--driver', 'none', '--sync-timeout', '1500'])
+    const unknown = await checkWidget([`http://127.0.0.1:${block(10) + 4}/e2e/fixtures/cdn-unknown-sdk-widget/`, '--port', String(block(10)), '--driver', 'none', '--sync-timeout', '1500'])
     expect(unknown.code, unknown.output).toBe(1)
     expect(unknown.output).toContain(
       'The widget loads the calling SDK from https://cdn.jsdelivr.net/npm/@hubspot/calling-extensions-sdk@9.9.9/dist/main.js, but Ringside serves @hubspot/calling-extensions-sdk 0.9.0,',

@@ -34,7 +34,9 @@ import { REDIRECT_URLS_PATH, redirectUrlProblem } from '../shared/api/oauth/redi
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
 import { isLoopback } from '../shared/api/calling/outbound.ts'
 import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
-import { isServablePath, RequestGuard } from './guard.ts'
+import { hostName, isServablePath, RequestGuard } from './guard.ts'
+import { policeDocuments } from './documents.ts'
+import { ownOrigins } from './page-policy.ts'
 import { serveCdnSdk } from './sdk-cdn.ts'
 import { ChangeStreams } from './change-feed.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
@@ -91,6 +93,8 @@ export interface RingsideServerOptions {
   redirectUrls?: readonly string[]
   /** Origins allowed to call the API from a browser (CORS); empty = none, as the real API. */
   corsOrigins?: readonly string[]
+  /** Origins besides Ringside's own that may frame its pages (--frame-ancestor); never the OAuth consent page. */
+  frameAncestors?: readonly string[]
   /** Host names served besides localhost, IP addresses and --host (--allowed-host; `.name` allows subdomains). */
   allowedHosts?: readonly string[]
   /** Where pages come from (default 'vite'); 'none' serves the API alone. */
@@ -332,6 +336,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
 
   const registry = new CrmRegistry(service, { sandboxes: options.sandboxes ?? false, serviceOptions })
   const corsOrigins = [...new Set(options.corsOrigins ?? [])]
+  const frameAncestors = [...new Set(options.frameAncestors ?? [])]
   const guard = new RequestGuard({ host, allowedHosts: options.allowedHosts ?? [], port, corsOrigins })
   // The data files are never served as pages (Vite serves files under the repository).
   const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.oldJournal, storage.paths.lock]) : []
@@ -434,6 +439,8 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       return
     }
     if (serveSdk(pathOf(req), res, distRoot) || serveCdnSdk(pathOf(req), res, distRoot)) return
+    const frameHost = req.headers.host ? hostName(req.headers.host) : publicHost
+    policeDocuments(res, pathOf(req), [...ownOrigins('http:', frameHost, port), ...frameAncestors])
     if (registry.sandboxesEnabled && !(req.headers.cookie ?? '').includes(`${SANDBOX_COOKIE}=`)) {
       res.setHeader('set-cookie', `${SANDBOX_COOKIE}=${registry.newSandboxName()}; Path=/; HttpOnly; SameSite=Lax`)
     }
