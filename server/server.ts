@@ -439,7 +439,9 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       return
     }
     if (serveSdk(pathOf(req), res, distRoot) || serveCdnSdk(pathOf(req), res, distRoot)) return
-    const frameHost = req.headers.host ? hostName(req.headers.host) : publicHost
+    // The name the page was asked for (the guard allowed it above); a name no browser would send falls back to the listen address.
+    const asked = req.headers.host ? hostName(req.headers.host) : ''
+    const frameHost = /^[a-z0-9.:-]+$/.test(asked) ? asked : publicHost
     policeDocuments(res, pathOf(req), [...ownOrigins('http:', frameHost, port), ...frameAncestors])
     if (registry.sandboxesEnabled && !(req.headers.cookie ?? '').includes(`${SANDBOX_COOKIE}=`)) {
       res.setHeader('set-cookie', `${SANDBOX_COOKIE}=${registry.newSandboxName()}; Path=/; HttpOnly; SameSite=Lax`)

@@ -44,5 +44,5 @@ export function checkWidget(args: string[], timeoutMs = 100_000): Promise<CheckW
   })
 }
 
-/** A block of five ports for one run (the harness at the result, its widget origin +1, its test pages +2 to +4: e2e/origins.ts), above E2E_PORT; n < 16. */
-export const portBlock = (n: number) => PORTS.checkWidgetRuns + n * 5
+/** A block of three ports for one run (the harness at the result, its widget origin +1), above E2E_PORT; n < 30. */
+export const portBlock = (n: number) => PORTS.checkWidgetRuns + n * 3
