@@ -5,7 +5,7 @@
  * templates, tokens, extraData, call notes) passes through `sanitizeHtml`
  * before React puts it in the DOM, and every URL the harness follows or
  * frames (recording links, timelineIFrame, widget URLs) through
- * `safeHttpUrl`. The production Content-Security-Policy (vite-plugins/csp.ts)
+ * `safeHttpUrl`. The page's Content-Security-Policy (server/page-policy.ts)
  * is the second line, not the first.
  */
 import DOMPurify, { type Config } from 'dompurify'
