@@ -4,26 +4,11 @@
 // on the same folder.
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePortPair } from '../scripts/free-ports.mjs'
 import { join } from 'node:path'
 
 /** The harness's own private-app token: every scope, never rate limited. */
 export const PAT = 'pat-local'
-
-/** A free loopback port (below 65000: the widget origin takes the next one). */
-export async function freePort() {
-  for (;;) {
-    const port = await new Promise((resolve, reject) => {
-      const server = createServer()
-      server.once('error', reject)
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address()
-        server.close(() => resolve(port))
-      })
-    })
-    if (port < 65000) return port
-  }
-}
 
 /**
  * Starts `node scripts/start.mjs --no-pages --data <data> --port <port>`
@@ -34,7 +19,7 @@ export async function freePort() {
  * `kill()` is SIGKILL, like a crash.
  */
 export async function startRingsideServer({ root, data, port, fresh = false, timeoutMs = 120_000 }) {
-  port ??= await freePort()
+  port ??= await freePortPair()
   const args = [join(root, 'scripts', 'start.mjs'), '--no-pages', '--data', data, '--port', String(port), ...(fresh ? ['--fresh'] : [])]
   const started = performance.now()
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] })

@@ -30,7 +30,7 @@
 // Prints each step and its time; exits 1 on the first failure.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePortPair } from './free-ports.mjs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -52,27 +52,6 @@ function run(command, args, options = {}) {
 }
 
 /** Is this port free on loopback right now? */
-function portFree(port) {
-  return new Promise((done) => {
-    const server = createServer().listen(port, '127.0.0.1', () => server.close(() => done(true)))
-    server.on('error', () => done(false))
-  })
-}
-
-/**
- * Two free consecutive ports (the harness and the widget origin), picked below Linux's
- * ephemeral range (32768–60999 by default): a port the OS hands out for `listen(0)` is one it
- * may also give to any outgoing connection on the machine in the seconds before the server
- * binds it, which made `ringside start` find its widget port taken.
- */
-async function freePortPair() {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + 2 * Math.floor(Math.random() * 6_000)
-    if ((await portFree(port)) && (await portFree(port + 1))) return port
-  }
-  throw new Error('no two free consecutive ports between 20000 and 32000')
-}
-
 /**
  * fetch on a connection of its own: one left idle while a CLI step runs can be closed by the server (its keep-alive
  * timeout) just as it is reused, which fails the request ("fetch failed") on a busy machine.

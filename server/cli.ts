@@ -120,6 +120,7 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
       ...(options.frameAncestor && { frameAncestors: options.frameAncestor }),
       pages: !options.pages ? 'none' : options.dist ? 'dist' : 'vite',
       sandboxes: options.sandboxes ?? false,
+      maxSandboxes: options.maxSandboxes,
       compactEvery: options.compactEvery,
     })
   } catch (error) {

@@ -18,10 +18,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream'
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { getRequestListener } from '@hono/node-server'
+import { getRequestListener, type HttpBindings } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono, type Context } from 'hono'
-import { parse as parseCookies } from 'hono/utils/cookie'
 import { cors } from 'hono/cors'
 import type { ViteDevServer } from 'vite'
 import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
@@ -33,7 +32,7 @@ import { ACCOUNT } from '../shared/api/auth.ts'
 import { REDIRECT_URLS_PATH, redirectUrlProblem } from '../shared/api/oauth/redirect-urls.ts'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
 import { isLoopback } from '../shared/api/calling/outbound.ts'
-import { CrmRegistry, SANDBOX_COOKIE, SANDBOX_HEADER } from './crms.ts'
+import { CrmRegistry, sandboxCookie, SANDBOX_HEADER, SANDBOX_RELEASE_PATH, storeRequest, type CrmRef } from './crms.ts'
 import { hostName, isServablePath, RequestGuard } from './guard.ts'
 import { policeDocuments } from './documents.ts'
 import { ownOrigins } from './page-policy.ts'
@@ -101,6 +100,8 @@ export interface RingsideServerOptions {
   pages?: 'vite' | 'dist' | 'none'
   /** One fresh in-memory CRM per browser profile (see crms.ts). */
   sandboxes?: boolean
+  /** Sandboxes held at once (--max-sandboxes; default DEFAULT_MAX_SANDBOXES). */
+  maxSandboxes?: number
   /** Snapshot after this many journal entries. */
   compactEvery?: number
   /** The API's clock (tests). */
@@ -334,7 +335,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     notes.push(`--redirect-url: registered ${options.redirectUrls.join(', ')} as redirect URL${options.redirectUrls.length > 1 ? 's' : ''} of app ${ACCOUNT.appId}.`)
   }
 
-  const registry = new CrmRegistry(service, { sandboxes: options.sandboxes ?? false, serviceOptions })
+  const registry = new CrmRegistry(service, { sandboxes: options.sandboxes ?? false, ...(options.maxSandboxes !== undefined && { maxSandboxes: options.maxSandboxes }), serviceOptions })
   const corsOrigins = [...new Set(options.corsOrigins ?? [])]
   const frameAncestors = [...new Set(options.frameAncestors ?? [])]
   const guard = new RequestGuard({ host, allowedHosts: options.allowedHosts ?? [], port, corsOrigins })
@@ -343,9 +344,14 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
 
   // --- the harness origin: API, change stream, server info (and pages in dist mode)
   const changeStreams = new ChangeStreams(options.maxChangeStreams !== undefined ? { maxStreams: options.maxChangeStreams } : {})
-  /** The CRM a request is for: its sandbox (header, else cookie), or the main one. */
-  const crmFor = (headers: Headers) => registry.resolve(headers.get(SANDBOX_HEADER) ?? undefined, parseCookies(headers.get('cookie') ?? '', SANDBOX_COOKIE)[SANDBOX_COOKIE])
-  const crmOf = (c: Context) => crmFor(c.req.raw.headers)
+  /** The store of each API request, routed once as it arrives (see crms.ts); a request that cannot be routed never gets this far. */
+  const routed = new WeakMap<IncomingMessage, CrmRef>()
+  const crmFor = (incoming: IncomingMessage): CrmRef => {
+    const ref = routed.get(incoming)
+    if (!ref) throw new Error('An API request reached the CRM without being routed to its store.')
+    return ref
+  }
+  const crmOf = (c: Context) => crmFor((c.env as HttpBindings).incoming)
   const app = new Hono()
   if (corsOrigins.length > 0) {
     app.use(
@@ -401,7 +407,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
    * not the server info) go to the CRM directly: the same answer, without
    * the app's routing and context per request.
    */
-  const crmListener = getRequestListener((request) => crmFor(request.headers).service.handle(request))
+  const crmListener = getRequestListener((request, env) => crmFor((env as HttpBindings).incoming).service.handle(request))
   const passedOn = (path: string) => corsOrigins.length === 0 && path !== SERVER_PATHS.info
 
   if (pages === 'vite') {
@@ -443,9 +449,12 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     const asked = req.headers.host ? hostName(req.headers.host) : ''
     const frameHost = /^[a-z0-9.:-]+$/.test(asked) ? asked : publicHost
     policeDocuments(res, pathOf(req), [...ownOrigins('http:', frameHost, port), ...frameAncestors])
-    if (registry.sandboxesEnabled && !(req.headers.cookie ?? '').includes(`${SANDBOX_COOKIE}=`)) {
-      res.setHeader('set-cookie', `${SANDBOX_COOKIE}=${registry.newSandboxName()}; Path=/; HttpOnly; SameSite=Lax`)
+    const cookie = registry.pageCookie(sandboxCookie(req.headers.cookie))
+    if (cookie && 'refused' in cookie) {
+      res.writeHead(cookie.refused.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'set-cookie': cookie.refused.clear }).end(cookie.refused.message)
+      return
     }
+    if (cookie) res.setHeader('set-cookie', cookie.set)
     if (vite) {
       vite.middlewares(req, res, () => {
         res.statusCode = 404
@@ -476,6 +485,15 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     if (declared > MAX_BODY_BYTES) {
       return sendError(res, new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`), true)
     }
+    const named = storeRequest(req, path)
+    if (path === SANDBOX_RELEASE_PATH && req.method === 'DELETE') {
+      const refused = registry.release(named)
+      return refused ? sendError(res, refused, true) : void res.writeHead(204).end()
+    }
+    const store = registry.route(named)
+    if (store instanceof ApiError) return sendError(res, store, true, corsAnswer(req))
+    routed.set(req, store)
+    res.once('close', registry.hold(store))
     if (path === SERVER_PATHS.changes && req.method === 'GET') return serveChangeStream(req, res)
     void (passedOn(path) ? crmListener : apiListener)(req, res)
   })
@@ -490,19 +508,19 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     servePage(req, res)
   })
 
+  /** The CORS headers the API's middleware gives an allowed origin, for answers written straight to Node's response. */
+  const corsAnswer = (req: IncomingMessage): Record<string, string> => {
+    const requestOrigin = req.headers.origin
+    return requestOrigin && corsOrigins.includes(requestOrigin) ? { 'access-control-allow-origin': requestOrigin, 'access-control-expose-headers': EXPOSED_HEADERS.join(','), vary: 'Origin' } : {}
+  }
+
   /**
    * The change stream, written straight to Node's response: a commit's frame is
    * one socket write per stream (see change-feed.ts).
    */
   const serveChangeStream = (req: IncomingMessage, res: ServerResponse) => {
-    const sandboxHeader = req.headers[SANDBOX_HEADER]
-    const { service: crm } = registry.resolve(typeof sandboxHeader === 'string' ? sandboxHeader : undefined, parseCookies(req.headers.cookie ?? '', SANDBOX_COOKIE)[SANDBOX_COOKIE])
-    // The same CORS answer the API's middleware gives (the request is a simple GET: no preflight).
-    const requestOrigin = req.headers.origin
-    const headers: Record<string, string> = {
-      'cache-control': 'no-store',
-      ...(requestOrigin && corsOrigins.includes(requestOrigin) && { 'access-control-allow-origin': requestOrigin, 'access-control-expose-headers': EXPOSED_HEADERS.join(','), vary: 'Origin' }),
-    }
+    const { service: crm } = crmFor(req)
+    const headers: Record<string, string> = { 'cache-control': 'no-store', ...corsAnswer(req) }
     const refused = changeStreams.refusal()
     if (refused) return sendError(res, refused, false, headers)
     res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8' })

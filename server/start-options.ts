@@ -31,6 +31,9 @@ function redirectUrl(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value]
 }
 
+/** How many sandboxes a server holds at once unless --max-sandboxes says otherwise (see crms.ts). */
+export const DEFAULT_MAX_SANDBOXES = 64
+
 function positive(value: string): number {
   const n = Number(value)
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a positive integer')
@@ -74,6 +77,11 @@ export function addStartOptions(command: Command, mode: { defaultData: string; p
   return command
     .option('--no-pages', 'serve the API alone (a backend or CI needs no harness pages)')
     .option('--sandboxes', 'give each browser profile a fresh in-memory CRM of its own (for test suites running in parallel); backends and curl still use the main one')
+    .addOption(
+      new Option('--max-sandboxes <n>', 'with --sandboxes: hold at most this many; at the cap a new one replaces the least recently used one not in use, or is refused (429) when all are in use')
+        .default(DEFAULT_MAX_SANDBOXES)
+        .argParser(positive),
+    )
     .addOption(new Option('--compact-every <n>', 'write a new snapshot after this many journal entries (it is also written once the journal reaches 8 MB or half the snapshot\'s size)').default(100_000).argParser(positive))
     .showHelpAfterError()
 }
@@ -95,5 +103,6 @@ export interface CliOptions {
   open?: boolean
   pages: boolean
   sandboxes?: boolean
+  maxSandboxes: number
   compactEvery: number
 }

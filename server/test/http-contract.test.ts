@@ -105,23 +105,31 @@ describe('@hubspot/api-client against the server', { timeout: 20_000 }, () => {
 
   test('OAuth: consent decision, code exchange, refresh; the token posts a timeline event on a template made with the developer key', async () => {
     // The consent page's decision, as the browser would send it.
-    const decision = await fetch(`${origin}/_ringside/v1/oauth/authorize`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: ACCOUNT.clientId, redirect_uri: REDIRECT_URI, scope: 'timeline crm.objects.contacts.read', state: 's1', decision: 'grant' }),
-    })
-    expect(decision.status).toBe(200)
-    const code = new URL(((await decision.json()) as { redirectTo: string }).redirectTo).searchParams.get('code') as string
-    expect(code).toBeTruthy()
+    const consent = async () => {
+      const decision = await fetch(`${origin}/_ringside/v1/oauth/authorize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: ACCOUNT.clientId, redirect_uri: REDIRECT_URI, scope: 'timeline crm.objects.contacts.read', state: 's1', decision: 'grant' }),
+      })
+      expect(decision.status).toBe(200)
+      const code = new URL(((await decision.json()) as { redirectTo: string }).redirectTo).searchParams.get('code') as string
+      expect(code).toBeTruthy()
+      return code
+    }
 
     const oauth = new Client({ basePath: origin })
+    const reusedCode = await consent()
+    const first = await oauth.oauth.tokensApi.create('authorization_code', reusedCode, REDIRECT_URI, ACCOUNT.clientId, ACCOUNT.clientSecret)
+    const again = await failure(oauth.oauth.tokensApi.create('authorization_code', reusedCode, REDIRECT_URI, ACCOUNT.clientId, ACCOUNT.clientSecret))
+    expect(again.code).toBe(400)
+    // The reuse revoked what the code issued (RFC 6749 §4.1.2).
+    expect((await failure(oauth.oauth.tokensApi.create('refresh_token', undefined, undefined, ACCOUNT.clientId, ACCOUNT.clientSecret, first.refreshToken))).code).toBe(400)
+
+    const code = await consent()
     const tokens = await oauth.oauth.tokensApi.create('authorization_code', code, REDIRECT_URI, ACCOUNT.clientId, ACCOUNT.clientSecret)
     expect(tokens.tokenType).toBe('bearer')
     expect(tokens.accessToken).toBeTruthy()
     expect(tokens.expiresIn).toBeGreaterThan(0)
-
-    const again = await failure(oauth.oauth.tokensApi.create('authorization_code', code, REDIRECT_URI, ACCOUNT.clientId, ACCOUNT.clientSecret))
-    expect(again.code).toBe(400)
 
     const refreshed = await oauth.oauth.tokensApi.create('refresh_token', undefined, undefined, ACCOUNT.clientId, ACCOUNT.clientSecret, tokens.refreshToken)
     expect(refreshed.accessToken).not.toBe(tokens.accessToken)

@@ -4,32 +4,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 export const REPO = resolve(import.meta.dirname, '..', '..')
 
-function tryListen(port: number): Promise<number | null> {
-  return new Promise((done) => {
-    const server = createServer()
-    server.once('error', () => done(null))
-    server.listen(port, '127.0.0.1', () => {
-      const bound = (server.address() as { port: number }).port
-      server.close(() => done(bound))
-    })
-  })
-}
-
-/** A port p such that p and p + 1 (the widget origin) are both free right now. */
-export async function freePortPair(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = await tryListen(0)
-    if (port === null || port > 65000) continue
-    if ((await tryListen(port + 1)) !== null) return port
-  }
-  throw new Error('no two consecutive free ports')
-}
+/** A port p such that p and p + 1 (the widget origin) are both free right now: the one home is scripts/free-ports.mjs. */
+export { freePortPair } from '../../scripts/free-ports.mjs'
 
 const scratch = new Set<string>()
 

@@ -34,6 +34,18 @@ it('probeServer: only a JSON answer saying mode "server" counts', async () => {
   expect(await probeServer()).toBeUndefined()
 })
 
+it('probeServer: a server that refuses the page (its error body, any status but 404) rejects with its sentence, never falls back to browser-only mode', async () => {
+  const refusal = (status: number, message: string) => json({ status: 'error', message, correlationId: crypto.randomUUID(), category: 'VALIDATION_ERROR' }, status)
+  for (const status of [400, 403, 410, 429]) {
+    vi.stubGlobal('fetch', async () => refusal(status, 'Sandbox name "a.b" (cookie ringside_sandbox) cannot be used.'))
+    await expect(probeServer()).rejects.toThrow(`refused it (HTTP ${status}): Sandbox name "a.b"`)
+    await expect((await freshConnectCrm())()).rejects.toThrow('refused it')
+  }
+  // Browser-only mode's own API answers the info path with its 404 body: no server, no refusal.
+  vi.stubGlobal('fetch', async () => refusal(404, 'Unknown path'))
+  expect(await probeServer()).toBeUndefined()
+})
+
 const serverInfo = (changePosition?: unknown) => json({ mode: 'server', origin: 'http://x', widgetOrigin: 'http://y', data: '/data', sandbox: null, cors: [], changePosition })
 
 /** connectCrm in server mode (no SharedWorker: the page follows the stream itself), with its changes recorded. */

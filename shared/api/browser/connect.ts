@@ -65,19 +65,36 @@ export interface ConnectOptions {
   probeTimeoutMs?: number
 }
 
-/** Ask this origin whether a Ringside server is behind it. */
+/**
+ * Ask this origin whether a Ringside server is behind it: its info, or
+ * undefined when nothing answers as one (a static host: browser-only mode).
+ * A server that refuses the page (a sandbox it cannot serve, a foreign Host)
+ * answers with the API's error body: that rejects, so the page shows the
+ * server's sentence rather than falling back to a database of its own. A 404
+ * is no refusal: browser-only mode's own API answers this path so.
+ */
 export async function probeServer(timeoutMs = 3000): Promise<ServerInfo | undefined> {
+  let response: Response
+  let body: unknown
   try {
-    const response = await fetch(SERVER_PATHS.info, { headers: { accept: 'application/json' }, cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) })
-    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return undefined
-    const body = (await response.json()) as Partial<ServerInfo> | null
-    if (body?.mode !== 'server') return undefined
-    const { changePosition, ...info } = body as ServerInfo
-    const position = parsePosition(changePosition)
-    return { ...info, ...(position && { changePosition: position }) }
+    response = await fetch(SERVER_PATHS.info, { headers: { accept: 'application/json' }, cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) })
+    if (!(response.headers.get('content-type') ?? '').includes('json')) return undefined
+    body = await response.json()
   } catch {
     return undefined
   }
+  if (!response.ok) {
+    const error = body as { message?: unknown; correlationId?: unknown; category?: unknown } | null
+    if (response.status !== 404 && typeof error?.correlationId === 'string' && typeof error.category === 'string') {
+      throw new Error(`The Ringside server behind this page refused it (HTTP ${response.status}): ${String(error.message)}`)
+    }
+    return undefined
+  }
+  const info = body as Partial<ServerInfo> | null
+  if (info?.mode !== 'server') return undefined
+  const { changePosition, ...rest } = info as ServerInfo
+  const position = parsePosition(changePosition)
+  return { ...rest, ...(position && { changePosition: position }) }
 }
 
 /**

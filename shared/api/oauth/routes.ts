@@ -65,6 +65,15 @@ function bodyFields(ctx: RouteContext): TokenForm {
 
 export function oauthRoutes(deps: ServiceDeps): Route[] {
   const store = new OAuthStore(deps.db)
+  /**
+   * The token request in a transaction of its own (the route runs outside the
+   * request's): a reused code's revocation is committed, then refused.
+   */
+  async function tokenAnswer(ctx: RouteContext, form: TokenForm): Promise<Response> {
+    const outcome = await ctx.db.transaction(() => store.token(form, ctx.request.headers.get('authorization'), ctx.now), { client: ctx.client })
+    if ('refused' in outcome) throw outcome.refused
+    return json(outcome.grant, 200, NO_STORE)
+  }
 
   return [
     {
@@ -122,6 +131,7 @@ export function oauthRoutes(deps: ServiceDeps): Route[] {
       path: '/oauth/v1/token',
       auth: none,
       accepts: ['form'],
+      outsideTransaction: true,
       async handler(ctx) {
         // Fields may come as query parameters too; the body's value wins.
         const form: TokenForm = Object.create(null)
@@ -137,8 +147,7 @@ export function oauthRoutes(deps: ServiceDeps): Route[] {
             'Send the token request as an application/x-www-form-urlencoded body (or its fields as query parameters).',
           )
         }
-        const grant = await store.token(form, ctx.request.headers.get('authorization'), ctx.now)
-        return json(grant, 200, NO_STORE)
+        return tokenAnswer(ctx, form)
       },
     },
     {
@@ -146,8 +155,9 @@ export function oauthRoutes(deps: ServiceDeps): Route[] {
       path: '/oauth/v3/token',
       auth: none,
       accepts: ['form'],
+      outsideTransaction: true,
       async handler(ctx) {
-        return json(await store.token(bodyFields(ctx), ctx.request.headers.get('authorization'), ctx.now), 200, NO_STORE)
+        return tokenAnswer(ctx, bodyFields(ctx))
       },
     },
     {

@@ -26,7 +26,7 @@
 import { z } from 'zod'
 import { ACCOUNT, ALL_SCOPES, accessTokens, type AccessTokenRow } from '../auth.ts'
 import type { Database, Table } from '../db.ts'
-import { notFound, validationError } from '../errors.ts'
+import { notFound, validationError, type ApiError } from '../errors.ts'
 import { safeDecodeURIComponent } from '../http.ts'
 import { DEFAULT_REDIRECT_URLS, MAX_REDIRECT_URLS, ownRedirectUrls, REDIRECT_URLS_PATH, redirectUrlProblem } from './redirect-urls.ts'
 
@@ -95,6 +95,8 @@ const authCodeSchema = z.object({
   issuedAt: z.number(),
   expiresAt: z.number(),
   usedAt: z.number().nullable(),
+  /** The refresh token the code was exchanged for (absent in data from before it was kept). */
+  refreshToken: z.string().nullable().optional(),
 })
 type AuthCodeRow = z.infer<typeof authCodeSchema>
 
@@ -388,6 +390,13 @@ export interface TokenGrant {
   id_token: string
 }
 
+/**
+ * What a token request comes to: tokens, or a refusal whose writes must be
+ * kept (a reused code's revocation, RFC 6749 §4.1.2), so the caller commits
+ * the transaction and then answers with the error. Any other refusal is thrown.
+ */
+export type TokenOutcome = { grant: TokenGrant } | { refused: ApiError }
+
 /** The token request's fields (RFC 6749 §4.1.3, §6; RFC 7636), by name. */
 export type TokenForm = Record<string, string>
 
@@ -531,7 +540,7 @@ export class OAuthStore {
    * `authorization` header, else the form), then exchange a code or a
    * refresh token for tokens.
    */
-  async token(form: TokenForm, authorization: string | null, now: number): Promise<TokenGrant> {
+  async token(form: TokenForm, authorization: string | null, now: number): Promise<TokenOutcome> {
     const grantType = form.grant_type
     if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
       throw oauthError(
@@ -541,7 +550,7 @@ export class OAuthStore {
       )
     }
     const clientId = authenticateClient(authorization, form)
-    return grantType === 'authorization_code' ? this.#exchangeCode(form, clientId, now) : this.#exchangeRefreshToken(form, clientId, now)
+    return grantType === 'authorization_code' ? this.#exchangeCode(form, clientId, now) : { grant: this.#exchangeRefreshToken(form, clientId, now) }
   }
 
   /**
@@ -619,13 +628,13 @@ export class OAuthStore {
     }
   }
 
-  async #exchangeCode(form: TokenForm, clientId: string, now: number): Promise<TokenGrant> {
+  async #exchangeCode(form: TokenForm, clientId: string, now: number): Promise<TokenOutcome> {
     const t = this.#t
     const code = form.code
     if (!code) throw oauthError(OAuthErrorCode.BAD_AUTH_CODE, 'invalid_request', 'code is required for grant_type=authorization_code.')
     const row = t.codes.get(code)
     if (!row) throw oauthError(OAuthErrorCode.BAD_AUTH_CODE, 'invalid_grant', 'missing or unknown auth code')
-    if (row.usedAt !== null) throw oauthError(OAuthErrorCode.BAD_AUTH_CODE, 'invalid_grant', 'This auth code has already been used; codes are single-use.')
+    if (row.usedAt !== null) return { refused: this.#refuseReusedCode(row, now) }
     if (now >= row.expiresAt) {
       throw oauthError(
         OAuthErrorCode.EXPIRED_AUTH_CODE,
@@ -649,7 +658,6 @@ export class OAuthStore {
         throw oauthError(OAuthErrorCode.BAD_AUTH_CODE, 'invalid_grant', `code_verifier does not match the ${row.codeChallengeMethod} code_challenge.`)
       }
     }
-    t.codes.set(code, { ...row, usedAt: now })
     const refresh: RefreshTokenRow = {
       token: `na1-${randomHex(4)}-${randomHex(2)}-${randomHex(2)}-${randomHex(2)}-${randomHex(6)}`,
       clientId: row.clientId,
@@ -661,7 +669,28 @@ export class OAuthStore {
       revokedAt: null,
     }
     t.refreshTokens.set(refresh.token, refresh)
-    return this.#issueTokens(row, refresh, row.scopes, now)
+    t.codes.set(code, { ...row, usedAt: now, refreshToken: refresh.token })
+    return { grant: this.#issueTokens(row, refresh, row.scopes, now) }
+  }
+
+  /**
+   * RFC 6749 §4.1.2: a code used more than once is refused, and the tokens
+   * issued from it are revoked: its refresh token, and every access token
+   * made with that refresh token (the first one and every refresh since, as
+   * the real API keeps one refresh token across refreshes). The real API
+   * answers an unusable code with 400 BAD_AUTH_CODE "missing or unknown auth
+   * code"; the message starts the same way.
+   */
+  #refuseReusedCode(row: AuthCodeRow, now: number): ApiError {
+    const t = this.#t
+    const refresh = row.refreshToken ? t.refreshTokens.get(row.refreshToken) : undefined
+    if (refresh && refresh.revokedAt === null) t.refreshTokens.set(refresh.token, { ...refresh, revokedAt: now })
+    if (refresh) for (const access of [...t.accessTokens.values()]) if (access.refreshToken === refresh.token) t.accessTokens.delete(access.token)
+    return oauthError(
+      OAuthErrorCode.BAD_AUTH_CODE,
+      'invalid_grant',
+      'missing or unknown auth code: this code was already exchanged (codes are single-use), so the tokens issued from it are now revoked (RFC 6749 §4.1.2).',
+    )
   }
 
   #exchangeRefreshToken(form: TokenForm, clientId: string, now: number): TokenGrant {
