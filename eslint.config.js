@@ -137,7 +137,7 @@ const sharedImports = (extraPaths = []) => ({
 
 
 export default defineConfig([
-  globalIgnores(['dist/', 'lib/', 'reports/', 'test-results/', 'playwright-report/', 'blob-report/', '.ringside/', 'public/mockServiceWorker.js']),
+  globalIgnores(['dist/', 'dist-test/', 'lib/', 'reports/', 'test-results/', 'playwright-report/', 'blob-report/', '.ringside/', 'public/mockServiceWorker.js']),
 
   js.configs.recommended,
   tseslint.configs.recommended,

@@ -4,10 +4,11 @@ import { BROWSER_ARGS } from './package/browser-args.ts'
 import { e2eWebServers } from './e2e/web-servers.ts'
 
 /**
- * End-to-end tests run against the production build on three ports of
- * 127.0.0.1: the harness and the widget (a second origin, as in a real CRM)
- * from the Ringside server (`npm start` with --dist), and a third, hostile
- * origin from scripts/serve-dist.mjs (see e2e/web-servers.ts).
+ * End-to-end tests run against the production build on ports of 127.0.0.1:
+ * the harness and the widget (a second origin, as in a real CRM) from the
+ * Ringside server (`npm start` with --dist), and the test pages (hostile
+ * frames, fixture hosts and widgets) on origins of their own from
+ * scripts/serve-dist.mjs (see e2e/origins.ts, e2e/web-servers.ts).
  * Playwright cannot download browsers here, so we always point it at a
  * system Chromium (see scripts/ensure-chromium.sh).
  */
@@ -44,8 +45,10 @@ export default defineConfig({
   webServer: [
     ...e2eWebServers(PORTS.harness),
     {
-      // Browser-only mode: the build as plain static files, no API behind it (e2e/browser-only/).
-      command: `node scripts/serve-dist.mjs ${PORTS.staticHarness} ${PORTS.staticWidget}`,
+      // Browser-only mode: the build as plain static files, no API behind it (e2e/browser-only/), with its
+      // headers file (the harness on its port frames the widget on the next). The test pages that share the harness's SharedWorker and IndexedDB (browser-crm) need its
+      // origin: this test server serves them there too, after the build's own files.
+      command: `node scripts/serve-dist.mjs --root dist --root dist-test --frame-ancestor ${ORIGINS.staticHarness} ${PORTS.staticHarness} ${PORTS.staticWidget}`,
       url: `${ORIGINS.staticHarness}/`,
       reuseExistingServer: !process.env.CI,
       timeout: 30_000,

@@ -1,29 +1,21 @@
 import { build, defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { harnessCsp } from './vite-plugins/csp.ts'
+import { PRODUCT_PAGES } from './server/page-policy.ts'
+import { staticHeaders } from './vite-plugins/static-headers.ts'
 
 const root = import.meta.dirname
 
 /**
- * Every HTML page of the main build: the harness (index.html), the OAuth
- * consent page, and the small e2e fixture pages (a widget built on the npm
- * SDK, a plain host, a hostile frame) that the browser tests and the
- * benchmark load from other origins. The reference widget is built apart by
- * vite.widget.config.ts (see there why); the dev server serves every page.
+ * The product pages of the main build (server/page-policy.ts lists them):
+ * the harness and the OAuth consent page. The reference widget is built apart
+ * by vite.widget.config.ts (see there why). The e2e fixture pages are test
+ * pages, built apart by vite.test-pages.config.ts into dist-test/.
  */
 function pages(): Record<string, string> {
   const input: Record<string, string> = {}
-  const add = (name: string, file: string) => {
-    if (existsSync(resolve(root, file))) input[name] = resolve(root, file)
-  }
-  add('harness', 'index.html')
-  add('oauth', 'oauth/authorize/index.html')
-  const fixtures = resolve(root, 'e2e/fixtures')
-  if (existsSync(fixtures)) {
-    for (const dir of readdirSync(fixtures)) add(`fixture-${dir}`, `e2e/fixtures/${dir}/index.html`)
-  }
+  for (const page of PRODUCT_PAGES) if (page.build === 'main') input[page.name] = resolve(root, page.file)
   return input
 }
 
@@ -66,13 +58,13 @@ function pageDirectories(): Plugin {
 }
 
 /**
- * Multi-page build. One server serves every page; the harness loads the
- * widget from a second port so the two always talk across origins, as in a
- * real CRM.
+ * Multi-page build. One server serves every page, with its policy
+ * (server/documents.ts); the harness loads the widget from a second port so
+ * the two always talk across origins, as in a real CRM.
  */
 export default defineConfig({
   appType: 'mpa',
-  plugins: [react(), pageDirectories(), widgetBuild(), harnessCsp()],
+  plugins: [react(), pageDirectories(), widgetBuild(), staticHeaders(resolve(root, 'dist'))],
   // The browser-only CRM runs in a module SharedWorker (shared/api/browser/crm-worker.ts).
   worker: { format: 'es' },
   build: {

@@ -1,8 +1,10 @@
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import { resolve } from 'node:path'
+import { PRODUCT_PAGES } from './server/page-policy.ts'
 
 const root = import.meta.dirname
+const pages = Object.fromEntries(PRODUCT_PAGES.filter((page) => page.build === 'widget').map((page) => [page.name, resolve(root, page.file)]))
 
 /**
  * Production build of the reference widget alone, into the same dist/.
@@ -31,6 +33,6 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     emptyOutDir: false,
-    rolldownOptions: { input: { widget: resolve(root, 'widget/index.html') } },
+    rolldownOptions: { input: pages },
   },
 })

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
-const SOURCES = ['index.html', 'vite.config.ts', 'package-lock.json', 'shared', 'widget', 'host-harness', 'oauth', 'e2e/fixtures', 'e2e/support']
+const SOURCES = ['index.html', 'vite.config.ts', 'vite.test-pages.config.ts', 'server/page-policy.ts', 'package-lock.json', 'shared', 'widget', 'host-harness', 'oauth', 'e2e/fixtures', 'e2e/support']
 const SKIP = new Set(['node_modules', '.git'])
 
 function newestMtime(path) {
@@ -23,8 +23,8 @@ function newestMtime(path) {
 export function staleReason(root, requiredPages) {
   const distIndex = join(root, 'dist', 'index.html')
   if (!existsSync(distIndex)) return 'dist/ is missing'
-  const missing = requiredPages.find((page) => !existsSync(join(root, 'dist', page)))
-  if (missing) return `dist/${missing} is missing`
+  const missing = requiredPages.find((page) => !existsSync(join(root, page)))
+  if (missing) return `${missing} is missing`
   const built = statSync(distIndex).mtimeMs
   const changed = SOURCES.find((source) => newestMtime(join(root, source)) > built)
   return changed ? `${changed} changed since the last build` : null

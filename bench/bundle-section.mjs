@@ -45,25 +45,25 @@ export function pageChunks(dist, htmlFile) {
   return { eager: [...eager], lazy: [...lazy].filter((file) => existsSync(file)) }
 }
 
-/** `key` names the figure in reports/bench.json (bundle.gzip_bytes.<key>). */
+/** `key` names the figure in reports/bench.json (bundle.gzip_bytes.<key>); `dir` is the build (the test pages are built apart). */
 const PAGES = [
-  { name: 'harness', key: 'harness', html: 'index.html' },
-  { name: 'widget', key: 'widget', html: 'widget/index.html', targetKb: WIDGET_TARGET_KB },
-  { name: 'sdk-widget fixture (our widget SDK alone)', key: 'sdk_widget', html: 'e2e/fixtures/sdk-widget/index.html', targetKb: SDK_WIDGET_TARGET_KB },
-  { name: 'sdk-host fixture (our host SDK + fixture glue)', key: 'sdk_host', html: 'e2e/fixtures/sdk-host/index.html' },
-  { name: 'npm-widget fixture (npm package)', key: 'npm_widget', html: 'e2e/fixtures/npm-widget/index.html' },
+  { name: 'harness', key: 'harness', dir: 'dist', html: 'index.html' },
+  { name: 'widget', key: 'widget', dir: 'dist', html: 'widget/index.html', targetKb: WIDGET_TARGET_KB },
+  { name: 'sdk-widget fixture (our widget SDK alone)', key: 'sdk_widget', dir: 'dist-test', html: 'e2e/fixtures/sdk-widget/index.html', targetKb: SDK_WIDGET_TARGET_KB },
+  { name: 'sdk-host fixture (our host SDK + fixture glue)', key: 'sdk_host', dir: 'dist-test', html: 'e2e/fixtures/sdk-host/index.html' },
+  { name: 'npm-widget fixture (npm package)', key: 'npm_widget', dir: 'dist-test', html: 'e2e/fixtures/npm-widget/index.html' },
 ]
 
 const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`
 
 export async function bundleSection({ root }) {
-  const dist = join(root, 'dist')
   const rows = []
   const gzipBytes = {}
   const notes = ['gzip level 9 (node:zlib) of each chunk, summed; eager = entry + static imports, lazy = dynamic import() only.']
   for (const page of PAGES) {
+    const dist = join(root, page.dir)
     if (!existsSync(join(dist, page.html))) {
-      rows.push([page.name, 'page missing from dist/', '', '', '', ''])
+      rows.push([page.name, `page missing from ${page.dir}/`, '', '', '', ''])
       continue
     }
     const { eager, lazy } = pageChunks(dist, page.html)
@@ -77,7 +77,7 @@ export async function bundleSection({ root }) {
     notes.push(`${page.name}: ${sized.map(({ file, gzip }) => `${relative(dist, file)} ${kb(gzip)}`).join(', ')}`)
   }
   return {
-    title: 'Bundle (production JS per page, from dist/)',
+    title: 'Bundle (production JS per page, from dist/ and the test pages in dist-test/)',
     header: ['page', 'chunks', 'eager raw', 'eager gzip', 'lazy gzip', 'target'],
     rows,
     notes,

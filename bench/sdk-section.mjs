@@ -57,19 +57,19 @@ export const MODES = ['muted', 'unmuted']
 
 /** The measured pages, `${mode}.${pair}`; muted = console.debug muted in both frames (quiet=1). */
 export function variants(origins) {
-  const widget = (name, query) => fixtureUrl(origins.widget, name, query)
+  const widget = (name, query) => fixtureUrl(origins.testWidgets, name, query)
   const list = []
   for (const mode of MODES) {
     const q = mode === 'muted' ? { quiet: '1' } : {}
-    const plain = (w) => fixtureUrl(origins.harness, 'plain-host', { ...q, widget: w })
-    const sdkHost = (w) => fixtureUrl(origins.harness, 'sdk-host', { bench: '1', ...q, widget: w })
+    const plain = (w) => fixtureUrl(origins.testPages, 'plain-host', { ...q, widget: w })
+    const sdkHost = (w) => fixtureUrl(origins.testPages, 'sdk-host', { bench: '1', ...q, widget: w })
     const urls = {
       ours: plain(widget('sdk-widget', { mode: 'echo', ...q })),
       npm: plain(widget('npm-widget', { mode: 'echo', ...q })),
       raw: plain(widget('npm-widget', { mode: 'raw', ...q })),
       host: sdkHost(widget('npm-widget', { mode: 'echo', ...q })),
       pair: sdkHost(widget('sdk-widget', { mode: 'echo', ...q })),
-      npmhost: fixtureUrl(origins.harness, 'npm-host', { ...q, widget: widget('npm-widget', { mode: 'echo', ...q }) }),
+      npmhost: fixtureUrl(origins.testPages, 'npm-host', { ...q, widget: widget('npm-widget', { mode: 'echo', ...q }) }),
     }
     for (const { key, handshakeOnly = false } of PAIRS) list.push({ key: `${mode}.${key}`, mode, pair: key, url: urls[key], handshakeOnly })
   }
@@ -111,8 +111,8 @@ function withTimeout(promise, ms, what) {
 }
 
 export function widgetFrame(page, origins) {
-  const frame = page.frames().find((f) => f.url().startsWith(`${origins.widget}/`))
-  if (!frame) throw new Error(`no widget frame from ${origins.widget} in ${page.url()}`)
+  const frame = page.frames().find((f) => f.url().startsWith(`${origins.testWidgets}/`))
+  if (!frame) throw new Error(`no widget frame from ${origins.testWidgets} in ${page.url()}`)
   return frame
 }
 
@@ -399,7 +399,7 @@ export async function sdkSection({ browser, origins, isolation = true, profile }
       : 'timer: host pages NOT cross-origin isolated: performance.now() is clamped to 100 µs, per-message percentiles are coarse.',
   ]
   return {
-    title: `SDK (Chromium, host ${new URL(origins.harness).port} ↔ widget ${new URL(origins.widget).port}, two origins of one site)`,
+    title: `SDK (Chromium, host ${new URL(origins.testPages).port} ↔ widget ${new URL(origins.testWidgets).port}, two origins of one site)`,
     header: ['metric', ...PAIRS.map((p) => p.label), 'target'],
     rows: [...rows, ...profileRows],
     notes,

@@ -1,5 +1,6 @@
-// Starts scripts/serve-dist.mjs (dist/ on the harness, widget and hostile
-// ports) for the benchmark and stops it again.
+// Starts scripts/serve-dist.mjs for the benchmark and stops it again: the
+// build (dist/) on the harness, widget and hostile ports, and the test pages
+// (dist-test/, the fixtures) on the test origins of e2e/origins.ts (+3, +4).
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 
@@ -16,15 +17,15 @@ async function answers(url) {
 /**
  * Returns { stop(), reused }. If every port already answers (e.g. a
  * Playwright run left its server up), that server is reused: it serves the
- * same dist/.
+ * same folders. `roots` are serve-dist's --root folders (default dist/).
  */
-export async function startDistServer(root, ports) {
+export async function startDistServer(root, ports, roots = ['dist']) {
   const urls = ports.map((port) => `http://127.0.0.1:${port}/`)
   const up = await Promise.all(urls.map(answers))
   if (up.every(Boolean)) return { reused: true, stop: async () => {} }
   if (up.some(Boolean)) throw new Error(`some of the ports ${ports.join(', ')} are taken by another process`)
 
-  const child = spawn(process.execPath, [join(root, 'scripts', 'serve-dist.mjs'), ...ports.map(String)], {
+  const child = spawn(process.execPath, [join(root, 'scripts', 'serve-dist.mjs'), ...roots.flatMap((dir) => ['--root', dir]), ...ports.map(String)], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
   })
@@ -48,4 +49,23 @@ export async function startDistServer(root, ports) {
         child.kill()
       }),
   }
+}
+
+/** The build on `base` … + 2 and the test pages on + 3 and + 4 (e2e/origins.ts); one stop() for both. */
+export async function startBenchServers(root, base) {
+  const dist = await startDistServer(root, [base, base + 1, base + 2])
+  const testPages = await startDistServer(root, [base + 3, base + 4], ['dist-test'])
+  return {
+    reused: dist.reused && testPages.reused,
+    stop: async () => {
+      await testPages.stop()
+      await dist.stop()
+    },
+  }
+}
+
+/** The bench's origins on `base`, named as in e2e/origins.ts. */
+export function benchOrigins(base) {
+  const at = (offset) => `http://127.0.0.1:${base + offset}`
+  return { harness: at(0), widget: at(1), hostile: at(2), testPages: at(3), testWidgets: at(4) }
 }

@@ -1,10 +1,10 @@
 // Runs one browser section of the benchmark alone (node bench/<section>.mjs), after a
-// build: serves dist/ on the ports of E2E_PORT (harness, +1 widget, +2 hostile) as
-// npm run bench does, and launches Chromium with the same flags.
+// build: serves dist/ and the test pages on the ports of E2E_PORT (bench/server.mjs)
+// as npm run bench does, and launches Chromium with the same flags.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
-import { startDistServer } from './server.mjs'
+import { benchOrigins, startBenchServers } from './server.mjs'
 
 const root = resolve(import.meta.dirname, '..')
 
@@ -14,12 +14,11 @@ function browserArgs() {
   return block ? [...block[1].matchAll(/'([^']+)'|"([^"]+)"/g)].map((m) => m[1] ?? m[2]) : []
 }
 
-/** Calls `run({ browser, origins })` with dist/ served and Chromium launched; stops both after. */
+/** Calls `run({ browser, origins })` with dist/ and the test pages served and Chromium launched; stops both after. */
 export async function standalone(run) {
   const base = Number(process.env.E2E_PORT ?? 4173)
-  const ports = [base, base + 1, base + 2]
-  const origins = { harness: `http://127.0.0.1:${base}`, widget: `http://127.0.0.1:${base + 1}`, hostile: `http://127.0.0.1:${base + 2}` }
-  const server = await startDistServer(root, ports)
+  const origins = benchOrigins(base)
+  const server = await startBenchServers(root, base)
   const extra = (process.env.EXTRA_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...browserArgs(), ...extra] })
   try {

@@ -5,7 +5,8 @@ import { pageFetch } from './support/page-fetch.ts'
 const FIXTURE = '/e2e/fixtures/api-msw/'
 
 test('a ticket created through MSW is served by the in-page CRM and survives a reload', async ({ page }) => {
-  await page.goto(FIXTURE)
+  // A test page on a test origin: MSW's worker is registered on that origin (the test server serves it there).
+  await page.goto(`${ORIGINS.testPages}${FIXTURE}`)
   await page.waitForFunction(() => window.__apiReady === true)
 
   const created = await pageFetch(page, '/crm/v3/objects/tickets', {

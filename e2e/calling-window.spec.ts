@@ -164,7 +164,7 @@ for (const moment of ['before the calling window announces itself', 'while the c
   test(`a Call press ${moment} (the page opened the window by itself) is dialed exactly once`, async ({ page, baseURL }) => {
     const origins = kitOrigins(baseURL)
     const widgetUrl = fixtureUrl(origins, 'window-only-widget')
-    const messages = await installMessageRecorder(page, { harness: origins.harness, widget: origins.widget })
+    const messages = await installMessageRecorder(page, { harness: origins.harness, widget: origins.testWidgets })
     let harnessPages = 0
     const windowPage = await holdDocuments(page.context(), (request) => request.url().startsWith(`${origins.harness}/`) && (harnessPages += 1) > 1)
     const widgetPage = await holdDocuments(page.context(), (request) => request.url().startsWith(widgetUrl))

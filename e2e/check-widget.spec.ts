@@ -15,12 +15,14 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { checkWidget, portBlock } from './support/check-widget-run.ts'
+import { ORIGINS } from './origins.ts'
 import { openReportOffline } from './support/offline-report.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const block = portBlock
-const fixture = (base: number, params: Record<string, string>, name = 'demo-shaped-widget') =>
-  `http://127.0.0.1:${base + 1}/e2e/fixtures/${name}/?${new URLSearchParams(params).toString()}`
+/** A fixture widget on this e2e run's test widgets origin (a test page: check-widget's own server never serves it). */
+const fixture = (params: Record<string, string>, name = 'demo-shaped-widget') =>
+  `${ORIGINS.testWidgets}/e2e/fixtures/${name}/?${new URLSearchParams(params).toString()}`
 
 test.describe('check-widget', () => {
   test.describe.configure({ mode: 'parallel', timeout: 150_000 })
@@ -42,7 +44,7 @@ test.describe('check-widget', () => {
 
   test('a widget with no Ringside driver, worded unlike ours: the generic driver runs the full outbound journey, the totals count it, the JUnit names journey and placement and links the HTML report, which opens offline', async ({ browser }) => {
     const base = block(4)
-    const run = await checkWidget([fixture(base, {}, 'driverless-widget'), '--port', String(base)])
+    const run = await checkWidget([fixture({}, 'driverless-widget'), '--port', String(base)])
     expect(run.code, run.output).toBe(0)
     expect(run.output).toContain("Driver: generic (the widget's buttons by their accessible names)")
     // Progress as it goes: the journey's start, then each check with its count.
@@ -110,7 +112,7 @@ test.describe('check-widget', () => {
 
   test('a widget that never answers SYNC: one sentence says so (exit 1), within the sync timeout and the checks; the HTML report explains it', async ({ browser }) => {
     const base = block(7)
-    const silent = await checkWidget([fixture(base, {}, 'silent-widget'), '--port', String(base), '--sync-timeout', '1500'])
+    const silent = await checkWidget([fixture({}, 'silent-widget'), '--port', String(base), '--sync-timeout', '1500'])
     expect(silent.code, silent.output).toBe(1)
     expect(silent.output).toMatch(/Why: .* › outbound journey · widget placement: The host gave up after 1500 ms \(.*\); the widget never sent SYNC_ACK/)
     // The failed handshake fails its check once; the checks it kept from running say so, and the widget sent nothing to judge.
@@ -134,7 +136,7 @@ test.describe('check-widget', () => {
 
   test('a widget with only warnings passes (exit 0) and lists them; with --strict it fails (exit 1)', async () => {
     // Two runs side by side, each with its own harness server: the nested runs wait more than they compute.
-    const run = (base: number, ...options: string[]) => checkWidget([fixture(base, { shape: 'react', auto: '1' }), '--port', String(base), '--driver', 'none', ...options])
+    const run = (base: number, ...options: string[]) => checkWidget([fixture({ shape: 'react', auto: '1' }), '--port', String(base), '--driver', 'none', ...options])
     const [lenient, strict] = await Promise.all([run(block(0)), run(block(8), '--strict')])
     expect(lenient.code, lenient.output).toBe(0)
     expect(lenient.output).toMatch(/Verdict: READY: all \d+ checks passed; \d+ warnings \(they fail only with --strict\)/)
@@ -148,7 +150,7 @@ test.describe('check-widget', () => {
 
   test('a widget that throws at startup: the report shows its own error (exit 1)', async () => {
     const base = block(1)
-    const run = await checkWidget([fixture(base, { throwAtStartup: '1' }), '--port', String(base), '--driver', 'none', '--sync-timeout', '1500'])
+    const run = await checkWidget([fixture({ throwAtStartup: '1' }), '--port', String(base), '--driver', 'none', '--sync-timeout', '1500'])
     expect(run.code, run.output).toBe(1)
     expect(run.output).toMatch(/the widget never sent SYNC_ACK; the widget threw: .*Widget startup failed: the softphone configuration could not be loaded/)
     expect(run.output).toContain("The widget's own errors")
@@ -166,7 +168,7 @@ test.describe('check-widget', () => {
     const httpsPort = block(3)
     let server: ChildProcess | undefined
     try {
-      server = spawn(process.execPath, ['scripts/serve-dist.mjs', String(httpsPort)], { cwd: root, env: { ...process.env, SERVE_DIST_TLS_KEY: key, SERVE_DIST_TLS_CERT: cert }, stdio: ['ignore', 'pipe', 'inherit'] })
+      server = spawn(process.execPath, ['scripts/serve-dist.mjs', '--root', 'dist-test', String(httpsPort)], { cwd: root, env: { ...process.env, SERVE_DIST_TLS_KEY: key, SERVE_DIST_TLS_CERT: cert }, stdio: ['ignore', 'pipe', 'inherit'] })
       await new Promise<void>((ready) => server!.stdout!.once('data', () => ready()))
       const url = `https://127.0.0.1:${httpsPort}/e2e/fixtures/cdn-script-widget/?auto=1`
       const refused = await checkWidget([url, '--port', String(base), '--driver', 'none'])
@@ -184,7 +186,7 @@ test.describe('check-widget', () => {
 
   test('a widget that loads an SDK version Ringside does not serve from jsDelivr: the version is named in one sentence (exit 1)', async () => {
     // A known version from jsDelivr is checked offline: the https widget above.
-    const unknown = await checkWidget([`http://127.0.0.1:${block(10) + 1}/e2e/fixtures/cdn-unknown-sdk-widget/`, '--port', String(block(10)), '--driver', 'none', '--sync-timeout', '1500'])
+    const unknown = await checkWidget([`${ORIGINS.testWidgets}/e2e/fixtures/cdn-unknown-sdk-widget/`, '--port', String(block(10)), '--driver', 'none', '--sync-timeout', '1500'])
     expect(unknown.code, unknown.output).toBe(1)
     expect(unknown.output).toContain(
       'The widget loads the calling SDK from https://cdn.jsdelivr.net/npm/@hubspot/calling-extensions-sdk@9.9.9/dist/main.js, but Ringside serves @hubspot/calling-extensions-sdk 0.9.0,',

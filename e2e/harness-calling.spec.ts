@@ -8,6 +8,7 @@ import { expect, test, type Frame, type FrameLocator, type Page } from '@playwri
 import { openTool } from './kit/harness.ts'
 import { REFERENCE_WIDGET_SHOWS as SHOWS } from './kit/drivers/ringside.ts'
 import { pressSteadily } from './kit/press.ts'
+import { fixtureUrl, kitOrigins } from './kit/origins.ts'
 import { ORIGINS } from './origins.ts'
 
 const OVERRIDE_KEY = 'LocalSettings:Calling:CallingExtensions'
@@ -22,7 +23,7 @@ function ourWidget(baseURL: string | undefined, params: Record<string, string>):
 }
 
 function fixtureWidget(baseURL: string | undefined): string {
-  return `${widgetOrigin(baseURL)}/e2e/fixtures/sdk-widget/`
+  return fixtureUrl(kitOrigins(baseURL), 'sdk-widget')
 }
 
 /** Opens the harness at a hash route, with query parameters before the hash. */
@@ -208,9 +209,9 @@ test('the localStorage override switches the widget, from another tab and from t
   await expect(dock).toContainText(`${widgetOrigin(baseURL)}/widget/`)
   await expect(statusBadge(page)).toContainText('Widget ready')
 
-  // Another tab writes the override: this tab hears the storage event.
+  // Another tab on the harness origin (a JSON answer of the server, not a page) writes the override: this tab hears the storage event.
   const other = await context.newPage()
-  await other.goto('/e2e/fixtures/api-msw/')
+  await other.goto('/_ringside/v1/server')
   await other.evaluate(
     ([key, url]) => localStorage.setItem(key!, JSON.stringify({ url, name: 'Override widget', isReady: false })),
     [OVERRIDE_KEY, fixtureWidget(baseURL)],

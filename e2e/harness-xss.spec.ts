@@ -200,14 +200,18 @@ test('hostile templates, tokens, extraData and call notes render as inert text',
   expect(await page.evaluate(() => (window as unknown as { __xssFired: string[] }).__xssFired)).toEqual([])
   expect(seen.dialogs).toEqual([])
   expect(seen.pageErrors).toEqual([])
-  expect(await cspViolations(page)).toEqual([])
-  expect(seen.consoleErrors).toEqual([])
+  // The sanitizer parses hostile notes in an inert document (DOMParser), which Chromium checks against the
+  // page's policy: the corpus's <base> is reported there (base-uri 'none'), and never reaches the page.
+  expect(await page.locator('base').count()).toBe(0)
+  expect((await cspViolations(page)).filter((violation) => !violation.startsWith('base-uri '))).toEqual([])
+  expect(seen.consoleErrors.filter((line) => !line.startsWith("Setting the document's base URI to '' violates"))).toEqual([])
 })
 
-test('the built harness sets its Content-Security-Policy and nothing it needs is blocked', async ({ page }) => {
+test('the built harness is served with its Content-Security-Policy and nothing it needs is blocked', async ({ page }) => {
   const seen = await watch(page)
+  const document = page.waitForResponse((response) => response.request().resourceType() === 'document')
   await openHarness(page, '#/contacts')
-  const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')
+  const policy = (await document).headers()['content-security-policy']
   expect(policy).toContain("script-src 'self'")
   expect(policy).toContain("object-src 'none'")
 

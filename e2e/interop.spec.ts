@@ -79,7 +79,7 @@ async function openPlainHostWith(page: Page, widget: 'npm-widget' | 'sdk-widget'
   return opened
 }
 
-const EXPECTED_READY = { ...SYNC_FIELDS, hostUrl: ORIGINS.harness }
+const EXPECTED_READY = { ...SYNC_FIELDS, hostUrl: ORIGINS.testPages }
 
 /**
  * One page per worker for the table-driven rows below. Each row sends a
@@ -134,7 +134,7 @@ test.describe('our CallingHost with a widget built on the npm package 0.9.7', ()
     )
     expect(ready).toEqual([EXPECTED_READY])
     const handshake = await page.evaluate(() => (window as unknown as SdkHostFixtureWindow).__handshake)
-    expect(handshake).toMatchObject({ debugMode: false, iFrameUrl: ORIGINS.widget })
+    expect(handshake).toMatchObject({ debugMode: false, iFrameUrl: ORIGINS.testWidgets })
     expect(typeof handshake?.version).toBe('string')
   })
 
@@ -191,7 +191,7 @@ test.describe('our CallingHost with a widget built on the npm package 0.9.7', ()
 
   test("our host's send('READY') reaches the npm widget's onReady again with its data", async ({ page }) => {
     const { widget } = await openSdkHostWithNpmWidget(page)
-    const data = { ...SYNC_FIELDS, portalId: 456, hostUrl: ORIGINS.harness }
+    const data = { ...SYNC_FIELDS, portalId: 456, hostUrl: ORIGINS.testPages }
 
     await page.evaluate((payload) => void (window as unknown as SdkHostFixtureWindow).__send('READY', payload), data)
     await widget.waitForFunction(() => (window as unknown as WidgetFixtureWindow).__received.filter((call) => call.handler === 'onReady').length === 2)
@@ -203,7 +203,7 @@ test.describe('our CallingHost with a widget built on the npm package 0.9.7', ()
   test("our host's send('SET_WIDGET_URL') reaches the npm widget's onReady as {iFrameUrl}, and the widget keeps talking to our host", async ({ page }) => {
     const { widget } = await openSdkHostWithNpmWidget(page)
     // SET_WIDGET_URL from a host retargets the widget to that URL: our host's own page here.
-    const url = `${ORIGINS.harness}/e2e/fixtures/sdk-host/?moved=1`
+    const url = `${ORIGINS.testPages}/e2e/fixtures/sdk-host/?moved=1`
 
     await page.evaluate((iFrameUrl) => void (window as unknown as SdkHostFixtureWindow).__send('SET_WIDGET_URL', { iFrameUrl }), url)
     // The npm package handles SET_WIDGET_URL internally (it reads only the top-level
@@ -222,8 +222,8 @@ test.describe('our CallingHost with a widget built on the npm package 0.9.7', ()
     expect(typeof catalogued).toBe('string')
     // The catalogue's URL names the default widget port; the page that serves it is on this run's widget origin.
     const { pathname, search } = new URL(catalogued as string)
-    const target = `${ORIGINS.widget}${pathname}${search}`
-    const first = await frameFrom(page, ORIGINS.widget)
+    const target = `${ORIGINS.testWidgets}${pathname}${search}`
+    const first = await frameFrom(page, ORIGINS.testWidgets)
 
     await callWidget(first, 'setWidgetUrl', { iFrameUrl: target })
     await page.waitForFunction(() => (window as unknown as SdkHostFixtureWindow).__statuses.filter((status) => status === 'ready').length === 2)
@@ -247,7 +247,7 @@ test.describe('our CallingExtensions with a plain host that speaks the CRM wire 
     })
     const sync = syncs.find((candidate) => candidate.messageId === ack?.messageId)
     expect(sync).toBeDefined()
-    expect(ack).toStrictEqual({ ...sync, type: 'SYNC_ACK', debugMode: false, version: expect.any(String), iFrameUrl: ORIGINS.widget })
+    expect(ack).toStrictEqual({ ...sync, type: 'SYNC_ACK', debugMode: false, version: expect.any(String), iFrameUrl: ORIGINS.testWidgets })
     const ready = await widget.evaluate(() =>
       (window as unknown as WidgetFixtureWindow).__received.filter((call) => call.handler === 'onReady').map((call) => call.data),
     )
@@ -398,11 +398,11 @@ test.describe('forged messages from a frame on a third origin', () => {
     expect(host.status).toBe('ready')
     expect(host.statuses.filter((status) => status === 'ready')).toHaveLength(1)
     expect(host.events).toEqual([])
-    expect(host.handshake).toMatchObject({ iFrameUrl: ORIGINS.widget })
+    expect(host.handshake).toMatchObject({ iFrameUrl: ORIGINS.testWidgets })
     expect(host.rejected.length).toBeGreaterThanOrEqual(FORGED_PER_ROUND)
     expect(new Set(host.rejected.map((rejection) => rejection.origin))).toEqual(new Set([ORIGINS.hostile]))
     expect(await handlerCalls(widget)).toEqual([])
-    expect(await widget.evaluate(() => (window as unknown as SdkWidgetFixtureWindow).__hostOrigin())).toBe(ORIGINS.harness)
+    expect(await widget.evaluate(() => (window as unknown as SdkWidgetFixtureWindow).__hostOrigin())).toBe(ORIGINS.testPages)
     expect(await heardByHostile(hostile)).toEqual([])
 
     // The real channel still works both ways.
@@ -428,7 +428,7 @@ test.describe('forged messages from a frame on a third origin', () => {
       (window as unknown as WidgetFixtureWindow).__received.filter((call) => call.handler === 'onReady').map((call) => call.data),
     )
     expect(ready).toEqual([EXPECTED_READY])
-    expect(await widget.evaluate(() => (window as unknown as SdkWidgetFixtureWindow).__hostOrigin())).toBe(ORIGINS.harness)
+    expect(await widget.evaluate(() => (window as unknown as SdkWidgetFixtureWindow).__hostOrigin())).toBe(ORIGINS.testPages)
     expect(await heardByHostile(hostile)).toEqual([])
   })
 
@@ -453,7 +453,7 @@ test.describe('forged messages from a frame on a third origin', () => {
     await page.evaluate(() => (window as unknown as SdkHostFixtureWindow).__setFaults({ withholdSync: false }))
     await sdkHostReady(page)
     await widgetReady(widget)
-    expect(await page.evaluate(() => (window as unknown as SdkHostFixtureWindow).__handshake)).toMatchObject({ iFrameUrl: ORIGINS.widget })
+    expect(await page.evaluate(() => (window as unknown as SdkHostFixtureWindow).__handshake)).toMatchObject({ iFrameUrl: ORIGINS.testWidgets })
     expect(await heardByHostile(hostile)).toEqual([])
   })
 })

@@ -1,9 +1,15 @@
 import { existsSync } from 'node:fs'
 
 /**
- * Ports of the three origins the e2e server (scripts/serve-dist.mjs) listens on.
- * `E2E_PORT` moves the block (harness, +1 widget, +2 hostile), so two test runs
- * on one machine do not collide; the default is 4173.
+ * Ports of the e2e origins. `E2E_PORT` moves the block, so two test runs on
+ * one machine do not collide; the default is 4173.
+ *
+ * The Ringside server (`npm start --dist`) serves the harness and +1 the
+ * widget origin: product pages only. The test pages (the e2e fixtures, built
+ * into dist-test/) are served by scripts/serve-dist.mjs on origins of their
+ * own: +2 the hostile origin, +3 test pages (hosts, callbacks), +4 a second
+ * test origin (fixture widgets, so host and widget fixtures meet across
+ * origins). The e2e server lets +3 frame Ringside's pages (--frame-ancestor).
  *
  * +10 and +11 serve the same build as plain static files with no API behind
  * them: the browser-only mode (MSW + SharedWorker + IndexedDB), harness and
@@ -14,13 +20,17 @@ import { existsSync } from 'node:fs'
  */
 const base = Number(process.env.E2E_PORT ?? 4173)
 if (!Number.isInteger(base) || base < 1024 || base > 65533) throw new Error(`E2E_PORT must be a port number, got ${process.env.E2E_PORT}`)
-export const PORTS = { harness: base, widget: base + 1, hostile: base + 2, staticHarness: base + 10, staticWidget: base + 11, checkWidgetRuns: base + 20 } as const
+export const PORTS = { harness: base, widget: base + 1, hostile: base + 2, testPages: base + 3, testWidgets: base + 4, staticHarness: base + 10, staticWidget: base + 11, checkWidgetRuns: base + 20 } as const
 
 /** The origins of one site: same host, different ports. */
 export const ORIGINS = {
   harness: `http://127.0.0.1:${PORTS.harness}`,
   widget: `http://127.0.0.1:${PORTS.widget}`,
   hostile: `http://127.0.0.1:${PORTS.hostile}`,
+  /** Test pages (dist-test/): hosts and other fixture pages. */
+  testPages: `http://127.0.0.1:${PORTS.testPages}`,
+  /** Test pages on a second origin: the fixture widgets. */
+  testWidgets: `http://127.0.0.1:${PORTS.testWidgets}`,
   /** The static build, browser-only mode (see e2e/browser-only/). */
   staticHarness: `http://127.0.0.1:${PORTS.staticHarness}`,
   staticWidget: `http://127.0.0.1:${PORTS.staticWidget}`,

@@ -109,9 +109,9 @@ test('an SDK version Ringside does not serve: one sentence naming the served one
   await expect.poll(() => sdkCdn!.problems()).toEqual([`The widget loads the calling SDK from ${jsdelivr('9.9.9')}, but ${body}`])
 })
 
-/** What a classic script adds to a fresh window (a blank page on the widget origin): each new global, its property descriptor and shape. */
+/** What a classic script adds to a fresh window (a blank test page on a test origin): each new global, its property descriptor and shape. */
 async function globalsAfterScript(page: Page, script: { url?: string; content?: string }) {
-  await page.goto(`${ORIGINS.widget}/e2e/fixtures/blank/`)
+  await page.goto(`${ORIGINS.testWidgets}/e2e/fixtures/blank/`)
   const before = await page.evaluate(() => Object.getOwnPropertyNames(window))
   const errors: string[] = []
   // Chromium words an inline script's uncaught error without "Uncaught ".
@@ -199,7 +199,7 @@ test('each release behaves as its own dist/main.js: 0.9.0 to 0.9.2 are CommonJS 
 })
 
 test('dist/main.esm.js (and jsDelivr’s /+esm) exports default, Constants and IFrameManager', async ({ page }) => {
-  await page.goto(`${ORIGINS.widget}/e2e/fixtures/blank/`)
+  await page.goto(`${ORIGINS.testWidgets}/e2e/fixtures/blank/`)
   const exported = await page.evaluate(async (url) => {
     const module = (await import(url)) as Record<string, unknown>
     return { names: Object.keys(module).sort(), version: (module.Constants as { VERSION: string }).VERSION, type: typeof module.default }

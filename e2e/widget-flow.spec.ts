@@ -6,7 +6,8 @@ import { ORIGINS } from './origins.ts'
 
 /**
  * The reference widget (served from the widget origin) inside a plain host
- * page (harness origin) that speaks the wire protocol by hand. The test
+ * page (a test page on its own origin, which the e2e server lets frame
+ * Ringside's pages) that speaks the wire protocol by hand. The test
  * drives the widget's UI and checks the exact messages it put on the wire.
  */
 
@@ -19,7 +20,8 @@ const dataOf = (records: WireRecord[], type: string): Record<string, unknown> =>
 }
 
 test('the reference widget places, answers, ends and logs a call with the exact wire sequence', async ({ page }) => {
-  await page.goto(`${ORIGINS.harness}/e2e/fixtures/widget-host/`)
+  const widgetUrl = `${ORIGINS.widget}/widget/?outcome=answer&answerAfterMs=300`
+  await page.goto(`${ORIGINS.testPages}/e2e/fixtures/widget-host/?${new URLSearchParams({ widget: widgetUrl }).toString()}`)
   const widget = page.frameLocator('iframe[title="Calling widget"]')
   const status = widget.getByRole('status', { name: 'Call status' })
 
@@ -65,7 +67,7 @@ test('the reference widget places, answers, ends and logs a call with the exact 
   ])
 
   const ack = records[0]?.message
-  expect(ack).toMatchObject({ type: 'SYNC_ACK', hostUrl: ORIGINS.harness, iFrameUrl: ORIGINS.widget, portalId: 123 })
+  expect(ack).toMatchObject({ type: 'SYNC_ACK', hostUrl: ORIGINS.testPages, iFrameUrl: ORIGINS.widget, portalId: 123 })
   expect(dataOf(records, 'INITIALIZED')).toEqual({
     isLoggedIn: false,
     isAvailable: true,

@@ -30,16 +30,19 @@ import { pageLoadSection } from '../bench/pageload-section.mjs'
 import { profileOurSdk } from '../bench/profile.mjs'
 import { hostSideFigures, sdkSection } from '../bench/sdk-section.mjs'
 import { DEFAULT_PHASE_MS, DEFAULT_SERVER_COUNT, serverSection } from '../bench/server-section.mjs'
-import { startDistServer } from '../bench/server.mjs'
+import { benchOrigins, startBenchServers } from '../bench/server.mjs'
 import { printSection } from '../bench/table.mjs'
 
 const root = resolve(import.meta.dirname, '..')
-// E2E_PORT moves the block (harness, +1 widget, +2 hostile), as e2e/origins.ts does.
+// E2E_PORT moves the block (harness, +1 widget, +2 hostile, +3 and +4 the test pages), as e2e/origins.ts does.
 const BASE_PORT = Number(process.env.E2E_PORT ?? 4173)
 if (!Number.isInteger(BASE_PORT) || BASE_PORT < 1024 || BASE_PORT > 65533) throw new Error(`E2E_PORT must be a port number, got ${process.env.E2E_PORT}`)
-const PORTS = { harness: BASE_PORT, widget: BASE_PORT + 1, hostile: BASE_PORT + 2 }
-const ORIGINS = Object.fromEntries(Object.entries(PORTS).map(([name, port]) => [name, `http://127.0.0.1:${port}`]))
-const REQUIRED_PAGES = ['index.html', 'widget/index.html', 'sdk/calling-extensions.js', ...['sdk-host', 'sdk-widget', 'plain-host', 'npm-widget'].map((f) => `e2e/fixtures/${f}/index.html`)]
+const ORIGINS = benchOrigins(BASE_PORT)
+/** Built files the sections need, relative to the repository: the product build and the test pages. */
+const REQUIRED_PAGES = [
+  ...['index.html', 'widget/index.html', 'sdk/calling-extensions.js'].map((f) => `dist/${f}`),
+  ...['sdk-host', 'sdk-widget', 'plain-host', 'npm-widget'].map((f) => `dist-test/e2e/fixtures/${f}/index.html`),
+]
 
 /** $CHROMIUM_PATH, else Debian's /usr/bin/chromium (same rule as e2e/origins.ts). */
 function chromiumPath() {
@@ -172,7 +175,7 @@ async function main() {
   const needsBrowser = sections.some((s) => s.browser)
   // The flood section runs an e2e spec, which serves dist/ too.
   if ((sections.some((s) => s.dist) || runs('flood')) && options.build) ensureBuild(root, REQUIRED_PAGES)
-  const server = needsBrowser ? await startDistServer(root, Object.values(PORTS)) : undefined
+  const server = needsBrowser ? await startBenchServers(root, BASE_PORT) : undefined
   const browser = needsBrowser ? await chromium.launch({ executablePath: chromiumPath(), args: playwrightLaunchArgs() }) : undefined
   const started = Date.now()
   const load = loadavg().map((x) => x.toFixed(2)).join(' ')

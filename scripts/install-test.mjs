@@ -148,8 +148,16 @@ try {
   } catch (error) {
     throw new Error(`${error.message}\n${serverOutput}`, { cause: error })
   }
-  const page = await (await request(`${base}/`)).text()
+  const harnessPage = await request(`${base}/`)
+  const page = await harnessPage.text()
   expect(page.includes('<div id="root">') || page.includes('<script'), 'the harness page is not served')
+  // Each page's policy (server/page-policy.ts) comes with the package too.
+  const consent = await request(`${base}/oauth/authorize/`)
+  await consent.arrayBuffer()
+  for (const [name, response, ancestors] of [['the harness', harnessPage, "frame-ancestors 'self'"], ['the consent page', consent, "frame-ancestors 'none'"]]) {
+    const policy = response.headers.get('content-security-policy') ?? ''
+    expect(policy.includes("object-src 'none'") && policy.includes("base-uri 'none'") && policy.includes(ancestors), `${name} is served without its policy: ${policy || 'no Content-Security-Policy'}`)
+  }
   const contacts = await request(`${base}/crm/v3/objects/contacts?limit=1`, { headers: { authorization: 'Bearer pat-local' } })
   expect(contacts.status === 200, `the API answered ${contacts.status}`)
   const info = await (await request(`${base}/_ringside/v1/server`)).json()

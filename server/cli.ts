@@ -117,6 +117,7 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
       ...(options.import && { importFile: options.import }),
       ...(options.redirectUrl && { redirectUrls: options.redirectUrl }),
       corsOrigins,
+      ...(options.frameAncestor && { frameAncestors: options.frameAncestor }),
       pages: !options.pages ? 'none' : options.dist ? 'dist' : 'vite',
       sandboxes: options.sandboxes ?? false,
       maxSandboxes: options.maxSandboxes,

@@ -36,7 +36,9 @@ import { nodeTransport } from './outbound-transport.ts'
 import { START_PORT_ROLES } from './bad-ports.ts'
 import { Outbound, type OutboundRules } from '../shared/api/outbound/read.ts'
 import { CrmRegistry, sandboxCookie, SANDBOX_HEADER, SANDBOX_RELEASE_PATH, storeRequest, type CrmRef } from './crms.ts'
-import { isServablePath, RequestGuard } from './guard.ts'
+import { hostName, isServablePath, RequestGuard } from './guard.ts'
+import { policeDocuments } from './documents.ts'
+import { ownOrigins } from './page-policy.ts'
 import { serveCdnSdk } from './sdk-cdn.ts'
 import { ChangeStreams } from './change-feed.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
@@ -93,6 +95,8 @@ export interface RingsideServerOptions {
   redirectUrls?: readonly string[]
   /** Origins allowed to call the API from a browser (CORS); empty = none, as the real API. */
   corsOrigins?: readonly string[]
+  /** Origins besides Ringside's own that may frame its pages (--frame-ancestor); never the OAuth consent page. */
+  frameAncestors?: readonly string[]
   /** Host names served besides localhost, IP addresses and --host (--allowed-host; `.name` allows subdomains). */
   allowedHosts?: readonly string[]
   /** Where pages come from (default 'vite'); 'none' serves the API alone. */
@@ -339,6 +343,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
 
   const registry = new CrmRegistry(service, { sandboxes: options.sandboxes ?? false, ...(options.maxSandboxes !== undefined && { maxSandboxes: options.maxSandboxes }), serviceOptions })
   const corsOrigins = [...new Set(options.corsOrigins ?? [])]
+  const frameAncestors = [...new Set(options.frameAncestors ?? [])]
   const guard = new RequestGuard({ host, allowedHosts: options.allowedHosts ?? [], port, corsOrigins })
   // The data files are never served as pages (Vite serves files under the repository).
   const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.oldJournal, storage.paths.lock]) : []
@@ -446,6 +451,10 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       return
     }
     if (serveSdk(pathOf(req), res, distRoot) || serveCdnSdk(pathOf(req), res, distRoot)) return
+    // The name the page was asked for (the guard allowed it above); a name no browser would send falls back to the listen address.
+    const asked = req.headers.host ? hostName(req.headers.host) : ''
+    const frameHost = /^[a-z0-9.:-]+$/.test(asked) ? asked : publicHost
+    policeDocuments(res, pathOf(req), [...ownOrigins('http:', frameHost, port), ...frameAncestors])
     const cookie = registry.pageCookie(sandboxCookie(req.headers.cookie))
     if (cookie && 'refused' in cookie) {
       res.writeHead(cookie.refused.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'set-cookie': cookie.refused.clear }).end(cookie.refused.message)

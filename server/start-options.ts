@@ -63,6 +63,11 @@ export function addStartOptions(command: Command, mode: { defaultData: string; p
         (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((o) => new URL(httpUrl(o)).origin)],
       ),
     )
+    .addOption(
+      new Option('--frame-ancestor <origins...>', "also let pages on these origins frame Ringside's pages (a test's host page framing the widget); never the OAuth consent page").argParser(
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((o) => new URL(httpUrl(o)).origin)],
+      ),
+    )
   if (!mode.packaged) command.option('--dist', 'serve the pages from the production build (dist/, `npm run build`) instead of the sources')
   else command.option('--open', 'open the harness in your browser once the server is up')
   return command
@@ -89,6 +94,7 @@ export interface CliOptions {
   redirectUrl?: string[]
   exportOnExit?: string
   cors?: string[] | true
+  frameAncestor?: string[]
   dist?: boolean
   open?: boolean
   pages: boolean

@@ -104,7 +104,7 @@ export const test = base.extend<KitOptions & KitFixtures>({
 
   widgetFrame: async ({ harness }, use) => use(() => harness.widgetFrame()),
 
-  driver: async ({ widgetDriver, widgetUrl, origins }, use) => use(await loadDriver(widgetDriver, widgetUrl, origins.widget)),
+  driver: async ({ widgetDriver, widgetUrl, origins }, use) => use(await loadDriver(widgetDriver, widgetUrl, origins)),
 
   driverContext: async ({ page, harness, messages }, use) =>
     use(async (dialedNumber) => {

@@ -100,7 +100,7 @@ async function runFresh(target: ConformanceTarget, browser: () => Promise<Browse
   const baseURL = testInfo.project.use.baseURL
   const origins = kitOrigins(baseURL)
   const widgetUrl = target.url(baseURL)
-  const driver = await loadDriver(target.driver, widgetUrl, origins.widget)
+  const driver = await loadDriver(target.driver, widgetUrl, origins)
   // Nothing to open for a journey the driver cannot run (every stage says why).
   const notRunnable = journeyNotRunnable(driver, { kind, widgetUrl, syncTimeoutMs })
   if (notRunnable !== null) return nothingRecorded(notRunnable)

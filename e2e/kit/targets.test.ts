@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { builtInDriver } from './drivers/load-driver.ts'
 import { journeyNotRunnable } from './journey.ts'
 import { checkWorkers, conformanceTargets, journeysInRunOrder, kitBaseUrl } from './targets.ts'
+import { kitOrigins } from './origins.ts'
 
 const BASE = 'http://127.0.0.1:4300'
+const KIT = kitOrigins(BASE)
 const widget = (path: string) => ({ WIDGET_URL: `http://127.0.0.1:4301${path}` })
 
 describe('checkWorkers: one worker per journey that opens a browser, at most two', () => {
@@ -24,21 +26,21 @@ describe('checkWorkers: one worker per journey that opens a browser, at most two
 
 describe('builtInDriver', () => {
   it('names a built-in driver or guesses one; a module path, or a name Object.prototype has, is no built-in', () => {
-    expect(builtInDriver('none', 'http://localhost:5174/', 'http://127.0.0.1:4301')?.ring).toBeUndefined()
-    expect(builtInDriver('auto', 'http://127.0.0.1:4301/widget/', 'http://127.0.0.1:4301')?.ring).toBeTypeOf('function')
-    expect(builtInDriver('./driver.ts', 'http://localhost:5174/', 'http://127.0.0.1:4301')).toBeNull()
-    expect(builtInDriver('toString', 'http://localhost:5174/', 'http://127.0.0.1:4301')).toBeNull()
+    expect(builtInDriver('none', 'http://localhost:5174/', KIT)?.ring).toBeUndefined()
+    expect(builtInDriver('auto', 'http://127.0.0.1:4301/widget/', KIT)?.ring).toBeTypeOf('function')
+    expect(builtInDriver('./driver.ts', 'http://localhost:5174/', KIT)).toBeNull()
+    expect(builtInDriver('toString', 'http://localhost:5174/', KIT)).toBeNull()
   })
 })
 
 describe('journeyNotRunnable', () => {
   const options = { widgetUrl: 'http://localhost:5174/', syncTimeoutMs: 1_000 }
   it('skips every stage of the inbound journey, with the reason, for a driver without ring; null for one it can run', () => {
-    const none = builtInDriver('none', options.widgetUrl, 'http://127.0.0.1:4301')!
+    const none = builtInDriver('none', options.widgetUrl, KIT)!
     const skipped = journeyNotRunnable(none, { ...options, kind: 'inbound' })
     expect(Object.values(skipped!.stages).every((stage) => stage.status === 'skipped' && stage.reason.includes('cannot ring the widget'))).toBe(true)
     expect(journeyNotRunnable(none, { ...options, kind: 'outbound' })).toBeNull()
-    expect(journeyNotRunnable(builtInDriver('ringside', options.widgetUrl, 'http://127.0.0.1:4301')!, { ...options, kind: 'inbound' })).toBeNull()
+    expect(journeyNotRunnable(builtInDriver('ringside', options.widgetUrl, KIT)!, { ...options, kind: 'inbound' })).toBeNull()
   })
 })
 

@@ -70,10 +70,10 @@ function shellWord(text: string): string {
  */
 export function checkWorkers(baseURL: string, env: NodeJS.ProcessEnv = process.env): number {
   const placements = parsePlacementOption(env.WIDGET_PLACEMENT)
-  const widgetOrigin = kitOrigins(baseURL).widget
+  const origins = kitOrigins(baseURL)
   let journeys = 0
   for (const target of conformanceTargets(env)) {
-    const driver = builtInDriver(target.driver, target.url(baseURL), widgetOrigin)
+    const driver = builtInDriver(target.driver, target.url(baseURL), origins)
     journeys += driver !== null && driver.ring === undefined ? 1 : JOURNEYS.length
   }
   return Math.min(2, journeys * (typeof placements === 'string' ? 1 : placements.length))
@@ -95,7 +95,7 @@ export function kitBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
  * whatever order they ran in.
  */
 export function journeysInRunOrder(target: ConformanceTarget, baseURL: string): JourneyKind[] {
-  const driver = builtInDriver(target.driver, target.url(baseURL), kitOrigins(baseURL).widget)
+  const driver = builtInDriver(target.driver, target.url(baseURL), kitOrigins(baseURL))
   const cannotRun = (kind: JourneyKind) => kind === 'inbound' && driver !== null && driver.ring === undefined
   return [...JOURNEYS.filter(cannotRun), ...JOURNEYS.filter((kind) => !cannotRun(kind))]
 }

@@ -32,15 +32,15 @@ export async function frameFrom(page: Page, origin: string): Promise<Frame> {
 }
 
 /**
- * Opens a host fixture on the harness origin with a widget fixture from the
- * widget origin (and optionally the hostile fixture from the third origin),
+ * Opens a host fixture on the test pages origin with a widget fixture from the
+ * test widgets origin (and optionally the hostile fixture from a third origin),
  * and waits until their scripts have run.
  */
 export async function openInterop(page: Page, options: InteropOptions): Promise<InteropPage> {
-  const query: Record<string, string> = { ...options.hostQuery, widget: fixtureUrl(ORIGINS.widget, options.widget) }
+  const query: Record<string, string> = { ...options.hostQuery, widget: fixtureUrl(ORIGINS.testWidgets, options.widget) }
   if (options.hostile) query.hostile = fixtureUrl(ORIGINS.hostile, 'hostile')
-  await page.goto(fixtureUrl(ORIGINS.harness, options.host, query))
-  const widget = await frameFrom(page, ORIGINS.widget)
+  await page.goto(fixtureUrl(ORIGINS.testPages, options.host, query))
+  const widget = await frameFrom(page, ORIGINS.testWidgets)
   await widget.waitForFunction(() => '__call' in window)
   let hostile: Frame | null = null
   if (options.hostile) {

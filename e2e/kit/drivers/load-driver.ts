@@ -9,6 +9,7 @@
 import { isAbsolute, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { DRIVER_STEPS, type WidgetDriver } from './types.ts'
+import type { KitOrigins } from '../origins.ts'
 import generic from './generic.ts'
 import none from './none.ts'
 import npmFixture from './npm-fixture.ts'
@@ -16,17 +17,19 @@ import ringside from './ringside.ts'
 
 export const BUILT_IN_DRIVERS: Readonly<Record<string, WidgetDriver>> = { ringside, 'npm-fixture': npmFixture, generic, none }
 
-/** The built-in driver that fits a URL served by the kit's widget origin, else `generic`. */
-export function guessDriver(widgetUrl: string, kitWidgetOrigin: string): WidgetDriver {
+/** The kit's origins a built-in driver is guessed from. */
+export type DriverOrigins = Pick<KitOrigins, 'widget' | 'testWidgets'>
+
+/** The built-in driver that fits a URL: our widget on the kit's widget origin, the npm fixture on its test origin; else `generic`. */
+export function guessDriver(widgetUrl: string, origins: DriverOrigins): WidgetDriver {
   let url: URL
   try {
     url = new URL(widgetUrl)
   } catch {
     return generic
   }
-  if (url.origin !== kitWidgetOrigin) return generic
-  if (url.pathname.startsWith('/widget/')) return ringside
-  if (url.pathname.startsWith('/e2e/fixtures/conformance-npm-widget/')) return npmFixture
+  if (url.origin === origins.widget && url.pathname.startsWith('/widget/')) return ringside
+  if (url.origin === origins.testWidgets && url.pathname.startsWith('/e2e/fixtures/conformance-npm-widget/')) return npmFixture
   return generic
 }
 
@@ -43,9 +46,9 @@ function assertDriver(candidate: unknown, source: string): WidgetDriver {
 }
 
 /** The built-in driver `spec` names (`auto`/undefined: the one guessed from the URL); null when it is the path of a module. */
-export function builtInDriver(spec: string | undefined, widgetUrl: string, kitWidgetOrigin: string): WidgetDriver | null {
+export function builtInDriver(spec: string | undefined, widgetUrl: string, origins: DriverOrigins): WidgetDriver | null {
   const name = spec?.trim() ?? ''
-  if (name === '' || name === 'auto') return guessDriver(widgetUrl, kitWidgetOrigin)
+  if (name === '' || name === 'auto') return guessDriver(widgetUrl, origins)
   return Object.hasOwn(BUILT_IN_DRIVERS, name) ? BUILT_IN_DRIVERS[name]! : null
 }
 
@@ -53,8 +56,8 @@ export function builtInDriver(spec: string | undefined, widgetUrl: string, kitWi
  * Resolves `spec` (a built-in name, `auto`/undefined, or a module path
  * relative to the working directory) to a driver.
  */
-export async function loadDriver(spec: string | undefined, widgetUrl: string, kitWidgetOrigin: string): Promise<WidgetDriver> {
-  const builtIn = builtInDriver(spec, widgetUrl, kitWidgetOrigin)
+export async function loadDriver(spec: string | undefined, widgetUrl: string, origins: DriverOrigins): Promise<WidgetDriver> {
+  const builtIn = builtInDriver(spec, widgetUrl, origins)
   if (builtIn) return builtIn
   const name = spec?.trim() ?? ''
   const path = isAbsolute(name) ? name : resolve(process.cwd(), name)

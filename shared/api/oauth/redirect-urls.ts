@@ -8,24 +8,25 @@
  * is allowed for local development
  * (https://developers.hubspot.com/changelog/2018-03-05-oauth2-redirect-uri-served-over-http-localhost).
  *
- * Besides the registered list, Ringside's own callback pages on the origin
- * that serves the request (the harness's OAuth callback and the e2e fixture)
- * are always accepted: they are the emulator's, whatever its port or host name.
+ * Besides the registered list, Ringside's own callback page on the origin
+ * that serves the request (the harness's OAuth callback) is always accepted:
+ * it is the emulator's, whatever its port or host name. Any other callback
+ * (a test's pretend app, a vendor's backend) is registered like a real app's.
  */
 import { checkUrl } from '../../url/safe-url.ts'
 
 /** The harness's OAuth callback is marked in the query (a redirect_uri may not carry a fragment). */
 export const OAUTH_CALLBACK_MARKER = 'oauth_callback'
 
-/** Paths of Ringside's own callback pages: the harness's, and the e2e tests' pretend app. */
-export const OWN_CALLBACK_PATHS = [`/?${OAUTH_CALLBACK_MARKER}=1`, '/e2e/fixtures/oauth-callback/'] as const
+/** Paths of Ringside's own callback pages: the harness's. */
+export const OWN_CALLBACK_PATHS = [`/?${OAUTH_CALLBACK_MARKER}=1`] as const
 
 /** The harness's OAuth callback on `origin`. */
 export function harnessCallbackUrl(origin: string): string {
   return `${origin}${OWN_CALLBACK_PATHS[0]}`
 }
 
-/** Ringside's own callback pages on `origin` (always accepted there). */
+/** Ringside's own callback page on `origin` (always accepted there). */
 export function ownRedirectUrls(origin: string): string[] {
   return OWN_CALLBACK_PATHS.map((path) => `${origin}${path}`)
 }
