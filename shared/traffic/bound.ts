@@ -153,7 +153,7 @@ function walk(root: unknown, maxChars: number, copying: boolean): Walk {
       chars += keyChars + cost
       if (!canKeep) return
       if (keyChars + cost <= room) keep(value, keyChars + cost)
-      else if (typeof value === 'string' && room > keyChars + 3) keep(`${value.slice(0, room - keyChars - 3)}…`, room)
+      else if (typeof value === 'string' && room > keyChars + 3) keep(keptText(value, room - keyChars - 2), room)
       else room = 0
       return
     }
@@ -231,6 +231,15 @@ export function boundValue(value: unknown, maxChars: number = TRAFFIC_BOUNDS.ent
     // Structured-cloned data has no getters; this is for a host-made value that throws when read.
     return { value: '[unreadable]', chars: 0, truncation: { chars: 0, keptChars: 14 } }
   }
+}
+
+/**
+ * A text the log keeps: at most `max` characters (a cut one ends in "…"), and a copy: V8 keeps the whole
+ * string a slice was cut from alive, so a bare `slice` of a 16 MB string would hold all of it.
+ */
+export function keptText(text: string, max: number): string {
+  if (text.length <= max) return text
+  return JSON.parse(JSON.stringify(`${text.slice(0, Math.max(0, max - 1))}…`)) as string
 }
 
 /** A size for people: "812 B", "64 KB", "16.0 MB" (1 KB = 1024). */

@@ -2,7 +2,7 @@
  * The saved traffic file: what parseTrafficFile accepts (this format and the inspector's
  * earlier export), and the clear error of every kind of malformed file.
  */
-import { boundBody, isTruncatedBody, parseTrafficFile, stringifyTrafficFile, TRAFFIC_LIMITS, type TrafficFile } from './traffic-file.ts'
+import { boundBody, boundMessage, isTruncatedBody, parseTrafficFile, stringifyTrafficFile, TRAFFIC_LIMITS, type TrafficFile } from './traffic-file.ts'
 import { TrafficBuilder } from './testing/fixtures.ts'
 
 const oneCall = () => new TrafficBuilder().handshake().call('call-1', 501).file({ findings: [{ seq: 6, severity: 'warning', rule: 'deprecated', message: 'old field' }] })
@@ -128,5 +128,25 @@ describe('huge messages in a file', () => {
   it('a malformed truncated note is refused with where it is', () => {
     const result = parseTrafficFile(file({ type: 'X' }, { truncated: { chars: 'big' } }))
     expect(result.ok ? '' : result.error).toMatch(/messages\[0\]\.truncated\.chars/)
+  })
+})
+
+describe('what the log keeps of a message, the file reads back', () => {
+  it('long texts and too many deviations are cut to the file\'s budgets, so an export always imports', () => {
+    const big = 'r'.repeat(TRAFFIC_LIMITS.maxTextChars * 10)
+    const deviations = Array.from({ length: 300 }, (_, i) => ({ severity: 'error' as const, path: `data.${big}`, message: `field ${i}: ${big}` }))
+    const { kept, chars } = boundMessage({ message: { type: 'X' }, reason: big, deprecation: big, deviations })
+    expect(kept.reason!.length).toBe(TRAFFIC_LIMITS.maxTextChars)
+    expect(kept.reason!.endsWith('…')).toBe(true)
+    expect(kept.deviations).toHaveLength(100)
+    expect(chars).toBeLessThan(103 * 2 * TRAFFIC_LIMITS.maxTextChars)
+    const file = { format: 'ringside-traffic', version: 1, exportedAt: 'x', messages: [{ seq: 1, time: 1, direction: 'in', type: 'X', ...kept }], requests: [] }
+    const result = parseTrafficFile(JSON.stringify(file))
+    expect(result.ok ? '' : result.error).toBe('')
+  })
+
+  it('a message that fits keeps its texts and its object', () => {
+    const entry = { message: { type: 'X' }, reason: 'short', deviations: [{ severity: 'warning' as const, path: 'data', message: 'm' }] }
+    expect(boundMessage(entry).kept).toBe(entry)
   })
 })

@@ -9,7 +9,7 @@
  */
 import { z } from '../protocol/zod-config.ts'
 import { safeJson } from './safe-json.ts'
-import { boundValue, TRAFFIC_BOUNDS, type Truncation } from './bound.ts'
+import { boundValue, keptText, TRAFFIC_BOUNDS, type Truncation } from './bound.ts'
 
 export const TRAFFIC_FORMAT = 'ringside-traffic'
 export const TRAFFIC_VERSION = 1
@@ -170,16 +170,43 @@ function boundBodies(request: TrafficRequest): TrafficRequest {
   return bounded
 }
 
+/** At most this many deviations of one message are kept (the file's budget). */
+const MAX_DEVIATIONS = 100
+
+/** A message's texts as the log keeps them: within the file's budgets, so what the log exports imports back. */
+function boundTexts<T extends Pick<TrafficMessage, 'reason' | 'deprecation' | 'deviations'>>(entry: T): T {
+  const max = TRAFFIC_LIMITS.maxTextChars
+  const long = (text: string | undefined) => text !== undefined && text.length > max
+  const deviations = entry.deviations
+  const deviationsOver = deviations !== undefined && (deviations.length > MAX_DEVIATIONS || deviations.some((d) => long(d.message) || long(d.path) || long(d.rule)))
+  if (!long(entry.reason) && !long(entry.deprecation) && !deviationsOver) return entry
+  const kept = { ...entry }
+  if (entry.reason !== undefined) kept.reason = keptText(entry.reason, max)
+  if (entry.deprecation !== undefined) kept.deprecation = keptText(entry.deprecation, max)
+  if (deviations !== undefined && deviationsOver) {
+    kept.deviations = deviations.slice(0, MAX_DEVIATIONS).map((d) => {
+      const deviation: TrafficDeviation = { ...d, path: keptText(d.path, max), message: keptText(d.message, max) }
+      if (d.rule !== undefined) deviation.rule = keptText(d.rule, max)
+      return deviation
+    })
+  }
+  return kept
+}
+
 /**
  * A message as the log keeps it (the live log and an imported file), with the characters kept: the one
- * per-entry rule of bound.ts. A message already truncated keeps the size it was recorded with.
+ * per-entry rule of bound.ts for the message, and the file's budgets for its texts. A message already
+ * truncated keeps the size it was recorded with.
  */
-export function boundMessage<T extends Pick<TrafficMessage, 'message' | 'truncated'>>(entry: T): { kept: T; chars: number } {
+export function boundMessage<T extends Pick<TrafficMessage, 'message' | 'truncated' | 'reason' | 'deprecation' | 'deviations'>>(entry: T): { kept: T; chars: number } {
+  const texts = boundTexts(entry)
+  let textChars = (texts.reason?.length ?? 0) + (texts.deprecation?.length ?? 0)
+  for (const d of texts.deviations ?? []) textChars += d.path.length + d.message.length + (d.rule?.length ?? 0)
   const bounded = boundValue(entry.message, TRAFFIC_LIMITS.maxMessageChars)
-  if (bounded.truncation === undefined) return { kept: entry, chars: bounded.chars }
+  if (bounded.truncation === undefined) return { kept: texts, chars: bounded.chars + textChars }
   const recorded = entry.truncated !== undefined && entry.truncated.chars > bounded.truncation.chars
   const truncated = recorded ? { ...entry.truncated!, keptChars: bounded.truncation.keptChars } : bounded.truncation
-  return { kept: { ...entry, message: bounded.value, truncated }, chars: bounded.truncation.keptChars }
+  return { kept: { ...texts, message: bounded.value, truncated }, chars: bounded.truncation.keptChars + textChars }
 }
 
 // --- parsing -----------------------------------------------------------------------
@@ -208,7 +235,7 @@ const messageSchema = z.object({
   message: z.unknown(),
   valid: z.boolean().optional(),
   reason: text.optional(),
-  deviations: z.array(deviationSchema).max(100).optional(),
+  deviations: z.array(deviationSchema).max(MAX_DEVIATIONS).optional(),
   deprecation: text.optional(),
   beforeHandshake: z.boolean().optional(),
   fault: text.optional(),

@@ -14,6 +14,7 @@ import { applyConformance, initialConformance, type ConformanceEvent, type Confo
 import type { TrafficEntry } from './traffic-recorder.ts'
 import type { TrafficRequest } from '../../../shared/traffic/traffic-file.ts'
 import { MAX_TRAFFIC, TrafficKeeper } from './traffic-keeper.ts'
+import { keptText } from '../../../shared/traffic/bound.ts'
 import type { ApiExchange } from '../../lib/api-client.ts'
 import { CallingCause } from './ports.ts'
 import type { ApiCallingSettings, EffectiveSettings } from './settings.ts'
@@ -336,7 +337,8 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
     alert: (message, source) => {
       alertSeq += 1
       // A widget controls this text: keep it readable, whatever it sends.
-      const text = message.length > MAX_ALERT_CHARS ? `${message.slice(0, MAX_ALERT_CHARS)}… (${message.length} characters)` : message
+      // keptText copies the cut: a bare slice would keep the widget's whole string alive.
+      const text = message.length > MAX_ALERT_CHARS ? `${keptText(message, MAX_ALERT_CHARS + 1)} (${message.length} characters)` : message
       const alert: Alert = { id: alertSeq, message: text, source }
       set((state) => {
         const alerts = [...state.alerts, alert]

@@ -77,8 +77,9 @@ test('API request bodies count towards the total too', () => {
   const store = createCallingStore({}, { batchTraffic: true })
   const started = { type: 'OUTGOING_CALL_STARTED', messageId: 'w1', data: { externalCallId: 'c1' } }
   store.getState().addTraffic(entry(1, 'in', started))
-  const body = { text: 'r'.repeat(TRAFFIC_LIMITS.maxBodyChars * 2) }
-  const n = 2_000
+  // A string body: measured by its length, kept as its first 16,000 characters (16 MB holds about 500 of them).
+  const body = 'r'.repeat(TRAFFIC_LIMITS.maxBodyChars * 2)
+  const n = 700
   for (let id = 1; id <= n; id += 1) {
     const exchange: ApiExchange = { id, time: 2_000 + id, method: 'PATCH', path: '/crm/v3/objects/calls/1', status: 200, durationMs: 1, tag: new CallingCause(started), requestBody: body, responseBody: body }
     store.getState().addRequest(exchange)
@@ -91,4 +92,19 @@ test('API request bodies count towards the total too', () => {
   // The message was older than every request kept: it went first.
   expect(store.getState().traffic).toHaveLength(0)
   expect(store.getState().trafficDropped).toBe(1)
+})
+
+test("a widget's values in a message's texts and findings are kept within the file's budgets: the export imports back", () => {
+  const store = createCallingStore()
+  const big = 'v'.repeat(MB)
+  const deviations = Array.from({ length: 150 }, (_, i) => ({ severity: 'warning' as const, path: `data.f${i}`, message: `f${i} is ${big}` }))
+  store.getState().addTraffic(entry(1, 'out', { type: 'SYNC', messageId: 's' }))
+  store.getState().addTraffic(entry(2, 'in', { type: 'SYNC_ACK', messageId: 's' }))
+  store.getState().addTraffic({ ...entry(3, 'in', { type: 'CALL_DATA', messageId: 'w3' }), deviations })
+  const state = store.getState()
+  expect(state.conformance.findings.length).toBeGreaterThan(100)
+  expect(Math.max(...state.conformance.findings.map((f) => f.message.length))).toBeLessThanOrEqual(TRAFFIC_LIMITS.maxTextChars)
+  expect(state.traffic[2]!.deviations).toHaveLength(100)
+  const parsed = parseTrafficFile(JSON.stringify(trafficFileOf(state)))
+  expect(parsed.ok ? '' : parsed.error).toBe('')
 })

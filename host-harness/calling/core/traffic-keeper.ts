@@ -4,8 +4,8 @@
  * TRAFFIC_BOUNDS.totalChars, shared/traffic/bound.ts). The calling store applies it to every entry,
  * link and request it keeps; the host has judged and acted on each message as received before.
  */
-import { overBudget, TRAFFIC_BOUNDS } from '../../../shared/traffic/bound.ts'
-import { boundBodySized, boundMessage, type TrafficRequest } from '../../../shared/traffic/traffic-file.ts'
+import { boundValue, overBudget, TRAFFIC_BOUNDS } from '../../../shared/traffic/bound.ts'
+import { boundBodySized, boundMessage, TRAFFIC_LIMITS, type TrafficRequest } from '../../../shared/traffic/traffic-file.ts'
 import type { InspectorEntry, ReplyLink } from './calling-store.ts'
 
 /** How many traffic entries, links and requests the inspector keeps (oldest dropped first). */
@@ -41,14 +41,16 @@ export class TrafficKeeper {
 
   /**
    * A reply link names its request by the object the log keeps (the truncated copy of a huge message), so
-   * no link holds a huge message; one for a message the log does not hold (cleared) is matched by type and id.
+   * no link holds a huge message; a huge one the log does not hold (cleared) is matched by type and id.
    */
   link(link: ReplyLink): ReplyLink {
     const request = link.request
     if (typeof request !== 'object' || request === null) return link
     const kept = this.#keptOf.get(request)
     if (kept !== undefined) return { ...link, request: kept }
-    return this.#seqOf.has(request) ? link : { ...link, request: null }
+    if (this.#seqOf.has(request)) return link
+    // Not in the log (cleared before its reply): kept only when the log would keep it whole.
+    return boundValue(request, TRAFFIC_LIMITS.maxMessageChars).truncation === undefined ? link : { ...link, request: null }
   }
 
   /** A request with its bodies bounded, its size noted. */
