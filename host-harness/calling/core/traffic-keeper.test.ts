@@ -10,18 +10,11 @@ import { createCallingStore } from './calling-store.ts'
 import { CallingCause } from './ports.ts'
 import { trafficFileOf } from './traffic-export.ts'
 import { MAX_TRAFFIC } from './traffic-keeper.ts'
-import type { TrafficEntry } from './traffic-recorder.ts'
+import { trafficEntry } from './testing/traffic-entry.ts'
 
 const MB = 1024 * 1024
 
-const entry = (seq: number, direction: 'in' | 'out', message: Record<string, unknown>): TrafficEntry => ({
-  seq,
-  time: 1_000 + seq,
-  direction,
-  type: typeof message.type === 'string' ? message.type : null,
-  message,
-  valid: true,
-})
+const entry = trafficEntry
 
 test('a huge message is judged as received and kept truncated; its reply link and the export follow the kept copy', () => {
   const store = createCallingStore()
