@@ -104,6 +104,25 @@ describe('judgeWidgetMessage: act as the real CRM, report what the SDK types say
     expect(judgeWidgetMessage(msg('CALL_ENDED', 'text'))).toMatchObject({ act: false })
   })
 
+  it('a finding quotes a huge value short: every deviation text stays a sentence, whatever the widget sent', () => {
+    // Shapes postMessage can deliver (what the widget serialized, each string written out in full).
+    const big = 'q'.repeat(1_000_000)
+    const deep: Record<string, unknown> = {}
+    let at = deep
+    for (let i = 0; i < 1_000; i += 1) at = at.d = { s: 'x'.repeat(100) }
+    const messages = [
+      msg('CALL_ENDED', { externalCallId: 'c1', engagementId: big, callEndStatus: big }),
+      msg('CALL_ENDED', { externalCallId: 'c1', engagementId: deep }),
+      msg('CALL_ENDED', { externalCallId: 'c1', engagementId: new Array(1_000_000).fill(7) }),
+      msg('CALL_COMPLETED', { externalCallId: 'c1', engagementId: 5, engagementProperties: big }),
+    ]
+    for (const message of messages) {
+      const judgement = judgeWidgetMessage(message)
+      expect(judgement.deviations.length).toBeGreaterThan(0)
+      for (const deviation of judgement.deviations) expect(deviation.message.length, deviation.message.slice(0, 80)).toBeLessThan(400)
+    }
+  })
+
   it('every failure reply is a host → widget type of the catalogue', () => {
     for (const [request, reply] of Object.entries(FAILURE_REPLY)) {
       expect(getEntry(request)?.acceptedFrom).toContain('widget')

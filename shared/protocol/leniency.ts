@@ -112,7 +112,30 @@ export type Data = Record<string, unknown>
 export type Note = ((severity: Severity, path: string, message: string, rule?: LeniencyRule) => void) & { changed(): void }
 
 export { isRecord }
-export const show = (v: unknown): string => (v === undefined ? 'undefined' : JSON.stringify(v) ?? String(v))
+/** Characters of a widget's value quoted in a finding: a value can be megabytes, the sentence stays short. */
+const SHOWN_CHARS = 120
+
+/**
+ * A value as a finding quotes it: its JSON, cut to SHOWN_CHARS (a long string is cut before it is written, and an
+ * object's JSON stops after a few dozen values), copied so the sentence never holds the widget's whole string.
+ */
+export const show = (v: unknown): string => {
+  if (v === undefined) return 'undefined'
+  let nodes = 0
+  let text: string
+  try {
+    text =
+      JSON.stringify(v, (_key, x: unknown) => {
+        nodes += 1
+        if (nodes > 50) throw new RangeError('too big to show')
+        if (typeof x === 'bigint') return `${x}n`
+        return typeof x === 'string' && x.length > SHOWN_CHARS ? `${x.slice(0, SHOWN_CHARS)}…` : x
+      }) ?? String(v)
+  } catch {
+    text = Array.isArray(v) ? `[an array of ${v.length}]` : '{an object}'
+  }
+  return text.length > SHOWN_CHARS ? (JSON.parse(JSON.stringify(`${text.slice(0, SHOWN_CHARS)}…`)) as string) : text
+}
 const DIGITS = /^\d{1,15}$/
 const END_STATUSES: readonly unknown[] = Object.values(callEndStatus)
 

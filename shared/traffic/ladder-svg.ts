@@ -96,7 +96,7 @@ export function gapText(row: LadderRow): string | undefined {
   return `${formatDuration(row.gapMs)}${row.gapPhase ? ` ${row.gapPhase}` : ''}`
 }
 
-/** The findings column's text for an arrow: its most severe finding (and how many more), a missing reply, or its note. */
+/** The findings column's text for an arrow: its most severe finding (and how many more), a missing reply, its note, or its truncation. */
 export function findingText(arrow: LadderArrow): string | undefined {
   const first = arrow.findings[0]
   if (first) {
@@ -107,7 +107,7 @@ export function findingText(arrow: LadderArrow): string | undefined {
   if (arrow.state === 'ignored') return `ignored${arrow.note ? `: ${arrow.note}` : ''}`
   if (arrow.state === 'unknown-type') return 'unknown type'
   if (arrow.state === 'no-answer') return `no answer${arrow.note ? `: ${arrow.note}` : ''}`
-  return undefined
+  return arrow.truncated
 }
 
 /** Cut to `max` characters with an ellipsis. */

@@ -16,7 +16,8 @@
  */
 import { FAILURE_REPLY, findingsOf, getEntry, replayWire, type ReplayedMessage, type WireEntry } from '../protocol/index.ts'
 import { isRecord } from '../crm/guards.ts'
-import { linkBoth, TRAFFIC_LIMITS, type TrafficFile, type TrafficMessage, type TrafficRequest } from './traffic-file.ts'
+import { isTruncatedBody, linkBoth, TRAFFIC_LIMITS, type TrafficFile, type TrafficMessage, type TrafficRequest } from './traffic-file.ts'
+import { truncationNote } from './bound.ts'
 
 export type LaneId = 'widget' | 'host' | 'api'
 
@@ -73,6 +74,8 @@ export interface LadderArrow {
   state: ArrowState
   /** Why (the host's reason for ignoring, the request's error, a fault). */
   note?: string
+  /** The log kept only part of it, e.g. "truncated: 16.0 MB message, first 64 KB kept" (shared/traffic/bound.ts). */
+  truncated?: string
   /** What the list shows when the arrow is opened: the message, or the request and its answer. */
   payload: unknown
   /** Text alternative: everything the picture says about this arrow. */
@@ -383,6 +386,7 @@ export function buildLadder(file: TrafficFile, options: LadderOptions = {}): Lad
       const key = callOf.get(m.seq)
       if (key !== undefined) arrow.callKey = key
       if (missingReply) arrow.missingReply = true
+      if (m.truncated !== undefined) arrow.truncated = truncationNote(m.truncated)
       if (list[0]) arrow.severity = list[0].severity
       if (note !== undefined) arrow.note = note
       rows.push({ arrow, offsetMs: 0 })
@@ -416,6 +420,8 @@ export function buildLadder(file: TrafficFile, options: LadderOptions = {}): Lad
       if (key !== undefined) arrow.callKey = key
       if (cause !== undefined) arrow.causeSeq = cause
       if (r.error !== undefined) arrow.note = r.error
+      const body = item.answer === 0 ? r.requestBody : r.responseBody
+      if (isTruncatedBody(body)) arrow.truncated = truncationNote({ chars: body.chars, keptChars: body.preview.length }, item.answer === 0 ? 'request body' : 'response body')
       rows.push({ arrow, offsetMs: 0 })
     }
   }
@@ -490,6 +496,7 @@ function describe(row: LadderRow, bySeq: ReadonlyMap<number, LadderArrow>, byReq
   if (a.state === 'failed') parts.push('the API refused it')
   if (a.state === 'no-answer') parts.push(`no answer${a.note ? `: ${a.note}` : ''}`)
   if (a.missingReply) parts.push('no reply was sent')
+  if (a.truncated !== undefined) parts.push(a.truncated)
   if (a.causeSeq !== undefined) parts.push(`caused by #${a.causeSeq} ${bySeq.get(a.causeSeq)?.label ?? ''}`.trimEnd())
   if (a.requests.length > 0) parts.push(`caused ${a.requests.map((id) => byRequest.get(id)?.label ?? `request ${id}`).join('; ')}`)
   const partners = a.linked.map((s) => bySeq.get(s)).filter((p): p is LadderArrow => p !== undefined)

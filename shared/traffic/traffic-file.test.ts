@@ -2,7 +2,7 @@
  * The saved traffic file: what parseTrafficFile accepts (this format and the inspector's
  * earlier export), and the clear error of every kind of malformed file.
  */
-import { boundBody, isTruncatedBody, parseTrafficFile, stringifyTrafficFile, TRAFFIC_LIMITS, type TrafficFile } from './traffic-file.ts'
+import { boundBody, boundMessage, isTruncatedBody, parseTrafficFile, stringifyTrafficFile, TRAFFIC_LIMITS, type TrafficFile } from './traffic-file.ts'
 import { TrafficBuilder } from './testing/fixtures.ts'
 
 const oneCall = () => new TrafficBuilder().handshake().call('call-1', 501).file({ findings: [{ seq: 6, severity: 'warning', rule: 'deprecated', message: 'old field' }] })
@@ -94,9 +94,59 @@ describe('boundBody', () => {
     const big = { text: 'x'.repeat(100) }
     const cut = boundBody(big, 20)
     expect(isTruncatedBody(cut)).toBe(true)
-    expect(cut).toEqual({ 'ringside:truncated': true, chars: JSON.stringify(big).length, preview: JSON.stringify(big).slice(0, 20) })
+    expect(cut).toEqual({ 'ringside:truncated': true, chars: JSON.stringify(big).length, preview: `{"text":"${'x'.repeat(8)}…"}` })
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
     expect(boundBody(cyclic, 5)).toMatchObject({ 'ringside:truncated': true })
+  })
+})
+
+describe('huge messages in a file', () => {
+  const file = (message: unknown, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ format: 'ringside-traffic', version: 1, exportedAt: '2026-01-05T10:00:20.000Z', messages: [{ seq: 1, time: 1, direction: 'in', type: 'CALL_ENDED', message, ...extra }], requests: [] })
+
+  it('loads an entry the recorder truncated, with its size', () => {
+    const truncated = { chars: 16 * 1024 * 1024, keptChars: 65536 }
+    const result = parseTrafficFile(file({ type: 'CALL_ENDED', data: { note: 'x…' } }, { truncated }))
+    expect(result.ok && result.file.messages[0]).toMatchObject({ message: { type: 'CALL_ENDED', data: { note: 'x…' } }, truncated })
+  })
+
+  it('bounds a huge message a file holds as the live log would, and every body', () => {
+    const big = 'y'.repeat(TRAFFIC_LIMITS.maxMessageChars * 4)
+    const text = JSON.stringify({
+      ...JSON.parse(file({ type: 'CALL_ENDED', messageId: 'w1', data: { note: big } })),
+      requests: [{ id: 1, time: 1, method: 'POST', path: '/x', status: 200, durationMs: 1, requestBody: { 'ringside:truncated': true, chars: 9, preview: big } }],
+    })
+    const result = parseTrafficFile(text)
+    if (!result.ok) throw new Error(result.error)
+    const [message] = result.file.messages
+    expect(message!.truncated).toEqual({ chars: JSON.stringify({ type: 'CALL_ENDED', messageId: 'w1', data: { note: big } }).length, keptChars: TRAFFIC_LIMITS.maxMessageChars })
+    expect(message!.message).toMatchObject({ type: 'CALL_ENDED', messageId: 'w1' })
+    expect(JSON.stringify(result.file.requests[0]!.requestBody).length).toBeLessThan(TRAFFIC_LIMITS.maxBodyChars + 100)
+  })
+
+  it('a malformed truncated note is refused with where it is', () => {
+    const result = parseTrafficFile(file({ type: 'X' }, { truncated: { chars: 'big' } }))
+    expect(result.ok ? '' : result.error).toMatch(/messages\[0\]\.truncated\.chars/)
+  })
+})
+
+describe('what the log keeps of a message, the file reads back', () => {
+  it('long texts and too many deviations are cut to the file\'s budgets, so an export always imports', () => {
+    const big = 'r'.repeat(TRAFFIC_LIMITS.maxTextChars * 10)
+    const deviations = Array.from({ length: 300 }, (_, i) => ({ severity: 'error' as const, path: `data.${big}`, message: `field ${i}: ${big}` }))
+    const { kept, chars } = boundMessage({ message: { type: 'X' }, reason: big, deprecation: big, deviations })
+    expect(kept.reason!.length).toBe(TRAFFIC_LIMITS.maxTextChars)
+    expect(kept.reason!.endsWith('…')).toBe(true)
+    expect(kept.deviations).toHaveLength(100)
+    expect(chars).toBeLessThan(103 * 2 * TRAFFIC_LIMITS.maxTextChars)
+    const file = { format: 'ringside-traffic', version: 1, exportedAt: 'x', messages: [{ seq: 1, time: 1, direction: 'in', type: 'X', ...kept }], requests: [] }
+    const result = parseTrafficFile(JSON.stringify(file))
+    expect(result.ok ? '' : result.error).toBe('')
+  })
+
+  it('a message that fits keeps its texts and its object', () => {
+    const entry = { message: { type: 'X' }, reason: 'short', deviations: [{ severity: 'warning' as const, path: 'data', message: 'm' }] }
+    expect(boundMessage(entry).kept).toBe(entry)
   })
 })

@@ -9,6 +9,7 @@
  */
 import { z } from '../protocol/zod-config.ts'
 import { safeJson } from './safe-json.ts'
+import { boundValue, keptText, TRAFFIC_BOUNDS, type Truncation } from './bound.ts'
 
 export const TRAFFIC_FORMAT = 'ringside-traffic'
 export const TRAFFIC_VERSION = 1
@@ -22,6 +23,8 @@ export const TRAFFIC_LIMITS = {
   maxFindings: 20_000,
   /** Characters of one request or response body as JSON; a longer one is kept as a truncated preview (boundBody). */
   maxBodyChars: 16_000,
+  /** Characters of one message as JSON; a longer one is kept in part, with `truncated` (shared/traffic/bound.ts). */
+  maxMessageChars: TRAFFIC_BOUNDS.entryChars,
   /** Characters of a text field (type, path, reason, finding text). */
   maxTextChars: 10_000,
 } as const
@@ -46,8 +49,10 @@ export interface TrafficMessage {
   direction: 'in' | 'out'
   /** null when the message has no string `type`. */
   type: string | null
-  /** The object as posted or received. */
+  /** The object as posted or received; its first part when `truncated` says so. */
   message: unknown
+  /** Set when the log kept only the first part of a huge message (its size, what was kept: shared/traffic/bound.ts). */
+  truncated?: Truncation
   /**
    * out: passes the SDK's validation. in: the host acted on it; false when it was
    * ignored (the real CRM would ignore it) or came from the wrong origin. Absent: not judged.
@@ -139,17 +144,69 @@ export function isTruncatedBody(value: unknown): value is TruncatedBody {
   return typeof value === 'object' && value !== null && (value as Record<string, unknown>)['ringside:truncated'] === true
 }
 
+/** A body as a traffic file keeps it, with the characters of what is kept (bound.ts measures it). Never throws. */
+export function boundBodySized(value: unknown, maxChars: number = TRAFFIC_LIMITS.maxBodyChars): { value: unknown; chars: number } {
+  // A body a file already holds as a preview (within the budget) stays as it is.
+  if (isTruncatedBody(value) && typeof value.preview === 'string' && value.preview.length <= maxChars) return { value, chars: value.preview.length + 60 }
+  const bounded = boundValue(value, maxChars)
+  if (bounded.truncation === undefined) return { value, chars: bounded.chars }
+  const preview = typeof bounded.value === 'string' ? bounded.value : safeJson(bounded.value, 0)
+  return { value: { 'ringside:truncated': true, chars: bounded.chars, preview } satisfies TruncatedBody, chars: preview.length + 60 }
+}
+
 /** A body as a traffic file keeps it: itself when its JSON fits `maxChars`, else a truncated preview. Never throws. */
 export function boundBody(value: unknown, maxChars: number = TRAFFIC_LIMITS.maxBodyChars): unknown {
-  if (value === undefined || value === null || typeof value === 'number' || typeof value === 'boolean') return value
-  let text: string
-  try {
-    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
-  } catch {
-    text = String(value)
+  return boundBodySized(value, maxChars).value
+}
+
+/** A request with its bodies bounded (boundBody). */
+function boundBodies(request: TrafficRequest): TrafficRequest {
+  const requestBody = boundBody(request.requestBody)
+  const responseBody = boundBody(request.responseBody)
+  if (requestBody === request.requestBody && responseBody === request.responseBody) return request
+  const bounded: TrafficRequest = { ...request }
+  if (request.requestBody !== undefined) bounded.requestBody = requestBody
+  if (request.responseBody !== undefined) bounded.responseBody = responseBody
+  return bounded
+}
+
+/** At most this many deviations of one message are kept (the file's budget). */
+const MAX_DEVIATIONS = 100
+
+/** A message's texts as the log keeps them: within the file's budgets, so what the log exports imports back. */
+function boundTexts<T extends Pick<TrafficMessage, 'reason' | 'deprecation' | 'deviations'>>(entry: T): T {
+  const max = TRAFFIC_LIMITS.maxTextChars
+  const long = (text: string | undefined) => text !== undefined && text.length > max
+  const deviations = entry.deviations
+  const deviationsOver = deviations !== undefined && (deviations.length > MAX_DEVIATIONS || deviations.some((d) => long(d.message) || long(d.path) || long(d.rule)))
+  if (!long(entry.reason) && !long(entry.deprecation) && !deviationsOver) return entry
+  const kept = { ...entry }
+  if (entry.reason !== undefined) kept.reason = keptText(entry.reason, max)
+  if (entry.deprecation !== undefined) kept.deprecation = keptText(entry.deprecation, max)
+  if (deviations !== undefined && deviationsOver) {
+    kept.deviations = deviations.slice(0, MAX_DEVIATIONS).map((d) => {
+      const deviation: TrafficDeviation = { ...d, path: keptText(d.path, max), message: keptText(d.message, max) }
+      if (d.rule !== undefined) deviation.rule = keptText(d.rule, max)
+      return deviation
+    })
   }
-  if (text.length <= maxChars) return value
-  return { 'ringside:truncated': true, chars: text.length, preview: text.slice(0, maxChars) } satisfies TruncatedBody
+  return kept
+}
+
+/**
+ * A message as the log keeps it (the live log and an imported file), with the characters kept: the one
+ * per-entry rule of bound.ts for the message, and the file's budgets for its texts. A message already
+ * truncated keeps the size it was recorded with.
+ */
+export function boundMessage<T extends Pick<TrafficMessage, 'message' | 'truncated' | 'reason' | 'deprecation' | 'deviations'>>(entry: T): { kept: T; chars: number } {
+  const texts = boundTexts(entry)
+  let textChars = (texts.reason?.length ?? 0) + (texts.deprecation?.length ?? 0)
+  for (const d of texts.deviations ?? []) textChars += d.path.length + d.message.length + (d.rule?.length ?? 0)
+  const bounded = boundValue(entry.message, TRAFFIC_LIMITS.maxMessageChars)
+  if (bounded.truncation === undefined) return { kept: texts, chars: bounded.chars + textChars }
+  const recorded = entry.truncated !== undefined && entry.truncated.chars > bounded.truncation.chars
+  const truncated = recorded ? { ...entry.truncated!, keptChars: bounded.truncation.keptChars } : bounded.truncation
+  return { kept: { ...texts, message: bounded.value, truncated }, chars: bounded.truncation.keptChars + textChars }
 }
 
 // --- parsing -----------------------------------------------------------------------
@@ -178,12 +235,13 @@ const messageSchema = z.object({
   message: z.unknown(),
   valid: z.boolean().optional(),
   reason: text.optional(),
-  deviations: z.array(deviationSchema).max(100).optional(),
+  deviations: z.array(deviationSchema).max(MAX_DEVIATIONS).optional(),
   deprecation: text.optional(),
   beforeHandshake: z.boolean().optional(),
   fault: text.optional(),
   composed: z.enum(['valid', 'invalid']).optional(),
   linkedTo: z.array(seq).max(100).optional(),
+  truncated: z.object({ chars: z.number().nonnegative(), keptChars: z.number().nonnegative(), atLeast: z.boolean().optional() }).optional(),
 })
 
 const requestSchema = z.object({
@@ -298,7 +356,11 @@ export function parseTrafficFile(source: string): TrafficFileResult {
     file = { format: TRAFFIC_FORMAT, version: TRAFFIC_VERSION, source: 'harness', ...rest, messages: entries as TrafficMessage[], requests: [] }
   }
   const repeated = duplicate(file)
-  return repeated === undefined ? { ok: true, file } : fail(repeated)
+  if (repeated !== undefined) return fail(repeated)
+  // What the inspector holds of a file is bounded as the live log is: each message and body.
+  file.messages = file.messages.map((message) => boundMessage(message).kept)
+  file.requests = file.requests.map(boundBodies)
+  return { ok: true, file }
 }
 
 /** A file's JSON text (two-space indented; values JSON cannot hold, such as cycles, are written as text). */

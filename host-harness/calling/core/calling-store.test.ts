@@ -1,5 +1,6 @@
 import type { TrafficEntry } from './traffic-recorder.ts'
-import { MAX_TRAFFIC, createCallingStore } from './calling-store.ts'
+import { createCallingStore } from './calling-store.ts'
+import { MAX_TRAFFIC } from './traffic-keeper.ts'
 
 /** n traffic entries: a handshake, then widget messages of which every third is invalid. */
 function flood(n: number): TrafficEntry[] {

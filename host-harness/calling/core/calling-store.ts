@@ -12,13 +12,12 @@ import type { HostStatus, IframeLocation, SyncAckFailedCause } from '../../../sh
 import type { HostFaults } from './fault-outbox.ts'
 import { applyConformance, initialConformance, type ConformanceEvent, type ConformanceState } from './conformance.ts'
 import type { TrafficEntry } from './traffic-recorder.ts'
-import { boundBody, type TrafficRequest } from '../../../shared/traffic/traffic-file.ts'
+import type { TrafficRequest } from '../../../shared/traffic/traffic-file.ts'
+import { MAX_TRAFFIC, TrafficKeeper } from './traffic-keeper.ts'
+import { keptText } from '../../../shared/traffic/bound.ts'
 import type { ApiExchange } from '../../lib/api-client.ts'
 import { CallingCause } from './ports.ts'
 import type { ApiCallingSettings, EffectiveSettings } from './settings.ts'
-
-/** How many traffic entries the inspector keeps (oldest dropped first). */
-export const MAX_TRAFFIC = 3000
 
 /** A traffic entry as the inspector keeps it: `seq` renumbered across widget re-mounts. */
 export interface InspectorEntry extends TrafficEntry {
@@ -30,7 +29,7 @@ export interface InspectorEntry extends TrafficEntry {
 
 /** Which reply answers which request: recorded by the controller, drawn by the inspector. */
 export interface ReplyLink {
-  /** The request as received (same object as its traffic entry's message). */
+  /** The request as received (same object as its traffic entry's message), or what the log keeps of a huge one; null once the log no longer holds it (TrafficKeeper.link). */
   request: unknown
   requestType: string
   requestMessageId: string | number | null
@@ -130,6 +129,8 @@ export interface CallingState {
   alertsDropped: number
   // --- inspector ------------------------------------------------------------
   traffic: InspectorEntry[]
+  /** Messages dropped from the log, oldest first, to keep within MAX_TRAFFIC and TRAFFIC_BOUNDS.totalChars (since the last Clear). */
+  trafficDropped: number
   /** The seq given to the last kept entry (never reused, not even after Clear). */
   trafficSeq: number
   links: ReplyLink[]
@@ -193,9 +194,8 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
   let pending: InspectorEntry[] = []
   let pendingLinks: ReplyLink[] = []
   let pendingRequests: TrafficRequest[] = []
-  /** Each kept entry's message object → its seq (a request's cause is the message object as received). */
-  let seqOfMessage = new WeakMap<object, number>()
   let scheduled = false
+  const keeper = new TrafficKeeper()
   return createStore<CallingState>()((set, get) => {
     /** One state update for every entry and link kept aside: traffic, trafficSeq, conformance and links, in order. */
     const flushTraffic = (): void => {
@@ -209,19 +209,22 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
       pendingRequests = []
       set((state) => {
         const next: Partial<CallingState> = {}
+        let added: InspectorEntry[] = []
         if (batch.length > 0) {
+          // The host's judgement sees each message as received; the log keeps it bounded.
           let conformance = state.conformance
           for (const entry of batch) conformance = applyConformance(conformance, { kind: 'traffic', entry })
-          const all = state.traffic.concat(batch)
-          Object.assign(next, { traffic: all.length > MAX_TRAFFIC ? all.slice(-MAX_TRAFFIC) : all, trafficSeq: batch[batch.length - 1]!.seq, conformance })
+          added = batch.map((entry) => keeper.entry(entry))
+          Object.assign(next, { trafficSeq: batch[batch.length - 1]!.seq, conformance })
         }
         if (newLinks.length > 0) {
-          const links = state.links.concat(newLinks)
+          const links = state.links.concat(newLinks.map((link) => keeper.link(link)))
           next.links = links.length > MAX_TRAFFIC ? links.slice(-MAX_TRAFFIC) : links
         }
-        if (newRequests.length > 0) {
-          const requests = state.requests.concat(newRequests)
-          next.requests = requests.length > MAX_TRAFFIC ? requests.slice(-MAX_TRAFFIC) : requests
+        if (added.length > 0 || newRequests.length > 0) {
+          const kept = keeper.trim(state, { traffic: added, requests: newRequests })
+          Object.assign(next, { traffic: kept.traffic, requests: kept.requests })
+          if (kept.dropped > 0) next.trafficDropped = state.trafficDropped + kept.dropped
         }
         return next
       })
@@ -258,6 +261,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
     alerts: [],
     alertsDropped: 0,
     traffic: [],
+    trafficDropped: 0,
     trafficSeq: 0,
     links: [],
     requests: [],
@@ -272,7 +276,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
       const last = pending.length > 0 ? pending[pending.length - 1]!.seq : get().trafficSeq
       const kept: InspectorEntry = { ...entry, hostSeq: entry.seq, seq: last + 1 }
       if (composed) kept.composed = composed
-      if (typeof entry.message === 'object' && entry.message !== null) seqOfMessage.set(entry.message, kept.seq)
+      keeper.noteSeq(entry.message, kept.seq)
       pending.push(kept)
       scheduleFlush()
       return kept
@@ -288,7 +292,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
     addRequest: (exchange) => {
       if (!(exchange.tag instanceof CallingCause)) return
       const cause = exchange.tag.message
-      const causeSeq = typeof cause === 'object' && cause !== null ? seqOfMessage.get(cause) : undefined
+      const causeSeq = keeper.seqOf(cause)
       const afterSeq = pending.length > 0 ? pending[pending.length - 1]!.seq : get().trafficSeq
       const request: TrafficRequest = {
         id: exchange.id,
@@ -300,10 +304,8 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
         afterSeq,
       }
       if (causeSeq !== undefined) request.causeSeq = causeSeq
-      if (exchange.requestBody !== undefined) request.requestBody = boundBody(exchange.requestBody)
-      if (exchange.responseBody !== undefined) request.responseBody = boundBody(exchange.responseBody)
       if (exchange.error !== undefined) request.error = exchange.error
-      pendingRequests.push(request)
+      pendingRequests.push(keeper.request(request, exchange))
       scheduleFlush()
     },
 
@@ -320,10 +322,11 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
       pending = []
       pendingLinks = []
       pendingRequests = []
-      seqOfMessage = new WeakMap()
+      keeper.clear()
       set((state) => ({
         ...(dropped !== undefined ? { trafficSeq: dropped } : {}),
         traffic: [],
+        trafficDropped: 0,
         links: [],
         requests: [],
         foreignDropped: null,
@@ -334,7 +337,8 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
     alert: (message, source) => {
       alertSeq += 1
       // A widget controls this text: keep it readable, whatever it sends.
-      const text = message.length > MAX_ALERT_CHARS ? `${message.slice(0, MAX_ALERT_CHARS)}… (${message.length} characters)` : message
+      // keptText copies the cut: a bare slice would keep the widget's whole string alive.
+      const text = message.length > MAX_ALERT_CHARS ? `${keptText(message, MAX_ALERT_CHARS + 1)} (${message.length} characters)` : message
       const alert: Alert = { id: alertSeq, message: text, source }
       set((state) => {
         const alerts = [...state.alerts, alert]

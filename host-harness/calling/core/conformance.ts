@@ -25,6 +25,11 @@
  */
 import type { TrafficEntry } from './traffic-recorder.ts'
 import { isRecord } from '../../../shared/crm/guards.ts'
+import { keptText } from '../../../shared/traffic/bound.ts'
+import { TRAFFIC_LIMITS } from '../../../shared/traffic/traffic-file.ts'
+
+/** The newest `max` items (the log's findings, within the traffic file's budget). */
+const keepNewest = <T,>(items: T[], max: number): T[] => (items.length > max ? items.slice(-max) : items)
 import {
   CALL_RULES,
   emptySession,
@@ -132,8 +137,9 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
   const added: Finding[] = []
   let nextId = state.nextId
   const flag = (rule: RuleId, seq: number | null, message: string, externalCallId?: string, severity = RULES[rule].severity) => {
-    const finding: Finding = { id: nextId++, rule, severity, seq, message }
-    if (externalCallId !== undefined) finding.externalCallId = externalCallId
+    // A widget's values reach these texts (an id, a field): kept within the traffic file's budget.
+    const finding: Finding = { id: nextId++, rule, severity, seq, message: keptText(message, TRAFFIC_LIMITS.maxTextChars) }
+    if (externalCallId !== undefined) finding.externalCallId = keptText(externalCallId, TRAFFIC_LIMITS.maxTextChars)
     added.push(finding)
   }
   let calls: Readonly<Record<string, TrackedCall>> = state.calls
@@ -219,7 +225,7 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
   }
 
   if (added.length === 0 && calls === state.calls && handshakeDone === state.handshakeDone && session === state.session) return state
-  const next: ConformanceState = { handshakeDone, calls, session, findings: added.length ? [...state.findings, ...added] : state.findings, nextId }
+  const next: ConformanceState = { handshakeDone, calls, session, findings: added.length ? keepNewest([...state.findings, ...added], TRAFFIC_LIMITS.maxFindings) : state.findings, nextId }
   if (session.current !== undefined) next.current = session.current
   return next
 }

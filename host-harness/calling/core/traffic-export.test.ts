@@ -8,16 +8,9 @@ import type { ApiExchange } from '../../lib/api-client.ts'
 import { createCallingStore } from './calling-store.ts'
 import { CallingCause } from './ports.ts'
 import { exposeTraffic, TRAFFIC_GETTER, trafficFileOf } from './traffic-export.ts'
-import type { TrafficEntry } from './traffic-recorder.ts'
+import { trafficEntry } from './testing/traffic-entry.ts'
 
-const entry = (seq: number, direction: 'in' | 'out', message: Record<string, unknown>): TrafficEntry => ({
-  seq,
-  time: 1_000 + seq,
-  direction,
-  type: typeof message.type === 'string' ? message.type : null,
-  message,
-  valid: true,
-})
+const entry = trafficEntry
 const exchange = (id: number, tag: unknown, extra: Partial<ApiExchange> = {}): ApiExchange => ({ id, time: 2_000 + id, method: 'POST', path: '/crm/v3/objects/calls', status: 201, durationMs: 3.14159, tag, ...extra })
 
 function recorded() {

@@ -20,6 +20,7 @@ export function trafficFileOf(state: ExportedState, now = new Date()): TrafficFi
     if (e.beforeHandshake) m.beforeHandshake = true
     if (e.fault !== undefined) m.fault = e.fault
     if (e.composed !== undefined) m.composed = e.composed
+    if (e.truncated !== undefined) m.truncated = e.truncated
     const partners = links.get(e.seq)
     if (partners !== undefined) m.linkedTo = partners
     return m

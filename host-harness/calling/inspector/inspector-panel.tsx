@@ -12,6 +12,8 @@ import { initialConformance, openCalls, RULES, type Finding, type RuleId } from 
 import { JsonTree } from './json-tree.tsx'
 import { parseTrafficFile, stringifyTrafficFile, TRAFFIC_LIMITS, type TrafficFile } from '../../../shared/traffic/traffic-file.ts'
 import { trafficFileOf } from '../core/traffic-export.ts'
+import { formatChars, TRAFFIC_BOUNDS, truncationNote } from '../../../shared/traffic/bound.ts'
+import { MAX_TRAFFIC } from '../core/traffic-keeper.ts'
 import { LadderView } from './ladder-view.tsx'
 import { plural } from '../../lib/format.ts'
 import { buildLinkIndex, listIn } from '../core/links.ts'
@@ -118,6 +120,7 @@ const InspectorRow = memo(function InspectorRow({ entry, findings, partners, ope
         {entry.deprecation ? <span className="tag tag--warn">deprecated: {entry.deprecation}</span> : null}
         {entry.beforeHandshake && entry.direction === 'out' ? <span className="tag">queued before handshake</span> : null}
         {entry.fault ? <span className="tag tag--fault">fault: {entry.fault}</span> : null}
+        {entry.truncated ? <span className="tag tag--warn">{truncationNote(entry.truncated)}</span> : null}
         {entry.composed ? (
           <span className={`tag ${entry.composed === 'invalid' ? 'tag--bad' : 'tag--composed'}`}>
             {entry.composed === 'invalid' ? 'composed, sent invalid on purpose' : 'composed'}
@@ -139,6 +142,7 @@ const InspectorRow = memo(function InspectorRow({ entry, findings, partners, ope
         </ul>
       ) : null}
       <div id={detailsId} hidden={!isOpen} className="inspector__details">
+        {isOpen && entry.truncated ? <p className="inspector__truncated">{truncationNote(entry.truncated)}: the host judged and acted on the whole message; the log keeps its first part.</p> : null}
         {isOpen ? <JsonTree value={entry.message} label={`Message #${entry.seq} ${entry.type ?? ''}`.trim()} rootLabel="message" /> : null}
       </div>
     </li>
@@ -153,6 +157,7 @@ const HIDDEN = {
   foreignDropped: null as CallingState['foreignDropped'],
   call: null as CallingState['call'],
   requests: [] as CallingState['requests'],
+  trafficDropped: 0,
 }
 
 export interface InspectorPanelProps {
@@ -171,6 +176,7 @@ export function InspectorPanel({ visible = true }: InspectorPanelProps) {
   const foreignDropped = useCalling((s) => (visible ? s.foreignDropped : HIDDEN.foreignDropped))
   const call = useCalling((s) => (visible ? s.call : HIDDEN.call))
   const requests = useCalling((s) => (visible ? s.requests : HIDDEN.requests))
+  const trafficDropped = useCalling((s) => (visible ? s.trafficDropped : HIDDEN.trafficDropped))
   const currentSrc = useCalling((s) => s.currentSrc)
   const [view, setView] = useState<View>('list')
   const [imported, setImported] = useState<{ name: string; file: TrafficFile } | null>(null)
@@ -406,6 +412,9 @@ export function InspectorPanel({ visible = true }: InspectorPanelProps) {
         <>
           <p className="inspector__count" aria-live="polite">
             {filtered.length === traffic.length ? `${traffic.length} messages` : `${filtered.length} of ${traffic.length} messages`}
+            {trafficDropped > 0
+              ? `; ${plural(trafficDropped, 'older message')} dropped (the log keeps the newest ${MAX_TRAFFIC} messages, ${formatChars(TRAFFIC_BOUNDS.totalChars)} in all)`
+              : ''}
             {shown.length < filtered.length ? (
               <>
                 {' '}

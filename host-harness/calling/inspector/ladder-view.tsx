@@ -329,6 +329,7 @@ function ArrowDetails({ arrow, model, indexOf, onJump, onClose }: ArrowDetailsPr
         </button>
       </div>
       <p className="ladder__description">{arrow.description}</p>
+      {arrow.truncated !== undefined ? <p className="ladder__truncated">{arrow.truncated}</p> : null}
       {arrow.findings.length > 0 ? (
         <FindingList findings={arrow.findings} className="inspector__findings" label={`Findings for ${title}`} />
       ) : null}
