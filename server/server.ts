@@ -26,7 +26,7 @@ import type { ViteDevServer } from 'vite'
 import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
 import { SnapshotError } from '../shared/api/db.ts'
 import { ApiError, Category, notFound } from '../shared/api/errors.ts'
-import { MAX_BODY_BYTES } from '../shared/api/http.ts'
+import { declaredTooLarge } from '../shared/api/import-stream.ts'
 import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/reference-widget.ts'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { REDIRECT_URLS_PATH, redirectUrlProblem } from '../shared/api/oauth/redirect-urls.ts'
@@ -472,10 +472,8 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     const crossSite = guard.checkCrossSite(req.method ?? 'GET', path, req.headers)
     if (crossSite) return sendError(res, crossSite, true)
     // A declared body over the limit is refused before a byte of it is read (a streamed one is counted by the API as it reads).
-    const declared = Number(req.headers['content-length'] ?? 0)
-    if (declared > MAX_BODY_BYTES) {
-      return sendError(res, new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`), true)
-    }
+    const tooLarge = declaredTooLarge(path, Number(req.headers['content-length'] ?? 0))
+    if (tooLarge) return sendError(res, tooLarge, true)
     const named = storeRequest(req, path)
     if (path === SANDBOX_RELEASE_PATH && req.method === 'DELETE') {
       const refused = registry.release(named)
