@@ -24,7 +24,6 @@ import { Hono, type Context } from 'hono'
 import { cors } from 'hono/cors'
 import type { ViteDevServer } from 'vite'
 import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
-import { SnapshotError } from '../shared/api/db.ts'
 import { ApiError, Category, notFound } from '../shared/api/errors.ts'
 import { declaredTooLarge } from '../shared/api/import-stream.ts'
 import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/reference-widget.ts'
@@ -37,7 +36,7 @@ import { isServablePath, RequestGuard } from './guard.ts'
 import { serveCdnSdk } from './sdk-cdn.ts'
 import { ChangeStreams } from './change-feed.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
-import { parseImport } from './data-lines.ts'
+import { importFile, ImportFileError } from './import-file.ts'
 import { DEFAULT_PORT, PACKAGE_VERSION, REPO_ROOT } from './package-info.ts'
 
 /**
@@ -291,14 +290,11 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     service = createCrmService(serviceOptions)
   }
   if (options.importFile) {
-    let parsed: unknown
     try {
-      parsed = parseImport(readFileSync(options.importFile, 'utf8'))
-      service.db.restore(parsed)
+      await importFile(service.db, options.importFile)
     } catch (error) {
       storage?.releaseLockSync()
-      const reason = error instanceof SnapshotError || error instanceof SyntaxError ? error.message : String(error)
-      throw new StorageError(`--import ${options.importFile}: ${reason} Nothing was changed.`)
+      throw error instanceof ImportFileError ? new StorageError(`--import ${options.importFile}: ${error.message}`) : error
     }
   }
   if (storage) {

@@ -1,7 +1,8 @@
 /**
  * Reading the line format of the server's data files, in one place for the
- * server (its snapshot and journal at startup, `--import`) and the browser
- * (the harness's Database import of a data folder's `snapshot.ndjson`).
+ * server (its snapshot and journal at startup) and the import (a data
+ * folder's `snapshot.ndjson` imported as it is, see import-stream.ts), on
+ * the server or in a browser.
  * Every line is the CRC-32 of a JSON text (8 hex digits), a space, and the
  * JSON text; a line whose checksum does not match is damage, not a value.
  *
@@ -88,7 +89,7 @@ export interface Damage {
   problem: string
 }
 
-/** A line snapshot with a damaged line, as `parseImport` reports it. */
+/** A line snapshot with a damaged line, as an import reports it. */
 export class DamagedLineError extends SyntaxError {
   override name = 'DamagedLineError'
 
@@ -126,14 +127,6 @@ export interface LineFormat {
    * the first). `end()` after the last line.
    */
   lineReader(sink: LineRowSink): LineReader
-  /**
-   * A file to import: an export (one JSON document), or a snapshot in the
-   * line format (so that a data folder's snapshot.ndjson can be imported as
-   * it is). Returns the export-shaped value for `Database.restore`, which
-   * checks every row; throws DamagedLineError for a line snapshot with a
-   * damaged line, JSON.parse's SyntaxError for an export that is not JSON.
-   */
-  parseImport(text: string): unknown
 }
 
 /** A line's checksum as written before its JSON: 8 lower-case hex digits, then a space. */
@@ -263,16 +256,7 @@ export function lineFormat(crc32: Crc32): LineFormat {
     return { journalGeneration: reader.journalGeneration, journalSkip: reader.journalSkip, tables, rows: reader.rows, damage: reader.damage }
   }
 
-  function parseImport(text: string): unknown {
-    const end = text.indexOf('\n')
-    if (!isLineSnapshot(end >= 0 ? text.slice(0, end) : text)) return JSON.parse(text)
-    const read = parseLineSnapshot(text)
-    const first = read.damage[0]
-    if (first) throw new DamagedLineError(first.line, first.problem)
-    return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, exportedAt: new Date().toISOString(), tables: Object.fromEntries(read.tables.map((table) => [table.name, pairsOf(table)])) }
-  }
-
-  return { checksummed, readLine, isLineSnapshot, lineReader, parseLineSnapshot, parseImport }
+  return { checksummed, readLine, isLineSnapshot, lineReader, parseLineSnapshot }
 }
 
 /** The line format with a CRC-32 written in JavaScript (`crc-32`): for a browser, where Node's is not. */

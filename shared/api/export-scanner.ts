@@ -192,7 +192,7 @@ export class ExportScanner {
   #value(c: number): void {
     if (c === 0x7d || c === 0x5d || c === 0x2c || c === 0x3a) throw new ExportSyntaxError(`Unexpected ${JSON.stringify(String.fromCharCode(c))} where a value was expected in the export.`)
     if (this.#level === 0) {
-      if (c !== 0x7b) throw new ExportSyntaxError('Not a Ringside database export: expected a JSON object.')
+      if (c !== 0x7b) throw new ExportSyntaxError(`Unexpected ${JSON.stringify(String.fromCharCode(c))} at the start: an export is a JSON object.`)
       return this.#open()
     }
     if (this.#level === 1 && this.#key === 'tables' && c === 0x7b) {

@@ -54,6 +54,9 @@ export const IMPORT_CONTENT_TYPES = ['application/json', 'application/x-ndjson',
 
 export const IMPORT_PATH = '/_ringside/v1/import'
 
+/** The content type to send a file as: NDJSON for a data folder's snapshot.ndjson, JSON for an export. */
+export const importContentType = (fileName: string): (typeof IMPORT_CONTENT_TYPES)[number] => (fileName.toLowerCase().endsWith('.ndjson') ? 'application/x-ndjson' : 'application/json')
+
 /** How many characters of the start are enough to tell a line snapshot (its header line is short) from an export. */
 const SNIFF_CHARS = 4096
 
