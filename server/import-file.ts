@@ -1,14 +1,14 @@
 /**
  * An import from a file on this machine (`npm start --import`, `ringside
  * import --data`): the file is streamed through the same reader and budget
- * as `POST /_ringside/v1/import` (shared/api/import-stream.ts), never read
- * whole, and applied only when all of it was read and checked.
+ * as `POST /_ringside/v1/import` (shared/api/import-stream.ts; its deadline
+ * is longer: no HTTP request to end), never read whole, and applied only when all of it was read and checked.
  */
 import { createReadStream } from 'node:fs'
 import { Readable } from 'node:stream'
 import type { Database } from '../shared/api/db.ts'
 import { ApiError } from '../shared/api/errors.ts'
-import { readImport } from '../shared/api/import-stream.ts'
+import { FILE_IMPORT_LIMITS, readImport } from '../shared/api/import-stream.ts'
 import { nodeLines } from './data-lines.ts'
 
 /** Why a file cannot be imported: one sentence (nothing was changed). */
@@ -21,7 +21,7 @@ export async function importFile(db: Database, path: string): Promise<{ bytes: n
   const importer = db.importer()
   let read: { bytes: number; rows: number }
   try {
-    read = await readImport(Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>, importer, nodeLines)
+    read = await readImport(Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>, importer, nodeLines, FILE_IMPORT_LIMITS)
   } catch (error) {
     if (error instanceof ApiError) throw new ImportFileError(error.message)
     throw new ImportFileError(`${error instanceof Error ? error.message : String(error)} Nothing was imported.`)
