@@ -18,11 +18,12 @@ function contactRow(i, id) {
 
 /**
  * Writes the export to `file` and resolves to { bytes, contacts } (contacts:
- * every contact row it holds). `pad` adds that many spaces before each added
- * row (valid JSON, a body much larger than its rows).
+ * every contact row it holds). The template is `seed` (an export), or the
+ * export of the server at `baseUrl`. `pad` adds that many spaces before each
+ * added row (valid JSON, a body much larger than its rows).
  */
-export async function writeContactExport({ baseUrl, file, count, pad = 0 }) {
-  const seed = await (await fetch(`${baseUrl}/_ringside/v1/export`)).json()
+export async function writeContactExport({ baseUrl, seed: given, file, count, pad = 0 }) {
+  const seed = given ?? (await (await fetch(`${baseUrl}/_ringside/v1/export`)).json())
   const out = createWriteStream(file)
   let bytes = 0
   const write = async (text) => {
