@@ -19,12 +19,15 @@ export class ImportFileError extends Error {
 /** Replace `db` with the file's export or snapshot (outside a transaction: at startup, or offline). */
 export async function importFile(db: Database, path: string): Promise<{ bytes: number; rows: number }> {
   const importer = db.importer()
+  const file = createReadStream(path)
   let read: { bytes: number; rows: number }
   try {
-    read = await readImport(Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>, importer, nodeLines, FILE_IMPORT_LIMITS)
+    read = await readImport(Readable.toWeb(file) as ReadableStream<Uint8Array>, importer, nodeLines, FILE_IMPORT_LIMITS)
   } catch (error) {
     if (error instanceof ApiError) throw new ImportFileError(error.message)
     throw new ImportFileError(`${error instanceof Error ? error.message : String(error)} Nothing was imported.`)
+  } finally {
+    file.destroy()
   }
   importer.load()
   return read

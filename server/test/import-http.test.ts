@@ -113,6 +113,13 @@ test('refusals over HTTP: the API error body at once, and the data unchanged', {
     expect(await declared.json()).toMatchObject({ category: 'PAYLOAD_TOO_LARGE', correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) })
   }
 
+  // Refused at its first byte while 24 MB more are on their way: the answer still arrives whole, with its body.
+  const early = join(dir, 'early.json')
+  writeFileSync(early, `x${' '.repeat(24e6)}`)
+  const first = await importFile(server, early)
+  expect(first.status).toBe(400)
+  expect(first.body).toMatchObject({ category: 'VALIDATION_ERROR', message: expect.stringContaining('Nothing was imported.') })
+
   // Malformed at the last line, after 5,000 good rows.
   const made = join(dir, 'made.json')
   await writeContactExport({ baseUrl: server.baseUrl, file: made, count: 5_000 })

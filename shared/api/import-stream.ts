@@ -168,11 +168,8 @@ export async function readImport(
 ): Promise<{ bytes: number; rows: number }> {
   if (body === null) throw validationError('The import body is empty: send an export (GET /_ringside/v1/export) or a data folder’s snapshot.ndjson.')
   const reader = body.getReader()
-  let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
-    void reader.cancel().catch(() => {})
-  }, limits.deadlineMs)
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), limits.deadlineMs)))
   const decoder = new TextDecoder()
   let bytes = 0
   let head = ''
@@ -192,8 +189,12 @@ export async function readImport(
   }
   try {
     for (;;) {
-      const { done, value } = await reader.read()
-      if (timedOut) throw new ApiError(408, Category.VALIDATION_ERROR, `The import did not arrive and read within its deadline of ${limits.deadlineMs / 1000} s. Nothing was imported.`)
+      const read = reader.read()
+      // A read still pending when the import ends is rejected by releaseLock: that is expected.
+      read.catch(() => {})
+      const next = await Promise.race([read, late])
+      if (next === 'late') throw new ApiError(408, Category.VALIDATION_ERROR, `The import did not arrive and read within its deadline of ${limits.deadlineMs / 1000} s. Nothing was imported.`)
+      const { done, value } = next
       if (done) break
       bytes += value.byteLength
       if (bytes > limits.bytes) throw importTooLarge(`over ${limits.bytes}`, limits)
@@ -204,10 +205,12 @@ export async function readImport(
     ;(sink as TextSink | null)?.end()
     return { bytes, rows: importer.rows }
   } catch (error) {
-    void reader.cancel().catch(() => {})
     throw refusal(error, limits)
   } finally {
     clearTimeout(timer)
+    // Released, not cancelled: cancelling a request's body would close its connection before the answer goes out.
+    // What is left of a refused body is the server's to drain or drop (Node reads it to the end, within its request timeout).
+    reader.releaseLock()
   }
 }
 
