@@ -12,15 +12,15 @@ export const PAT = 'pat-local'
 
 /**
  * Starts `node scripts/start.mjs --no-pages --data <data> --port <port>`
- * (with --fresh when asked) and waits for the first 200 of
+ * (with --fresh when asked; `nodeArgs` go to node first) and waits for the first 200 of
  * `GET /crm/v3/objects/contacts?limit=1`. Resolves to
  * { port, pid, baseUrl, firstAnswerMs (spawn → that 200), stop(), kill(), rssKb() }.
  * `stop()` is a clean stop (SIGTERM, resolves to the ms it took to exit);
  * `kill()` is SIGKILL, like a crash.
  */
-export async function startRingsideServer({ root, data, port, fresh = false, timeoutMs = 120_000 }) {
+export async function startRingsideServer({ root, data, port, fresh = false, timeoutMs = 120_000, nodeArgs = [] }) {
   port ??= await freePortPair()
-  const args = [join(root, 'scripts', 'start.mjs'), '--no-pages', '--data', data, '--port', String(port), ...(fresh ? ['--fresh'] : [])]
+  const args = [...nodeArgs, join(root, 'scripts', 'start.mjs'), '--no-pages', '--data', data, '--port', String(port), ...(fresh ? ['--fresh'] : [])]
   const started = performance.now()
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''

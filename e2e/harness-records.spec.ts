@@ -89,7 +89,7 @@ test('database round trip: export, change, import the export, then reset to the 
   // import the export: the ticket is gone
   await page.getByRole('navigation', { name: 'Developer panels' }).getByRole('link', { name: 'Database' }).click()
   await page.getByLabel('Import a snapshot file').setInputFiles({ name: 'snapshot.json', mimeType: 'application/json', buffer: Buffer.from(snapshot) })
-  await expect(page.getByRole('main').getByRole('status')).toHaveText('Imported snapshot.json.')
+  await expect(page.getByRole('main').getByRole('status')).toHaveText(/^Imported snapshot\.json \(\d+ KB\)\.$/)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tickets' }).click()
   await expect(page.getByRole('link', { name: 'Cannot log in to the customer portal' })).toBeVisible()
   await expect(page.getByRole('link', { name: 'Only after the export' })).toHaveCount(0)

@@ -14,7 +14,6 @@
  * failed (the server could not start, the emulator refused the request);
  * 2 the command could not run (bad arguments, nothing reachable, no Chromium).
  */
-import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { Command, InvalidArgumentError } from 'commander'
 import { PACKAGE_VERSION } from '../server/package-info.ts'
@@ -44,10 +43,11 @@ interface DataTarget {
 }
 
 /** One admin request to a running emulator; exits 2 when nothing answers, 1 when it refuses. */
-async function admin(target: DataTarget, method: 'GET' | 'POST', path: string, body?: string): Promise<string> {
+async function admin(target: DataTarget, method: 'GET' | 'POST', path: string, body?: { stream: ReadableStream<Uint8Array>; type: string }): Promise<string> {
   let response: Response
   try {
-    response = await fetch(`${target.url}${path}`, { method, ...(body !== undefined && { body, headers: { 'content-type': 'application/json' } }) })
+    // A streamed request body needs `duplex: 'half'` (the Fetch standard's rule for a ReadableStream body).
+    response = await fetch(`${target.url}${path}`, { method, ...(body !== undefined && { body: body.stream, duplex: 'half', headers: { 'content-type': body.type } }) } as RequestInit)
   } catch (error) {
     fail(`no emulator answers at ${target.url} (${error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error)}). Start one with \`ringside start\`, pass --url, or work on the files with --data <location>.`)
   }
@@ -57,7 +57,7 @@ async function admin(target: DataTarget, method: 'GET' | 'POST', path: string, b
 }
 
 /** Change the data at a location (the server must not be running on it: its lock says so). */
-async function withData(location: string, change: (service: CrmService) => void, write: boolean, fresh = false): Promise<void> {
+async function withData(location: string, change: (service: CrmService) => void | Promise<void>, write: boolean, fresh = false): Promise<void> {
   const [{ DataInUseError, DiskStorage, StorageError }, { createCrmService }] = await Promise.all([import('../server/storage.ts'), import('../shared/api/service.ts')])
   const storage = new DiskStorage(location)
   try {
@@ -65,7 +65,7 @@ async function withData(location: string, change: (service: CrmService) => void,
     const fromDisk = !fresh && storage.hasData()
     const service = createCrmService({ seed: !fromDisk })
     if (fromDisk) storage.load(service.db)
-    change(service)
+    await change(service)
     if (write) await storage.compact(service.db)
   } catch (error) {
     if (error instanceof DataInUseError) fail(`${error.message} Stop that server, or run the command against it with --url.`, 1)
@@ -169,30 +169,33 @@ export function buildPackageCommand(): Command {
       else process.stdout.write(text)
     })
 
-  dataOptions(program.command('import').description('Replace the data with an export.'))
+  dataOptions(program.command('import').description('Replace the data with an export, or a data folder’s snapshot.ndjson (streamed; see the README’s import limits).'))
     .argument('<file>', 'an export file')
     .action(async (file: string, options: DataTarget) => {
-      let text: string
+      const { createReadStream, statSync } = await import('node:fs')
       try {
-        text = readFileSync(file, 'utf8')
+        if (!statSync(file).isFile()) throw new Error('not a file')
       } catch (error) {
         fail(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`)
       }
       if (options.data) {
+        const { importFile, ImportFileError } = await import('../server/import-file.ts')
         await withData(
           options.data,
-          (service) => {
+          async (service) => {
             try {
-              service.db.restore(JSON.parse(text))
+              await importFile(service.db, file)
             } catch (error) {
-              fail(`${file}: ${error instanceof Error ? error.message : String(error)} Nothing was changed.`, 1)
+              if (error instanceof ImportFileError) fail(`${file}: ${error.message}`, 1)
+              throw error
             }
           },
           true,
         )
         console.log(`Imported ${file} into ${options.data}.`)
       } else {
-        await admin(options, 'POST', '/_ringside/v1/import', text)
+        const [{ Readable }, { importContentType }] = await Promise.all([import('node:stream'), import('../shared/api/import-stream.ts')])
+        await admin(options, 'POST', '/_ringside/v1/import', { stream: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>, type: importContentType(file) })
         console.log(`Imported ${file} into ${options.url}.`)
       }
     })

@@ -6,7 +6,7 @@
 // Options: --no-isolation (skip the COOP/COEP headers; timer clamped to 100 µs),
 //          --no-build (use dist/ as it is),
 //          --only <sections> (comma-separated names: sdk, bundle, api, http, package, ladder,
-//            pageload, changes, server, flood; the report keeps the other sections' figures from the last run),
+//            pageload, changes, import, server, flood; the report keeps the other sections' figures from the last run),
 //          --server-count <n> (contacts of the server section's workload, default 100000),
 //          --server-time <ms> (each timed phase of the server section, default 5000),
 //          --server-root <checkout> (the server section starts that checkout's server, e.g. a branch's worktree),
@@ -24,6 +24,7 @@ import { apiThroughputSection } from '../bench/api-section.mjs'
 import { ensureBuild } from '../bench/build.mjs'
 import { bundleSection } from '../bench/bundle-section.mjs'
 import { httpSection } from '../bench/http-section.mjs'
+import { importSection } from '../bench/import-section.mjs'
 import { ladderSection } from '../bench/ladder-section.mjs'
 import { packageSection } from '../bench/package-section.mjs'
 import { pageLoadSection } from '../bench/pageload-section.mjs'
@@ -72,6 +73,7 @@ const SECTIONS = [
   { name: 'ladder', dist: true, browser: true, run: ({ browser }) => ladderSection({ root, browser, origins: ORIGINS }) },
   { name: 'pageload', dist: true, browser: true, run: ({ browser }) => pageLoadSection({ browser }) },
   { name: 'changes', run: () => changesFanoutSection() },
+  { name: 'import', run: () => importSection({ root, log: (step) => console.log(`  … ${step}`) }) },
   { name: 'server', run: ({ options }) => serverSection({ root: options.serverRoot, count: options.serverCount, phaseMs: options.serverTime, log: (step) => console.log(`  … ${step}`) }) },
 ]
 const SECTION_NAMES = [...SECTIONS.map((s) => s.name), 'flood']
@@ -82,7 +84,8 @@ const SECTION_NAMES = [...SECTIONS.map((s) => s.name), 'flood']
  * sdk.host_side (bench/sdk-section.mjs hostSideFigures: the host side's targets, muted, with the baselines),
  * bundle.gzip_bytes.<page>, ladder.* (bench/ladder-section.mjs: the ladder of 10,000 messages,
  * node.<step>_ms and browser.<step>_ms), server.* (bench/server-section.mjs: the store at 100k
- * contacts, each figure with its raw baseline and `met`), pageload.<record|list>.* (bench/pageload-section.mjs:
+ * contacts, each figure with its raw baseline and `met`), import.* (bench/import-section.mjs: a 100k-contact export
+ * through HTTP: its size, import time, peak RSS growth), pageload.<record|list>.* (bench/pageload-section.mjs:
  * one harness load in server mode, medians). harness.flood_10k_ms comes from the
  * security journey's flood, which main() runs with FLOOD_REPEATS=10 (reports/flood.json).
  * A run of some sections only (--only) keeps the other sections' keys of the file it replaces.

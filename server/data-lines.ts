@@ -14,7 +14,9 @@ import { CHECKSUM_WIDTH, checksumText, lineFormat, SNAPSHOT_LAYOUT, type Line } 
 
 export { linesOf, pairsOf, SNAPSHOT_LAYOUT, type Damage, type LineSnapshot } from '../shared/api/data-lines.ts'
 
-export const { checksummed, readLine, isLineSnapshot, parseLineSnapshot, parseImport } = lineFormat(crc32)
+/** The line format with Node's native CRC-32. */
+export const nodeLines = lineFormat(crc32)
+export const { checksummed, readLine, isLineSnapshot, parseLineSnapshot } = nodeLines
 
 /** Bytes read from a file at a time by linesOfFile. */
 const READ_BYTES = 4 << 20

@@ -24,9 +24,8 @@ import { Hono, type Context } from 'hono'
 import { cors } from 'hono/cors'
 import type { ViteDevServer } from 'vite'
 import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
-import { SnapshotError } from '../shared/api/db.ts'
 import { ApiError, Category, notFound } from '../shared/api/errors.ts'
-import { MAX_BODY_BYTES } from '../shared/api/http.ts'
+import { declaredTooLarge } from '../shared/api/import-stream.ts'
 import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/reference-widget.ts'
 import { ACCOUNT } from '../shared/api/auth.ts'
 import { REDIRECT_URLS_PATH, redirectUrlProblem } from '../shared/api/oauth/redirect-urls.ts'
@@ -42,7 +41,7 @@ import { ownOrigins } from './page-policy.ts'
 import { serveCdnSdk } from './sdk-cdn.ts'
 import { ChangeStreams } from './change-feed.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
-import { parseImport } from './data-lines.ts'
+import { importFile, ImportFileError } from './import-file.ts'
 import { DEFAULT_PORT, PACKAGE_VERSION, REPO_ROOT } from './package-info.ts'
 
 /**
@@ -301,14 +300,11 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     service = createCrmService(serviceOptions)
   }
   if (options.importFile) {
-    let parsed: unknown
     try {
-      parsed = parseImport(readFileSync(options.importFile, 'utf8'))
-      service.db.restore(parsed)
+      await importFile(service.db, options.importFile)
     } catch (error) {
       storage?.releaseLockSync()
-      const reason = error instanceof SnapshotError || error instanceof SyntaxError ? error.message : String(error)
-      throw new StorageError(`--import ${options.importFile}: ${reason} Nothing was changed.`)
+      throw error instanceof ImportFileError ? new StorageError(`--import ${options.importFile}: ${error.message}`) : error
     }
   }
   if (storage) {
@@ -487,10 +483,8 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     const crossSite = guard.checkCrossSite(req.method ?? 'GET', path, req.headers)
     if (crossSite) return sendError(res, crossSite, true)
     // A declared body over the limit is refused before a byte of it is read (a streamed one is counted by the API as it reads).
-    const declared = Number(req.headers['content-length'] ?? 0)
-    if (declared > MAX_BODY_BYTES) {
-      return sendError(res, new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`), true)
-    }
+    const tooLarge = declaredTooLarge(path, Number(req.headers['content-length'] ?? 0))
+    if (tooLarge) return sendError(res, tooLarge, true)
     const named = storeRequest(req, path)
     if (path === SANDBOX_RELEASE_PATH && req.method === 'DELETE') {
       const refused = registry.release(named)

@@ -125,6 +125,8 @@ export interface RequestOptions {
   anonymous?: boolean
   /** A form body instead of JSON. */
   form?: Record<string, string>
+  /** A file as the body, as it is (the browser streams it from disk; the page never reads it), in this content type. */
+  file?: { blob: Blob; type: string }
 }
 
 export const DEVELOPER_API_KEY = ACCOUNT.developerApiKey
@@ -171,8 +173,11 @@ export async function apiRequest<T = unknown>(method: string, path: string, body
   if (options.developerKey) url.searchParams.set('hapikey', DEVELOPER_API_KEY)
   const headers: Record<string, string> = { ...connectionHeaders }
   if (!options.developerKey && !options.anonymous) headers.authorization = `Bearer ${HARNESS_TOKEN}`
-  let payload: string | undefined
-  if (options.form) {
+  let payload: string | Blob | undefined
+  if (options.file) {
+    headers['content-type'] = options.file.type
+    payload = options.file.blob
+  } else if (options.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded'
     payload = new URLSearchParams(options.form).toString()
   } else if (body !== undefined) {
@@ -183,6 +188,7 @@ export async function apiRequest<T = unknown>(method: string, path: string, body
   if (shownUrl.searchParams.has('hapikey')) shownUrl.searchParams.set('hapikey', '…')
   const exchange: ApiExchange = { id: ++exchangeSeq, time: Date.now(), method, path: `${shownUrl.pathname}${shownUrl.search}`, status: 0, durationMs: 0 }
   if (body !== undefined && !options.form) exchange.requestBody = body
+  else if (options.file) exchange.requestBody = `(a file of ${options.file.blob.size} bytes)`
   if (options.tag !== undefined) exchange.tag = options.tag
   const started = performance.now()
   let response: Response

@@ -11,7 +11,10 @@ export const TEST_ORIGIN = 'http://localhost:3000'
 /** Route every `fetch` to a fresh seeded CRM service. */
 export function installTestCrm(): CrmService {
   const service = createCrmService({ seedOptions: { widgetUrl: 'http://127.0.0.1:4174/widget/' } })
-  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => service.handle(new Request(input, init)))
+  // jsdom's Blob (a File body) is not one Node's Request knows: it is passed on as its text, as a browser would send its bytes.
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) =>
+    service.handle(new Request(input, init?.body instanceof Blob ? { ...init, body: await init.body.text() } : init)),
+  )
   return service
 }
 

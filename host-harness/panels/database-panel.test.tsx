@@ -33,11 +33,13 @@ test('a corrupt snapshot is refused with the API error and changes nothing', asy
   expect(await contactCount()).toBe(10)
 })
 
-test('a file that is not JSON is refused before reaching the API', async () => {
+test('a file that is not JSON is refused by the API with its error body', async () => {
   const user = userEvent.setup()
   render(<DatabasePanel save={() => {}} />)
   await user.upload(screen.getByLabelText('Import a snapshot file'), jsonFile('this is {not json', 'notes.json'))
-  expect(await screen.findByRole('alert')).toHaveTextContent('notes.json is not a JSON file')
+  const alert = await screen.findByRole('alert')
+  expect(alert).toHaveTextContent('Invalid input JSON: Unexpected "t" at the start: an export is a JSON object. Nothing was imported.')
+  expect(alert).toHaveTextContent(/correlationId/)
   expect(await contactCount()).toBe(9)
 })
 
@@ -54,7 +56,7 @@ test('export, change, import the export: the data is back as exported', async ()
   expect(await contactCount()).toBe(10)
 
   await user.upload(screen.getByLabelText('Import a snapshot file'), jsonFile(saved[0]!.text))
-  expect(await screen.findByText('Imported snapshot.json.')).toBeInTheDocument()
+  expect(await screen.findByText(/^Imported snapshot\.json \(\d+ KB\)\.$/)).toBeInTheDocument()
   expect(await contactCount()).toBe(9)
 })
 
@@ -82,7 +84,7 @@ async function serverSnapshotText(): Promise<string> {
   return lines.map((line) => portableLines.checksummed(JSON.stringify(line))).join('')
 }
 
-test("a server's snapshot.ndjson imports; one with a damaged line is refused with the file and the line, and changes nothing", async () => {
+test("a server's snapshot.ndjson imports; one with a damaged line is refused with the line, and changes nothing", async () => {
   const user = userEvent.setup()
   const text = await serverSnapshotText()
   await addContact('Temporary')
@@ -92,10 +94,10 @@ test("a server's snapshot.ndjson imports; one with a damaged line is refused wit
   const damaged = lines.findIndex((line) => line.includes('"Maria"'))
   const bad = lines.map((line, i) => (i === damaged ? line.replace('"Maria"', '"Mario"') : line)).join('\n')
   await user.upload(screen.getByLabelText('Import a snapshot file'), jsonFile(bad, 'snapshot.ndjson'))
-  expect(await screen.findByRole('alert')).toHaveTextContent(`snapshot.ndjson is damaged at line ${damaged + 1}: checksum mismatch (the line was changed or damaged). Nothing was imported.`)
+  expect(await screen.findByRole('alert')).toHaveTextContent(`The snapshot is damaged at line ${damaged + 1}: checksum mismatch (the line was changed or damaged). Nothing was imported.`)
   expect(await contactCount()).toBe(10)
 
   await user.upload(screen.getByLabelText('Import a snapshot file'), jsonFile(text, 'snapshot.ndjson'))
-  expect(await screen.findByText('Imported snapshot.ndjson.')).toBeInTheDocument()
+  expect(await screen.findByText(/^Imported snapshot\.ndjson \(\d+ KB\)\.$/)).toBeInTheDocument()
   expect(await contactCount()).toBe(9)
 })

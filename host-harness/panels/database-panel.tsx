@@ -1,11 +1,11 @@
 /**
  * The emulated database: reset to the seed, export a snapshot (JSON
  * download), import a snapshot (file picker): an export, or a server data
- * folder's `snapshot.ndjson` (read by the server's own reader of that
- * format). A file that is neither, or a snapshot with a damaged line, is
- * refused here with the file's name and the line; a file that reads but is
- * not a valid snapshot is refused by the API, whose error is shown as is.
- * Nothing changes when an import fails.
+ * folder's `snapshot.ndjson`. The file is sent to the API as it is, which
+ * reads it as it streams within the import's budget; a file that is
+ * neither, damaged or over the budget is refused by the API, whose error
+ * (with the line of a damaged snapshot) is shown as is. Nothing changes
+ * when an import fails.
  */
 import { useId, useState, type ChangeEvent } from 'react'
 import { api } from '../lib/api-client.ts'
@@ -13,7 +13,7 @@ import { useHarnessStore } from '../lib/harness-store.ts'
 import { ApiErrorView } from '../lib/api-error-view.tsx'
 import { useAction } from '../lib/use-action.ts'
 import { crmModeDescription } from '../lib/crm-mode.tsx'
-import { DamagedLineError, portableLines } from '../../shared/api/data-lines.ts'
+import { importContentType } from '../../shared/api/import-stream.ts'
 
 export const DATABASE_PATHS = {
   reset: '/_ringside/v1/reset',
@@ -38,18 +38,14 @@ export function snapshotFileName(now: Date = new Date()): string {
   return `ringside-snapshot-${now.toISOString().replace(/[:.]/g, '-')}.json`
 }
 
-async function readText(file: File): Promise<string> {
-  if (typeof file.text === 'function') return file.text()
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader()
-    reader.onload = () => resolve(String(reader.result))
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'))
-    reader.readAsText(file)
-  })
+/** A size for people: 14.2 MB. */
+function size(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`
 }
 
 export function DatabasePanel({ save = download }: { save?: (fileName: string, text: string) => void }) {
   const { error, message, busy, run } = useAction()
+  const [importing, setImporting] = useState<string | null>(null)
   const [confirmReset, setConfirmReset] = useState(false)
   const clearOAuth = useHarnessStore((s) => s.clearOAuthConnection)
   const fileId = useId()
@@ -76,19 +72,14 @@ export function DatabasePanel({ save = download }: { save?: (fileName: string, t
     event.target.value = ''
     if (!file) return
     void run(async () => {
-      const text = await readText(file)
-      let snapshot: unknown
+      // The file goes to the API as it is: the server reads and checks it as it streams in, so the page holds none of it.
+      setImporting(`Importing ${file.name} (${size(file.size)}): the server reads and checks every row…`)
       try {
-        snapshot = portableLines.parseImport(text)
-      } catch (e) {
-        const reason = e instanceof Error ? e.message : String(e)
-        throw new Error(
-          e instanceof DamagedLineError ? `${file.name} is damaged at ${reason} Nothing was imported.` : `${file.name} is not a JSON file (${reason}). Nothing was imported.`,
-          { cause: e },
-        )
+        await api.post(DATABASE_PATHS.import, undefined, { file: { blob: file, type: importContentType(file.name) } })
+      } finally {
+        setImporting(null)
       }
-      await api.post(DATABASE_PATHS.import, snapshot)
-      return `Imported ${file.name}.`
+      return `Imported ${file.name} (${size(file.size)}).`
     })
   }
 
@@ -128,6 +119,11 @@ export function DatabasePanel({ save = download }: { save?: (fileName: string, t
         <label htmlFor={fileId}>Import a snapshot file</label>{' '}
         <input id={fileId} type="file" accept="application/json,.json,.ndjson" disabled={busy} onChange={onImport} />
       </section>
+      {importing && (
+        <p role="status" aria-busy="true" data-testid="import-progress">
+          {importing}
+        </p>
+      )}
       {message && (
         <p role="status" className="success">
           {message}

@@ -4,9 +4,11 @@
  *
  * - POST /_ringside/v1/reset   → 200; back to the fresh seeded account.
  * - GET  /_ringside/v1/export  → 200; the database snapshot (JSON).
- * - POST /_ringside/v1/import  → 200; replace the database with a snapshot.
- *   A corrupt or foreign snapshot is 400 VALIDATION_ERROR with the reason,
- *   and nothing changes.
+ * - POST /_ringside/v1/import  → 200; replace the database with an export
+ *   or a data folder's snapshot.ndjson, read as it streams within its own
+ *   budget (import-stream.ts; not the other routes' MAX_BODY_BYTES). A
+ *   corrupt or foreign snapshot is 400 VALIDATION_ERROR with the reason, one
+ *   over the budget 413, and nothing changes.
  * - GET  /_ringside/v1/account → 200; the credentials of this emulator.
  *
  * No authentication: the emulator runs inside the developer's own page (MSW
@@ -14,9 +16,11 @@
  * able to reset it without holding a token.
  */
 import { ACCOUNT, ALL_SCOPES } from './auth.ts'
-import { SnapshotError } from './db.ts'
+import { portableLines } from './data-lines.ts'
+import type { SnapshotImporter } from './db.ts'
 import { validationError } from './errors.ts'
-import { json, MAX_JSON_DEPTH } from './http.ts'
+import { json } from './http.ts'
+import { IMPORT_PATH, readImportRequest } from './import-stream.ts'
 import { OBJECT_TYPE_NAMES } from './objects/object-types.ts'
 import type { Route, ServiceDeps } from './route.ts'
 
@@ -45,17 +49,17 @@ export function adminRoutes(deps: ServiceDeps): Route[] {
     },
     {
       method: 'POST',
-      path: '/_ringside/v1/import',
+      path: IMPORT_PATH,
       auth: none,
-      // An export wraps rows (whose JSON values are at most MAX_JSON_DEPTH deep) in a few levels of its own.
-      maxJsonDepth: MAX_JSON_DEPTH + 8,
+      // Rows are read and checked as they stream in, before the transaction: other requests go on meanwhile.
+      async readBody(request) {
+        const importer = deps.db.importer()
+        await readImportRequest(request, importer, portableLines)
+        return importer
+      },
       handler(ctx) {
-        try {
-          deps.db.restore(ctx.jsonBody())
-        } catch (error) {
-          if (error instanceof SnapshotError) throw validationError(error.message)
-          throw error
-        }
+        if (ctx.body.kind !== 'read') throw validationError('The import body is empty.')
+        ;(ctx.body.value as SnapshotImporter).load()
         // Rows that each fit their table but break the API's rules (a stage of no pipeline) are refused too;
         // throwing here undoes the restore.
         const problem = deps.objects.findIntegrityProblem()

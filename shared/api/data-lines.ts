@@ -1,7 +1,8 @@
 /**
  * Reading the line format of the server's data files, in one place for the
- * server (its snapshot and journal at startup, `--import`) and the browser
- * (the harness's Database import of a data folder's `snapshot.ndjson`).
+ * server (its snapshot and journal at startup) and the import (a data
+ * folder's `snapshot.ndjson` imported as it is, see import-stream.ts), on
+ * the server or in a browser.
  * Every line is the CRC-32 of a JSON text (8 hex digits), a space, and the
  * JSON text; a line whose checksum does not match is damage, not a value.
  *
@@ -66,13 +67,29 @@ export function pairsOf(table: TableColumns): Array<[string, unknown]> {
   return table.ids.map((id, i) => [id, table.rows[i]])
 }
 
+/** Where a line reader puts what it reads: a table line, then its rows. */
+export interface LineRowSink {
+  table(name: string): void
+  row(id: string, row: unknown): void
+}
+
+/** See LineFormat.lineReader. */
+export interface LineReader {
+  push(line: Line): void
+  end(): void
+  readonly damage: Damage[]
+  readonly journalGeneration: unknown
+  readonly journalSkip: number
+  readonly rows: number
+}
+
 /** A damaged line: its 1-based number and what is wrong. */
 export interface Damage {
   line: number
   problem: string
 }
 
-/** A line snapshot with a damaged line, as `parseImport` reports it. */
+/** A line snapshot with a damaged line, as an import reports it. */
 export class DamagedLineError extends SyntaxError {
   override name = 'DamagedLineError'
 
@@ -105,13 +122,11 @@ export interface LineFormat {
    */
   parseLineSnapshot(input: string | Iterable<Line>): LineSnapshot & { damage: Damage[] }
   /**
-   * A file to import: an export (one JSON document), or a snapshot in the
-   * line format (so that a data folder's snapshot.ndjson can be imported as
-   * it is). Returns the export-shaped value for `Database.restore`, which
-   * checks every row; throws DamagedLineError for a line snapshot with a
-   * damaged line, JSON.parse's SyntaxError for an export that is not JSON.
+   * The same reader, fed one line at a time: each row goes to `sink` as it
+   * is read, and the damage found so far is in `damage` (an import stops at
+   * the first). `end()` after the last line.
    */
-  parseImport(text: string): unknown
+  lineReader(sink: LineRowSink): LineReader
 }
 
 /** A line's checksum as written before its JSON: 8 lower-case hex digits, then a space. */
@@ -142,85 +157,106 @@ export function lineFormat(crc32: Crc32): LineFormat {
     return 'value' in read && typeof read.value === 'object' && read.value !== null && (read.value as { layout?: unknown }).layout === SNAPSHOT_LAYOUT
   }
 
-  function parseLineSnapshot(input: string | Iterable<Line>): LineSnapshot & { damage: Damage[] } {
+  function lineReader(sink: LineRowSink): LineReader {
     const damage: Damage[] = []
-    const tables: Array<{ name: string; ids: string[]; rows: unknown[] }> = []
-    let journalGeneration: unknown
-    let journalSkip = 0
-    let current: { ids: string[]; rows: unknown[] } | null = null
+    const state = { journalGeneration: undefined as unknown, journalSkip: 0, rows: 0 }
+    /** Rows read into the current table, or null when no table (or a damaged table line) came last. */
+    let current: number | null = null
     let expected = 0
-    let rows = 0
     let ended = false
     let number = 0
     let endsWithNewline = true
-    const lines: Iterable<Line> = typeof input === 'string' ? linesOf(input) : input
-    for (const { line, complete, bytes } of lines) {
+    function push({ line, complete, bytes }: Line): void {
       number++
       endsWithNewline = complete
       if (ended) {
         damage.push({ line: number, problem: 'text after the end line' })
-        continue
+        return
       }
       const read = readLine(line, bytes)
       if ('problem' in read) {
         damage.push({ line: number, problem: complete ? read.problem : `${read.problem}; the file is cut off here` })
         // The rows after a damaged table line belong to a table we cannot name.
         if (/^([0-9a-f]{8} )?\{"table"/.test(line)) current = null
-        continue
+        return
       }
       const value = read.value as Record<string, unknown> | unknown[] | null
       if (number === 1) {
         if (typeof value !== 'object' || value === null || Array.isArray(value) || value.layout !== SNAPSHOT_LAYOUT) {
           damage.push({ line: 1, problem: 'not the header of a Ringside snapshot' })
-          continue
+          return
         }
         if (value.format !== SNAPSHOT_FORMAT || value.version !== SNAPSHOT_VERSION) {
           damage.push({ line: 1, problem: `unsupported snapshot ${JSON.stringify(value.format)} version ${JSON.stringify(value.version)}; this build reads "${SNAPSHOT_FORMAT}" version ${SNAPSHOT_VERSION}` })
-          continue
+          return
         }
-        journalGeneration = value.journalGeneration
-        if (typeof value.journalSkip === 'number') journalSkip = value.journalSkip
-        continue
+        state.journalGeneration = value.journalGeneration
+        if (typeof value.journalSkip === 'number') state.journalSkip = value.journalSkip
+        return
       }
       if (Array.isArray(value)) {
         if (value.length !== 2 || typeof value[0] !== 'string') damage.push({ line: number, problem: 'expected an [id, row] pair' })
         else if (current === null) damage.push({ line: number, problem: 'a row before any table line' })
         else {
-          current.ids.push(value[0])
-          current.rows.push(value[1])
-          rows++
+          sink.row(value[0], value[1])
+          current++
+          state.rows++
         }
-        continue
+        return
       }
       if (typeof value === 'object' && value !== null && typeof value.table === 'string') {
-        if (current !== null && current.ids.length !== expected) damage.push({ line: number, problem: `the table before this line has ${current.ids.length} rows; its table line said ${expected}` })
-        current = { ids: [], rows: [] }
+        if (current !== null && current !== expected) damage.push({ line: number, problem: `the table before this line has ${current} rows; its table line said ${expected}` })
+        current = 0
         expected = typeof value.rows === 'number' ? value.rows : -1
-        tables.push({ name: value.table, ...current })
-        continue
+        sink.table(value.table)
+        return
       }
       if (typeof value === 'object' && value !== null && value.end === true) {
-        if (current !== null && current.ids.length !== expected) damage.push({ line: number, problem: `the last table has ${current.ids.length} rows; its table line said ${expected}` })
-        if (value.rows !== rows) damage.push({ line: number, problem: `the end line counts ${String(value.rows)} rows; ${rows} were read` })
+        if (current !== null && current !== expected) damage.push({ line: number, problem: `the last table has ${current} rows; its table line said ${expected}` })
+        if (value.rows !== state.rows) damage.push({ line: number, problem: `the end line counts ${String(value.rows)} rows; ${state.rows} were read` })
         ended = true
-        continue
+        return
       }
       damage.push({ line: number, problem: 'not a table line, a row or the end line' })
     }
-    if (!ended) damage.push({ line: number + (endsWithNewline ? 1 : 0), problem: 'the end line is missing: the file is cut short' })
-    return { journalGeneration, journalSkip, tables, rows, damage }
+    function end(): void {
+      if (!ended) damage.push({ line: number + (endsWithNewline ? 1 : 0), problem: 'the end line is missing: the file is cut short' })
+    }
+    return {
+      push,
+      end,
+      damage,
+      get journalGeneration() {
+        return state.journalGeneration
+      },
+      get journalSkip() {
+        return state.journalSkip
+      },
+      get rows() {
+        return state.rows
+      },
+    }
   }
 
-  function parseImport(text: string): unknown {
-    const end = text.indexOf('\n')
-    if (!isLineSnapshot(end >= 0 ? text.slice(0, end) : text)) return JSON.parse(text)
-    const read = parseLineSnapshot(text)
-    const first = read.damage[0]
-    if (first) throw new DamagedLineError(first.line, first.problem)
-    return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, exportedAt: new Date().toISOString(), tables: Object.fromEntries(read.tables.map((table) => [table.name, pairsOf(table)])) }
+  function parseLineSnapshot(input: string | Iterable<Line>): LineSnapshot & { damage: Damage[] } {
+    const tables: Array<{ name: string; ids: string[]; rows: unknown[] }> = []
+    let current: { ids: string[]; rows: unknown[] } | undefined
+    const reader = lineReader({
+      table(name) {
+        current = { ids: [], rows: [] }
+        tables.push({ name, ...current })
+      },
+      row(id, row) {
+        current?.ids.push(id)
+        current?.rows.push(row)
+      },
+    })
+    for (const line of typeof input === 'string' ? linesOf(input) : input) reader.push(line)
+    reader.end()
+    return { journalGeneration: reader.journalGeneration, journalSkip: reader.journalSkip, tables, rows: reader.rows, damage: reader.damage }
   }
 
-  return { checksummed, readLine, isLineSnapshot, parseLineSnapshot, parseImport }
+  return { checksummed, readLine, isLineSnapshot, lineReader, parseLineSnapshot }
 }
 
 /** The line format with a CRC-32 written in JavaScript (`crc-32`): for a browser, where Node's is not. */

@@ -280,6 +280,20 @@ export interface RowsNow {
   tables: TableColumns[]
 }
 
+/** See `Database.importer`. */
+export interface SnapshotImporter {
+  /** The export's "format" and "version": refused at once unless they are this build's. */
+  header(format: unknown, version: unknown): void
+  /** The rows that follow belong to this table (a retired table's are dropped); `isArray` false: its value is not an array. */
+  table(name: string, isArray?: boolean): void
+  /** One [id, row] pair of the current table. */
+  row(entry: unknown): void
+  /** Rows taken so far. */
+  readonly rows: number
+  /** Replace the database with the checked rows (inside a transaction, undone if it fails). */
+  load(): void
+}
+
 /** What `Database.checkExport` found wrong: the message, and where (a table's, or a row's by its index in the table). */
 export interface ExportProblem {
   message: string
@@ -706,46 +720,107 @@ export class Database {
     const refused = (message: string) => ({ problems: [{ message }], staged })
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return refused('Not a Ringside database export: expected a JSON object.')
     const snap = input as Partial<Snapshot>
-    if (snap.format !== SNAPSHOT_FORMAT) return refused(`Not a Ringside database export: "format" must be "${SNAPSHOT_FORMAT}".`)
-    if (snap.version !== SNAPSHOT_VERSION) return refused(`Unsupported export version ${JSON.stringify(snap.version)}; this build reads version ${SNAPSHOT_VERSION}.`)
+    const header = this.#headerProblem(snap.format, snap.version)
+    if (header) return refused(header)
     if (typeof snap.tables !== 'object' || snap.tables === null || Array.isArray(snap.tables)) return refused('Corrupt export: "tables" must be an object.')
     const problems: ExportProblem[] = []
     for (const [name, rows] of Object.entries(snap.tables)) {
-      if (this.#retired.has(name)) continue
-      const table = this.#tableNamed(name)
-      if (!table) {
-        problems.push({ message: `Corrupt export: unknown table "${name}".`, table: name })
+      const table = this.#importTable(name, rows)
+      if (table === 'retired') continue
+      if (typeof table === 'string') {
+        problems.push({ message: table, table: name })
         continue
       }
-      if (!Array.isArray(rows)) {
-        problems.push({ message: `Corrupt export: table "${name}" must be an array of [id, row] pairs.`, table: name })
-        continue
+      for (const [index, entry] of (rows as unknown[]).entries()) {
+        const problem = table.add(entry, index)
+        if (problem) problems.push({ message: problem, table: name, row: index })
       }
-      const parsed: TableColumns & { ids: string[]; rows: unknown[] } = { name, ids: [], rows: [] }
-      const seen = new Set<string>()
-      for (const [index, entry] of rows.entries()) {
-        const problem = (message: string) => problems.push({ message, table: name, row: index })
-        if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') {
-          problem(`Corrupt export: table "${name}" row ${index} is not an [id, row] pair.`)
-          continue
-        }
-        if (seen.has(entry[0])) {
-          problem(`Corrupt export: table "${name}" has id "${entry[0]}" twice.`)
-          continue
-        }
+      staged.set(table.table, table.columns)
+    }
+    return { problems, staged }
+  }
+
+  /** Why an export's "format" and "version" are not this build's, or undefined. */
+  #headerProblem(format: unknown, version: unknown): string | undefined {
+    if (format !== SNAPSHOT_FORMAT) return `Not a Ringside database export: "format" must be "${SNAPSHOT_FORMAT}".`
+    if (version !== SNAPSHOT_VERSION) return `Unsupported export version ${JSON.stringify(version)}; this build reads version ${SNAPSHOT_VERSION}.`
+    return undefined
+  }
+
+  /**
+   * An export's table, ready to take its rows one at a time (each checked
+   * against the table's schema, and for a repeated id): 'retired' for a
+   * table whose rows are dropped, or the problem with it.
+   */
+  #importTable(name: string, rows: unknown): 'retired' | string | { table: Table<unknown>; columns: TableColumns & { ids: string[]; rows: unknown[] }; add(entry: unknown, index: number): string | undefined } {
+    if (this.#retired.has(name)) return 'retired'
+    const table = this.#tableNamed(name)
+    if (!table) return `Corrupt export: unknown table "${name}".`
+    if (!Array.isArray(rows)) return `Corrupt export: table "${name}" must be an array of [id, row] pairs.`
+    const columns = { name, ids: [] as string[], rows: [] as unknown[] }
+    const seen = new Set<string>()
+    return {
+      table,
+      columns,
+      add(entry, index) {
+        if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') return `Corrupt export: table "${name}" row ${index} is not an [id, row] pair.`
+        if (seen.has(entry[0])) return `Corrupt export: table "${name}" has id "${entry[0]}" twice.`
         seen.add(entry[0])
         const result = table.schema.safeParse(entry[1])
         if (!result.success) {
           const issue = result.error.issues[0]
-          problem(`Corrupt export: table "${name}" row "${entry[0]}" is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}.`)
-          continue
+          return `Corrupt export: table "${name}" row "${entry[0]}" is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}.`
         }
-        parsed.ids.push(entry[0])
-        parsed.rows.push(result.data)
-      }
-      staged.set(table, parsed)
+        columns.ids.push(entry[0])
+        columns.rows.push(result.data)
+        return undefined
+      },
     }
-    return { problems, staged }
+  }
+
+  /**
+   * `restore`, fed a piece at a time (an import read as it streams): each
+   * row is checked as it comes, exactly as `restore` checks it, and only the
+   * checked row is kept, so the rows are never held twice. Every method
+   * throws SnapshotError at the first problem; nothing changes until `load`.
+   */
+  importer(): SnapshotImporter {
+    const staged = new Map<Table<unknown>, TableColumns>()
+    const names = new Set<string>()
+    let current: { add(entry: unknown, index: number): string | undefined } | null = null
+    let index = 0
+    let header = false
+    let rows = 0
+    return {
+      header: (format, version) => {
+        const problem = this.#headerProblem(format, version)
+        if (problem) throw new SnapshotError(problem)
+        header = true
+      },
+      table: (name, isArray = true) => {
+        if (!header) throw new SnapshotError('Not a Ringside database export: "format" and "version" must come before "tables".')
+        if (names.has(name)) throw new SnapshotError(`Corrupt export: table "${name}" appears twice.`)
+        names.add(name)
+        const table = this.#importTable(name, isArray ? [] : null)
+        if (typeof table === 'string' && table !== 'retired') throw new SnapshotError(table)
+        index = 0
+        current = table === 'retired' ? { add: () => undefined } : table
+        if (typeof table !== 'string') staged.set(table.table, table.columns)
+      },
+      row: (entry) => {
+        if (current === null) throw new SnapshotError('Corrupt export: a row outside any table.')
+        const problem = current.add(entry, index++)
+        if (problem) throw new SnapshotError(problem)
+        rows++
+      },
+      get rows() {
+        return rows
+      },
+      load: () => {
+        if (!header) throw new SnapshotError(`Not a Ringside database export: "format" must be "${SNAPSHOT_FORMAT}".`)
+        this.#loadAll(staged)
+      },
+    }
   }
 
   /**

@@ -100,12 +100,15 @@ export type ParsedBody =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown; bytes: number }
   | { kind: 'form'; value: Record<string, string>; bytes: number }
+  /** What a route's own reader made of the body (Route.readBody). */
+  | { kind: 'read'; value: unknown }
 
 /** A Content-Length value: decimal digits only. */
 const DECIMAL = /^\d+$/
 const UTF8 = new TextDecoder()
 
-const tooLarge = (bytes: number | string, limit: number) =>
+/** 413 for a request body over `limit` bytes. */
+export const bodyTooLarge = (bytes: number | string, limit: number) =>
   new ApiError(413, Category.PAYLOAD_TOO_LARGE, `Request body is ${bytes} bytes; the limit is ${limit}.`)
 
 /**
@@ -123,9 +126,9 @@ const tooLarge = (bytes: number | string, limit: number) =>
 export async function readBodyText(request: Request, limit: number): Promise<{ text: string; bytes: number }> {
   const header = request.headers.get('content-length')
   const declared = Number(header ?? 0)
-  if (declared > limit) throw tooLarge(declared, limit)
+  if (declared > limit) throw bodyTooLarge(declared, limit)
   const whole = header !== null && DECIMAL.test(header) ? new Uint8Array(await request.arrayBuffer()) : await readAllWithin(request.body, limit)
-  if (whole === 'too-large' || whole.byteLength > limit) throw tooLarge(`over ${limit}`, limit)
+  if (whole === 'too-large' || whole.byteLength > limit) throw bodyTooLarge(`over ${limit}`, limit)
   return { text: UTF8.decode(whole), bytes: whole.byteLength }
 }
 

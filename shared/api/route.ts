@@ -50,8 +50,14 @@ export interface Route {
   auth: AuthRequirement
   /** Body content types taken; default `['json']`. */
   accepts?: readonly BodyKind[]
-  /** Deepest JSON nesting taken; default MAX_JSON_DEPTH (an import of an export needs a few levels more). */
+  /** Deepest JSON nesting taken; default MAX_JSON_DEPTH. */
   maxJsonDepth?: number
+  /**
+   * Read the body this route's own way instead (as it streams, within the
+   * route's own budget): run before the request's transaction, its result
+   * is `ctx.body.value` (kind 'read'). The import uses it.
+   */
+  readBody?: (request: Request) => Promise<unknown>
   handler: (ctx: RouteContext) => Response | Promise<Response>
   /**
    * Run the handler outside the request's transaction: for a handler that

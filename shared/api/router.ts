@@ -16,7 +16,7 @@ import { authenticate } from './auth.ts'
 import type { Database } from './db.ts'
 import type { RateLimiter } from './rate-limits.ts'
 import { ApiError, Category, methodNotAllowed, notFound, validationError } from './errors.ts'
-import { json, parseBody, safeDecodeURIComponent } from './http.ts'
+import { json, parseBody, safeDecodeURIComponent, type ParsedBody } from './http.ts'
 import type { Route, RouteContext } from './route.ts'
 import { DATE_VERSIONS, toRoutePath, unservedDateVersion } from './versions.ts'
 
@@ -125,7 +125,12 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
     if (route.auth.kind === 'bearer' && options.rateLimiter) {
       Object.assign(headers, options.rateLimiter.take(principal, route.path.endsWith('/search'), now))
     }
-    const body = method === 'GET' || method === 'DELETE' ? ({ kind: 'none' } as const) : await parseBody(request, route.accepts ?? ['json'], route.maxJsonDepth)
+    const body: ParsedBody =
+      method === 'GET' || method === 'DELETE'
+        ? { kind: 'none' }
+        : route.readBody
+          ? { kind: 'read', value: await route.readBody(request) }
+          : await parseBody(request, route.accepts ?? ['json'], route.maxJsonDepth)
     const client = requestClient(request.headers)
     const ctx: RouteContext = {
       request,
