@@ -56,10 +56,21 @@ async function admin(target: DataTarget, method: 'GET' | 'POST', path: string, b
   return text
 }
 
+/** A refusal raised inside withData's change: said once the data folder's lock is released. */
+class CliFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message)
+  }
+}
+
 /** Change the data at a location (the server must not be running on it: its lock says so). */
 async function withData(location: string, change: (service: CrmService) => void | Promise<void>, write: boolean, fresh = false): Promise<void> {
   const [{ DataInUseError, DiskStorage, StorageError }, { createCrmService }] = await Promise.all([import('../server/storage.ts'), import('../shared/api/service.ts')])
   const storage = new DiskStorage(location)
+  let failure: { message: string; code: number } | null = null
   try {
     if (write) storage.lock()
     const fromDisk = !fresh && storage.hasData()
@@ -68,13 +79,16 @@ async function withData(location: string, change: (service: CrmService) => void 
     await change(service)
     if (write) await storage.compact(service.db)
   } catch (error) {
-    if (error instanceof DataInUseError) fail(`${error.message} Stop that server, or run the command against it with --url.`, 1)
-    if (error instanceof StorageError) fail(error.message, 1)
-    throw error
+    // Said after the lock is released below: fail() exits the process, which would skip `finally`.
+    if (error instanceof DataInUseError) failure = { message: `${error.message} Stop that server, or run the command against it with --url.`, code: 1 }
+    else if (error instanceof StorageError) failure = { message: error.message, code: 1 }
+    else if (error instanceof CliFailure) failure = { message: error.message, code: error.code }
+    else throw error
   } finally {
     await storage.close()
     if (write) storage.releaseLockSync()
   }
+  if (failure) fail(failure.message, failure.code)
 }
 
 function dataOptions(command: Command): Command {
@@ -186,7 +200,7 @@ export function buildPackageCommand(): Command {
             try {
               await importFile(service.db, file)
             } catch (error) {
-              if (error instanceof ImportFileError) fail(`${file}: ${error.message}`, 1)
+              if (error instanceof ImportFileError) throw new CliFailure(`${file}: ${error.message}`, 1)
               throw error
             }
           },
