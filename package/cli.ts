@@ -20,6 +20,7 @@ import { Command, InvalidArgumentError } from 'commander'
 import { PACKAGE_VERSION } from '../server/package-info.ts'
 import { addStartOptions, type CliOptions } from '../server/start-options.ts'
 import type { CrmService } from '../shared/api/service.ts'
+import { waitMs, waitSentence } from '../shared/waits.ts'
 
 const DEFAULT_URL = 'http://127.0.0.1:5173/'
 
@@ -46,12 +47,18 @@ interface DataTarget {
 /** One admin request to a running emulator; exits 2 when nothing answers, 1 when it refuses. */
 async function admin(target: DataTarget, method: 'GET' | 'POST', path: string, body?: string): Promise<string> {
   let response: Response
+  let text: string
+  // One bound for the request and its answer's body: an emulator that accepts and never answers gets a sentence.
+  const deadline = waitMs('admin-request', process.env)
+  const signal = AbortSignal.timeout(deadline)
+  const timedOut = () => fail(waitSentence('admin-request', deadline, { url: target.url, request: `${method} ${path}` }))
   try {
-    response = await fetch(`${target.url}${path}`, { method, ...(body !== undefined && { body, headers: { 'content-type': 'application/json' } }) })
+    response = await fetch(`${target.url}${path}`, { method, signal, ...(body !== undefined && { body, headers: { 'content-type': 'application/json' } }) })
+    text = await response.text()
   } catch (error) {
+    if (signal.aborted) timedOut()
     fail(`no emulator answers at ${target.url} (${error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error)}). Start one with \`ringside start\`, pass --url, or work on the files with --data <location>.`)
   }
-  const text = await response.text()
   if (!response.ok) fail(`${method} ${path} was refused (${response.status}): ${text}`, 1)
   return text
 }

@@ -9,6 +9,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { showMs, waitSentence, WAITS } from '../shared/waits.ts'
 
 export interface WidgetPage {
   status: number
@@ -51,19 +52,47 @@ export function widgetName(url: string, title: string | null): string {
   return `Widget at ${where.length > MAX_NAME ? `${where.slice(0, MAX_NAME - 1)}…` : where}`
 }
 
+/** The page did not finish loading within its bound: what was received says how far it got. */
+export class WidgetPageTimeout extends Error {
+  readonly code = 'ETIMEDOUT'
+  constructor(
+    readonly ms: number,
+    /** "no answer (not even a status line)", "it answered 200 OK and sent 1.2 kB of the page, then nothing more". */
+    readonly received: string,
+    /** The <title>, when it arrived before the bound. */
+    readonly title: string | null,
+  ) {
+    super(`no answer within ${showMs(ms)}: ${received}`)
+  }
+}
+
+const size = (bytes: number) => (bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} kB`)
+
 /**
- * One GET of the widget's page. Rejects with Node's error (its `code` says
- * why: ECONNREFUSED, ETIMEDOUT, a TLS code) when it does not answer.
+ * One GET of the widget's page, within `timeoutMs` in all (connecting, the
+ * status line, the page up to 64 kB): a server that holds the page open, or
+ * sends it a byte at a time, is cut there with a WidgetPageTimeout. Rejects
+ * with Node's error (its `code` says why: ECONNREFUSED, a TLS code) when it
+ * does not answer.
  */
 export function fetchWidgetPage(url: URL, options: { ignoreHttpsErrors?: boolean; timeoutMs?: number } = {}): Promise<WidgetPage> {
-  const timeoutMs = options.timeoutMs ?? 10_000
+  const timeoutMs = options.timeoutMs ?? WAITS['widget-page'].ms
   return new Promise((resolve, reject) => {
+    let answered: IncomingMessage | null = null
+    let body = ''
+    const timer = setTimeout(() => {
+      const received = answered === null ? 'no answer (not even a status line)' : `it answered ${[answered.statusCode ?? 0, answered.statusMessage].filter(Boolean).join(' ')} and sent ${size(Buffer.byteLength(body))} of the page, then nothing more`
+      request.destroy(new WidgetPageTimeout(timeoutMs, received, titleOf(body)))
+    }, timeoutMs)
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       url,
-      { method: 'GET', agent: false, timeout: timeoutMs, rejectUnauthorized: !options.ignoreHttpsErrors, headers: { accept: 'text/html' } },
+      { method: 'GET', agent: false, rejectUnauthorized: !options.ignoreHttpsErrors, headers: { accept: 'text/html' } },
       (response: IncomingMessage) => {
-        let body = ''
-        const done = () => resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', title: titleOf(body) })
+        answered = response
+        const done = () => {
+          clearTimeout(timer)
+          resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', title: titleOf(body) })
+        }
         response.setEncoding('utf8')
         response.on('data', (chunk: string) => {
           body += chunk
@@ -73,17 +102,30 @@ export function fetchWidgetPage(url: URL, options: { ignoreHttpsErrors?: boolean
           }
         })
         response.on('end', done)
-        response.on('error', done)
+        // Cut by the bound: the request's error says so.
+        response.on('error', () => (request.destroyed ? undefined : done()))
       },
     )
-    request.on('timeout', () => request.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })))
-    request.on('error', reject)
+    request.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
     request.end()
   })
 }
 
-/** The widget's name for the dock: its page's title when it answers within `timeoutMs`, else "Widget at host/path". */
-export async function nameOfWidget(url: string, options: { ignoreHttpsErrors?: boolean; timeoutMs?: number } = {}): Promise<string> {
-  const page = await fetchWidgetPage(new URL(url), { timeoutMs: 2_000, ...options }).catch(() => null)
+/**
+ * The widget's name for the dock: its page's title when it answers within the
+ * `widget-name` bound, else "Widget at host/path"; a page that does not finish
+ * loading in time gets its sentence printed (`warn`), and the server starts anyway.
+ */
+export async function nameOfWidget(url: string, options: { ignoreHttpsErrors?: boolean; timeoutMs?: number; warn?: (sentence: string) => void } = {}): Promise<string> {
+  const timeoutMs = options.timeoutMs ?? WAITS['widget-name'].ms
+  const page = await fetchWidgetPage(new URL(url), { ...options, timeoutMs }).catch((error: unknown) => {
+    if (!(error instanceof WidgetPageTimeout)) return null
+    const name = widgetName(url, error.title)
+    options.warn?.(waitSentence('widget-name', timeoutMs, { url, received: error.received, name }))
+    return { status: 200, statusText: '', title: error.title }
+  })
   return widgetName(url, page && page.status < 400 ? page.title : null)
 }
