@@ -12,7 +12,9 @@
  *
  * Exit codes: 0 success; 1 a check failed (check-widget) or the command
  * failed (the server could not start, the emulator refused the request);
- * 2 the command could not run (bad arguments, nothing reachable, no Chromium).
+ * 2 the command could not run (bad arguments, nothing reachable or no answer
+ * within its bound, no Chromium). Every wait's bound, sentence and exit code:
+ * shared/waits.ts.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -97,7 +99,7 @@ export function buildPackageCommand(): Command {
     .showHelpAfterError()
     // Bad arguments exit 2 (commander's own default is 1, which here means "a check failed"); help and version exit 0.
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
-    .addHelpText('after', '\nExit codes: 0 success; 1 a check failed or the request was refused; 2 the command could not run (bad arguments, nothing reachable, no Chromium).')
+    .addHelpText('after', '\nExit codes: 0 success; 1 a check failed or the request was refused; 2 the command could not run (bad arguments, nothing reachable or no answer within its bound, no Chromium).\nEvery wait has a bound and a sentence (docs/waits.md); RINGSIDE_WAITS=name=ms,… changes them.')
 
   addStartOptions(program.command('start').description('Run the emulated CRM: the harness and the CRM API on --port, the reference widget on the next port.'), {
     defaultData: '.ringside',
@@ -129,7 +131,7 @@ export function buildPackageCommand(): Command {
     .option('--name <text>', "the widget's name in the dock and the report (default: its page's <title>)")
     .addHelpText(
       'after',
-      '\nIt prints each journey (outbound, inbound) and check as it finishes, then the readiness report.\nExit codes: 0 ready (or only skipped checks), 1 a check failed (the widget never answered SYNC, a call step failed, an error finding), 2 the check could not run (bad arguments, the widget answers 404 or is unreachable, an untrusted certificate, no @playwright/test, no Chromium).',
+      '\nIt prints each journey (outbound, inbound) and check as it finishes, then the readiness report.\nExit codes: 0 ready (or only skipped checks), 1 a check failed (the widget never answered SYNC, a call step failed or hung, an error finding), 2 the check could not run (bad arguments, the widget answers 404, is unreachable or its page does not finish loading within 10 s, an untrusted certificate, no @playwright/test, no Chromium).\nEach wait (the page, each step, the journey) has a bound: RINGSIDE_WAITS=name=ms,… changes them (docs/waits.md).',
     )
     .action(async (url: string, options) => {
       const { runCheckWidget } = await import('./check-widget.ts')
