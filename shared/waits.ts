@@ -46,7 +46,7 @@ export const WAITS = {
   'harness-open': {
     ms: 15_000,
     what: "the harness page, until it shows its calling status (the widget's own loads are not waited for)",
-    sentence: 'the harness page did not show its calling status within {s} of opening {url}',
+    sentence: 'the harness page did not show its calling status within {s} of opening it with the widget {url}',
     exit: 1,
   },
   sync: {

@@ -15,7 +15,9 @@
  * Each stage
  * ends passed, failed, skipped (the driver cannot do it and the widget did
  * not do it by itself) or blocked (an earlier stage failed). It never
- * throws: the checks (checks.ts) judge the outcome afterwards.
+ * throws: the checks (checks.ts) judge the outcome afterwards. Each stage,
+ * and the journey, ends within its bound (journey-waits.ts): a widget that
+ * hangs fails the stage it hung at, with a sentence that says so.
  */
 import { expect } from '@playwright/test'
 import { StepSkipped, type DriverContext, type DriverStep, type WidgetDriver } from './drivers/types.ts'
@@ -217,7 +219,7 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
   try {
     // Not waiting for the page's load event: it waits for the widget's frame, whose loads the handshake judges.
     const opened = harness.open({ widgetUrl: options.widgetUrl, syncTimeoutMs: options.syncTimeoutMs, route: `/${options.record.type}/${options.record.id}`, waitUntil: 'domcontentloaded' })
-    await within(opened, 'harness-open', bounds.openMs, { url: page.url() })
+    await within(opened, 'harness-open', bounds.openMs, { url: options.widgetUrl })
 
     await stage('handshake', async () => {
       // The host decides: "Widget ready" (SYNC_ACK accepted) or "Widget failed (timeout)".

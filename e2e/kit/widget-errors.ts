@@ -12,6 +12,9 @@
  * report), and the widget frame's failed loads of code and data (a script answering
  * 404 with its reason, a connection refused), which say why a widget never
  * started; a missing stylesheet or font does not stop a widget, so it is not listed.
+ * And the loads of the widget's frame still under way, of any kind (a script or
+ * stylesheet its server holds open keeps the frame from loading, and the host
+ * from sending SYNC): a hung handshake or step names them.
  */
 import type { BrowserContext, CDPSession, Frame, Page, Request } from '@playwright/test'
 
