@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path'
 import { routeSdkCdn } from '../e2e/kit/sdk-cdn.ts'
 import { firstAllowedBlock, refusedUrlSentence, START_PORT_ROLES } from '../server/bad-ports.ts'
 import { BROWSER_ARGS } from './browser-args.ts'
-import { parseWaits, waitMs, waitSentence, WAITS_ENV, within } from '../shared/waits.ts'
+import { parseWaits, WaitExpired, waitMs, waitSentence, WAITS_ENV, within } from '../shared/waits.ts'
 
 export interface OpenOptions {
   url: string
@@ -105,16 +105,22 @@ export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2
   process.once('SIGTERM', stop)
   const page = context.pages()[0] ?? (await context.newPage())
   process.stdout.write(`ringside open: ${target} in Chromium; the SDK's CDN URLs (jsDelivr, unpkg) are answered by ${origin}. Close the browser (or press Ctrl+C) to stop.\n`)
-  // Its document first, then its load within the bound: a page that never finishes loading gets a sentence, and stays open.
+  // Its document, then its load, within one bound: a page that never finishes loading gets a sentence, and stays open.
   const pageMs = waitMs('open-page', process.env)
-  const started = Date.now()
-  try {
-    const response = await page.goto(target, { waitUntil: 'commit', timeout: pageMs })
-    await within(page.waitForLoadState('load', { timeout: 0 }), 'open-page', Math.max(0, pageMs - (Date.now() - started)), { url: target, received: `its document answered ${response?.status() ?? 'nothing'}; the page or a frame is still loading` })
-  } catch (error) {
-    const said = error instanceof Error && error.name === 'WaitExpired' ? error.message : `could not open ${target}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`
+  let status: number | null = null
+  const loading = (async () => {
+    status = (await page.goto(target, { waitUntil: 'commit', timeout: 0 }))?.status() ?? null
+    await page.waitForLoadState('load', { timeout: 0 })
+  })()
+  let closedNow = false
+  void closed.then(() => (closedNow = true))
+  await within(loading, 'open-page', pageMs).catch((error: unknown) => {
+    // Closed while loading (the user, Ctrl+C): nothing to say.
+    if (closedNow) return
+    const received = status === null ? 'no answer to its document yet' : `its document answered ${status}; the page or a frame is still loading`
+    const said = error instanceof WaitExpired ? waitSentence('open-page', pageMs, { url: target, received }) : `could not open ${target}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`
     process.stderr.write(`  ${said}\n`)
-  }
+  })
   await closed
   process.off('SIGINT', stop)
   process.off('SIGTERM', stop)
