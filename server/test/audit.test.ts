@@ -10,6 +10,8 @@ import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ACCOUNT } from '../../shared/api/auth.ts'
+import { MAX_BODY_BYTES } from '../../shared/api/http.ts'
+import { IMPORT_LIMITS } from '../../shared/api/import-stream.ts'
 import { startRingside, type RingsideServer } from '../server.ts'
 import { freePortPair, killRunningServers, removeScratchDirs, REPO, runCli, scratchDir, waitForServer } from './support.ts'
 
@@ -133,10 +135,16 @@ describe('the server behind a browser', { timeout: 30_000 }, () => {
     expect((await raw(port, 'GET', '/', { host: `127.0.0.1:${port}` })).status).toBe(200)
   })
 
-  test('a Content-Length over the limit is refused with 413 before the body is sent', async () => {
-    const answer = await raw(port, 'POST', '/_ringside/v1/import', { host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': 200 * 1024 * 1024 })
-    expect(answer.status).toBe(413)
-    expect(json(answer).category).toBe('PAYLOAD_TOO_LARGE')
+  test('a Content-Length over the limit is refused with 413 before the body is sent: the routes\' 12 MB, the import\'s own budget', async () => {
+    for (const [path, length] of [
+      ['/crm/v3/objects/contacts', MAX_BODY_BYTES + 1],
+      ['/_ringside/v1/reset', 200 * 1024 * 1024],
+      ['/_ringside/v1/import', IMPORT_LIMITS.bytes + 1],
+    ] as const) {
+      const answer = await raw(port, 'POST', path, { host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': length })
+      expect(answer.status, path).toBe(413)
+      expect(json(answer).category, path).toBe('PAYLOAD_TOO_LARGE')
+    }
   })
 
   test('an upgrade request nobody serves is answered and its socket closed, on both ports', async () => {
