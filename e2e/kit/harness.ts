@@ -6,6 +6,7 @@
  */
 import { expect, type Frame, type FrameLocator, type Locator, type Page } from '@playwright/test'
 import { WIDGET_IFRAME, widgetHostPage, type Placement } from './placements.ts'
+import { isOnThisMachine } from '../../shared/url/this-machine.ts'
 
 /** The tabs of the harness's integration tools drawer. */
 export type ToolTab = 'Message inspector' | 'Faults' | 'Composer'
@@ -247,6 +248,8 @@ export class Harness {
     const waitFor = options.waitFor ?? 'shell'
     if (waitFor === 'none') return
     await expect(this.statusBadge).toBeVisible({ timeout: 15_000 })
+    // The harness loads a ?widget= URL off this machine only once the person at it says so: the kit is that person.
+    if (widgetUrl !== undefined && !isOnThisMachine(widgetUrl)) await this.page.getByRole('button', { name: 'Load this widget' }).click({ timeout: 15_000 })
     if (waitFor === 'handshake') await this.waitForHandshake()
   }
 

@@ -16,6 +16,7 @@ import type { EffectiveSettings } from '../core/settings.ts'
 import { callingRuntime } from '../core/runtime.ts'
 import { PlacementSelect } from '../core/placement-select.tsx'
 import { handshakeLabel } from './status-badge.tsx'
+import { PendingWidgetNotice } from './pending-widget.tsx'
 import '../core/panel-controls.css'
 import './dock.css'
 
@@ -116,6 +117,7 @@ export function CallingDock() {
             </button>
           </div>
         </header>
+        <PendingWidgetNotice />
         {setupOpen || (settingsLoad !== 'loading' && !effective) ? <WidgetSetup /> : null}
         {incoming ? (
           <div className="calling-dock__incoming" role="status">
