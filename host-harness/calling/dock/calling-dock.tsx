@@ -210,6 +210,11 @@ function WidgetSetup() {
         Applies at once. Set the <code>LocalSettings:Calling:CallingExtensions</code> key by hand instead? Other tabs switch at
         once; this tab switches when it or the dock next gets focus (a <code>storage</code> event reaches other tabs only).
       </p>
+      <p className="calling-setup__note">
+        <code>?widget=&lt;url&gt;</code> in the address loads a widget for this visit. Any web site can link here with it, so a
+        widget that is not on this machine (localhost, *.localhost, 127.x.x.x, [::1]) waits until you press <em>Load this
+        widget</em>.
+      </p>
       {effective ? (
         <p className="calling-setup__source">
           URL from the {SOURCE_LABEL[effective.sources.url]}; name from the {SOURCE_LABEL[effective.sources.name]}; isReady from the{' '}
