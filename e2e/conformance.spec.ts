@@ -19,6 +19,7 @@ import { checksFor, evaluateCheck, strictOutcome } from './kit/checks.ts'
 import { journeyFor, type StoredJourney } from './kit/journey-runner.ts'
 import { JOURNEY_ANNOTATION, type HtmlReportOption } from './kit/report/check-report.ts'
 import { placementOf } from './kit/placements.ts'
+import { journeyAtMostMs } from './kit/journey-waits.ts'
 import { conformanceTargets, journeysInRunOrder, kitBaseUrl, strictFromEnv, syncTimeoutFromEnv } from './kit/targets.ts'
 
 /**
@@ -50,7 +51,8 @@ for (const target of conformanceTargets()) {
       let journey: StoredJourney | undefined
 
       test.beforeAll(async ({ journeyBrowser }, testInfo) => {
-        test.setTimeout(syncTimeoutMs + 120_000)
+        // Above the journey's own bounds (shared/waits.ts), plus the browser's start: a hung widget gets its verdict from them.
+        test.setTimeout(journeyAtMostMs(syncTimeoutMs, process.env) + 30_000)
         journey = await journeyFor(target, journeyBrowser, testInfo, syncTimeoutMs, { kind })
       })
 

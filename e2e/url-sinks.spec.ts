@@ -83,9 +83,9 @@ for (const [host, param] of URL_PARAMS) {
   test(`the ${host} fixture refuses a hostile ?${param}= and no canary runs`, async ({ page }) => {
     const seen = await watch(page)
     for (const value of HOSTILE) {
-      const query: Record<string, string> = { widget: fixtureUrl(ORIGINS.widget, 'sdk-widget'), [param]: value }
+      const query: Record<string, string> = { widget: fixtureUrl(ORIGINS.testWidgets, 'sdk-widget'), [param]: value }
       const label = JSON.stringify(value.slice(0, 40))
-      await page.goto(fixtureUrl(ORIGINS.harness, host, query))
+      await page.goto(fixtureUrl(ORIGINS.testPages, host, query))
       // The page has loaded (with its frames): a canary that ran has posted by now.
       await page.waitForTimeout(100)
       expect(await page.evaluate(() => (window as unknown as { __canary: number }).__canary), `canary of ${label}`).toBe(0)
@@ -99,7 +99,7 @@ for (const [host, param] of URL_PARAMS) {
 }
 
 test('a plain-host with an http(s) ?hostile= still embeds it (the refusal is the rule, not a broken page)', async ({ page }) => {
-  await page.goto(fixtureUrl(ORIGINS.harness, 'plain-host', { widget: fixtureUrl(ORIGINS.widget, 'sdk-widget'), hostile: fixtureUrl(ORIGINS.hostile, 'hostile') }))
+  await page.goto(fixtureUrl(ORIGINS.testPages, 'plain-host', { widget: fixtureUrl(ORIGINS.testWidgets, 'sdk-widget'), hostile: fixtureUrl(ORIGINS.hostile, 'hostile') }))
   await expect.poll(() => page.frames().some((frame) => frame.url().startsWith(`${ORIGINS.hostile}/`))).toBe(true)
   await expect(page.getByRole('alert')).toHaveCount(0)
 })

@@ -14,7 +14,8 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { openInBrowser } from './open-in-browser.ts'
 import { checkUrl, refusalText } from '../shared/url/safe-url.ts'
-import { fetchWidgetPage, TLS_ERROR_CODE, widgetName } from '../server/widget-page.ts'
+import { fetchWidgetPage, TLS_ERROR_CODE, widgetName, WidgetPageTimeout } from '../server/widget-page.ts'
+import { parseWaits, waitMs, waitSentence, WAITS_ENV } from '../shared/waits.ts'
 import { parsePlacementOption } from '../e2e/kit/placements.ts'
 import { NOTHING_RAN } from '../e2e/kit/report/nothing-ran.ts'
 import { findChromium, NO_CHROMIUM } from './chromium.ts'
@@ -77,6 +78,8 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
   if (!Number.isInteger(port) || port < 1024 || port > 65533) return problem(`--port must be an integer between 1024 and 65533, got ${options.port}`)
   const syncTimeout = Number(options.syncTimeout)
   if (!Number.isFinite(syncTimeout) || syncTimeout < 200 || syncTimeout > 120_000) return problem(`--sync-timeout must be between 200 and 120000 ms, got ${options.syncTimeout}`)
+  const waits = parseWaits(process.env[WAITS_ENV])
+  if (typeof waits === 'string') return problem(waits)
   const placements = parsePlacementOption(options.placement)
   if (typeof placements === 'string') return problem(placements)
   const refused = refusedPortSentence(port, [...START_PORT_ROLES, 'the hostile origin'])
@@ -88,10 +91,11 @@ export async function runCheckWidget(url: string, options: CheckWidgetOptions): 
   let name = options.name?.trim() || null
   if (!ownWidget) {
     try {
-      const page = await fetchWidgetPage(widgetUrl, { ignoreHttpsErrors: options.ignoreHttpsErrors ?? false })
+      const page = await fetchWidgetPage(widgetUrl, { ignoreHttpsErrors: options.ignoreHttpsErrors ?? false, timeoutMs: waitMs('widget-page', process.env) })
       if (page.status >= 400) return problem(`the widget answered ${page.status} ${page.statusText} at ${widgetUrl.href}: check the URL (and that your dev server serves that path).`)
       name ??= widgetName(widgetUrl.href, page.title)
     } catch (error) {
+      if (error instanceof WidgetPageTimeout) return problem(`${waitSentence('widget-page', error.ms, { url: widgetUrl.href, received: error.received })}. Check that your dev server finishes serving it.`)
       const code = String((error as { code?: unknown }).code ?? '')
       const reason = error instanceof Error ? error.message : String(error)
       if (TLS_ERROR_CODE.test(code)) {

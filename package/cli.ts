@@ -12,13 +12,16 @@
  *
  * Exit codes: 0 success; 1 a check failed (check-widget) or the command
  * failed (the server could not start, the emulator refused the request);
- * 2 the command could not run (bad arguments, nothing reachable, no Chromium).
+ * 2 the command could not run (bad arguments, nothing reachable or no answer
+ * within its bound, no Chromium). Every wait's bound, sentence and exit code:
+ * shared/waits.ts.
  */
 import { resolve } from 'node:path'
 import { Command, InvalidArgumentError } from 'commander'
 import { PACKAGE_VERSION } from '../server/package-info.ts'
 import { addStartOptions, type CliOptions } from '../server/start-options.ts'
 import type { CrmService } from '../shared/api/service.ts'
+import { waitMs, waitSentence } from '../shared/waits.ts'
 
 const DEFAULT_URL = 'http://127.0.0.1:5173/'
 
@@ -45,21 +48,38 @@ interface DataTarget {
 /** One admin request to a running emulator; exits 2 when nothing answers, 1 when it refuses. */
 async function admin(target: DataTarget, method: 'GET' | 'POST', path: string, body?: { stream: ReadableStream<Uint8Array>; type: string }): Promise<string> {
   let response: Response
+  let text: string
+  // One bound for the request and its answer's body: an emulator that accepts and never answers gets a sentence.
+  const deadline = waitMs('admin-request', process.env)
+  const signal = AbortSignal.timeout(deadline)
+  const timedOut = () => fail(waitSentence('admin-request', deadline, { url: target.url, request: `${method} ${path}` }))
   try {
     // A streamed request body needs `duplex: 'half'` (the Fetch standard's rule for a ReadableStream body).
-    response = await fetch(`${target.url}${path}`, { method, ...(body !== undefined && { body: body.stream, duplex: 'half', headers: { 'content-type': body.type } }) } as RequestInit)
+    response = await fetch(`${target.url}${path}`, { method, signal, ...(body !== undefined && { body: body.stream, duplex: 'half', headers: { 'content-type': body.type } }) } as RequestInit)
+    text = await response.text()
   } catch (error) {
+    if (signal.aborted) timedOut()
     fail(`no emulator answers at ${target.url} (${error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error)}). Start one with \`ringside start\`, pass --url, or work on the files with --data <location>.`)
   }
-  const text = await response.text()
   if (!response.ok) fail(`${method} ${path} was refused (${response.status}): ${text}`, 1)
   return text
+}
+
+/** A refusal raised inside withData's change: said once the data folder's lock is released. */
+class CliFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message)
+  }
 }
 
 /** Change the data at a location (the server must not be running on it: its lock says so). */
 async function withData(location: string, change: (service: CrmService) => void | Promise<void>, write: boolean, fresh = false): Promise<void> {
   const [{ DataInUseError, DiskStorage, StorageError }, { createCrmService }] = await Promise.all([import('../server/storage.ts'), import('../shared/api/service.ts')])
   const storage = new DiskStorage(location)
+  let failure: { message: string; code: number } | null = null
   try {
     if (write) storage.lock()
     const fromDisk = !fresh && storage.hasData()
@@ -68,13 +88,16 @@ async function withData(location: string, change: (service: CrmService) => void 
     await change(service)
     if (write) await storage.compact(service.db)
   } catch (error) {
-    if (error instanceof DataInUseError) fail(`${error.message} Stop that server, or run the command against it with --url.`, 1)
-    if (error instanceof StorageError) fail(error.message, 1)
-    throw error
+    // Said after the lock is released below: fail() exits the process, which would skip `finally`.
+    if (error instanceof DataInUseError) failure = { message: `${error.message} Stop that server, or run the command against it with --url.`, code: 1 }
+    else if (error instanceof StorageError) failure = { message: error.message, code: 1 }
+    else if (error instanceof CliFailure) failure = { message: error.message, code: error.code }
+    else throw error
   } finally {
     await storage.close()
     if (write) storage.releaseLockSync()
   }
+  if (failure) fail(failure.message, failure.code)
 }
 
 function dataOptions(command: Command): Command {
@@ -90,7 +113,7 @@ export function buildPackageCommand(): Command {
     .showHelpAfterError()
     // Bad arguments exit 2 (commander's own default is 1, which here means "a check failed"); help and version exit 0.
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
-    .addHelpText('after', '\nExit codes: 0 success; 1 a check failed or the request was refused; 2 the command could not run (bad arguments, nothing reachable, no Chromium).')
+    .addHelpText('after', '\nExit codes: 0 success; 1 a check failed or the request was refused; 2 the command could not run (bad arguments, nothing reachable or no answer within its bound, no Chromium).\nEvery wait has a bound and a sentence (docs/waits.md); RINGSIDE_WAITS=name=ms,… changes them.')
 
   addStartOptions(program.command('start').description('Run the emulated CRM: the harness and the CRM API on --port, the reference widget on the next port.'), {
     defaultData: '.ringside',
@@ -122,7 +145,7 @@ export function buildPackageCommand(): Command {
     .option('--name <text>', "the widget's name in the dock and the report (default: its page's <title>)")
     .addHelpText(
       'after',
-      '\nIt prints each journey (outbound, inbound) and check as it finishes, then the readiness report.\nExit codes: 0 ready (or only skipped checks), 1 a check failed (the widget never answered SYNC, a call step failed, an error finding), 2 the check could not run (bad arguments, the widget answers 404 or is unreachable, an untrusted certificate, no @playwright/test, no Chromium).',
+      '\nIt prints each journey (outbound, inbound) and check as it finishes, then the readiness report.\nExit codes: 0 ready (or only skipped checks), 1 a check failed (the widget never answered SYNC, a call step failed or hung, an error finding), 2 the check could not run (bad arguments, the widget answers 404, is unreachable or its page does not finish loading within 10 s, an untrusted certificate, no @playwright/test, no Chromium).\nEach wait (the page, each step, the journey) has a bound: RINGSIDE_WAITS=name=ms,… changes them (docs/waits.md).',
     )
     .action(async (url: string, options) => {
       const { runCheckWidget } = await import('./check-widget.ts')
@@ -186,7 +209,7 @@ export function buildPackageCommand(): Command {
             try {
               await importFile(service.db, file)
             } catch (error) {
-              if (error instanceof ImportFileError) fail(`${file}: ${error.message}`, 1)
+              if (error instanceof ImportFileError) throw new CliFailure(`${file}: ${error.message}`, 1)
               throw error
             }
           },

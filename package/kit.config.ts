@@ -18,6 +18,7 @@ import { BROWSER_ARGS } from './browser-args.ts'
 import type { HtmlReportOption } from '../e2e/kit/report/check-report.ts'
 import { placementProjects, type Placement } from '../e2e/kit/placements.ts'
 import { checkWorkers, kitBaseUrl, registrationArgs } from '../e2e/kit/targets.ts'
+import { waitMs } from '../shared/waits.ts'
 
 const here = import.meta.dirname
 const baseURL = kitBaseUrl()
@@ -62,7 +63,8 @@ export default defineConfig<{ placement: Placement; stepScreenshots: boolean } &
     // killed outright, it left the lock behind, and a later run on this port whose recycled pid the lock named was
     // refused ("in use by another Ringside server").
     gracefulShutdown: { signal: 'SIGTERM', timeout: 3_000 },
-    timeout: 30_000,
+    // Playwright's sentence: "Timed out waiting 30000ms from config.webServer."
+    timeout: waitMs('harness-server', process.env),
     stdout: 'ignore',
     stderr: 'pipe',
   },

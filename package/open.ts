@@ -20,6 +20,7 @@ import { join, resolve } from 'node:path'
 import { routeSdkCdn } from '../e2e/kit/sdk-cdn.ts'
 import { firstAllowedBlock, refusedUrlSentence, START_PORT_ROLES } from '../server/bad-ports.ts'
 import { BROWSER_ARGS } from './browser-args.ts'
+import { parseWaits, WaitExpired, waitMs, waitSentence, WAITS_ENV, within } from '../shared/waits.ts'
 
 export interface OpenOptions {
   url: string
@@ -55,10 +56,14 @@ export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2
   const origin = options.url
   const refused = refusedPortOf(origin, 'ringside') ?? (/^https?:\/\//i.test(path) ? refusedPortOf(path, 'page') : null)
   if (refused !== null) return problem(refused)
+  const waits = parseWaits(process.env[WAITS_ENV])
+  if (typeof waits === 'string') return problem(waits)
+  const serverMs = waitMs('open-server', process.env)
   try {
-    const response = await fetch(`${origin}/_ringside/v1/server`, { signal: AbortSignal.timeout(5_000) })
+    const response = await fetch(`${origin}/_ringside/v1/server`, { signal: AbortSignal.timeout(serverMs) })
     if (!response.ok) throw new Error(`it answered ${response.status}`)
   } catch (error) {
+    if (error instanceof Error && error.name === 'TimeoutError') return problem(waitSentence('open-server', serverMs, { url: origin }))
     return problem(`no Ringside answers at ${origin} (${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)}): start one with \`ringside start\`, or pass --url.`)
   }
   let playwright: typeof import('@playwright/test')
@@ -83,6 +88,7 @@ export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2
       viewport: options.headless ? { width: 1500, height: 950 } : null,
       args: BROWSER_ARGS,
       ignoreHTTPSErrors: options.ignoreHttpsErrors === true,
+      timeout: waitMs('open-browser', process.env),
     })
   } catch (error) {
     if (!options.profile) rmSync(profile, { recursive: true, force: true })
@@ -99,7 +105,22 @@ export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2
   process.once('SIGTERM', stop)
   const page = context.pages()[0] ?? (await context.newPage())
   process.stdout.write(`ringside open: ${target} in Chromium; the SDK's CDN URLs (jsDelivr, unpkg) are answered by ${origin}. Close the browser (or press Ctrl+C) to stop.\n`)
-  await page.goto(target).catch((error: unknown) => process.stderr.write(`  could not open ${target}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`))
+  // Its document, then its load, within one bound: a page that never finishes loading gets a sentence, and stays open.
+  const pageMs = waitMs('open-page', process.env)
+  let status: number | null = null
+  const loading = (async () => {
+    status = (await page.goto(target, { waitUntil: 'commit', timeout: 0 }))?.status() ?? null
+    await page.waitForLoadState('load', { timeout: 0 })
+  })()
+  let closedNow = false
+  void closed.then(() => (closedNow = true))
+  await within(loading, 'open-page', pageMs).catch((error: unknown) => {
+    // Closed while loading (the user, Ctrl+C): nothing to say.
+    if (closedNow) return
+    const received = status === null ? 'no answer to its document yet' : `its document answered ${status}; the page or a frame is still loading`
+    const said = error instanceof WaitExpired ? waitSentence('open-page', pageMs, { url: target, received }) : `could not open ${target}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`
+    process.stderr.write(`  ${said}\n`)
+  })
   await closed
   process.off('SIGINT', stop)
   process.off('SIGTERM', stop)

@@ -15,6 +15,7 @@ import { addStartOptions, type CliOptions } from './start-options.ts'
 import { refusedPortSentence, START_PORT_ROLES } from './bad-ports.ts'
 import { DataInUseError, StorageError } from './storage.ts'
 import { nameOfWidget } from './widget-page.ts'
+import { waitMs, waitSentence } from '../shared/waits.ts'
 
 export type { CliOptions }
 
@@ -90,9 +91,6 @@ function collectEarlier(): void {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
 }
 
-/** How long SIGINT/SIGTERM may take before the process exits regardless. */
-const STOP_DEADLINE_MS = 1500
-
 /** Start the server with parsed options, print where everything is, stop on SIGINT/SIGTERM. Exits 1 when it cannot start. */
 export async function runStart(options: CliOptions, onStarted?: (server: RingsideServer) => void): Promise<void> {
   collectEarlier()
@@ -113,7 +111,7 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
       ...(options.allowedHost && { allowedHosts: options.allowedHost }),
       data: options.data,
       fresh: options.fresh ?? false,
-      ...(widgetUrl && { widgetUrl, widgetName: options.widgetName?.trim() || (await nameOfWidget(widgetUrl)) }),
+      ...(widgetUrl && { widgetUrl, widgetName: options.widgetName?.trim() || (await nameOfWidget(widgetUrl, { timeoutMs: waitMs('widget-name', process.env), warn: (sentence) => console.warn(`ringside: warning: ${sentence}`) })) }),
       ...(options.import && { importFile: options.import }),
       ...(options.redirectUrl && { redirectUrls: options.redirectUrl }),
       corsOrigins,
@@ -139,12 +137,13 @@ export async function runStart(options: CliOptions, onStarted?: (server: Ringsid
     if (stopping) return
     stopping = true
     let code = 0
-    // Whatever holds the close up, the process ends within STOP_DEADLINE_MS with the lock released.
+    // Whatever holds the close up, the process ends within the `stop` bound with the lock released.
+    const deadline = waitMs('stop', process.env)
     setTimeout(() => {
       server.storage?.releaseLockSync()
-      console.error(`ringside: stopping took longer than ${STOP_DEADLINE_MS} ms; exiting anyway (${signal}).`)
+      console.error(`ringside: ${waitSentence('stop', deadline, { signal })}`)
       process.exit(code || 1)
-    }, STOP_DEADLINE_MS).unref()
+    }, deadline).unref()
     try {
       if (options.exportOnExit) {
         server.exportTo(options.exportOnExit)

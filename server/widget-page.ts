@@ -9,8 +9,9 @@
  * `ringside start --widget` and `ringside check-widget` register that name for
  * the widget, so the harness's dock shows the widget's own name, not the seed's.
  */
-import { Outbound } from '../shared/api/outbound/read.ts'
+import { Outbound, OutboundError } from '../shared/api/outbound/read.ts'
 import { nodeTransport } from './outbound-transport.ts'
+import { showMs, waitSentence, WAITS } from '../shared/waits.ts'
 
 export interface WidgetPage {
   status: number
@@ -53,33 +54,76 @@ export function widgetName(url: string, title: string | null): string {
   return `Widget at ${where.length > MAX_NAME ? `${where.slice(0, MAX_NAME - 1)}…` : where}`
 }
 
+/** The page did not finish loading within its bound: what was received says how far it got. */
+export class WidgetPageTimeout extends Error {
+  readonly code = 'ETIMEDOUT'
+  constructor(
+    readonly ms: number,
+    /** "no answer (not even a status line)", "it answered 200 OK and sent 1.2 kB of the page, then nothing more". */
+    readonly received: string,
+    /** The <title>, when it arrived before the bound. */
+    readonly title: string | null,
+  ) {
+    super(`no answer within ${showMs(ms)}: ${received}`)
+  }
+}
+
+const size = (bytes: number) => (bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} kB`)
+
 /**
- * One GET of the widget's page, within `timeoutMs` for the whole read. Rejects
+ * One GET of the widget's page through the outbound rule (shared/api/outbound/),
+ * within `timeoutMs` in all (connecting, every redirect, the status line, the
+ * page up to 64 kB): a server that holds the page open, or sends it a byte at a
+ * time, is cut there with a WidgetPageTimeout that says how far it got. Rejects
  * with an OutboundError (its `code` says why when Node gave one: ECONNREFUSED,
  * a TLS code) when it does not answer.
  */
 export async function fetchWidgetPage(url: URL, options: { ignoreHttpsErrors?: boolean; timeoutMs?: number } = {}): Promise<WidgetPage> {
-  const outbound = new Outbound(nodeTransport({ ignoreHttpsErrors: options.ignoreHttpsErrors === true }), { deadlineMs: options.timeoutMs ?? 10_000 })
+  const timeoutMs = options.timeoutMs ?? WAITS['widget-page'].ms
+  const outbound = new Outbound(nodeTransport({ ignoreHttpsErrors: options.ignoreHttpsErrors === true }), { deadlineMs: timeoutMs })
+  const timedOut = (error: unknown) => error instanceof OutboundError && error.code === 'ETIMEDOUT'
   return outbound.run(async (reads) => {
-    const page = await reads.open(new Request(url, { headers: { accept: 'text/html' } }), { maxBytes: MAX_BODY, trust: 'user' })
-    // The title is near the top: the read stops at its end, or after MAX_BODY bytes.
+    let page: Awaited<ReturnType<typeof reads.open>>
+    try {
+      // One byte over the page's budget: a longer page is read to MAX_BODY and cut here, not refused.
+      page = await reads.open(new Request(url, { headers: { accept: 'text/html' } }), { maxBytes: MAX_BODY + 1, trust: 'user' })
+    } catch (error) {
+      if (timedOut(error)) throw new WidgetPageTimeout(timeoutMs, 'no answer (not even a status line)', null)
+      throw error
+    }
     let html = ''
+    let bytes = 0
     const decoder = new TextDecoder()
     try {
       for await (const chunk of page.body) {
+        bytes += chunk.byteLength
         html += decoder.decode(chunk, { stream: true })
-        if (html.length >= MAX_BODY || /<\/title>/i.test(html)) break
+        if (bytes >= MAX_BODY) break
       }
-    } catch {
-      // A page that breaks off (or passes its budget or deadline) still answered: its title is what arrived.
+    } catch (error) {
+      if (timedOut(error)) {
+        const status = [page.status, page.statusText].filter(Boolean).join(' ')
+        throw new WidgetPageTimeout(timeoutMs, `it answered ${status} and sent ${size(bytes)} of the page, then nothing more`, titleOf(html))
+      }
+      // A page that breaks off still answered: its title is what arrived.
     }
     await page.body.cancel().catch(() => {})
     return { status: page.status, statusText: page.statusText, title: titleOf(html) }
   })
 }
 
-/** The widget's name for the dock: its page's title when it answers within `timeoutMs`, else "Widget at host/path". */
-export async function nameOfWidget(url: string, options: { ignoreHttpsErrors?: boolean; timeoutMs?: number } = {}): Promise<string> {
-  const page = await fetchWidgetPage(new URL(url), { timeoutMs: 2_000, ...options }).catch(() => null)
+/**
+ * The widget's name for the dock: its page's title when it answers within the
+ * `widget-name` bound, else "Widget at host/path"; a page that does not finish
+ * loading in time gets its sentence printed (`warn`), and the server starts anyway.
+ */
+export async function nameOfWidget(url: string, options: { ignoreHttpsErrors?: boolean; timeoutMs?: number; warn?: (sentence: string) => void } = {}): Promise<string> {
+  const timeoutMs = options.timeoutMs ?? WAITS['widget-name'].ms
+  const page = await fetchWidgetPage(new URL(url), { ...options, timeoutMs }).catch((error: unknown) => {
+    if (!(error instanceof WidgetPageTimeout)) return null
+    const name = widgetName(url, error.title)
+    options.warn?.(waitSentence('widget-name', timeoutMs, { url, received: error.received, name }))
+    return { status: 200, statusText: '', title: error.title }
+  })
   return widgetName(url, page && page.status < 400 ? page.title : null)
 }

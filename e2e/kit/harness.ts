@@ -59,6 +59,8 @@ export interface OpenOptions {
   placement?: Placement
   /** `full`: every record navigation is a full page load (`?navigation=full`), as in parts of the real CRM. */
   navigation?: 'in-page' | 'full'
+  /** The navigation's end (Playwright's `waitUntil`; default `load`, which also waits for the widget frame's loads). */
+  waitUntil?: 'load' | 'domcontentloaded' | 'commit'
 }
 
 /** A call engagement as the CRM API returns it. */
@@ -250,7 +252,7 @@ export class Harness {
       popup.catch(() => undefined)
       this.#popup = popup
     }
-    await this.page.goto(`/${search ? `?${search}` : ''}#${route.startsWith('/') ? route : `/${route}`}`)
+    await this.page.goto(`/${search ? `?${search}` : ''}#${route.startsWith('/') ? route : `/${route}`}`, { waitUntil: options.waitUntil ?? 'load' })
     const waitFor = options.waitFor ?? 'shell'
     if (waitFor === 'none') return
     await expect(this.statusBadge).toBeVisible({ timeout: 15_000 })

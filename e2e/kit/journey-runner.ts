@@ -26,6 +26,9 @@ import { routeSdkCdn } from './sdk-cdn.ts'
 import type { ConformanceTarget } from './targets.ts'
 import { collectWidgetErrors } from './widget-errors.ts'
 import { ladderAttachment, trafficOf } from './traffic.ts'
+import { answerDialogs } from './dialogs.ts'
+import { journeyBounds } from './journey-waits.ts'
+import { waitMs, within } from '../../shared/waits.ts'
 import { stringifyTrafficFile } from '../../shared/traffic/traffic-file.ts'
 
 export interface JourneyChoice {
@@ -128,6 +131,8 @@ async function runFresh(target: ConformanceTarget, browser: () => Promise<Browse
     const messages = await installMessageRecorder(page, { harness: origins.harness, widget: originOf(widgetUrl) })
     const harness = new Harness(page, { placement })
     const collected = await collectWidgetErrors(context, originOf(widgetUrl))
+    const dialogs = answerDialogs(context)
+    const stalls = () => [collected.pendingLoads(), dialogs.sentence()].filter((s) => s !== null)
     // The SDK's CDN URLs are answered offline; one it cannot answer comes first among the widget's errors.
     const sdkCdn = await routeSdkCdn(context, origins.harness)
     const steps: StoredStep[] = []
@@ -135,27 +140,35 @@ async function runFresh(target: ConformanceTarget, browser: () => Promise<Browse
     const afterStage = async (stage: StageName) => {
       steps.push({ stage, screenshotPath: stepScreenshots ? await widgetShot(harness, join(dir, `step-${steps.length + 1}-${stage}.jpg`)) : null })
     }
+    const bounds = journeyBounds(process.env)
     const result = await runJourney(
-      { harness, messages, driver, widgetErrors: () => [...sdkCdn.problems(), ...collected.errors()], failedLoads: collected.failedLoads, afterStage },
-      { ...DEFAULT_JOURNEY, kind, widgetUrl, syncTimeoutMs },
+      { harness, messages, driver, widgetErrors: () => [...sdkCdn.problems(), ...collected.errors()], failedLoads: collected.failedLoads, stalls, afterStage },
+      { ...DEFAULT_JOURNEY, kind, widgetUrl, syncTimeoutMs, stepTimeoutMs: bounds.messageMs, bounds },
     )
+    // A dialog is a finding even when the journey passed.
+    const dialogSentence = dialogs.sentence()
+    if (dialogSentence !== null) result.widgetErrors.push(dialogSentence)
+    // What is read from the pages now shares one bound: a page that stopped responding must not hold the verdict.
+    const wrapUpEnds = Date.now() + waitMs('wrap-up', process.env)
+    const bounded = <T>(work: Promise<T>, what: string) => within(work, 'wrap-up', Math.max(0, wrapUpEnds - Date.now()), { what })
     // The final screenshot shows the harness's own findings next to the page.
-    const findings = await harness.inspector.findings().catch((error: unknown) => [`(could not read the inspector: ${messageOf(error)})`])
-    const screenshot = await page.screenshot({ path: screenshotPath }).then(
+    const findings = await bounded(harness.inspector.findings(), "the inspector's findings").catch((error: unknown) => [`(could not read the inspector: ${messageOf(error)})`])
+    const screenshot = await bounded(page.screenshot({ path: screenshotPath }), 'the screenshot').then(
       () => screenshotPath,
       () => null,
     )
     // The harness's own record of the traffic (with its API requests), from the page that hosts the widget.
-    const traffic = await trafficOf(context.pages(), messages.all(), widgetUrl)
+    const traffic = await bounded(trafficOf(context.pages(), messages.all(), widgetUrl), "the harness's traffic").catch(() => trafficOf([], messages.all(), widgetUrl))
     const trafficPath = join(dir, 'traffic.json')
     await writeFile(trafficPath, stringifyTrafficFile(traffic))
     const ladder = ladderAttachment(traffic, `${target.name} › ${kind} journey · ${placement} placement`)
     const ladderPath = ladder.contentType === 'image/svg+xml' ? join(dir, 'ladder.svg') : null
     if (ladderPath !== null) await writeFile(ladderPath, ladder.body)
-    const trace = await saveTrace(context, ownTrace, tracePath)
+    const trace = await bounded(saveTrace(context, ownTrace, tracePath), 'the trace').catch(() => null)
     return { result, logJson: messages.toJSONText(), findings, tracePath: trace, screenshotPath: screenshot, steps, console: collected.console(), trafficPath, ladderPath }
   } finally {
-    await context.close()
+    // A page frozen by its widget (or a dialog left open) can make closing fail; the browser is closed after the run anyway.
+    await within(context.close(), 'wrap-up', waitMs('wrap-up', process.env), { what: 'the closing of the browser context' }).catch(() => undefined)
   }
 }
 

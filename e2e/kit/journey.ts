@@ -15,7 +15,9 @@
  * Each stage
  * ends passed, failed, skipped (the driver cannot do it and the widget did
  * not do it by itself) or blocked (an earlier stage failed). It never
- * throws: the checks (checks.ts) judge the outcome afterwards.
+ * throws: the checks (checks.ts) judge the outcome afterwards. Each stage,
+ * and the journey, ends within its bound (journey-waits.ts): a widget that
+ * hangs fails the stage it hung at, with a sentence that says so.
  */
 import { expect } from '@playwright/test'
 import { StepSkipped, type DriverContext, type DriverStep, type WidgetDriver } from './drivers/types.ts'
@@ -24,6 +26,8 @@ import { payloadOf, type MessageLog, type RecordedMessage } from './message-log.
 import { replayWire } from '../../shared/protocol/index.ts'
 import { messageOf } from './error-text.ts'
 import type { JourneyKind } from './journey-kinds.ts'
+import { frozenSentence, hungSentence, journeyBounds, stepMessage, type JourneyBounds } from './journey-waits.ts'
+import { WaitExpired, within } from '../../shared/waits.ts'
 
 export { JOURNEYS, type JourneyKind } from './journey-kinds.ts'
 
@@ -47,16 +51,18 @@ export interface JourneyOptions {
   record: { type: string; id: string; phone: string }
   /** How long to wait for a widget to do a step by itself when the driver cannot (ms). */
   graceMs: number
-  /** Longest wait for one expected message after a step (ms). */
+  /** Longest wait for one expected message after a step (ms): the `journey-message` bound. */
   stepTimeoutMs: number
   notes: string
+  /** The other bounds (journey-waits.ts); default: the table's. */
+  bounds?: JourneyBounds
 }
 
 export const DEFAULT_JOURNEY: Omit<JourneyOptions, 'widgetUrl'> = {
   syncTimeoutMs: 10_000,
   record: { type: 'contacts', id: '1', phone: '+1 617 555 0101' },
   graceMs: 3_000,
-  stepTimeoutMs: 10_000,
+  stepTimeoutMs: journeyBounds().messageMs,
   notes: 'Ringside conformance check call',
 }
 
@@ -88,6 +94,8 @@ interface JourneyDeps {
   widgetErrors?: () => string[]
   /** The widget frame's failed loads so far (a script answering 404, …). */
   failedLoads?: () => string[]
+  /** Why a page may be stuck (loads that never finished, dialogs), said with a failed handshake or a hung step. */
+  stalls?: () => string[]
   /** Called after each stage that ran (e.g. to take a screenshot of the widget); its errors are ignored. */
   afterStage?: (name: StageName, outcome: StageOutcome) => Promise<void>
 }
@@ -124,7 +132,7 @@ export function journeyNotRunnable(driver: WidgetDriver, options: Pick<JourneyOp
   return result
 }
 
-export async function runJourney({ harness, messages, driver, widgetErrors = () => [], failedLoads = () => [], afterStage }: JourneyDeps, options: JourneyOptions): Promise<JourneyResult> {
+export async function runJourney({ harness, messages, driver, widgetErrors = () => [], failedLoads = () => [], stalls = () => [], afterStage }: JourneyDeps, options: JourneyOptions): Promise<JourneyResult> {
   const notRunnable = journeyNotRunnable(driver, options)
   if (notRunnable !== null) return notRunnable
   const kind = options.kind ?? 'outbound'
@@ -132,6 +140,11 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
   const stages = result.stages
   const page = harness.page
   const wait = options.stepTimeoutMs
+  const bounds = { ...journeyBounds(), ...options.bounds, messageMs: wait }
+  const widgetOrigin = new URL(options.widgetUrl).origin
+  const frozen = () => frozenSentence(page, widgetOrigin, bounds.probeMs)
+  /** Set once the handshake ended: the journey's own bound runs from there. */
+  let journeyEnds = Number.POSITIVE_INFINITY
   let blockedBy: StageName | null = null
   let skippedBy: string | null = null
 
@@ -150,10 +163,14 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
       return
     }
     let outcome: StageOutcome
+    // The handshake has its own bound (the sync timeout) before the step's; after it, the journey's bound counts down.
+    const stepMs = name === 'handshake' ? options.syncTimeoutMs + bounds.stepMs : bounds.stepMs
+    const left = journeyEnds - Date.now()
+    const [waitName, ms] = left < stepMs ? (['journey', bounds.journeyMs] as const) : (['journey-step', stepMs] as const)
     try {
-      outcome = await body()
+      outcome = await within(body(), waitName, Math.min(stepMs, left))
     } catch (error) {
-      outcome = { status: 'failed', error: messageOf(error) }
+      outcome = { status: 'failed', error: error instanceof WaitExpired ? hungSentence(waitName, ms, name, await frozen(), stalls()) : messageOf(error) }
     }
     stages[name] = outcome
     await afterStage?.(name, outcome).catch(() => undefined)
@@ -174,14 +191,17 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
   /** Waits the grace period for what the widget may do by itself; `reason` if it does not. */
   const byItself = async (expected: () => RecordedMessage | undefined, reason: string): Promise<StageOutcome> => {
     const seen = await messages.waitFor(expected, { timeout: options.graceMs }).catch(() => undefined)
-    return seen ? { status: 'passed', note: 'the widget did it by itself' } : { status: 'skipped', reason }
+    if (seen) return { status: 'passed', note: 'the widget did it by itself' }
+    // A widget that stopped running scripts did not skip the step: it hung.
+    const stopped = await frozen()
+    return stopped ? { status: 'failed', error: `${reason.replace(/^.*the widget did not send/, 'the widget answered the handshake, then did not send')}${stopped}` } : { status: 'skipped', reason }
   }
 
   /**
    * Runs a driver step, then waits for `expected`; without the step, waits
    * the grace period in case the widget does it by itself.
    */
-  const drive = async (step: DriverStep, expected: () => RecordedMessage | undefined, what: string, run?: (d: DriverContext) => Promise<void>): Promise<StageOutcome> => {
+  const drive = async (stageName: StageName, step: DriverStep, expected: () => RecordedMessage | undefined, what: string, run?: (d: DriverContext) => Promise<void>): Promise<StageOutcome> => {
     if (expected()) return { status: 'passed', note: 'the widget did it by itself' }
     const fn = driver[step]
     if (fn === undefined) return byItself(expected, `needs a driver (${step}): the widget did not send ${what} by itself within ${options.graceMs} ms`)
@@ -192,12 +212,14 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
       if (!(error instanceof StepSkipped)) throw error
       return byItself(expected, `${error.message}, and the widget did not send ${what} by itself within ${options.graceMs} ms`)
     }
-    await messages.waitFor(expected, { timeout: wait, description: `expected ${what} after the driver's ${step}` })
+    await stepMessage(messages, expected, stageName, wait)
     return { status: 'passed' }
   }
 
   try {
-    await harness.open({ widgetUrl: options.widgetUrl, syncTimeoutMs: options.syncTimeoutMs, route: `/${options.record.type}/${options.record.id}` })
+    // Not waiting for the page's load event: it waits for the widget's frame, whose loads the handshake judges.
+    const opened = harness.open({ widgetUrl: options.widgetUrl, syncTimeoutMs: options.syncTimeoutMs, route: `/${options.record.type}/${options.record.id}`, waitUntil: 'domcontentloaded' })
+    await within(opened, 'harness-open', bounds.openMs, { url: options.widgetUrl })
 
     await stage('handshake', async () => {
       // The host decides: "Widget ready" (SYNC_ACK accepted) or "Widget failed (timeout)".
@@ -215,15 +237,16 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
       const thrown = widgetErrors()
       const failed = failedLoads()
       // What the widget said first (an SDK version Ringside does not serve is named there), then its failed loads.
-      const why = `${thrown.length > 0 ? `; the widget threw: ${thrown.join(' | ')}` : ''}${failed.length > 0 ? `; in the widget's frame, ${failed.join(' | ')}` : ''}`
+      const why = `${thrown.length > 0 ? `; the widget threw: ${thrown.join(' | ')}` : ''}${failed.length > 0 ? `; in the widget's frame, ${failed.join(' | ')}` : ''}${stalls().map((s) => `; ${s}`).join('')}`
       return {
         status: 'failed',
         error: `The host gave up after ${options.syncTimeoutMs} ms (${(await harness.handshakeStatus.textContent()) ?? text}); ${acks === 0 ? 'the widget never sent SYNC_ACK' : `${acks} SYNC_ACK message(s) arrived but none was accepted (see the inspector)`}${why}`,
       }
     })
 
+    journeyEnds = Date.now() + bounds.journeyMs
     await stage('initialized', async () => {
-      await messages.expectMessage('INITIALIZED', undefined, { direction: 'from-widget', timeout: wait })
+      await stepMessage(messages, () => messages.find('INITIALIZED', undefined, 'from-widget'), 'initialized', wait)
       return { status: 'passed' }
     })
 
@@ -256,7 +279,7 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
     const nothingToDo = (what: string): StageOutcome => ({ status: 'passed', note: `${kind}: ${what}` })
     /** The driver's step that starts the call; the message that says so is the journey's call (its externalCallId). */
     const callStarts = async (step: 'placeCall' | 'ring', started: () => RecordedMessage | undefined, type: string): Promise<StageOutcome> => {
-      const outcome = await drive(step, started, type)
+      const outcome = await drive(step, step, started, type)
       startedCall = started()
       const id = payloadOf(startedCall).externalCallId
       result.externalCallId = typeof id === 'string' ? id : null
@@ -265,8 +288,10 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
     if (kind === 'outbound') {
       stages.ring = nothingToDo('nothing rings')
       await stage('dial', async () => {
-        await harness.pressCall(options.record.phone)
-        dial = await messages.expectMessage('DIAL_NUMBER', undefined, { direction: 'to-widget', timeout: wait })
+        const dialed = () => messages.find('DIAL_NUMBER', undefined, 'to-widget')
+        // The press may not end (a widget that hangs on DIAL_NUMBER can freeze the page that sent it): DIAL_NUMBER is the step's end.
+        const pressed = harness.pressCall(options.record.phone).then(() => stepMessage(messages, dialed, 'dial', wait))
+        dial = await Promise.race([pressed, messages.waitFor(dialed, { timeout: bounds.stepMs })])
         return { status: 'passed' }
       })
       const outgoingAfterDial = () => (dial ? messages.fromWidget().find((r) => r.type === 'OUTGOING_CALL_STARTED' && r.time >= dial!.time) : undefined)
@@ -296,10 +321,7 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
       if (payloadOf(startedCall).createEngagement !== true) {
         return { status: 'skipped', reason: `the widget did not ask the host to create the engagement (${startedCall?.type ?? 'the call'} without createEngagement: true)` }
       }
-      const reply = await messages.waitFor(() => ofCall('CREATE_ENGAGEMENT_SUCCEEDED', 'to-widget')() ?? ofCall('CREATE_ENGAGEMENT_FAILED', 'to-widget')(), {
-        timeout: wait,
-        description: 'expected the host to answer createEngagement (CREATE_ENGAGEMENT_SUCCEEDED/FAILED)',
-      })
+      const reply = await stepMessage(messages, () => ofCall('CREATE_ENGAGEMENT_SUCCEEDED', 'to-widget')() ?? ofCall('CREATE_ENGAGEMENT_FAILED', 'to-widget')(), 'engagement', wait)
       if (reply.type === 'CREATE_ENGAGEMENT_FAILED') return { status: 'failed', error: `The host could not create the engagement: ${JSON.stringify(payloadOf(reply).error ?? payloadOf(reply))}` }
       const id = payloadOf(reply).engagementId
       result.createdEngagementId = typeof id === 'number' ? id : null
@@ -309,23 +331,20 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
     const ended = ofCall('CALL_ENDED', 'from-widget')
     await stage('answer', async () => {
       const answered = ofCall('CALL_ANSWERED', 'from-widget')
-      if (kind === 'inbound') return drive('answerIncoming', answered, 'CALL_ANSWERED')
-      const outcome = await drive('answer', answered, 'CALL_ANSWERED').catch((error: unknown): StageOutcome => ({ status: 'failed', error: messageOf(error) }))
+      if (kind === 'inbound') return drive('answer', 'answerIncoming', answered, 'CALL_ANSWERED')
+      const outcome = await drive('answer', 'answer', answered, 'CALL_ANSWERED').catch((error: unknown): StageOutcome => ({ status: 'failed', error: messageOf(error) }))
       if (outcome.status !== 'passed' && ended()) return { status: 'passed', note: 'the call ended without being answered' }
       return outcome
     }, kind === 'outbound')
 
-    await stage('hangUp', () => drive('hangUp', ended, 'CALL_ENDED'))
+    await stage('hangUp', () => drive('hangUp', 'hangUp', ended, 'CALL_ENDED'))
 
     const completed = ofCall('CALL_COMPLETED', 'from-widget')
-    await stage('wrapUp', () => drive('completeWrapUp', completed, 'CALL_COMPLETED', (d) => driver.completeWrapUp!(d, { notes: options.notes })))
+    await stage('wrapUp', () => drive('wrapUp', 'completeWrapUp', completed, 'CALL_COMPLETED', (d) => driver.completeWrapUp!(d, { notes: options.notes })))
 
     await stage('update', async () => {
       const done = completed()
-      const reply = await messages.waitFor(
-        () => messages.toWidget().find((r) => (r.type === 'UPDATE_ENGAGEMENT_SUCCEEDED' || r.type === 'UPDATE_ENGAGEMENT_FAILED') && r.time >= (done?.time ?? 0)),
-        { timeout: wait, description: 'expected the host to answer CALL_COMPLETED (UPDATE_ENGAGEMENT_SUCCEEDED/FAILED)' },
-      )
+      const reply = await stepMessage(messages, () => messages.toWidget().find((r) => (r.type === 'UPDATE_ENGAGEMENT_SUCCEEDED' || r.type === 'UPDATE_ENGAGEMENT_FAILED') && r.time >= (done?.time ?? 0)), 'update', wait)
       const id = payloadOf(reply).engagementId ?? payloadOf(done).engagementId ?? result.createdEngagementId
       if (typeof id === 'number' || typeof id === 'string') result.engagement = await harness.readCall(id)
       if (reply.type === 'UPDATE_ENGAGEMENT_FAILED') return { status: 'failed', error: `The CRM refused the call log: ${JSON.stringify(payloadOf(reply).error ?? payloadOf(reply))}` }

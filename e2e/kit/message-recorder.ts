@@ -31,7 +31,7 @@ interface PageRecord {
  * Runs in every frame: one capturing listener that queues each event and
  * forwards the queue to the binding in batches (one binding call costs a
  * round trip to the test process; a flood of 1,000 messages then takes a
- * few calls instead of 1,000). The queue is also flushed when the page goes away.
+ * few calls instead of 1,000), and a message from the parent at once. The queue is also flushed when the page goes away.
  */
 function recorderScript(binding: string): void {
   const flag = `${binding}Installed`
@@ -62,14 +62,12 @@ function recorderScript(binding: string): void {
   window.addEventListener(
     'message',
     (event: MessageEvent<unknown>) => {
-      queue.push({
-        time: performance.timeOrigin + performance.now(),
-        frameUrl: location.href,
-        origin: event.origin,
-        fromParent: window.parent !== window && event.source === window.parent,
-        data: event.data,
-      })
-      timer ??= setTimeout(flush, 15)
+      const fromParent = window.parent !== window && event.source === window.parent
+      queue.push({ time: performance.timeOrigin + performance.now(), frameUrl: location.href, origin: event.origin, fromParent, data: event.data })
+      // The host's messages (a few per call) go at once: a widget that hangs on one (a loop that never yields
+      // runs before the timer would) must not hide that it received it. Floods come from the widget, in batches.
+      if (fromParent) flush()
+      else timer ??= setTimeout(flush, 15)
     },
     { capture: true },
   )

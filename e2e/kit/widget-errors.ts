@@ -12,12 +12,17 @@
  * report), and the widget frame's failed loads of code and data (a script answering
  * 404 with its reason, a connection refused), which say why a widget never
  * started; a missing stylesheet or font does not stop a widget, so it is not listed.
+ * And the loads of the widget's frame still under way, of any kind (a script or
+ * stylesheet its server holds open keeps the frame from loading, and the host
+ * from sending SYNC): a hung handshake or step names them.
  */
-import type { BrowserContext, CDPSession, Frame, Page } from '@playwright/test'
+import type { BrowserContext, CDPSession, Frame, Page, Request } from '@playwright/test'
 
 const MAX_ERRORS = 20
 /** Console messages kept for the report, of any level. */
 const MAX_CONSOLE = 200
+/** Loads under way tracked at once (a page that starts thousands is said to by the first ones). */
+const MAX_PENDING = 200
 /** The loads whose failure can stop a widget (Playwright's resource types). */
 const VITAL = new Set(['document', 'script', 'fetch', 'xhr'])
 const clip = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text)
@@ -38,6 +43,8 @@ export interface WidgetErrors {
   failedLoads(): string[]
   /** Every console message of the widget's frame, "<level>: <text>" (clipped, at most 200). */
   console(): string[]
+  /** The loads of the widget's frame that have not finished yet, as one sentence; null when none. */
+  pendingLoads(): string | null
 }
 
 export async function collectWidgetErrors(context: BrowserContext, widgetOrigin: string): Promise<WidgetErrors> {
@@ -48,6 +55,8 @@ export async function collectWidgetErrors(context: BrowserContext, widgetOrigin:
     if (list.length < max) list.push(clip(text))
   }
   const watched = new WeakSet<Page | Frame>()
+  /** Loads of the widget's frame under way: when each started, and its status once its headers came. */
+  const pending = new Map<Request, { since: number; status: number | null }>()
 
   const watch = async (target: Page | Frame) => {
     if (watched.has(target)) return
@@ -88,12 +97,29 @@ export async function collectWidgetErrors(context: BrowserContext, widgetOrigin:
     }
   }
 
+  /** The widget's frame, or a frame navigating to the widget (its document's request comes before its URL changes). */
+  const ofWidget = (request: Request) => {
+    try {
+      const frame = request.frame()
+      return inWidgetFrame(frame) || (request.isNavigationRequest() && frame.parentFrame() !== null && new URL(request.url()).origin === widgetOrigin)
+    } catch {
+      return false // a service worker's request
+    }
+  }
+
   const watchPage = async (page: Page) => {
     await watch(page)
+    page.on('request', (request) => {
+      if (ofWidget(request) && pending.size < MAX_PENDING) pending.set(request, { since: Date.now(), status: null })
+    })
+    page.on('requestfinished', (request) => pending.delete(request))
+    page.on('requestfailed', (request) => pending.delete(request))
     page.on('framenavigated', (frame) => {
       if (inWidgetFrame(frame)) void watch(frame)
     })
     page.on('response', (response) => {
+      const load = pending.get(response.request())
+      if (load) load.status = response.status()
       if (response.status() < 400 || !VITAL.has(response.request().resourceType())) return
       let frame: Frame
       try {
@@ -123,5 +149,14 @@ export async function collectWidgetErrors(context: BrowserContext, widgetOrigin:
 
   for (const page of context.pages()) await watchPage(page)
   context.on('page', (page) => void watchPage(page))
-  return { errors: () => [...errors], failedLoads: () => [...failedLoads], console: () => [...consoleLines] }
+  const pendingLoads = () => {
+    if (pending.size === 0) return null
+    const now = Date.now()
+    const loads = [...pending].slice(0, 5).map(([request, { since, status }]) => {
+      const after = `${((now - since) / 1000).toFixed(1)} s`
+      return `${clip(request.url())} (${status === null ? `no answer after ${after}` : `answered ${status}, its body still coming after ${after}`})`
+    })
+    return `the widget's page had not finished loading: ${loads.join(', ')}${pending.size > 5 ? ` and ${pending.size - 5} more` : ''}`
+  }
+  return { errors: () => [...errors], failedLoads: () => [...failedLoads], console: () => [...consoleLines], pendingLoads }
 }

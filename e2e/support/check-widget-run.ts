@@ -23,13 +23,14 @@ export interface CheckWidgetRun {
 
 let runs = 0
 
-export function checkWidget(args: string[], timeoutMs = 100_000): Promise<CheckWidgetRun> {
+/** `env`: more environment for the run (e.g. $RINGSIDE_WAITS, the waits' bounds). */
+export function checkWidget(args: string[], timeoutMs = 100_000, env: Readonly<Record<string, string>> = {}): Promise<CheckWidgetRun> {
   runs += 1
   const dir = join(test.info().outputDir, `check-widget-${runs}`)
   return new Promise((done, failed) => {
     // CI would refuse to reuse a server; each run has its own ports anyway. FORCE_COLOR=0 again after
     // plainOutputEnv: inside a Playwright worker FORCE_COLOR=1 is Playwright's own, not the user's.
-    const child = spawn(process.execPath, ['scripts/check-widget.mjs', ...args], { cwd: root, env: { ...plainOutputEnv(process.env), CI: '', FORCE_COLOR: '0', WIDGET_CHECK_DIR: dir, CHECK_WIDGET_BUILD: 'never' } })
+    const child = spawn(process.execPath, ['scripts/check-widget.mjs', ...args], { cwd: root, env: { ...plainOutputEnv(process.env), CI: '', FORCE_COLOR: '0', WIDGET_CHECK_DIR: dir, CHECK_WIDGET_BUILD: 'never', ...env } })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
