@@ -23,7 +23,10 @@ export async function start(): Promise<void> {
   const root = createRoot(container)
   root.render(<StartupScreen />)
   try {
-    const connection = await connectCrm({ seedOptions: { widgetUrl: defaultWidgetUrl(window.location) } })
+    const connection = await connectCrm({
+      seedOptions: { widgetUrl: defaultWidgetUrl(window.location) },
+      onWait: (sentence) => root.render(<StartupScreen waiting={sentence} />),
+    })
     followCrmConnection(connection)
   } catch (error) {
     root.render(<StartupError error={error} />)

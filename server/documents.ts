@@ -12,6 +12,7 @@
  * React refresh preamble) go into its Content-Security-Policy.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
+import { SERVER_PAGE_TIMING } from '../shared/api/api-paths.ts'
 import { inlineScriptHashes, isDocumentType, isScriptableResource, pageAt, pageHeaders, RESOURCE_POLICY } from './page-policy.ts'
 
 type Chunk = string | Uint8Array
@@ -99,6 +100,8 @@ export function policeDocuments(res: ServerResponse, pathname: string, frameAnce
     const body = Buffer.concat(held)
     const headers = pageHeaders(page!, { frameAncestors, scriptHashes: inlineScriptHashes(body.toString('utf8')) })
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+    // The page learns that a Ringside server served it, so it never falls back to a database of its own.
+    res.setHeader('server-timing', `${SERVER_PAGE_TIMING};desc="Ringside server"`)
     if (head) writeHead(...head)
     return end(body, callback)
   }) as ServerResponse['end']

@@ -6,6 +6,7 @@
  */
 import { expect, type Frame, type FrameLocator, type Locator, type Page } from '@playwright/test'
 import { WIDGET_IFRAME, widgetHostPage, type Placement } from './placements.ts'
+import { isOnThisMachine } from '../../shared/url/this-machine.ts'
 
 /** The tabs of the harness's integration tools drawer. */
 export type ToolTab = 'Message inspector' | 'Faults' | 'Composer'
@@ -175,6 +176,8 @@ export class Harness {
   #placement: Placement | undefined
   /** The calling window, once the harness opened it (window placement). */
   #popup: Promise<Page> | null = null
+  /** A widget URL off this machine that the calling window still has to be told to load (see open()). */
+  #confirmInWindow = false
   /** The page that holds the widget's iframe (see placements.ts). */
   #host: Page
 
@@ -194,6 +197,10 @@ export class Harness {
   /** The page that holds the widget: the harness page, or the calling window (waits for it). */
   async widgetPage(timeout = 15_000): Promise<Page> {
     this.#host = await widgetHostPage(this.page, this.placement, this.#popup, timeout)
+    if (this.#confirmInWindow && this.#host !== this.page) {
+      this.#confirmInWindow = false
+      await this.#host.getByRole('button', { name: 'Load this widget' }).click({ timeout })
+    }
     return this.#host
   }
 
@@ -249,7 +256,15 @@ export class Harness {
     const waitFor = options.waitFor ?? 'shell'
     if (waitFor === 'none') return
     await expect(this.statusBadge).toBeVisible({ timeout: 15_000 })
-    if (waitFor === 'handshake') await this.waitForHandshake()
+    // The harness loads a ?widget= URL off this machine only once the person at it says so: the kit is that person
+    // (in the calling window when the widget runs there: the window asks when it opens).
+    const confirm = widgetUrl !== undefined && !isOnThisMachine(widgetUrl)
+    this.#confirmInWindow = confirm && this.#placement === 'window'
+    if (confirm && this.#placement !== 'window') await this.page.getByRole('button', { name: 'Load this widget' }).click({ timeout: 15_000 })
+    if (waitFor === 'handshake') {
+      if (this.#confirmInWindow) await this.widgetPage()
+      await this.waitForHandshake()
+    }
   }
 
   /** Waits until the host's handshake with the widget succeeded. */

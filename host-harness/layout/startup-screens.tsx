@@ -1,17 +1,31 @@
 /**
- * What the harness shows before the emulated API is up, and when it cannot
- * start (the MSW service worker failed to register or activate).
+ * What the harness shows before the emulated API is up (or while the Ringside
+ * server that served it does not answer), and when it cannot start (the MSW
+ * service worker failed to register or activate, or that server never answered).
  */
+import { ServerUnreachableError } from '../../shared/api/browser/connect.ts'
 
-export function StartupScreen() {
+/** `waiting`: the Ringside server that served the page has not answered yet (which server, since when, what to do). */
+export function StartupScreen({ waiting }: { waiting?: string }) {
   return (
     <div className="startup" role="status">
-      <p>Starting the emulated CRM…</p>
+      <p>{waiting ?? 'Starting the emulated CRM…'}</p>
     </div>
   )
 }
 
 export function StartupError({ error }: { error: unknown }) {
+  if (error instanceof ServerUnreachableError) {
+    return (
+      <div className="startup startup-error" role="alert">
+        <h1>The Ringside server did not answer</h1>
+        <p>{error.message}</p>
+        <button type="button" onClick={() => window.location.reload()}>
+          Reload
+        </button>
+      </div>
+    )
+  }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
   const noServiceWorker = typeof navigator === 'undefined' || !('serviceWorker' in navigator)
   return (

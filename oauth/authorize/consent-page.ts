@@ -75,7 +75,7 @@ function render(consent: Consent, onDecision: (decision: 'grant' | 'deny', grant
 
 /** Connect to the emulated CRM, then show the request (or why it cannot proceed). */
 export async function start(): Promise<void> {
-  const crm = await connectCrm()
+  const crm = await connectCrm({ onWait: (sentence) => root.replaceChildren(el('p', { role: 'status' } as Partial<HTMLParagraphElement>, sentence)) })
   const params = readAuthorizeParams(location.search)
   let consent: Consent
   try {

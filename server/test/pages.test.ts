@@ -16,6 +16,7 @@ import { startRingside, type RingsideServer } from '../server.ts'
 import { REPO_ROOT } from '../package-info.ts'
 import { freePortPair } from './support.ts'
 import { policyProblems } from '../../e2e/support/policy-check.ts'
+import { SERVER_PAGE_TIMING } from '../../shared/api/api-paths.ts'
 
 const DOCUMENT = /\.(html?|xhtml)$/i
 
@@ -106,6 +107,8 @@ describe('only product pages, each with its policy', () => {
       const answers = [...(await htmlAnswers(origins.slice(0, 1), candidates(roots))), ...(await htmlAnswers(origins.slice(1), candidates([])))]
       expect(finalPaths(answers)).toEqual(EXPECTED)
       expectPolicy(answers, origins)
+      // Every page the server serves tells the page so (it then never falls back to a database of its own).
+      for (const answer of answers) expect(answer.headers.get('server-timing'), answer.path).toMatch(new RegExp(`^${SERVER_PAGE_TIMING};`))
       // The test pages' build is never reachable through the server, under any path.
       const testPages = documentPaths(resolve(REPO_ROOT, 'dist-test')).map((path) => `/dist-test${path}`)
       expect(await htmlAnswers(origins.slice(0, 1), testPages)).toEqual([])
@@ -126,6 +129,8 @@ describe('only product pages, each with its policy', () => {
     const origins = [`http://127.0.0.1:${port}`, `http://127.0.0.1:${port + 1}`]
     const answers = await htmlAnswers(origins, candidates([resolve(REPO_ROOT, 'dist')]))
     expect(finalPaths(answers)).toEqual(EXPECTED)
+    // A static host's pages carry no server mark: they keep browser-only mode.
+    for (const answer of answers) expect(answer.headers.get('server-timing'), answer.path).toBeNull()
     // The headers file names `npm run preview`'s origins; this run's ports are others, so only the rest is checked.
     expectPolicy(
       answers,

@@ -75,3 +75,12 @@ export const CHANGE_CLIENT_HEADER = 'x-ringside-client'
 export function requestClient(headers: Headers): string | undefined {
   return headers.get(CHANGE_CLIENT_HEADER)?.slice(0, 100)
 }
+
+/**
+ * The Server-Timing entry the Ringside server puts on every page it serves
+ * (server/documents.ts), read by the page through its navigation timing
+ * (`PerformanceNavigationTiming.serverTiming`): a page that carries it never
+ * falls back to browser-only mode (shared/api/browser/connect.ts). Static
+ * hosts serve the build without it.
+ */
+export const SERVER_PAGE_TIMING = 'ringside-server'

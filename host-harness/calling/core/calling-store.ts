@@ -102,6 +102,8 @@ export interface CallingState {
   /** Problems with the API settings, the override or ?widget= (each ignored). */
   settingsErrors: string[]
   effective: EffectiveSettings | null
+  /** A `?widget=` URL off this machine, waiting for the person at the harness to load it or keep the registered widget. */
+  pendingWidget: { url: string; origin: string } | null
   iframeLocation: IframeLocation
   syncTimeoutMs: number
   /** SYNC retry interval: 100 ms as the real host, 10 ms in fast mode (`?syncFast=1`). */
@@ -242,6 +244,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
     apiSettings: null,
     settingsErrors: [],
     effective: null,
+    pendingWidget: null,
     iframeLocation: 'widget',
     syncTimeoutMs: 30000,
     syncIntervalMs: 100,

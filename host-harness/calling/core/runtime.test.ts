@@ -79,6 +79,32 @@ test('?widget= in the address wins over the registered URL; an invalid one is re
   expect(store.getState().settingsErrors).toEqual([expect.stringContaining('?widget=javascript:alert(1) is not an http(s) URL')])
 })
 
+test('a ?widget= URL off this machine waits for a yes: the registered widget keeps running, no handshake with it', async () => {
+  startRuntime('?widget=' + encodeURIComponent('https://attacker.example/w') + '&syncFast=1')
+  const frame = await mounted(REGISTERED)
+  expect(store.getState().pendingWidget).toEqual({ url: 'https://attacker.example/w', origin: 'https://attacker.example' })
+  expect(container.querySelectorAll('iframe')).toHaveLength(1)
+  handshake(frame)
+  expect(store.getState().effective?.sources.url).toBe('api')
+  runtime.loadPendingWidget()
+  await mounted('https://attacker.example/w')
+  expect(store.getState()).toMatchObject({ pendingWidget: null, effective: { sources: { url: 'query' } } })
+  expect(window.location.search).toContain('widget=')
+})
+
+test('keeping the registered widget drops ?widget= from the address; nothing is framed from it', async () => {
+  startRuntime('?widget=' + encodeURIComponent('http://127.attacker.example/w') + '&syncFast=1')
+  await mounted(REGISTERED)
+  expect(store.getState().pendingWidget?.origin).toBe('http://127.attacker.example')
+  runtime.keepRegisteredWidget()
+  expect(store.getState().pendingWidget).toBeNull()
+  expect(window.location.search).toBe('?syncFast=1')
+  await mounted(REGISTERED)
+  // Loading after declining does nothing: the choice was made.
+  runtime.loadPendingWidget()
+  expect(iframe()?.getAttribute('src')).toBe(REGISTERED)
+})
+
 test('a localStorage override from another tab switches the widget; an invalid one is shown and ignored', async () => {
   startRuntime()
   await mounted(REGISTERED)
@@ -96,6 +122,8 @@ test('a localStorage override from another tab switches the widget; an invalid o
 
 test('setting the URL in the harness writes the override and stops ?widget= from applying', async () => {
   startRuntime('?widget=' + encodeURIComponent('https://a.example/') + '&syncTimeoutMs=900')
+  await vi.waitFor(() => expect(store.getState().pendingWidget).not.toBeNull())
+  runtime.loadPendingWidget()
   await mounted('https://a.example/')
   expect(runtime.setOverrideUrl('ftp://nope')).toEqual({ ok: false, error: expect.stringContaining('http(s)') })
   expect(runtime.setOverrideUrl('https://b.example/w')).toEqual({ ok: true })

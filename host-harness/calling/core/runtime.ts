@@ -21,6 +21,7 @@ import {
   parseApiSettings,
   parseOverride,
   parseQueryWidget,
+  queryWidgetNeedsConsent,
   resolveSettings,
 } from './settings.ts'
 
@@ -125,8 +126,13 @@ export class CallingRuntime {
     if (this.#started) return
     this.#started = true
     const query = parseQueryWidget(window.location.search)
-    this.#queryUrl = query.url
     this.#queryErrors = query.errors
+    // Another site may have opened this address: a widget off this machine waits for a yes in the dock.
+    if (query.url !== null && queryWidgetNeedsConsent(query.url)) {
+      this.store.getState().patch({ pendingWidget: { url: query.url, origin: new URL(query.url).origin } })
+    } else {
+      this.#queryUrl = query.url
+    }
     this.store.getState().patch({ syncTimeoutMs: syncTimeoutFromQuery(window.location.search), syncIntervalMs: syncIntervalFromQuery(window.location.search) })
     // A `storage` event reaches the OTHER tabs only. A change made in this tab (e.g.
     // localStorage.setItem in its devtools) is noticed when the tab or the dock regains
@@ -369,16 +375,31 @@ export class CallingRuntime {
     if (next.error) return { ok: false, error: next.error }
     if (next.value === null) window.localStorage.removeItem(OVERRIDE_STORAGE_KEY)
     else window.localStorage.setItem(OVERRIDE_STORAGE_KEY, next.value)
-    if (this.#queryUrl !== null || this.#queryErrors.length > 0) {
+    if (this.#queryUrl !== null || this.#queryErrors.length > 0 || this.store.getState().pendingWidget) {
       // The harness UI is the newer choice: drop ?widget= from the address so it sticks.
-      const address = new URL(window.location.href)
-      address.searchParams.delete('widget')
-      window.history.replaceState(window.history.state, '', address.href)
+      dropQueryWidget()
       this.#queryUrl = null
       this.#queryErrors = []
+      this.store.getState().patch({ pendingWidget: null })
     }
     this.#apply()
     return { ok: true }
+  }
+
+  /** The person at the harness chose to load the `?widget=` URL that waited: it applies for this page load. */
+  loadPendingWidget(): void {
+    const pending = this.store.getState().pendingWidget
+    if (!pending) return
+    this.store.getState().patch({ pendingWidget: null })
+    this.#queryUrl = pending.url
+    this.#apply()
+  }
+
+  /** The person at the harness declined the `?widget=` URL: it leaves the address, the widget in place keeps running. */
+  keepRegisteredWidget(): void {
+    if (!this.store.getState().pendingWidget) return
+    this.store.getState().patch({ pendingWidget: null })
+    dropQueryWidget()
   }
 
   setHostFaults(faults: HostFaults): void {
@@ -416,6 +437,13 @@ export class CallingRuntime {
     this.#host.sendRaw({ ...message, type: message.type, messageId })
     return { ok: true, messageId }
   }
+}
+
+/** Removes `?widget=` from the address bar (a reload then keeps the choice made in the harness). */
+function dropQueryWidget(): void {
+  const address = new URL(window.location.href)
+  address.searchParams.delete('widget')
+  window.history.replaceState(window.history.state, '', address.href)
 }
 
 function readOverride(): string | null {

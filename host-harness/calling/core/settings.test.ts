@@ -6,6 +6,7 @@ import {
   parseApiSettings,
   parseOverride,
   parseQueryWidget,
+  queryWidgetNeedsConsent,
   resolveSettings,
   type ApiCallingSettings,
 } from './settings.ts'
@@ -108,4 +109,33 @@ test('setting the URL from the UI keeps the other override fields; clearing remo
   expect(JSON.parse(set.value ?? 'null')).toEqual({ isReady: false, url: 'http://127.0.0.1:4174/widget/?x=1' })
   expect(overrideWithUrl(JSON.stringify({ url: 'http://a.example/' }), null)).toEqual({ value: null })
   expect(overrideWithUrl(null, 'ftp://nope')).toMatchObject({ value: null, error: expect.stringContaining('http(s)') })
+})
+
+test('?widget= loads at once only on this machine, judged on the parsed host; every other URL waits for a yes', () => {
+  const onThisMachine = [
+    'http://127.0.0.1:4174/widget/',
+    'http://127.8.9.10/w',
+    'http://0x7f.1/', // the URL parser reads it as 127.0.0.1
+    'http://2130706433/', // 127.0.0.1 as one number
+    'http://[::1]:3000/',
+    'http://[::ffff:7f00:1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://localhost:3000/',
+    'https://widget.localhost/',
+    'http://LOCALHOST./',
+  ]
+  const elsewhere = [
+    'https://attacker.example/w',
+    'http://127.attacker.example/',
+    'http://localhost.attacker.example/',
+    'http://127.0.0.1.nip.io/',
+    'http://10.0.0.1/',
+    'http://[::2]/',
+    'http://[::ffff:a00:1]/',
+    'http://0.0.0.0/',
+    'https://user@attacker.example@127.0.0.1.example/',
+    'not a url',
+  ]
+  for (const url of onThisMachine) expect(queryWidgetNeedsConsent(url), url).toBe(false)
+  for (const url of elsewhere) expect(queryWidgetNeedsConsent(url), url).toBe(true)
 })

@@ -9,13 +9,16 @@
  *    testing a widget before it is registered: a JSON object with
  *    any of `isReady`, `name`, `url`;
  * 3. `?widget=<url>` in the harness page's query (before the hash), for this
- *    page load only.
+ *    page load only. Any web site can send the browser to such an address, so
+ *    a URL that is not on this machine waits until the person at the harness
+ *    confirms it ({@link queryWidgetNeedsConsent}).
  *
  * Every URL must be http(s). An invalid layer (or field) is reported as an
  * error and ignored; the layers below it still apply.
  */
 import { isRecord } from '../../../shared/crm/guards.ts'
 import { safeUrl } from '../../../shared/url/safe-url.ts'
+import { isOnThisMachine } from '../../../shared/url/this-machine.ts'
 
 export const OVERRIDE_STORAGE_KEY = 'LocalSettings:Calling:CallingExtensions'
 
@@ -135,6 +138,19 @@ export function parseQueryWidget(search: string): { url: string | null; errors: 
   const url = httpUrl(raw)
   if (url === null) return { url: null, errors: [`?widget=${raw} is not an http(s) URL; it is ignored.`] }
   return { url, errors: [] }
+}
+
+/**
+ * Whether a `?widget=` URL waits for the person at the harness to confirm it.
+ * Any page on the web can open the harness with `?widget=`; the widget it
+ * names would then drive the CRM (log calls, read the record shown). Loaded
+ * at once only when its host is this machine, judged on the parsed host
+ * (loopback IP, or localhost / *.localhost): a page there is a program the
+ * developer already runs. The localStorage override and the Setup field are
+ * written only by Ringside's own page, so they need no confirmation.
+ */
+export function queryWidgetNeedsConsent(url: string): boolean {
+  return !isOnThisMachine(url)
 }
 
 export interface ResolveInput {

@@ -16,6 +16,7 @@ import type { EffectiveSettings } from '../core/settings.ts'
 import { callingRuntime } from '../core/runtime.ts'
 import { PlacementSelect } from '../core/placement-select.tsx'
 import { handshakeLabel } from './status-badge.tsx'
+import { PendingWidgetNotice } from './pending-widget.tsx'
 import '../core/panel-controls.css'
 import './dock.css'
 
@@ -116,6 +117,7 @@ export function CallingDock() {
             </button>
           </div>
         </header>
+        <PendingWidgetNotice />
         {setupOpen || (settingsLoad !== 'loading' && !effective) ? <WidgetSetup /> : null}
         {incoming ? (
           <div className="calling-dock__incoming" role="status">
@@ -207,6 +209,11 @@ function WidgetSetup() {
       <p className="calling-setup__note">
         Applies at once. Set the <code>LocalSettings:Calling:CallingExtensions</code> key by hand instead? Other tabs switch at
         once; this tab switches when it or the dock next gets focus (a <code>storage</code> event reaches other tabs only).
+      </p>
+      <p className="calling-setup__note">
+        <code>?widget=&lt;url&gt;</code> in the address loads a widget for this visit. Any web site can link here with it, so a
+        widget that is not on this machine (localhost, *.localhost, 127.x.x.x, [::1]) waits until you press <em>Load this
+        widget</em>.
       </p>
       {effective ? (
         <p className="calling-setup__source">

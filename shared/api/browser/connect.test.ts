@@ -156,3 +156,78 @@ it('a stream the server refuses (its cap) is reported with the server\'s message
     vi.useRealTimers()
   }
 })
+
+describe('a page the Ringside server served never falls back to browser-only mode', () => {
+  /** A fetch that never answers: it ends only when its signal aborts (the probe's deadline). */
+  const stalled = (_input: unknown, init?: RequestInit) =>
+    new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)))
+  const browserService = vi.fn(async () => ({ onChange: () => () => {} }))
+
+  /** Marks this page as served by a Ringside server (its Server-Timing entry) or by a static host, and loads connect.ts afresh. */
+  async function page(servedByServer: boolean) {
+    vi.stubGlobal('location', { origin: 'http://127.0.0.1:5173' })
+    vi.spyOn(performance, 'getEntriesByType').mockReturnValue([
+      { serverTiming: servedByServer ? [{ name: 'ringside-server', description: 'Ringside server', duration: 0 }] : [] } as unknown as PerformanceEntry,
+    ])
+    browserService.mockClear()
+    vi.doMock('./msw.ts', () => ({ createBrowserCrmService: browserService }))
+    return freshConnectCrm()
+  }
+
+  afterEach(() => {
+    vi.doUnmock('./msw.ts')
+    vi.restoreAllMocks()
+  })
+
+  it('the server-served mark is read from the navigation entry', async () => {
+    await page(true)
+    expect((await import('./connect.ts')).servedByRingsideServer()).toBe(true)
+    await page(false)
+    expect((await import('./connect.ts')).servedByRingsideServer()).toBe(false)
+  })
+
+  it('a server that does not answer: the page waits with a sentence, then says so plainly at its deadline, never switching store', async () => {
+    const connectCrm = await page(true)
+    vi.stubGlobal('fetch', stalled)
+    const sentences: string[] = []
+    const error = await connectCrm({ probeTimeoutMs: 50, serverDeadlineMs: 400, onWait: (sentence) => sentences.push(sentence) }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(Error)
+    expect((error as Error).name).toBe('ServerUnreachableError')
+    expect((error as Error).message).toMatch(/^The Ringside server at http:\/\/127\.0\.0\.1:5173 has not answered since .+ \(\d+ s; last try: no answer within \d+ ms\)\. The page does not switch to a database of its own: check the terminal running npm start/)
+    expect(sentences.length).toBeGreaterThan(0)
+    expect(sentences[0]).toMatch(/^Waiting for the Ringside server at http:\/\/127\.0\.0\.1:5173: no answer since .+Is npm start \(or ringside start\) still running\? This page keeps to that server's data and gives up at /)
+    expect(browserService).not.toHaveBeenCalled()
+  })
+
+  it('a server that answers late (or after a failed connection) is used: server mode, not the in-page database', async () => {
+    const connectCrm = await page(true)
+    let tries = 0
+    vi.stubGlobal('fetch', async (input: unknown, init?: RequestInit) => {
+      tries += 1
+      if (tries === 1) return stalled(input, init)
+      if (tries === 2) throw new TypeError('Failed to fetch')
+      return serverInfo()
+    })
+    const sentences: string[] = []
+    const connection = await connectCrm({ probeTimeoutMs: 50, onWait: (sentence) => sentences.push(sentence) })
+    expect(connection.mode).toBe('server')
+    expect(sentences).toHaveLength(2)
+    expect(sentences[1]).toContain('last try: the connection failed')
+    expect(browserService).not.toHaveBeenCalled()
+  })
+
+  it('an answer that is not a Ringside server (e.g. another program on the port) is said plainly; no fallback', async () => {
+    const connectCrm = await page(true)
+    vi.stubGlobal('fetch', async () => new Response('<!doctype html>', { status: 200, headers: { 'content-type': 'text/html' } }))
+    await expect(connectCrm({ probeTimeoutMs: 50 })).rejects.toThrow(/served this page, but \/_ringside\/v1\/server did not answer as a Ringside server \(HTTP 200, text\/html\)/)
+    expect(browserService).not.toHaveBeenCalled()
+  })
+
+  it('a page a static host served (no mark) keeps its behaviour: no answer within the probe, so browser-only mode', async () => {
+    const connectCrm = await page(false)
+    vi.stubGlobal('fetch', stalled)
+    const connection = await connectCrm({ probeTimeoutMs: 50 })
+    expect(connection.mode).toBe('browser-only')
+    expect(browserService).toHaveBeenCalledTimes(1)
+  })
+})

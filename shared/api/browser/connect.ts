@@ -8,6 +8,8 @@
  *   stream (Server-Sent Events), reconnecting after a server restart.
  * - **browser-only mode** (a static build): nothing answers, so the page
  *   starts the emulated CRM itself (MSW, see msw.ts) and takes its changes.
+ *   Only a page a static host served may: a page the Ringside server served
+ *   (servedByRingsideServer) waits for that server, within a deadline.
  *
  * Pages that use the API (the harness, the consent page, fixture pages) call
  * `connectCrm()` once and await it before their first request.
@@ -15,7 +17,7 @@
 import type { SeedOptions } from '../seed.ts'
 import type { CrmChangeEvent } from './msw.ts'
 import { ChangeCursor, followChangeStream, type StreamEvent } from './server-changes.ts'
-import { CHANGE_CLIENT_HEADER, SERVER_PATHS } from '../api-paths.ts'
+import { CHANGE_CLIENT_HEADER, SERVER_PAGE_TIMING, SERVER_PATHS } from '../api-paths.ts'
 import { parsePosition, type ChangePosition } from '../change-stream.ts'
 
 export type CrmMode = 'server' | 'browser-only'
@@ -61,8 +63,44 @@ export interface CrmConnection {
 export interface ConnectOptions {
   /** Browser-only mode: the seed of a fresh database (e.g. the widget URL). */
   seedOptions?: SeedOptions
-  /** How long to wait for the server to answer the probe (default 3000 ms). */
+  /** How long to wait for the server to answer the probe, or each try of a server-served page (default 3000 ms). */
   probeTimeoutMs?: number
+  /** A page a Ringside server served: how long it waits for that server before it says so (default 60 s). */
+  serverDeadlineMs?: number
+  /** A page a Ringside server served: told a sentence (which server, since when, what to do) while it waits. */
+  onWait?: (sentence: string) => void
+}
+
+type Answer = { kind: 'server'; info: ServerInfo } | { kind: 'not-server'; detail: string } | { kind: 'silent'; detail: string }
+
+/** One GET /_ringside/v1/server within `timeoutMs`: a server's info, some other answer, or none (no answer in time, or the network failed). */
+async function ask(timeoutMs: number): Promise<Answer> {
+  let response: Response
+  let body: unknown
+  try {
+    response = await fetch(SERVER_PATHS.info, { headers: { accept: 'application/json' }, cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) })
+  } catch (error) {
+    return { kind: 'silent', detail: error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}` : 'the connection failed' }
+  }
+  const notServer = { kind: 'not-server', detail: `HTTP ${response.status}, ${response.headers.get('content-type') ?? 'no content type'}` } as const
+  if (!(response.headers.get('content-type') ?? '').includes('json')) return notServer
+  try {
+    body = await response.json()
+  } catch {
+    return notServer
+  }
+  if (!response.ok) {
+    const error = body as { message?: unknown; correlationId?: unknown; category?: unknown } | null
+    if (response.status !== 404 && typeof error?.correlationId === 'string' && typeof error.category === 'string') {
+      throw new Error(`The Ringside server behind this page refused it (HTTP ${response.status}): ${String(error.message)}`)
+    }
+    return notServer
+  }
+  const info = body as Partial<ServerInfo> | null
+  if (info?.mode !== 'server') return notServer
+  const { changePosition, ...rest } = info as ServerInfo
+  const position = parsePosition(changePosition)
+  return { kind: 'server', info: { ...rest, ...(position && { changePosition: position }) } }
 }
 
 /**
@@ -74,28 +112,67 @@ export interface ConnectOptions {
  * is no refusal: browser-only mode's own API answers this path so.
  */
 export async function probeServer(timeoutMs = 3000): Promise<ServerInfo | undefined> {
-  let response: Response
-  let body: unknown
-  try {
-    response = await fetch(SERVER_PATHS.info, { headers: { accept: 'application/json' }, cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) })
-    if (!(response.headers.get('content-type') ?? '').includes('json')) return undefined
-    body = await response.json()
-  } catch {
-    return undefined
-  }
-  if (!response.ok) {
-    const error = body as { message?: unknown; correlationId?: unknown; category?: unknown } | null
-    if (response.status !== 404 && typeof error?.correlationId === 'string' && typeof error.category === 'string') {
-      throw new Error(`The Ringside server behind this page refused it (HTTP ${response.status}): ${String(error.message)}`)
-    }
-    return undefined
-  }
-  const info = body as Partial<ServerInfo> | null
-  if (info?.mode !== 'server') return undefined
-  const { changePosition, ...rest } = info as ServerInfo
-  const position = parsePosition(changePosition)
-  return { ...rest, ...(position && { changePosition: position }) }
+  const answer = await ask(timeoutMs)
+  return answer.kind === 'server' ? answer.info : undefined
 }
+
+/**
+ * Whether a Ringside server served this page: its page responses carry the
+ * Server-Timing entry SERVER_PAGE_TIMING, which the page reads from its
+ * navigation entry (PerformanceNavigationTiming.serverTiming; browsers expose
+ * it in secure contexts, which http://127.0.0.1 and http://localhost are).
+ */
+export function servedByRingsideServer(): boolean {
+  try {
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
+    return navigation?.serverTiming?.some((entry) => entry.name === SERVER_PAGE_TIMING) ?? false
+  } catch {
+    return false
+  }
+}
+
+/** The server that served this page gave no usable answer before the wait's deadline; the page did not switch store. */
+export class ServerUnreachableError extends Error {
+  override name = 'ServerUnreachableError'
+}
+
+const clock = (time: number) => new Date(time).toLocaleTimeString()
+
+/**
+ * A page a Ringside server served keeps to that server: it asks again until
+ * the server answers or `deadlineMs` passes, telling `onWait` a sentence on
+ * each miss, and never falls back to browser-only mode (its writes would go
+ * to another store).
+ */
+async function waitForServer(options: ConnectOptions): Promise<ServerInfo> {
+  const origin = globalThis.location?.origin ?? 'this origin'
+  const since = Date.now()
+  const deadline = since + (options.serverDeadlineMs ?? DEFAULT_SERVER_DEADLINE_MS)
+  const attemptMs = options.probeTimeoutMs ?? 3000
+  for (;;) {
+    const answer = await ask(Math.max(1, Math.min(attemptMs, deadline - Date.now())))
+    if (answer.kind === 'server') return answer.info
+    if (answer.kind === 'not-server') {
+      throw new ServerUnreachableError(
+        `The Ringside server at ${origin} served this page, but ${SERVER_PATHS.info} did not answer as a Ringside server (${answer.detail}). The page does not switch to a database of its own: check what now listens on this port, then reload.`,
+      )
+    }
+    const waited = Math.round((Date.now() - since) / 1000)
+    if (Date.now() >= deadline) {
+      throw new ServerUnreachableError(
+        `The Ringside server at ${origin} has not answered since ${clock(since)} (${waited} s; last try: ${answer.detail}). The page does not switch to a database of its own: check the terminal running npm start (or ringside start), then reload.`,
+      )
+    }
+    options.onWait?.(
+      `Waiting for the Ringside server at ${origin}: no answer since ${clock(since)} (${waited} s; last try: ${answer.detail}). Is npm start (or ringside start) still running? This page keeps to that server's data and gives up at ${clock(deadline)}.`,
+    )
+    await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_PAUSE_MS, Math.max(0, deadline - Date.now()))))
+  }
+}
+
+/** How long a page a Ringside server served waits for it to answer, by default. */
+export const DEFAULT_SERVER_DEADLINE_MS = 60_000
+const RETRY_PAUSE_MS = 500
 
 /**
  * Server mode's change stream, shared by every page of the origin through a
@@ -158,7 +235,8 @@ function catchingUp(start: ChangePosition | undefined, clientId: string, tell: (
 }
 
 async function connect(options: ConnectOptions): Promise<CrmConnection> {
-  const server = await probeServer(options.probeTimeoutMs)
+  // A page the server served never falls back: only a page from a static host may start its own database.
+  const server = servedByRingsideServer() ? await waitForServer(options) : await probeServer(options.probeTimeoutMs)
   if (server) {
     const listeners = new Set<(event: CrmChangeEvent) => void>()
     const liveListeners = new Set<(state: LiveUpdates) => void>()
