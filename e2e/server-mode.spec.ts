@@ -1,17 +1,19 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test'
-import { ORIGINS } from './origins.ts'
 import { importServer } from './support/server-module.ts'
 
 /**
  * Server mode (`npm start`): every page of every browser shares one
  * database, and open pages learn of changes from the server's change stream.
  * The e2e server runs with --sandboxes, so two contexts share a database only
- * when they name the same sandbox; these tests give both contexts one.
+ * when they send the same sandbox cookie; these tests copy the one the
+ * server minted for the first context into the second (the server trusts
+ * only cookies it minted).
  */
 
-async function contextInSandbox(browser: Browser, sandbox: string): Promise<BrowserContext> {
+/** A second context in the first one's sandbox: the cookie a page of this server minted for the first, copied. */
+async function sameSandbox(browser: Browser, first: BrowserContext): Promise<BrowserContext> {
   const context = await browser.newContext()
-  await context.addCookies([{ name: 'ringside_sandbox', value: sandbox, url: ORIGINS.harness }])
+  await context.addCookies((await first.cookies()).filter((cookie) => cookie.name === 'ringside_sandbox'))
   return context
 }
 
@@ -31,14 +33,14 @@ async function createTicket(page: Page, subject: string): Promise<number> {
   }, subject)
 }
 
-test('two browser contexts on one server see each other’s writes without a reload, and none is lost', async ({ browser }, testInfo) => {
-  const sandbox = `two-contexts-${testInfo.workerIndex}-${Date.now()}`
-  const first = await contextInSandbox(browser, sandbox)
-  const second = await contextInSandbox(browser, sandbox)
+test('two browser contexts on one server see each other’s writes without a reload, and none is lost', async ({ browser }) => {
+  const first = await browser.newContext()
+  let second: BrowserContext | undefined
   try {
     const a = await first.newPage()
-    const b = await second.newPage()
     await openHarness(a, '#/tickets')
+    second = await sameSandbox(browser, first)
+    const b = await second.newPage()
     await openHarness(b, '#/tickets')
     await expect(a.locator('.crm-mode-badge')).toHaveText('Server mode')
     const listA = a.getByRole('table', { name: 'Tickets' })
@@ -66,7 +68,7 @@ test('two browser contexts on one server see each other’s writes without a rel
     expect(subjects).toEqual(expect.arrayContaining([...fromA, 'From B in the panel']))
   } finally {
     await first.close()
-    await second.close()
+    await second?.close()
   }
 })
 

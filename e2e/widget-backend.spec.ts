@@ -15,7 +15,8 @@ import { freePortPair } from '../server/test/support.ts'
  * Ringside, seeking with a Range request that reaches the backend.
  *
  * The backend uses the server's main database (a Node client names no
- * sandbox), so this browser context asks for the main one too.
+ * sandbox), so this browser context asks for the main one too (the
+ * x-ringside-sandbox header on each of its requests to the server).
  */
 
 // Both tests in one worker, in order: each worker that runs a test of this file starts a backend of its own.
@@ -64,7 +65,8 @@ const activity = (page: Page) => page.getByRole('region', { name: 'Activity' })
 
 /** Maria Garcia's record page, in the main database; returns the page errors seen from now on. */
 async function openMariaGarcia(context: BrowserContext, page: Page): Promise<string[]> {
-  await context.addCookies([{ name: 'ringside_sandbox', value: 'main', url: ORIGINS.harness }])
+  // The server trusts no sandbox cookie it did not mint, and never `main` from one: the header names main on purpose.
+  await context.route(`${ORIGINS.harness}/**`, (route) => route.continue({ headers: { ...route.request().headers(), 'x-ringside-sandbox': 'main' } }))
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   await page.goto('/#/contacts')

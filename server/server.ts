@@ -34,7 +34,7 @@ import { isLoopback } from '../shared/api/outbound/address.ts'
 import { nodeTransport } from './outbound-transport.ts'
 import { START_PORT_ROLES } from './bad-ports.ts'
 import { Outbound, type OutboundRules } from '../shared/api/outbound/read.ts'
-import { CrmRegistry, sandboxCookie, SANDBOX_HEADER, SANDBOX_RELEASE_PATH, storeRequest, type CrmRef } from './crms.ts'
+import { CrmRegistry, sandboxCookies, SANDBOX_HEADER, SANDBOX_RELEASE_PATH, storeRequest, type CrmRef } from './crms.ts'
 import { hostName, isServablePath, RequestGuard } from './guard.ts'
 import { policeDocuments } from './documents.ts'
 import { ownOrigins } from './page-policy.ts'
@@ -451,7 +451,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     const asked = req.headers.host ? hostName(req.headers.host) : ''
     const frameHost = /^[a-z0-9.:-]+$/.test(asked) ? asked : publicHost
     policeDocuments(res, pathOf(req), [...ownOrigins('http:', frameHost, port), ...frameAncestors])
-    const cookie = registry.pageCookie(sandboxCookie(req.headers.cookie))
+    const cookie = registry.pageCookie(sandboxCookies(req.headers.cookie))
     if (cookie && 'refused' in cookie) {
       res.writeHead(cookie.refused.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'set-cookie': cookie.refused.clear }).end(cookie.refused.message)
       return

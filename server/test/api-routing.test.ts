@@ -29,17 +29,35 @@ async function ticketSubjects(headers: Record<string, string>): Promise<string[]
   return ((await response.json()) as { results: Array<{ properties: { subject: string } }> }).results.map((ticket) => ticket.properties.subject)
 }
 
-test('a request is answered by the sandbox it names in its header, else in its cookie, else by the main CRM', async () => {
+/** A sandbox cookie minted by the server, as a page response gives it to a browser. */
+async function mintedCookie(): Promise<string> {
+  const setCookie = (await fetch(`${origin}/`)).headers.get('set-cookie') ?? ''
+  return (/^ringside_sandbox=[^;]+/.exec(setCookie) as RegExpExecArray)[0]
+}
+
+test('a request is answered by the sandbox it names in its header, else in its minted cookie, else by the main CRM', async () => {
   const created = await fetch(`${origin}/crm/v3/objects/tickets`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json', [SANDBOX_HEADER]: 'alpha' },
     body: JSON.stringify({ properties: { subject: 'only in alpha', hs_pipeline_stage: '1' } }),
   })
   expect(created.status).toBe(201)
-  expect(await ticketSubjects({ cookie: `${SANDBOX_COOKIE}=alpha` })).toContain('only in alpha')
-  expect(await ticketSubjects({ [SANDBOX_HEADER]: 'alpha', cookie: `${SANDBOX_COOKIE}=beta` })).toContain('only in alpha')
-  expect(await ticketSubjects({ cookie: `${SANDBOX_COOKIE}=beta` })).not.toContain('only in alpha')
+  const browser = await mintedCookie()
+  const other = await mintedCookie()
+  const inCookie = await fetch(`${origin}/crm/v3/objects/tickets`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json', cookie: browser },
+    body: JSON.stringify({ properties: { subject: 'only in the cookie', hs_pipeline_stage: '1' } }),
+  })
+  expect(inCookie.status).toBe(201)
+  expect(await ticketSubjects({ cookie: browser })).toContain('only in the cookie')
+  expect(await ticketSubjects({ [SANDBOX_HEADER]: 'alpha', cookie: browser })).toContain('only in alpha')
+  expect(await ticketSubjects({ [SANDBOX_HEADER]: 'alpha', cookie: browser })).not.toContain('only in the cookie')
+  expect(await ticketSubjects({ cookie: other })).not.toContain('only in the cookie')
   expect(await ticketSubjects({})).not.toContain('only in alpha')
+  expect(await ticketSubjects({})).not.toContain('only in the cookie')
+  // A cookie the server did not mint names no store, not even the one of that name.
+  expect((await fetch(`${origin}/crm/v3/objects/tickets`, { headers: { ...auth, cookie: `${SANDBOX_COOKIE}=alpha` } })).status).toBe(400)
 })
 
 test('the server info is answered beside the CRM', async () => {

@@ -4,16 +4,14 @@
  * place of the least recently used one not in use, and a request that names
  * the dropped one later is refused (410), never given a fresh CRM in silence;
  * when every sandbox is in use, the new one is refused (429) with a body that
- * names the cap and its option. Pages refuse a cookie that names a sandbox
- * the server cannot serve, and clear it.
+ * names the cap and its option. (The cookie's rules: sandbox-cookie.test.ts.)
  */
 import { afterEach, expect, test } from 'vitest'
 import { ACCOUNT } from '../../shared/api/auth.ts'
-import { SANDBOX_COOKIE, SANDBOX_HEADER, SANDBOX_RELEASE_PATH } from '../crms.ts'
+import { SANDBOX_HEADER, SANDBOX_RELEASE_PATH } from '../crms.ts'
 import { startRingside, type RingsideServer } from '../server.ts'
-import { freePortPair } from './support.ts'
+import { expectErrorBody, freePortPair } from './support.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const auth = { authorization: `Bearer ${ACCOUNT.privateAppToken}` }
 
 let server: RingsideServer | undefined
@@ -54,15 +52,6 @@ async function openStream(origin: string, sandbox: string): Promise<AbortControl
   // The first event (ready) says the stream is open.
   await response.body?.getReader().read()
   return controller
-}
-
-async function expectErrorBody(response: Response, status: number, category: string, message: RegExp): Promise<void> {
-  const text = await response.text()
-  expect(response.status, text).toBe(status)
-  const body = JSON.parse(text)
-  expect(body).toMatchObject({ status: 'error', category })
-  expect(body.correlationId).toMatch(UUID)
-  expect(body.message).toMatch(message)
 }
 
 test('at the cap with every sandbox in use, a new one is refused with 429 naming the cap and --max-sandboxes; once one is free, it takes its place and the old name is refused, not recreated', async () => {
@@ -109,7 +98,7 @@ test('a long suite churning through many sandboxes one at a time works at a smal
   await expectErrorBody(await fetch(`${origin}/crm/v3/objects/tickets`, { headers: inSandbox('idle-early') }), 410, 'OBJECT_NOT_FOUND', /dropped/)
   // The most recent ones are still there.
   expect(await subjects(origin, 'worker-1-test-39')).toContain('test 39')
-})
+}, 30_000)
 
 test('a test run releases its sandbox with DELETE /_ringside/v1/sandbox; one in use is not released; the name then starts afresh', async () => {
   const origin = await start({ sandboxes: true, maxSandboxes: 2 })
@@ -131,66 +120,6 @@ test('a test run releases its sandbox with DELETE /_ringside/v1/sandbox; one in 
 
   await expectErrorBody(await release(auth), 400, 'VALIDATION_ERROR', /main database, which is never released/)
   await expectErrorBody(await release(inSandbox('a.b')), 400, 'VALIDATION_ERROR', /A sandbox name is 1 to 64 characters/)
-})
-
-/** A page request with this cookie (or none): its status, text and Set-Cookie. */
-async function page(origin: string, cookie?: string) {
-  const response = await fetch(`${origin}/`, { headers: cookie === undefined ? {} : { cookie: `${SANDBOX_COOKIE}=${cookie}` } })
-  return { status: response.status, text: await response.text(), setCookie: response.headers.get('set-cookie') }
-}
-
-test('a page gives a browser without a cookie a new sandbox, and refuses (clearing it) a cookie naming an unusable or dropped sandbox', async () => {
-  const origin = await start({ sandboxes: true, maxSandboxes: 1 })
-  const fresh = await page(origin)
-  expect(fresh.setCookie).toMatch(new RegExp(`^${SANDBOX_COOKIE}=r[0-9a-f]{8}-[0-9a-f-]{36}; Path=/; HttpOnly; SameSite=Lax$`))
-  expect((await page(origin, 'alpha')).setCookie).toBeNull()
-  for (const bad of ['suite.worker.1', 'x'.repeat(65), '', 'a%20b']) {
-    const refused = await page(origin, bad)
-    expect(refused.status).toBe(400)
-    expect(refused.text).toMatch(/A sandbox name is 1 to 64 characters.*reload/)
-    expect(refused.setCookie).toMatch(new RegExp(`^${SANDBOX_COOKIE}=; Path=/; Max-Age=0`))
-  }
-  // With a cap of 1, "beta" takes the place of "alpha".
-  expect((await createTicket(origin, 'alpha', 'a')).status).toBe(201)
-  expect((await createTicket(origin, 'beta', 'b')).status).toBe(201)
-  const dropped = await page(origin, 'alpha')
-  expect(dropped.status).toBe(410)
-  expect(dropped.text).toMatch(/"alpha" was dropped.*--max-sandboxes.*reload/)
-  expect(dropped.setCookie).toMatch(/Max-Age=0/)
-  // The API refuses the same cookie.
-  await expectErrorBody(await fetch(`${origin}/crm/v3/objects/tickets`, { headers: { ...auth, cookie: `${SANDBOX_COOKIE}=alpha` } }), 410, 'OBJECT_NOT_FOUND', /cookie ringside_sandbox.*dropped/)
-})
-
-test('after a restart, a sandbox cookie a page gave before is refused (the sandbox is gone), not given a fresh CRM in silence', async () => {
-  const port = await freePortPair()
-  server = await startRingside({ port, data: null, pages: 'none', sandboxes: true })
-  const origin = server.url.slice(0, -1)
-  const minted = /ringside_sandbox=([^;]+)/.exec((await page(origin)).setCookie ?? '')?.[1] as string
-  const withCookie = { ...auth, cookie: `${SANDBOX_COOKIE}=${minted}` }
-  expect((await fetch(`${origin}/crm/v3/objects/tickets`, { headers: withCookie })).status).toBe(200)
-  await server.close()
-  server = await startRingside({ port, data: null, pages: 'none', sandboxes: true })
-  // fetch may first pick a kept-alive socket of the stopped server: one retry.
-  await fetch(`${origin}/_ringside/v1/server`).catch(() => undefined)
-  await expectErrorBody(await fetch(`${origin}/crm/v3/objects/tickets`, { headers: withCookie }), 410, 'OBJECT_NOT_FOUND', /earlier run of this server/)
-  const refused = await page(origin, minted)
-  expect(refused.status).toBe(410)
-  expect(refused.setCookie).toMatch(/Max-Age=0/)
-  // A reset with it starts it afresh.
-  expect((await fetch(`${origin}/_ringside/v1/reset`, { method: 'POST', headers: withCookie })).status).toBe(200)
-  expect((await fetch(`${origin}/crm/v3/objects/tickets`, { headers: withCookie })).status).toBe(200)
-  expect((await page(origin, minted)).status).not.toBe(410)
-})
-
-test('without --sandboxes, a page refuses (clearing it) a cookie naming a sandbox, and sets none', async () => {
-  const origin = await start({ sandboxes: false })
-  expect((await page(origin)).setCookie).toBeNull()
-  expect((await page(origin, 'main')).setCookie).toBeNull()
-  const refused = await page(origin, 'left-from-a-sandboxes-run')
-  expect(refused.status).toBe(400)
-  expect(refused.text).toMatch(/started without --sandboxes.*reload/)
-  expect(refused.setCookie).toMatch(/Max-Age=0/)
-  await expectErrorBody(await fetch(`${origin}/crm/v3/objects/tickets`, { headers: { ...auth, cookie: `${SANDBOX_COOKIE}=alpha` } }), 400, 'VALIDATION_ERROR', /without --sandboxes/)
 })
 
 test('with --cors, a refusal carries the CORS headers, so a widget frontend on an allowed origin can read why', async () => {

@@ -2,11 +2,12 @@
  * Fail closed, walked over names: whatever a request sends as its sandbox (in
  * the x-ringside-sandbox header or the ringside_sandbox cookie: dots,
  * spaces, unicode, control characters, empty, long, `main`, Object.prototype's
- * names), it is served by the sandbox of that name, isolated from every other
- * and from the main database, or refused with 400 and the real API's error
- * body; the main database, in memory and in its files on disk, is never
- * touched by a reset, a create or an import sent with it. A server started
- * without --sandboxes refuses every name but `main`.
+ * names), a header name is served by the sandbox of that name, isolated from
+ * every other and from the main database, or refused with 400 and the real
+ * API's error body; a cookie the server did not mint is always refused. The
+ * main database, in memory and in its files on disk, is never touched by a
+ * reset, a create or an import sent with it. A server started
+ * without --sandboxes refuses every header name but `main`.
  *
  * The requests go over a raw socket, so that bytes a fetch client would
  * refuse to send (control characters, UTF-8 in a header) reach the server.
@@ -144,9 +145,12 @@ test('every name is served by its own sandbox, isolated from the others and from
       // A cookie value cannot hold ";" (it ends the pair) or stand quoted; a header value cannot start or end with spaces.
       fc.pre(via === 'header' || !/[;"]/.test(name))
       const read = asRead(name)
-      if (read === 'main') return // names the main database, by design; never sent destructive requests here
+      if (via === 'header' && read === 'main') return // names the main database, by design; never sent destructive requests here
       const { headers, subject, answers } = await walk(port, name, via)
-      if (RULE.test(read)) {
+      // A cookie names a store only when this server run minted it (sandbox-cookie.test.ts): every other value is refused, `main` too.
+      if (via === 'cookie') {
+        for (const answer of answers) expectRefused(answer, name, /cookie \(.*\) was not given by this server/)
+      } else if (RULE.test(read)) {
         expect(answers.map((a) => a.status)).toEqual([200, 201, 200, 200, 200])
         expect(await subjects(port, headers)).toContain(subject)
         expect(await subjects(port, {})).not.toContain(subject)
@@ -171,10 +175,10 @@ test('a server started without --sandboxes refuses every name but main, with a s
   const diskBefore = filesOnDisk(dirs.plain as string)
   const mainBefore = await mainData(port)
   await fc.assert(
-    fc.asyncProperty(names, fc.constantFrom('header' as const, 'cookie' as const), async (name, via) => {
-      fc.pre(via === 'header' || !/[;"]/.test(name))
+    fc.asyncProperty(names, async (name) => {
       if (asRead(name) === 'main') return
-      const { answers } = await walk(port, name, via)
+      // Header only: without --sandboxes the cookie is ignored (it may be another server's), see sandbox-cookie.test.ts.
+      const { answers } = await walk(port, name, 'header')
       for (const answer of answers) expectRefused(answer, name, /started without --sandboxes/)
     }),
     { numRuns: 60 },

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { expect } from 'vitest'
 
 export const REPO = resolve(import.meta.dirname, '..', '..')
 
@@ -69,4 +70,16 @@ export async function waitForServer(origin: string, run: CliRun, timeoutMs = 20_
     await new Promise((r) => setTimeout(r, 50))
   }
   throw new Error(`the server did not answer within ${timeoutMs} ms:\n${run.output()}`)
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
+/** Expect the real API's error body: this status and category, a UUID correlationId, a message matching `message`. */
+export async function expectErrorBody(response: Response, status: number, category: string, message: RegExp): Promise<void> {
+  const text = await response.text()
+  expect(response.status, text).toBe(status)
+  const body = JSON.parse(text)
+  expect(body).toMatchObject({ status: 'error', category })
+  expect(body.correlationId).toMatch(UUID)
+  expect(body.message).toMatch(message)
 }
