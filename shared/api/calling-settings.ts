@@ -22,9 +22,12 @@ import type { Route, ServiceDeps } from './route.ts'
 import { appSettingsRoutes } from './calling/app-settings.ts'
 import { urlField } from './url-field.ts'
 
+/** The widget's URL, framed by the CRM's pages: checked the same way in a request body and in an imported row. */
+const httpUrl = z.string().max(2048).pipe(urlField())
+
 const settingsSchema = z.object({
   name: z.string(),
-  url: z.string(),
+  url: httpUrl,
   width: z.number().int(),
   height: z.number().int(),
   isReady: z.boolean(),
@@ -40,8 +43,6 @@ export type CallingSettings = z.infer<typeof settingsSchema>
 
 /** Largest width or height accepted, in pixels. */
 export const MAX_WIDGET_SIZE = 10_000
-
-const httpUrl = z.string().max(2048).pipe(urlField())
 
 const size = z.number().int().min(1).max(MAX_WIDGET_SIZE)
 

@@ -25,17 +25,14 @@ import type { Database, Table } from '../db.ts'
 import { json } from '../http.ts'
 import type { Route, ServiceDeps } from '../route.ts'
 import { appSettingsRoutes } from './app-settings.ts'
-import { vendorUrlProblem } from '../outbound/address.ts'
+import { vendorUrlField } from '../url-field.ts'
 import { OutboundError } from '../outbound/read.ts'
 import { OUTBOUND_LIMITS, signedHeaders, vendorJson } from './outbound.ts'
 
-const settingsSchema = z.object({ url: z.string(), isReady: z.boolean(), createdAt: z.string(), updatedAt: z.string() })
+const vendorUrl = vendorUrlField()
+const settingsSchema = z.object({ url: vendorUrl, isReady: z.boolean(), createdAt: z.string(), updatedAt: z.string() })
 type ChannelConnectionSettings = z.infer<typeof settingsSchema>
 
-const vendorUrl = z.string().superRefine((value, ctx) => {
-  const problem = vendorUrlProblem(value)
-  if (problem) ctx.addIssue({ code: 'custom', message: problem })
-})
 const postSchema = z.object({ url: vendorUrl, isReady: z.boolean() }).strict()
 const patchSchema = postSchema.partial()
 

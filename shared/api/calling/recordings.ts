@@ -32,14 +32,12 @@ import { noContent, parseInput } from '../http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../route.ts'
 import { appSettingsRoutes } from './app-settings.ts'
 import { vendorUrlProblem } from '../outbound/address.ts'
+import { vendorUrlField } from '../url-field.ts'
 import { contentRangeOf, countBytes, cutRange } from '../outbound/range.ts'
 import { OutboundError, type Reads } from '../outbound/read.ts'
 import { OUTBOUND_LIMITS, signedHeaders, vendorJson } from './outbound.ts'
 
 // ------------------------------------------------------------ settings
-
-const recordingSettingsSchema = z.object({ urlToRetrieveAuthedRecording: z.string(), createdAt: z.string(), updatedAt: z.string() })
-type RecordingSettings = z.infer<typeof recordingSettingsSchema>
 
 /** Where the CRM puts the call's external id in `urlToRetrieveAuthedRecording`. */
 export const EXTERNAL_ID_PLACEHOLDER = '%s'
@@ -52,6 +50,8 @@ const recordingUrl = z.string().superRefine((value, ctx) => {
   const problem = vendorUrlProblem(value.replaceAll(EXTERNAL_ID_PLACEHOLDER, 'id'))
   if (problem) ctx.addIssue({ code: 'custom', message: problem })
 })
+const recordingSettingsSchema = z.object({ urlToRetrieveAuthedRecording: recordingUrl, createdAt: z.string(), updatedAt: z.string() })
+type RecordingSettings = z.infer<typeof recordingSettingsSchema>
 const recordingPost = z.object({ urlToRetrieveAuthedRecording: recordingUrl }).strict()
 const recordingPatch = recordingPost.partial()
 
@@ -72,7 +72,7 @@ const recordingSchema = z.object({
   updatedAt: z.string(),
   reason: z.string().optional(),
   /** The vendor's URL of the file: never shown to the browser. */
-  authenticatedUrl: z.string().optional(),
+  authenticatedUrl: vendorUrlField().optional(),
   contentType: z.string().optional(),
   size: z.number().int().nonnegative().optional(),
   /** Whether the vendor answered a Range request with 206. */

@@ -29,6 +29,7 @@ import {
   type TokenType,
   type TokenUpdate,
 } from './schemas.ts'
+import { urlField } from '../url-field.ts'
 
 /** Object types a template can target in the real API. */
 export const TIMELINE_OBJECT_TYPES = ['contacts', 'companies', 'deals', 'tickets'] as const
@@ -67,7 +68,7 @@ const templateRow = z.object({
 })
 export type TemplateRow = z.infer<typeof templateRow>
 
-const iframeRow = z.object({ linkLabel: z.string(), headerLabel: z.string(), url: z.string(), width: z.number(), height: z.number() })
+const iframeRow = z.object({ linkLabel: z.string(), headerLabel: z.string(), url: urlField(), width: z.number(), height: z.number() })
 
 const eventRow = z.object({
   id: z.string(),
