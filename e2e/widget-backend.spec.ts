@@ -66,6 +66,9 @@ const activity = (page: Page) => page.getByRole('region', { name: 'Activity' })
 /** Maria Garcia's record page, in the main database; returns the page errors seen from now on. */
 async function openMariaGarcia(context: BrowserContext, page: Page): Promise<string[]> {
   // The server trusts no sandbox cookie it did not mint, and never `main` from one: the header names main on purpose.
+  // Playwright routes a page's requests, not a SharedWorker's, so the harness follows its change stream from the page
+  // (its fallback where SharedWorker is missing).
+  await context.addInitScript(() => Reflect.deleteProperty(globalThis, 'SharedWorker'))
   await context.route(`${ORIGINS.harness}/**`, (route) => route.continue({ headers: { ...route.request().headers(), 'x-ringside-sandbox': 'main' } }))
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
