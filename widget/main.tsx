@@ -9,7 +9,7 @@ import { WidgetApp } from './widget-app.tsx'
 import { parseWidgetParams } from './widget-params.ts'
 import './widget.css'
 
-const params = parseWidgetParams(window.location.search)
+const params = parseWidgetParams(window.location.search, navigator.webdriver === true)
 if (params.problems.length > 0) console.warn('[widget] ignored URL parameters:', params.problems)
 
 const machine = callMachine.provide({
@@ -34,6 +34,7 @@ createRoot(root).render(
           incomingFrom: params.line.scheduledIncoming?.from ?? '+15551234567',
           problems: params.problems,
         }}
+        notice={params.notice}
       />
     </CallActor.Provider>
   </StrictMode>,

@@ -30,7 +30,7 @@ const SCREENS: Record<Screen, () => ReactNode> = {
 }
 
 /** The whole widget: header, message, current screen, line simulator. */
-export function WidgetApp({ simulator }: { simulator: SimulatorDefaults }) {
+export function WidgetApp({ simulator, notice = null }: { simulator: SimulatorDefaults; notice?: string | null }) {
   const { send } = CallActor.useActorRef()
   const root = useRef<HTMLDivElement>(null)
   const report = useCallback((size: { width: number; height: number }) => send({ type: 'ui.resized', ...size }), [send])
@@ -40,6 +40,11 @@ export function WidgetApp({ simulator }: { simulator: SimulatorDefaults }) {
     <div className="widget" ref={root}>
       <HeaderBar />
       <NoticeBar />
+      {notice && (
+        <p className="meta error" role="note" aria-label="Ignored URL parameters">
+          {notice}
+        </p>
+      )}
       <main className="main">
         <Screen />
       </main>

@@ -19,6 +19,14 @@ import { DEFAULT_LINE_SETTINGS, type LineInput, type LineOutcome } from './phone
  * | debug | 1 / true: SDK debug logging | off |
  *
  * A value that cannot be used is ignored and named in `problems`.
+ *
+ * `autoLogin` and `incoming` make the widget act with no click (log in, take
+ * a call the host then logs in the CRM), and any web site can open the
+ * harness with a local `?widget=` URL that carries them. So they apply only
+ * when the page is driven by automation (`navigator.webdriver`, which
+ * WebDriver and Playwright set: https://w3c.github.io/webdriver/#interface);
+ * otherwise they are ignored and `notice` says so in the widget. The other
+ * parameters only shape what a person's own clicks do.
  */
 export interface WidgetParams {
   line: LineInput
@@ -27,7 +35,12 @@ export interface WidgetParams {
   myNumber: string
   debugMode: boolean
   problems: string[]
+  /** Why acting parameters were ignored (not driven by automation), or null. */
+  notice: string | null
 }
+
+/** The parameters that make the widget act on its own. */
+export const ACTING_PARAMS = ['autoLogin', 'incoming'] as const
 
 const OUTCOMES: Record<string, LineOutcome> = {
   answer: 'answer',
@@ -41,9 +54,16 @@ const OUTCOMES: Record<string, LineOutcome> = {
 
 const MAX_MS = 600_000
 
-export function parseWidgetParams(search: string): WidgetParams {
+/** The widget's parameters; `automated`: the page is driven by automation (`navigator.webdriver === true`). */
+export function parseWidgetParams(search: string, automated: boolean): WidgetParams {
   const params = new URLSearchParams(search)
   const problems: string[] = []
+  const ignored = automated ? [] : ACTING_PARAMS.filter((name) => params.has(name))
+  for (const name of ignored) params.delete(name)
+  const notice =
+    ignored.length === 0
+      ? null
+      : `Ignored ${ignored.join(' and ')} from this page's URL: they act without a click, so they apply only when a test tool drives the browser (navigator.webdriver). Log in and take calls by hand.`
 
   /** A duration, or null when the parameter is absent or unusable. */
   const optionalMs = (name: string): number | null => {
@@ -99,5 +119,6 @@ export function parseWidgetParams(search: string): WidgetParams {
     myNumber: phone('fromNumber') ?? '+15550100',
     debugMode: flag('debug', false),
     problems,
+    notice,
   }
 }
