@@ -152,11 +152,12 @@ export class RequestGuard {
     if (isApiPath(path) || isSdkPath(path)) return null
     const site = headers['sec-fetch-site']
     const mode = headers['sec-fetch-mode']
-    if (site === undefined && mode === undefined) return null
+    // Browsers that send Fetch Metadata always send Sec-Fetch-Site; Node's fetch sends Sec-Fetch-Mode alone.
+    if (site === undefined) return null
     if (site === 'same-origin' || site === 'none') return null
     const navigation = mode === 'navigate'
     if (navigation && pageAt(path)) return null
-    const from = String(site ?? '(none)')
+    const from = String(site)
     return new ApiError(
       403,
       Category.FORBIDDEN,

@@ -48,6 +48,7 @@ const KINDS = {
   'same-origin module worker': { headers: { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'same-origin', 'sec-fetch-dest': 'worker' }, own: true, navigation: false },
   'address bar (none)': { headers: { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }, own: true, navigation: true },
   'no Sec-Fetch headers (curl, a backend)': { headers: {}, own: true, navigation: false },
+  "Node's fetch (Sec-Fetch-Mode alone)": { headers: { 'sec-fetch-mode': 'cors' }, own: true, navigation: false },
 } as const
 
 const SDK_PATHS = ['/sdk/latest/calling-extensions.js', '/sdk/npm/@hubspot/calling-extensions-sdk@latest/dist/main.js', '/sdk/0.0.0/calling-extensions.js']
