@@ -11,7 +11,7 @@
  * - Cross-site requests (CSRF): a state-changing request to Ringside's own
  *   routes (`/_ringside/…`: reset, import, settings, the template preview, the
  *   consent decision) from a browser must come from Ringside's own origins
- *   (its two ports on an allowed host, or a `--cors` origin), by `Origin` and
+ *   (its two ports on an own host name, see isOwnHostName, or a `--cors` origin), by `Origin` and
  *   `Sec-Fetch-Site`, and must be a non-simple request (a JSON body or an
  *   `x-ringside-*` header), which no form or `no-cors` fetch can send. Clients
  *   that are not browsers (curl, backends, the CLI) send neither header and

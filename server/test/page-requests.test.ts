@@ -98,26 +98,30 @@ function walk(server: () => RingsideServer, paths: () => string[]): void {
   }
 }
 
+/** A server with `pages` for the enclosing describe block. */
+function serverFor(pages: 'vite' | 'dist'): () => RingsideServer {
+  let server: RingsideServer
+  beforeAll(async () => {
+    server = await startRingside({ port: await freePortPair(), data: null, pages })
+  }, 60_000)
+  afterAll(() => server?.close())
+  return () => server
+}
+
 describe('page requests from other origins', { timeout: 60_000 }, () => {
   describe('Vite mode', () => {
-    let server: RingsideServer
-    beforeAll(async () => {
-      server = await startRingside({ port: await freePortPair(), data: null, pages: 'vite' })
-    }, 60_000)
-    afterAll(() => server?.close())
-    walk(
-      () => server,
-      () => [...VITE_PATHS, ...PAGE_PATHS, ...SDK_PATHS, ...API_PATHS],
-    )
+    const running = serverFor('vite')
+    walk(running, () => [...VITE_PATHS, ...PAGE_PATHS, ...SDK_PATHS, ...API_PATHS])
 
     test("Vite's CORS is off: a localhost page's fetch gets no Access-Control-Allow-Origin, even where it is served", async () => {
-      const answer = await get(server.port, '/package.json', { origin: 'http://localhost:3000' })
+      const answer = await get(running().port, '/package.json', { origin: 'http://localhost:3000' })
       expect(answer.status).toBe(200)
       expect(answer.headers['access-control-allow-origin']).toBeUndefined()
     })
 
     test('a cross-site WebSocket to the HMR endpoint is refused on both ports, never upgraded', async () => {
-      for (const p of [server.port, server.port + 1]) {
+      const { port } = running()
+      for (const p of [port, port + 1]) {
         const statusLine = await new Promise<string>((resolve) => {
           const socket = connect(p, '127.0.0.1', () =>
             socket.write(
@@ -130,22 +134,14 @@ describe('page requests from other origins', { timeout: 60_000 }, () => {
           socket.on('close', () => resolve(text.split('\r\n')[0] ?? ''))
           socket.on('error', () => {})
         })
-        // The widget port's upgrades pass the guard; on the harness port Vite's own listener refuses a socket without its token (kept in /@vite/client, which other origins cannot read).
-        expect(statusLine).toBe(p === server.port ? 'HTTP/1.1 400 Bad Request' : 'HTTP/1.1 403 Forbidden')
+        // The guard refuses it on the widget port; on the harness port Vite's own listener answers first, and refuses a socket without its token (kept in /@vite/client, which other origins cannot read).
+        expect(statusLine).toBe(p === port ? 'HTTP/1.1 400 Bad Request' : 'HTTP/1.1 403 Forbidden')
       }
     })
   })
 
   describe.runIf(existsSync(join(REPO, 'dist', 'index.html')))('--dist', () => {
-    let server: RingsideServer
-    beforeAll(async () => {
-      server = await startRingside({ port: await freePortPair(), data: null, pages: 'dist' })
-    }, 60_000)
-    afterAll(() => server?.close())
-    walk(
-      () => server,
-      () => [...distAssets(), ...DIST_PATHS, ...PAGE_PATHS, ...SDK_PATHS, ...API_PATHS],
-    )
+    walk(serverFor('dist'), () => [...distAssets(), ...DIST_PATHS, ...PAGE_PATHS, ...SDK_PATHS, ...API_PATHS])
   })
 })
 
