@@ -218,7 +218,9 @@ export function buildPackageCommand(): Command {
         console.log(`Imported ${file} into ${options.data}.`)
       } else {
         const [{ Readable }, { importContentType }] = await Promise.all([import('node:stream'), import('../shared/api/import-stream.ts')])
-        await admin(options, 'POST', '/_ringside/v1/import', { stream: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>, type: importContentType(file) })
+        // A read error of the file is the file's, not the emulator's: said as such (exit 2).
+        const source = createReadStream(file).on('error', (error) => fail(`cannot read ${file}: ${error.message}`))
+        await admin(options, 'POST', '/_ringside/v1/import', { stream: Readable.toWeb(source) as ReadableStream<Uint8Array>, type: importContentType(file) })
         console.log(`Imported ${file} into ${options.url}.`)
       }
     })

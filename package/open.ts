@@ -51,6 +51,15 @@ export function refusedPortOf(url: string, whose: 'ringside' | 'page'): string |
   )
 }
 
+/** Removes a temporary profile; Chromium may still be writing to it just after it closed, so retry, and never throw. */
+function removeProfile(profile: string): void {
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
+  } catch {
+    // A leftover folder in the system's temp folder is not worth failing the command over.
+  }
+}
+
 /** Resolves to the exit code once the browser is closed (0), or at once when it cannot open (2). */
 export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2> {
   const origin = options.url
@@ -91,7 +100,7 @@ export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2
       timeout: waitMs('open-browser', process.env),
     })
   } catch (error) {
-    if (!options.profile) rmSync(profile, { recursive: true, force: true })
+    if (!options.profile) removeProfile(profile)
     const reason = error instanceof Error ? error.message.split('\n').find((line) => line.trim() !== '') ?? error.message : String(error)
     return problem(`Chromium (${executablePath}) did not start: ${reason}${process.env.DISPLAY || process.platform !== 'linux' ? '' : ' (no display: set DISPLAY, or pass --headless)'}`)
   }
@@ -114,16 +123,26 @@ export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2
   })()
   let closedNow = false
   void closed.then(() => (closedNow = true))
+  let failed = false
   await within(loading, 'open-page', pageMs).catch((error: unknown) => {
     // Closed while loading (the user, Ctrl+C): nothing to say.
     if (closedNow) return
     const received = status === null ? 'no answer to its document yet' : `its document answered ${status}; the page or a frame is still loading`
     const said = error instanceof WaitExpired ? waitSentence('open-page', pageMs, { url: target, received }) : `could not open ${target}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`
     process.stderr.write(`  ${said}\n`)
+    failed = !(error instanceof WaitExpired)
   })
+  const answered = status as number | null
+  if (!failed && !closedNow && answered !== null && answered >= 400) {
+    process.stderr.write(`  could not open ${target}: it answered ${answered}\n`)
+    failed = true
+  }
+  // Headless, a page that could not open leaves nothing to look at: the command ends (exit 2) instead of waiting for a
+  // window no one can close. A headed browser stays open, so that the person can read the error page.
+  if (failed && options.headless === true && !closedNow) stop()
   await closed
   process.off('SIGINT', stop)
   process.off('SIGTERM', stop)
-  if (!options.profile) rmSync(profile, { recursive: true, force: true })
-  return 0
+  if (!options.profile) removeProfile(profile)
+  return failed && options.headless === true ? 2 : 0
 }

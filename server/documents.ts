@@ -4,7 +4,9 @@
  * `ringside start`): HTML only at a product page's path (server/page-policy.ts),
  * always with that page's policy headers; HTML anywhere else (a file under
  * the repository that Vite would serve, a stray file in dist/) is 404. SVG and
- * XML get a sandboxing policy, so that navigated to they run nothing.
+ * XML get a sandboxing policy, so that navigated to they run nothing. Every
+ * response carries a Content-Type (none: plain text, as Chromium would
+ * otherwise sniff it as HTML) and `X-Content-Type-Options: nosniff`.
  *
  * It wraps the response before Vite or the static handler writes it: the
  * media type is known at the first writeHead/write/end, and a page's HTML is
@@ -32,6 +34,8 @@ function contentTypeIn(headers: unknown): string | undefined {
 }
 
 const NOT_A_PAGE = "Not found: this is not one of Ringside's pages.\n"
+/** The type of a response that names none (Vite's error pages, files with an unknown extension). */
+export const DEFAULT_TYPE = 'text/plain; charset=utf-8'
 
 /**
  * Makes `res` follow the rule for a request of `pathname`. `frameAncestors`
@@ -47,10 +51,13 @@ export function policeDocuments(res: ServerResponse, pathname: string, frameAnce
   let head: unknown[] | null = null
   const held: Buffer[] = []
   const flushHeaders = res.flushHeaders.bind(res)
+  res.setHeader('x-content-type-options', 'nosniff')
 
-  const decide = (headers?: unknown) => {
+  const decide = (headers?: unknown, status = res.statusCode) => {
     if (mode !== 'undecided') return
-    const type = contentTypeIn(headers) ?? (res.getHeader('content-type') as string | undefined)
+    let type = contentTypeIn(headers) ?? (res.getHeader('content-type') as string | undefined)
+    // A 204 or 304 has no body to type (and a 304's type would not replace the cached one anyway).
+    if (type === undefined && status !== 204 && status !== 304) res.setHeader('content-type', (type = DEFAULT_TYPE))
     if (isDocumentType(type)) {
       mode = page ? 'hold' : 'refuse'
       return
@@ -66,7 +73,7 @@ export function policeDocuments(res: ServerResponse, pathname: string, frameAnce
 
   res.writeHead = ((status: number, ...rest: unknown[]) => {
     const headers = rest.find((arg) => typeof arg === 'object' && arg !== null)
-    decide(headers)
+    decide(headers, status)
     if (mode === 'pass') return writeHead(status, ...rest)
     // Held: its headers are kept on the response now (a later implicit writeHead names none).
     const pairs: unknown[] = Array.isArray(headers) ? headers : Object.entries(headers ?? {}).flat()

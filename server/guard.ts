@@ -11,13 +11,25 @@
  * - Cross-site requests (CSRF): a state-changing request to Ringside's own
  *   routes (`/_ringside/…`: reset, import, settings, the template preview, the
  *   consent decision) from a browser must come from Ringside's own origins
- *   (its two ports on an allowed host, or a `--cors` origin), by `Origin` and
+ *   (its two ports on an own host name, see isOwnHostName, or a `--cors` origin), by `Origin` and
  *   `Sec-Fetch-Site`, and must be a non-simple request (a JSON body or an
  *   `x-ringside-*` header), which no form or `no-cors` fetch can send. Clients
  *   that are not browsers (curl, backends, the CLI) send neither header and
  *   are served as before. The real API's routes need credentials no form can
  *   carry (a bearer token, a JSON body with the developer key), so they keep
  *   the real API's behaviour.
+ * - Page requests (the page servers, both ports, every mode): a browser's
+ *   request that is not a navigation must come from Ringside's own origin
+ *   (`Sec-Fetch-Site: same-origin`, or `none`, which only the user's own
+ *   address bar and bookmarks send); a navigation from anywhere else is served
+ *   only at a product page (server/page-policy.ts). So no other site can
+ *   read a file Vite serves, make Vite's dev endpoints act (`/__open-in-editor`
+ *   launches an editor on a GET), or open anything but a page with its policy.
+ *   Exempt: the routes that exist to be loaded by other origins (the SDK's CDN
+ *   routes, server/sdk-cdn.ts) and the API paths (the cross-site rule above,
+ *   and CORS only with --cors). Clients that send no Sec-Fetch headers (not
+ *   browsers, or browsers older than Fetch Metadata) are served as before.
+ *   https://w3c.github.io/webappsec-fetch-metadata/
  * - Paths: dotfiles (`.ringside/`, `.git/`, `.env`) and the data folder are
  *   never served, on either origin; `..` and undecodable paths are 404.
  *
@@ -25,9 +37,14 @@
  * the real API's error body shape, with category FORBIDDEN.
  */
 import { isIP } from 'node:net'
+import { networkInterfaces } from 'node:os'
 import { resolve, sep } from 'node:path'
 import type { IncomingHttpHeaders } from 'node:http'
 import { ApiError, Category } from '../shared/api/errors.ts'
+import { isApiPath } from '../shared/api/api-paths.ts'
+import { isLoopback } from '../shared/api/outbound/address.ts'
+import { pageAt } from './page-policy.ts'
+import { isSdkPath } from './sdk-cdn.ts'
 
 export interface GuardOptions {
   /** The address the server listens on (--host). */
@@ -59,10 +76,14 @@ export class RequestGuard {
   readonly #options: GuardOptions
   readonly #names: Set<string>
   readonly #suffixes: string[]
+  /** The addresses a page may name in its origin besides loopback: --host, or this machine's own when it listens on all of them. */
+  readonly #ownAddresses: Set<string>
 
   constructor(options: GuardOptions) {
     this.#options = options
     this.#names = new Set(['localhost', bare(options.host)])
+    const everywhere = isIP(bare(options.host)) !== 0 && /^(?:0\.0\.0\.0|::)$/.test(bare(options.host))
+    this.#ownAddresses = new Set(everywhere ? Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => bare(entry.address))) : [])
     this.#suffixes = ['.localhost']
     for (const name of options.allowedHosts) {
       const host = bare(name.trim())
@@ -96,6 +117,19 @@ export class RequestGuard {
     )
   }
 
+  /**
+   * Whether a host name in an Origin is Ringside's own: loopback addresses,
+   * localhost and `*.localhost`, the --host address (this machine's addresses
+   * when it is 0.0.0.0 or ::) and --allowed-host names. Unlike the Host check,
+   * any other IP address is not: a page there is another machine's.
+   */
+  isOwnHostName(name: string): boolean {
+    const host = bare(name)
+    if (isLoopback(host) || this.#ownAddresses.has(host)) return true
+    if (this.#names.has(host)) return true
+    return this.#suffixes.some((suffix) => host.endsWith(suffix))
+  }
+
   /** Whether `origin` is one of Ringside's own origins (or allowed by --cors). */
   isOwnOrigin(origin: string): boolean {
     if (this.#options.corsOrigins.includes(origin)) return true
@@ -107,7 +141,31 @@ export class RequestGuard {
     }
     if (url.protocol !== 'http:') return false
     const port = Number(url.port || 80)
-    return (port === this.#options.port || port === this.#options.port + 1) && this.isAllowedHostName(url.hostname)
+    return (port === this.#options.port || port === this.#options.port + 1) && this.isOwnHostName(url.hostname)
+  }
+
+  /**
+   * The refusal of a browser's request to a page server that did not come
+   * from Ringside's own origin (see the rule at the top), or null.
+   */
+  checkPageRequest(path: string, headers: IncomingHttpHeaders): ApiError | null {
+    if (isApiPath(path) || isSdkPath(path)) return null
+    const site = headers['sec-fetch-site']
+    const mode = headers['sec-fetch-mode']
+    // Browsers that send Fetch Metadata always send Sec-Fetch-Site; Node's fetch sends Sec-Fetch-Mode alone.
+    if (site === undefined) return null
+    if (site === 'same-origin' || site === 'none') return null
+    const navigation = mode === 'navigate'
+    if (navigation && pageAt(path)) return null
+    const from = String(site)
+    return new ApiError(
+      403,
+      Category.FORBIDDEN,
+      navigation
+        ? `Blocked navigation: ${path} is not one of Ringside's pages, and a page on another origin (Sec-Fetch-Site: ${from}) may only open those.`
+        : `Blocked request: ${path} may only be loaded by Ringside's own pages, not from another origin (Sec-Fetch-Site: ${from}). Widgets load the calling SDK from /sdk/ and call the API.`,
+      { context: { 'sec-fetch-site': [from], 'sec-fetch-mode': [String(mode ?? '(none)')] } },
+    )
   }
 
   /**

@@ -1,4 +1,8 @@
 /**
+ * The calling SDK's routes, loaded by widgets on other origins (so served
+ * with `Access-Control-Allow-Origin: *` and exempt from the page servers'
+ * same-origin rule, server/guard.ts).
+ *
  * /sdk/npm/@hubspot/calling-extensions-sdk@<version>/<file>: Ringside's SDK as the
  * public CDNs serve the npm package (the mapping: shared/sdk-cdn/cdn-urls.ts). The
  * files are the CDN builds in dist/sdk/cdn/ (`npm run build`), with the release
@@ -9,6 +13,7 @@ import { resolve } from 'node:path'
 import type { ServerResponse } from 'node:http'
 import { parseServedPath, resolveSdkRequest, type CdnFile } from '../shared/sdk-cdn/cdn-urls.ts'
 import { RELEASE_SLOT } from '../shared/sdk-cdn/releases.ts'
+import { PACKAGE_VERSION } from './package-info.ts'
 
 /** The build of each file (package/sdk-cdn-script.ts, package/sdk-cdn-module.ts; see tsup.config.ts). */
 const BUILD_FILES: Readonly<Record<CdnFile, string>> = { 'main.js': 'main.js', 'main.esm.js': 'main.esm.js' }
@@ -42,4 +47,42 @@ export function serveCdnSdk(path: string, res: ServerResponse, distRoot: string)
   })
   res.end(readFileSync(file, 'utf8').replaceAll(RELEASE_SLOT, resolution.release.version))
   return true
+}
+
+/**
+ * The calling SDK at a versioned URL, as the real CRM serves it from its CDN:
+ * `/sdk/<version>/calling-extensions.js` (ES module) and
+ * `/sdk/<version>/calling-extensions.umd.js` (a classic script: UMD, global
+ * `CallingExtensionsSdk`), with `latest` for the current version. The files
+ * are the package's browser build of the SDK (dist/sdk/, `npm run build`).
+ */
+const SDK_ROUTE = /^\/sdk\/([^/]+)\/(calling-extensions(?:\.umd)?\.js(?:\.map)?)$/
+
+export function serveSdk(path: string, res: ServerResponse, distRoot: string): boolean {
+  const match = SDK_ROUTE.exec(path)
+  if (!match) return false
+  const [, version, file] = match as unknown as [string, string, string]
+  const sdkFile = resolve(distRoot, 'sdk', file)
+  if (version !== PACKAGE_VERSION && version !== 'latest') {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+    res.end(`This Ringside serves the calling SDK version ${PACKAGE_VERSION} only: /sdk/${PACKAGE_VERSION}/${file} (or /sdk/latest/${file}).\n`)
+  } else if (!existsSync(sdkFile)) {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+    res.end('The SDK build is missing: run `npm run build`.\n')
+  } else {
+    res.writeHead(200, {
+      'content-type': file.endsWith('.map') ? 'application/json' : 'text/javascript; charset=utf-8',
+      // A versioned URL never changes; `latest` moves with the package.
+      'cache-control': version === 'latest' ? 'no-cache' : 'public, max-age=31536000, immutable',
+      // Loaded by widgets on other origins, as from a CDN.
+      'access-control-allow-origin': '*',
+    })
+    res.end(readFileSync(sdkFile))
+  }
+  return true
+}
+
+/** Whether `path` is one of the SDK's routes (serveSdk, serveCdnSdk). */
+export function isSdkPath(path: string): boolean {
+  return SDK_ROUTE.test(path) || parseServedPath(path) !== null
 }

@@ -16,7 +16,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { getRequestListener, type HttpBindings } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static'
@@ -38,44 +38,11 @@ import { CrmRegistry, sandboxCookies, SANDBOX_HEADER, SANDBOX_RELEASE_PATH, stor
 import { hostName, isServablePath, RequestGuard } from './guard.ts'
 import { policeDocuments } from './documents.ts'
 import { ownOrigins } from './page-policy.ts'
-import { serveCdnSdk } from './sdk-cdn.ts'
+import { serveCdnSdk, serveSdk } from './sdk-cdn.ts'
 import { ChangeStreams } from './change-feed.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
 import { importFile, ImportFileError } from './import-file.ts'
-import { DEFAULT_PORT, PACKAGE_VERSION, REPO_ROOT } from './package-info.ts'
-
-/**
- * The calling SDK at a versioned URL, as the real CRM serves it from its CDN:
- * `/sdk/<version>/calling-extensions.js` (ES module) and
- * `/sdk/<version>/calling-extensions.umd.js` (a classic script: UMD, global
- * `CallingExtensionsSdk`), with `latest` for the current version. The files
- * are the package's browser build of the SDK (dist/sdk/, `npm run build`).
- */
-const SDK_ROUTE = /^\/sdk\/([^/]+)\/(calling-extensions(?:\.umd)?\.js(?:\.map)?)$/
-
-function serveSdk(path: string, res: ServerResponse, distRoot: string): boolean {
-  const match = SDK_ROUTE.exec(path)
-  if (!match) return false
-  const [, version, file] = match as unknown as [string, string, string]
-  const sdkFile = resolve(distRoot, 'sdk', file)
-  if (version !== PACKAGE_VERSION && version !== 'latest') {
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
-    res.end(`This Ringside serves the calling SDK version ${PACKAGE_VERSION} only: /sdk/${PACKAGE_VERSION}/${file} (or /sdk/latest/${file}).\n`)
-  } else if (!existsSync(sdkFile)) {
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
-    res.end('The SDK build is missing: run `npm run build`.\n')
-  } else {
-    res.writeHead(200, {
-      'content-type': file.endsWith('.map') ? 'application/json' : 'text/javascript; charset=utf-8',
-      // A versioned URL never changes; `latest` moves with the package.
-      'cache-control': version === 'latest' ? 'no-cache' : 'public, max-age=31536000, immutable',
-      // Loaded by widgets on other origins, as from a CDN.
-      'access-control-allow-origin': '*',
-    })
-    res.end(readFileSync(sdkFile))
-  }
-  return true
-}
+import { DEFAULT_PORT, REPO_ROOT } from './package-info.ts'
 
 export interface RingsideServerOptions {
   port?: number
@@ -110,6 +77,8 @@ export interface RingsideServerOptions {
   now?: () => number
   /** Change streams open at once (default MAX_CHANGE_STREAMS); one more is refused with 429. */
   maxChangeStreams?: number
+  /** A request's headers must arrive within this (default 10 s; tests shorten it). */
+  headersTimeoutMs?: number
   /** The deadline, redirects and concurrency of requests to calling apps' servers (default OUTBOUND_RULES). */
   outboundRules?: Partial<OutboundRules>
 }
@@ -170,15 +139,17 @@ export const IDLE_SOCKET_MS = 60_000
 /** A request's headers must arrive within this, and the whole request within REQUEST_MS. */
 const HEADERS_MS = 10_000
 const REQUEST_MS = 30_000
+/** How often Node looks for requests past those timeouts (its default, 30 s, would let headers trickle for 40 s). */
+const TIMEOUT_CHECK_MS = 1_000
 
 /**
  * Timeouts for a server, and the set of its sockets (upgraded ones included,
  * which closeAllConnections does not know), so closing ends every one.
  */
-function track(server: Server): Set<Duplex> {
+function track(server: Server, headersMs = HEADERS_MS): Set<Duplex> {
   const sockets = new Set<Duplex>()
   server.timeout = IDLE_SOCKET_MS
-  server.headersTimeout = HEADERS_MS
+  server.headersTimeout = headersMs
   server.requestTimeout = REQUEST_MS
   server.keepAliveTimeout = 5_000
   server.on('connection', (socket: Duplex) => {
@@ -214,6 +185,7 @@ function sendError(res: ServerResponse, error: ApiError, close = false, headers:
     ...headers,
     'x-hubspot-correlation-id': correlationId,
     'content-type': 'application/json;charset=utf-8',
+    'x-content-type-options': 'nosniff',
     'content-length': Buffer.byteLength(body),
     ...(close && { connection: 'close' }),
   })
@@ -387,9 +359,9 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
 
   // --- pages
   let vite: ViteDevServer | null = null
-  const harnessServer = createServer()
-  const widgetServer = createServer()
-  const sockets = [track(harnessServer), track(widgetServer)] as const
+  const harnessServer = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS })
+  const widgetServer = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS })
+  const sockets = [track(harnessServer, options.headersTimeoutMs), track(widgetServer, options.headersTimeoutMs)] as const
   const staticPages = new Hono()
   if (pages === 'dist') staticPages.use(
     '*',
@@ -418,7 +390,8 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       root: REPO_ROOT,
       logLevel: 'warn',
       appType: 'mpa',
-      server: { middlewareMode: true, ws: { server: harnessServer } },
+      // No CORS: Vite's default lets any localhost page read every file it serves; the guard's page rule decides who may load what.
+      server: { middlewareMode: true, ws: { server: harnessServer }, cors: false },
     })
     // One Vite instance serves both origins; the widget origin's pages open their HMR socket on their own port.
     widgetServer.on('upgrade', (req, socket, head) => {
@@ -427,7 +400,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   }
   /** Vite's HMR client opens its WebSocket with one of these subprotocols; Vite's own listener takes those. */
   function isViteSocket(req: IncomingMessage): boolean {
-    if (!vite || guard.checkHost(req.headers)) return false
+    if (!vite || refusal(req)) return false
     const protocol = req.headers['sec-websocket-protocol'] ?? ''
     return protocol === 'vite-hmr' || protocol === 'vite-ping'
   }
@@ -435,22 +408,22 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   for (const server of [harnessServer, widgetServer]) {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
       if (isViteSocket(req)) return
-      const refused = guard.checkHost(req.headers)
+      const refused = refusal(req)
       if (refused) refuseUpgrade(socket, 403, refused.message)
       else refuseUpgrade(socket, 404, 'This server does not take WebSocket or other upgrade requests here.')
     })
   }
 
   const servePage = (req: IncomingMessage, res: ServerResponse) => {
+    // The name the page was asked for (the guard allowed it); a name no browser would send falls back to the listen address.
+    const asked = req.headers.host ? hostName(req.headers.host) : ''
+    const frameHost = /^[a-z0-9.:-]+$/.test(asked) ? asked : publicHost
+    policeDocuments(res, pathOf(req), [...ownOrigins('http:', frameHost, port), ...frameAncestors])
     if (!isServablePath(pathOf(req), pages === 'dist' ? distRoot : REPO_ROOT, protectedPaths)) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found')
       return
     }
     if (serveSdk(pathOf(req), res, distRoot) || serveCdnSdk(pathOf(req), res, distRoot)) return
-    // The name the page was asked for (the guard allowed it above); a name no browser would send falls back to the listen address.
-    const asked = req.headers.host ? hostName(req.headers.host) : ''
-    const frameHost = /^[a-z0-9.:-]+$/.test(asked) ? asked : publicHost
-    policeDocuments(res, pathOf(req), [...ownOrigins('http:', frameHost, port), ...frameAncestors])
     const cookie = registry.pageCookie(sandboxCookies(req.headers.cookie))
     if (cookie && 'refused' in cookie) {
       res.writeHead(cookie.refused.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'set-cookie': cookie.refused.clear }).end(cookie.refused.message)
@@ -470,9 +443,10 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   }
 
   const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?', 1)[0] as string
-  /** The first layer, on both origins: a foreign Host is refused. */
+  /** The first layer, on both origins (upgrades too): a foreign Host, and a page request from another origin, are refused. */
+  const refusal = (req: IncomingMessage) => guard.checkHost(req.headers) ?? guard.checkPageRequest(pathOf(req), req.headers)
   const refusedHost = (req: IncomingMessage, res: ServerResponse) => {
-    const refused = guard.checkHost(req.headers)
+    const refused = refusal(req)
     if (refused) sendError(res, refused, true)
     return refused !== null
   }
