@@ -43,6 +43,14 @@ async function placeCall(page: Page, baseURL: string | undefined): Promise<void>
   await widget.getByLabel('Notes').fill('Ladder check')
   await pressSteadily(widget.getByRole('button', { name: 'Save' }), { until: SHOWS.saved(widget) })
   await expect(page.getByRole('button', { name: 'Show widget' })).toBeVisible()
+  // The host hides the widget as it takes CALL_COMPLETED, before its PATCH has answered: the call is logged when the
+  // host replies UPDATE_ENGAGEMENT_SUCCEEDED, which the traffic log then holds (a busy machine may take seconds).
+  await expect
+    .poll(async () => {
+      const file = JSON.parse(await page.evaluate(() => (window as unknown as { __ringsideTraffic(): string }).__ringsideTraffic())) as { messages: Array<{ type: string | null }> }
+      return file.messages.some((message) => message.type === 'UPDATE_ENGAGEMENT_SUCCEEDED')
+    }, { timeout: 15_000 })
+    .toBe(true)
 }
 
 test('the ladder draws a call: OUTGOING_CALL_STARTED → POST, CALL_COMPLETED → PATCH, and a wrong message\'s finding on its arrow', async ({ page, baseURL }) => {
