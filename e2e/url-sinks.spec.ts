@@ -27,6 +27,13 @@ const HOSTILE = [
   `https://other.site.invalid/${'a'.repeat(9000)}`,
 ]
 
+/**
+ * The fixture pages get one value of each kind the module refuses (a script scheme, its disguise with a control
+ * character, a data: document, another site without a scheme): the whole corpus is the module's unit test
+ * (shared/url/safe-url.test.ts); here the question is whether every page hands its parameter to the module.
+ */
+const HOSTILE_KINDS = [HOSTILE[0]!, HOSTILE[5]!, HOSTILE[6]!, HOSTILE[9]!]
+
 interface Watch {
   dialogs: string[]
   offSite: string[]
@@ -82,7 +89,7 @@ test('the fixture pages that read URL parameters are found from their sources', 
 for (const [host, param] of URL_PARAMS) {
   test(`the ${host} fixture refuses a hostile ?${param}= and no canary runs`, async ({ page }) => {
     const seen = await watch(page)
-    for (const value of HOSTILE) {
+    for (const value of HOSTILE_KINDS) {
       const query: Record<string, string> = { widget: fixtureUrl(ORIGINS.testWidgets, 'sdk-widget'), [param]: value }
       const label = JSON.stringify(value.slice(0, 40))
       await page.goto(fixtureUrl(ORIGINS.testPages, host, query))
