@@ -192,6 +192,19 @@ function sendError(res: ServerResponse, error: ApiError, close = false, headers:
   res.end(body)
 }
 
+/**
+ * An answer written before the request's body has arrived whole (a streamed import refused at its first rows, say)
+ * says `Connection: close`: Node stops reading the rest and closes the socket, so a keep-alive client must send its
+ * next request on a new connection, not on this one (RFC 9112 §9.6).
+ */
+function closeWhenBodyUnread(req: IncomingMessage, res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse
+  res.writeHead = ((...args: unknown[]) => {
+    if (!req.complete && !res.headersSent) res.setHeader('connection', 'close')
+    return writeHead(...args)
+  }) as ServerResponse['writeHead']
+}
+
 /** Answer an upgrade (WebSocket) request nobody serves, and close its socket. */
 function refuseUpgrade(socket: Duplex, status: number, message: string): void {
   if (socket.destroyed) return
@@ -469,6 +482,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     routed.set(req, store)
     res.once('close', registry.hold(store))
     if (path === SERVER_PATHS.changes && req.method === 'GET') return serveChangeStream(req, res)
+    closeWhenBodyUnread(req, res)
     void (passedOn(path) ? crmListener : apiListener)(req, res)
   })
   widgetServer.on('request', (req, res) => {

@@ -4,7 +4,7 @@
  * Hosts, cross-site writes, the data folder as a page, bodies over the limit,
  * upgrade requests nobody serves, and stopping with connections open.
  */
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { connect } from 'node:net'
 import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -144,6 +144,29 @@ describe('the server behind a browser', { timeout: 30_000 }, () => {
       const answer = await raw(port, 'POST', path, { host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': length })
       expect(answer.status, path).toBe(413)
       expect(json(answer).category, path).toBe('PAYLOAD_TOO_LARGE')
+    }
+  })
+
+  test('an answer given before the body arrived whole says Connection: close, so a keep-alive client opens a new connection for its next request', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const send = (method: string, path: string, body?: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const headers = { host: `127.0.0.1:${port}`, authorization: 'Bearer pat-local', 'content-type': 'application/json', ...(body !== undefined && { 'content-length': Buffer.byteLength(body) }) }
+        const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent }, (res) => {
+          res.resume()
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }))
+        })
+        req.on('error', reject)
+        req.end(body)
+      })
+    try {
+      // The import refuses this at its first row, long before the 300 kB have arrived.
+      const deep = `${'{"a":'.repeat(60_000)}1${'}'.repeat(60_000)}`
+      expect(await send('POST', '/_ringside/v1/import', deep)).toEqual({ status: 400, connection: 'close' })
+      expect(await send('GET', '/crm/v3/objects/tickets/1')).toEqual({ status: 200, connection: 'keep-alive' })
+      expect(await send('GET', '/crm/v3/objects/tickets/1')).toEqual({ status: 200, connection: 'keep-alive' })
+    } finally {
+      agent.destroy()
     }
   })
 
