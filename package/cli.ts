@@ -20,7 +20,7 @@ import { resolve } from 'node:path'
 import { Command, InvalidArgumentError } from 'commander'
 import { PACKAGE_VERSION } from '../emulator/node/package-info.ts'
 import { addStartOptions, type CliOptions } from '../emulator/node/start-options.ts'
-import type { CrmService } from '../emulator/core/service.ts'
+import type { CrmService } from '../emulator/core/index.ts'
 import { waitMs, waitSentence } from '../shared/waits.ts'
 
 const DEFAULT_URL = 'http://127.0.0.1:5173/'
@@ -77,7 +77,7 @@ class CliFailure extends Error {
 
 /** Change the data at a location (the server must not be running on it: its lock says so). */
 async function withData(location: string, change: (service: CrmService) => void | Promise<void>, write: boolean, fresh = false): Promise<void> {
-  const [{ DataInUseError, DiskStorage, StorageError }, { createCrmService }] = await Promise.all([import('../emulator/node/storage/storage.ts'), import('../emulator/core/service.ts')])
+  const [{ DataInUseError, DiskStorage, StorageError }, { createCrmService }] = await Promise.all([import('../emulator/node/storage/storage.ts'), import('../emulator/core/index.ts')])
   const storage = new DiskStorage(location)
   let failure: { message: string; code: number } | null = null
   try {
@@ -217,7 +217,7 @@ export function buildPackageCommand(): Command {
         )
         console.log(`Imported ${file} into ${options.data}.`)
       } else {
-        const [{ Readable }, { importContentType }] = await Promise.all([import('node:stream'), import('../emulator/core/data/import-stream.ts')])
+        const [{ Readable }, { importContentType }] = await Promise.all([import('node:stream'), import('../shared/crm/data-files.ts')])
         // A read error of the file is the file's, not the emulator's: said as such (exit 2).
         const source = createReadStream(file).on('error', (error) => fail(`cannot read ${file}: ${error.message}`))
         await admin(options, 'POST', '/_ringside/v1/import', { stream: Readable.toWeb(source) as ReadableStream<Uint8Array>, type: importContentType(file) })

@@ -14,11 +14,11 @@
  * Pages that use the API (the harness, the consent page, fixture pages) call
  * `connectCrm()` once and await it before their first request.
  */
-import type { SeedOptions } from '../core/data/seed.ts'
+import type { SeedOptions } from '../core/index.ts'
 import type { CrmChangeEvent } from './msw.ts'
 import { ChangeCursor, followChangeStream, type StreamEvent } from './server-changes.ts'
-import { CHANGE_CLIENT_HEADER, SERVER_PAGE_TIMING, SERVER_PATHS } from '../core/http/api-paths.ts'
-import { parsePosition, type ChangePosition } from '../core/data/change-stream.ts'
+import { CHANGE_CLIENT_HEADER, SERVER_PAGE_TIMING, SERVER_PATHS } from '../core/index.ts'
+import { parsePosition, type ChangePosition } from '../core/index.ts'
 
 export type CrmMode = 'server' | 'browser-only'
 

@@ -10,9 +10,9 @@
  */
 import { openCrmHost, holdDatabaseLock, type CrmHost } from './host.ts'
 import { fromWireRequest, toWireResponse, transferables, type FromHost, type ToHost } from './wire.ts'
-import type { SeedOptions } from '../core/data/seed.ts'
-import { ApiError, Category } from '../core/http/errors.ts'
-import { json } from '../core/http/http.ts'
+import type { SeedOptions } from '../core/index.ts'
+import { ApiError, Category } from '../core/index.ts'
+import { json } from '../core/index.ts'
 
 interface SharedWorkerScope {
   onconnect: ((event: MessageEvent) => void) | null

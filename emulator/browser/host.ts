@@ -6,10 +6,10 @@
  * write the saved data at once (e.g. a page of an older build still open, or
  * a worker that is still shutting down when a reloaded page starts a new one).
  */
-import { createCrmService } from '../core/service.ts'
+import { createCrmService } from '../core/index.ts'
 import { defaultWidgetUrl } from '../../shared/crm/reference-widget.ts'
-import type { SeedOptions } from '../core/data/seed.ts'
-import { attachPersistence, type RowStore } from '../core/data/persistence.ts'
+import type { SeedOptions } from '../core/index.ts'
+import { attachPersistence, type RowStore } from '../core/index.ts'
 import { createIndexedDbRowStore } from './indexeddb-store.ts'
 
 export const DATABASE_LOCK = 'ringside-crm-database'

@@ -11,7 +11,7 @@
  * where IndexedDB cannot be opened the worker reports that and refuses
  * writes rather than losing them.
  */
-import type { RowStore, StoredData, StoredRow, StoreWrite } from '../core/data/persistence.ts'
+import type { RowStore, StoredData, StoredRow, StoreWrite } from '../core/index.ts'
 
 export const DB_NAME = 'ringside-crm'
 const VERSION = 2

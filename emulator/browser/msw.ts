@@ -19,10 +19,10 @@
  */
 import { http, type HttpResponseResolver } from 'msw'
 import { setupWorker, type SetupWorker } from 'msw/browser'
-import type { SeedOptions } from '../core/data/seed.ts'
-import { isApiPath } from '../core/http/api-paths.ts'
-import { ApiError, Category } from '../core/http/errors.ts'
-import { json } from '../core/http/http.ts'
+import type { SeedOptions } from '../core/index.ts'
+import { isApiPath } from '../core/index.ts'
+import { ApiError, Category } from '../core/index.ts'
+import { json } from '../core/index.ts'
 import { fromWireResponse, toWireRequest, transferables, type FromHost, type ToHost } from './wire.ts'
 
 /** How long a page waits for a database held by another copy of the host (another build's tab). */

@@ -1,4 +1,4 @@
-import type { ReadyEvent } from '../core/data/change-stream.ts'
+import type { ReadyEvent } from '../core/index.ts'
 import { shareChangeStream, type SharePort } from './server-changes-share.ts'
 import type { StreamEvent } from './server-changes.ts'
 

@@ -6,7 +6,7 @@
  * compares that with the position it loaded its data at, since commits made
  * before it joined reached only the pages already there.
  */
-import type { ReadyEvent } from '../core/data/change-stream.ts'
+import type { ReadyEvent } from '../core/index.ts'
 import type { StreamEvent } from './server-changes.ts'
 
 /** The part of a MessagePort the share uses. */

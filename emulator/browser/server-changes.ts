@@ -14,8 +14,8 @@
  * /_ringside/v1/server said before the page loaded its data), compared with
  * the position of every `ready` and the `seq` of every change.
  */
-import { SERVER_PATHS } from '../core/http/api-paths.ts'
-import { parseChange, parseReady, type ChangeMessage, type ChangePosition, type ReadyEvent, READY_EVENT } from '../core/data/change-stream.ts'
+import { SERVER_PATHS } from '../core/index.ts'
+import { parseChange, parseReady, type ChangeMessage, type ChangePosition, type ReadyEvent, READY_EVENT } from '../core/index.ts'
 
 /** What a follower reports. */
 export type StreamEvent =

@@ -4,7 +4,7 @@
  * Requests and responses travel as plain data with their bodies as
  * transferable ArrayBuffers.
  */
-import type { SeedOptions } from '../core/data/seed.ts'
+import type { SeedOptions } from '../core/index.ts'
 
 export interface WireRequest {
   url: string

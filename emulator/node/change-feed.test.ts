@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { parseChange, parseReady } from '../core/data/change-stream.ts'
-import { Database } from '../core/data/db.ts'
+import { parseChange, parseReady } from '../core/index.ts'
+import { Database } from '../core/index.ts'
 import { ChangeStreams, type ChangeSink } from './change-feed.ts'
 
 /** A stream's connection as the feed sees it: it keeps every chunk written. */

@@ -15,10 +15,10 @@
  *   be sent) is closed rather than buffered without end; the browser
  *   reconnects and its `ready` tells the page to refetch.
  */
-import type { Database } from '../core/data/db.ts'
-import { changeFrame, readyFrame, type ChangePosition } from '../core/data/change-stream.ts'
-import { ApiError, Category } from '../core/http/errors.ts'
-import { SERVER_PATHS } from '../core/http/api-paths.ts'
+import type { Database } from '../core/index.ts'
+import { changeFrame, readyFrame, type ChangePosition } from '../core/index.ts'
+import { ApiError, Category } from '../core/index.ts'
+import { SERVER_PATHS } from '../core/index.ts'
 
 /** Open streams at once, across every database (each browser profile holds one for all its tabs). */
 export const MAX_CHANGE_STREAMS = 1000

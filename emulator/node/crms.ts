@@ -45,8 +45,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import { createCrmService, type CrmService, type CrmServiceOptions } from '../core/service.ts'
-import { ApiError, Category, validationError } from '../core/http/errors.ts'
+import { createCrmService, type CrmService, type CrmServiceOptions } from '../core/index.ts'
+import { ApiError, Category, validationError } from '../core/index.ts'
 import { DEFAULT_MAX_SANDBOXES } from './start-options.ts'
 
 export const SANDBOX_COOKIE = 'ringside_sandbox'

@@ -20,8 +20,8 @@ import { request as httpsRequest } from 'node:https'
 import { isIP, type LookupFunction } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { Readable } from 'node:stream'
-import { isLoopbackIp, parseIp } from '../core/outbound/address.ts'
-import { OutboundError, type OutboundFetch } from '../core/outbound/read.ts'
+import { isLoopbackIp, parseIp } from '../core/index.ts'
+import { OutboundError, type OutboundFetch } from '../core/index.ts'
 
 /** Statuses whose answer has no body (the Fetch standard's null body statuses). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304])

@@ -1,4 +1,4 @@
-import { createCrmService } from '../../emulator/core/service.ts'
+import { createCrmService } from '../../emulator/core/index.ts'
 import type { LiveUpdates } from '../../emulator/browser/connect.ts'
 import { api, ApiRequestError, crmConnectionInfo, followCrmConnection, isDataChange, liveUpdates, onApiChange, onApiExchange, onLiveUpdates, REMOTE_CHANGE_WINDOW_MS, type ApiChange, type ApiExchange } from './api-client.ts'
 

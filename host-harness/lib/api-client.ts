@@ -9,7 +9,7 @@
  * views that show data refetch after any change, wherever it came from.
  */
 import type { CrmConnection, CrmMode, LiveUpdates, ServerInfo } from '../../emulator/browser/connect.ts'
-import type { ErrorBody } from '../../emulator/core/http/errors.ts'
+import type { ErrorBody } from '../../emulator/core/index.ts'
 import { ACCOUNT } from '../../shared/crm/account.ts'
 import type { TrafficRequest } from '../../shared/traffic/traffic-file.ts'
 

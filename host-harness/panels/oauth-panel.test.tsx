@@ -4,7 +4,7 @@ import { OAuthPanel } from './oauth-panel.tsx'
 import { callApi, installTestCrm } from '../lib/test-crm.ts'
 import { resetHarnessStore } from '../lib/harness-store.ts'
 import { DEFAULT_REDIRECT_URLS, REDIRECT_URLS_PATH } from '../../shared/crm/redirect-urls.ts'
-import type { CrmService } from '../../emulator/core/service.ts'
+import type { CrmService } from '../../emulator/core/index.ts'
 
 let service: CrmService
 

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react'
 import { vi } from 'vitest'
-import { createCrmService, type CrmService } from '../../emulator/core/service.ts'
+import { createCrmService, type CrmService } from '../../emulator/core/index.ts'
 import { fakeVendor, VENDOR_RECORDING_ENDPOINT } from '../../emulator/core/calling/testing.ts'
 import { callApi } from '../lib/test-crm.ts'
 import { CallEntry } from './call-entry.tsx'

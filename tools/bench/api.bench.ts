@@ -20,9 +20,9 @@
  */
 import fc from 'fast-check'
 import { bench, describe } from 'vitest'
-import { ACCOUNT } from '../../emulator/core/http/auth.ts'
+import { ACCOUNT } from '../../emulator/core/index.ts'
 import { hostileSpec, toRequest, type RequestSpec } from '../../emulator/testing/fuzz/hostile.ts'
-import { createCrmService, type CrmService } from '../../emulator/core/service.ts'
+import { createCrmService, type CrmService } from '../../emulator/core/index.ts'
 
 const BASE = 'http://bench.test'
 const HEADERS = { authorization: `Bearer ${ACCOUNT.privateAppToken}`, 'content-type': 'application/json' }

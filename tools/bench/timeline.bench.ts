@@ -10,8 +10,8 @@
  * a long harness session.
  */
 import { bench, describe } from 'vitest'
-import { ACCOUNT } from '../../emulator/core/http/auth.ts'
-import { createCrmService } from '../../emulator/core/service.ts'
+import { ACCOUNT } from '../../emulator/core/index.ts'
+import { createCrmService } from '../../emulator/core/index.ts'
 import { EXAMPLE_BACKEND_REDIRECT_URL } from '../../shared/crm/redirect-urls.ts'
 import { renderTemplate } from '../../emulator/core/timeline/render.ts'
 

@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { createCrmService } from '../../emulator/core/service.ts'
+import { createCrmService } from '../../emulator/core/index.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type ObjectType } from '../../emulator/core/objects/object-types.ts'
 import { DATE_VERSIONS, PATH_MAPPINGS, dateVersionedPaths } from '../../emulator/core/http/versions.ts'
 

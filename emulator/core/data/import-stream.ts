@@ -19,6 +19,7 @@ import { ApiError, Category, unsupportedMediaType, validationError } from '../ht
 import { ExportScanner, ExportSyntaxError, ValueTooLargeError } from './export-scanner.ts'
 import { bodyTooLarge, MAX_BODY_BYTES } from '../http/http.ts'
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts'
+import { IMPORT_CONTENT_TYPES } from '../../../shared/crm/data-files.ts'
 
 export interface ImportLimits {
   /** The whole file or body, in bytes. */
@@ -52,17 +53,7 @@ export const IMPORT_LIMITS: ImportLimits = {
 export const FILE_IMPORT_LIMITS: ImportLimits = { ...IMPORT_LIMITS, deadlineMs: 600_000 }
 
 /** The content types an import body may carry (an export is JSON; a data folder's snapshot is lines of JSON). */
-/**
- * The content types an import body may carry: an export is JSON, a data
- * folder's snapshot lines of JSON. None is a CORS "simple" type, so a page
- * on another site cannot send an import without a preflight.
- */
-export const IMPORT_CONTENT_TYPES = ['application/json', 'application/x-ndjson', 'application/octet-stream'] as const
-
 export const IMPORT_PATH = '/_ringside/v1/import'
-
-/** The content type to send a file as: NDJSON for a data folder's snapshot.ndjson, JSON for an export. */
-export const importContentType = (fileName: string): (typeof IMPORT_CONTENT_TYPES)[number] => (fileName.toLowerCase().endsWith('.ndjson') ? 'application/x-ndjson' : 'application/json')
 
 /** How many characters of the start are enough to tell a line snapshot (its header line is short) from an export. */
 const SNIFF_CHARS = 4096

@@ -14,7 +14,7 @@
  * React refresh preamble) go into its Content-Security-Policy.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
-import { SERVER_PAGE_TIMING } from '../../core/http/api-paths.ts'
+import { SERVER_PAGE_TIMING } from '../../core/index.ts'
 import { inlineScriptHashes, isDocumentType, isScriptableResource, pageAt, pageHeaders, RESOURCE_POLICY } from './page-policy.ts'
 
 type Chunk = string | Uint8Array

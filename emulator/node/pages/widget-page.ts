@@ -9,7 +9,7 @@
  * `ringside start --widget` and `ringside check-widget` register that name for
  * the widget, so the harness's dock shows the widget's own name, not the seed's.
  */
-import { Outbound, OutboundError } from '../../core/outbound/read.ts'
+import { Outbound, OutboundError } from '../../core/index.ts'
 import { nodeTransport } from '../outbound-transport.ts'
 import { showMs, waitSentence, WAITS } from '../../../shared/waits.ts'
 

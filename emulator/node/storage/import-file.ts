@@ -6,9 +6,9 @@
  */
 import { createReadStream } from 'node:fs'
 import { Readable } from 'node:stream'
-import type { Database } from '../../core/data/db.ts'
-import { ApiError } from '../../core/http/errors.ts'
-import { FILE_IMPORT_LIMITS, readImport } from '../../core/data/import-stream.ts'
+import type { Database } from '../../core/index.ts'
+import { ApiError } from '../../core/index.ts'
+import { FILE_IMPORT_LIMITS, readImport } from '../../core/index.ts'
 import { nodeLines } from './line-files.ts'
 
 /** Why a file cannot be imported: one sentence (nothing was changed). */

@@ -43,7 +43,7 @@ import { open, rename, unlink } from 'node:fs/promises'
 import { setImmediate as endOfTurn } from 'node:timers/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError, type Commit, type CommitRow, type CommitSink, type Database, type RowsNow, type Snapshot, type TableColumns } from '../../core/data/db.ts'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError, type Commit, type CommitRow, type CommitSink, type Database, type RowsNow, type Snapshot, type TableColumns } from '../../core/index.ts'
 import { checksummed, isLineSnapshot, linesOf, linesOfFile, pairsOf, parseLineSnapshot, readLine, writeLineSnapshot, type Damage } from './line-files.ts'
 import { removeLockIf, tryTakeLock } from './data-lock.ts'
 

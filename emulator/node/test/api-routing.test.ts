@@ -5,7 +5,7 @@
  * The requests go over HTTP, through the same listeners as every client's.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { ACCOUNT } from '../../core/http/auth.ts'
+import { ACCOUNT } from '../../core/index.ts'
 import { SANDBOX_COOKIE, SANDBOX_HEADER } from '../crms.ts'
 import { startRingside, type RingsideServer } from '../server.ts'
 import { freePortPair } from './support.ts'

@@ -8,7 +8,7 @@
 import { Client } from '@hubspot/api-client'
 import { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls/index.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { ACCOUNT } from '../../core/http/auth.ts'
+import { ACCOUNT } from '../../core/index.ts'
 import { EXAMPLE_BACKEND_REDIRECT_URL } from '../../../shared/crm/redirect-urls.ts'
 import { startRingside, type RingsideServer } from '../server.ts'
 import { freePortPair, removeScratchDirs, scratchDir } from './support.ts'

@@ -11,8 +11,8 @@ import { createReadStream, createWriteStream, readFileSync, statSync, writeFileS
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { MAX_BODY_BYTES } from '../../core/http/http.ts'
-import { IMPORT_LIMITS } from '../../core/data/import-stream.ts'
+import { MAX_BODY_BYTES } from '../../core/index.ts'
+import { IMPORT_LIMITS } from '../../core/index.ts'
 import { REPO, removeScratchDirs, scratchDir } from './support.ts'
 // @ts-expect-error: a plain JavaScript module of the benchmarks, without types
 import { startRingsideServer } from '../../../tools/bench/ringside-server.mjs'

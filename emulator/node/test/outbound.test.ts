@@ -7,7 +7,7 @@
  * writes nothing. The list of call sites is outbound-inventory.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { ACCOUNT } from '../../core/http/auth.ts'
+import { ACCOUNT } from '../../core/index.ts'
 import { startRingside, type RingsideServer } from '../server.ts'
 import { fetchWidgetPage } from '../pages/widget-page.ts'
 import { isFileAt, MODES, startHostileVendor, type HostileVendor, type Mode } from '../../testing/hostile-vendor.ts'

@@ -16,7 +16,7 @@ import { startRingside, type RingsideServer } from '../server.ts'
 import { REPO_ROOT } from '../package-info.ts'
 import { freePortPair } from './support.ts'
 import { policyProblems } from '../../../e2e/support/policy-check.ts'
-import { SERVER_PAGE_TIMING } from '../../core/http/api-paths.ts'
+import { SERVER_PAGE_TIMING } from '../../core/index.ts'
 
 const DOCUMENT = /\.(html?|xhtml)$/i
 

@@ -7,7 +7,7 @@
  * names the cap and its option. (The cookie's rules: sandbox-cookie.test.ts.)
  */
 import { afterEach, expect, test } from 'vitest'
-import { ACCOUNT } from '../../core/http/auth.ts'
+import { ACCOUNT } from '../../core/index.ts'
 import { SANDBOX_HEADER, SANDBOX_RELEASE_PATH } from '../crms.ts'
 import { startRingside, type RingsideServer } from '../server.ts'
 import { expectErrorBody, freePortPair } from './support.ts'

@@ -10,7 +10,7 @@
  * is ignored, neither refused nor cleared.
  */
 import { afterEach, expect, test } from 'vitest'
-import { ACCOUNT } from '../../core/http/auth.ts'
+import { ACCOUNT } from '../../core/index.ts'
 import { SANDBOX_COOKIE, SANDBOX_HEADER } from '../crms.ts'
 import { startRingside, type RingsideServer } from '../server.ts'
 import { expectErrorBody, freePortPair } from './support.ts'

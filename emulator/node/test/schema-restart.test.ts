@@ -5,7 +5,7 @@
  * snapshot it compacts into at startup).
  */
 import { afterAll, expect, test } from 'vitest'
-import { ACCOUNT } from '../../core/http/auth.ts'
+import { ACCOUNT } from '../../core/index.ts'
 import { startRingside } from '../server.ts'
 import { freePortPair, removeScratchDirs, scratchDir } from './support.ts'
 

@@ -4,9 +4,9 @@
  * (where a page server would have answered an empty 404).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { ACCOUNT } from '../../core/http/auth.ts'
+import { ACCOUNT } from '../../core/index.ts'
 import { EXAMPLE_BACKEND_REDIRECT_URL } from '../../../shared/crm/redirect-urls.ts'
-import { DATE_VERSIONS } from '../../core/http/versions.ts'
+import { DATE_VERSIONS } from '../../core/index.ts'
 import { startRingside, type RingsideServer } from '../server.ts'
 import { freePortPair, removeScratchDirs, scratchDir } from './support.ts'
 
