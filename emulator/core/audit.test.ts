@@ -8,7 +8,7 @@
 import { beforeEach, expect, test } from 'vitest'
 import { ACCOUNT } from './http/auth.ts'
 import { compileCacheStats, compileTemplate, COMPILE_CACHE_BYTES, MAX_MARKDOWN_NESTING } from './timeline/render.ts'
-import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, type TestService } from './timeline/testing.ts'
+import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, type TestService } from '../testing/timeline.ts'
 
 let api: TestService
 beforeEach(() => {

@@ -29,8 +29,8 @@ import { DEFAULT_PIPELINES } from './objects/pipelines.ts'
 import { Database, type TableColumns } from './data/db.ts'
 import type { Route } from './http/route.ts'
 import { createCrmService, type CrmService } from './service.ts'
-import { fakeVendor } from './calling/testing.ts'
-import { oauthCredential, UUID_V4, type Credential } from './timeline/testing.ts'
+import { fakeVendor } from '../testing/calling-vendor.ts'
+import { oauthCredential, UUID_V4, type Credential } from '../testing/timeline.ts'
 
 const SEED = 20_261_123
 /** Runs per route; routes reached by an object type id (/objects/0-5/...) repeat another route's handler and get fewer. */

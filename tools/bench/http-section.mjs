@@ -11,7 +11,7 @@ import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tsImport } from 'tsx/esm/api'
-import { PAT, rateLimitsOff, startRingsideServer } from './ringside-server.mjs'
+import { PAT, rateLimitsOff, startRingsideServer } from '../../emulator/testing/ringside-server.mjs'
 import { percentile } from './table.mjs'
 
 const TIME_MS = 2000

@@ -13,8 +13,8 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { pathToFileURL } from 'node:url'
-import { startRingsideServer } from './ringside-server.mjs'
-import { writeContactExport } from './big-export.mjs'
+import { startRingsideServer } from '../../emulator/testing/ringside-server.mjs'
+import { writeContactExport } from '../../emulator/testing/big-export.mjs'
 
 export const DEFAULT_IMPORT_COUNT = 100_000
 

@@ -13,7 +13,7 @@
 //        [--connections 8] [--batch-size 100] [--start 0] [--token pat-local]
 import { parseArgs } from 'node:util'
 import { Pool } from 'undici'
-import { PAT } from './ringside-server.mjs'
+import { PAT } from '../../emulator/testing/ringside-server.mjs'
 
 /** The token the loader sends unless told otherwise (the harness's own: never rate limited). */
 export const DEFAULT_TOKEN = PAT

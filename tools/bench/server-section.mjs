@@ -22,7 +22,7 @@ import { closeSync, fsyncSync, mkdtempSync, openSync, readdirSync, rmSync, statS
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client, Pool } from 'undici'
-import { PAT, rateLimitsOff, startRingsideServer } from './ringside-server.mjs'
+import { PAT, rateLimitsOff, startRingsideServer } from '../../emulator/testing/ringside-server.mjs'
 import { seedContacts } from './seed-100k.mjs'
 import { loadWindow, percentile, sorted } from './table.mjs'
 

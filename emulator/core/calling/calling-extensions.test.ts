@@ -8,10 +8,10 @@
 import { Signature } from '@hubspot/api-client'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { ACCOUNT } from '../http/auth.ts'
-import { client, tablesOf, type Client } from '../objects/testing.ts'
+import { client, tablesOf, type Client } from '../../testing/objects.ts'
 import { createCrmService, type CrmService } from '../service.ts'
-import { developer, expectError, oauthCredential } from '../timeline/testing.ts'
-import { fakeVendor, VENDOR_NUMBERS_URL, VENDOR_RECORDING_ENDPOINT, type FakeVendor } from './testing.ts'
+import { developer, expectError, oauthCredential } from '../../testing/timeline.ts'
+import { fakeVendor, VENDOR_NUMBERS_URL, VENDOR_RECORDING_ENDPOINT, type FakeVendor } from '../../testing/calling-vendor.ts'
 
 const APP = ACCOUNT.appId
 const RECORDING_SETTINGS = `/crm/v3/extensions/calling/${APP}/settings/recording`

@@ -1,5 +1,5 @@
-import { client, ISO, tablesOf, type Client } from '../objects/testing.ts'
-import { createTestService, developer, expectError, T0, type TestService } from '../timeline/testing.ts'
+import { client, ISO, tablesOf, type Client } from '../../testing/objects.ts'
+import { createTestService, developer, expectError, T0, type TestService } from '../../testing/timeline.ts'
 
 let api: TestService
 let c: Client

@@ -10,7 +10,7 @@
 import { Client } from '@hubspot/api-client'
 import { ACCOUNT } from '../http/auth.ts'
 import { createCrmService, type CrmService } from '../service.ts'
-import { fakeVendor, VENDOR_NUMBERS_URL, VENDOR_RECORDING_ENDPOINT } from './testing.ts'
+import { fakeVendor, VENDOR_NUMBERS_URL, VENDOR_RECORDING_ENDPOINT } from '../../testing/calling-vendor.ts'
 
 let api: CrmService
 beforeEach(() => {

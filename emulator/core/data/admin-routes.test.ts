@@ -1,6 +1,6 @@
 import { createCrmService } from '../service.ts'
-import { client, tablesOf, type Client } from '../objects/testing.ts'
-import { createTestService, expectError, T0, type TestService } from '../timeline/testing.ts'
+import { client, tablesOf, type Client } from '../../testing/objects.ts'
+import { createTestService, expectError, T0, type TestService } from '../../testing/timeline.ts'
 
 let api: TestService
 let c: Client

@@ -5,7 +5,7 @@
 import { HOSTILE_URLS } from '../../../shared/testing/url-corpus.ts'
 import { REDIRECT_URLS_PATH } from '../../../shared/crm/redirect-urls.ts'
 import { urlFieldProblem, vendorUrlFieldProblem } from '../http/url-field.ts'
-import { body, call, createTestService, developer, oauthCredential, privateApp, type TestService } from '../timeline/testing.ts'
+import { body, call, createTestService, developer, oauthCredential, privateApp, type TestService } from '../../testing/timeline.ts'
 
 type Row = Record<string, any>
 interface Export {

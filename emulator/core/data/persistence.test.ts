@@ -1,7 +1,7 @@
 import { attachPersistence, rawExport, type RowStore, type StoredData, type StoredRow, type StoreWrite } from './persistence.ts'
 import { createCrmService } from '../service.ts'
-import { client, tablesOf, ticket } from '../objects/testing.ts'
-import { T0 } from '../timeline/testing.ts'
+import { client, tablesOf, ticket } from '../../testing/objects.ts'
+import { T0 } from '../../testing/timeline.ts'
 
 /**
  * A RowStore over a Map, with the IndexedDB store's semantics: a snapshot

@@ -1,6 +1,6 @@
 import { createCrmService } from '../service.ts'
-import { client, tablesOf } from '../objects/testing.ts'
-import { T0 } from '../timeline/testing.ts'
+import { client, tablesOf } from '../../testing/objects.ts'
+import { T0 } from '../../testing/timeline.ts'
 
 const fresh = (widgetUrl?: string) => createCrmService({ now: () => T0, ...(widgetUrl && { seedOptions: { widgetUrl } }) })
 

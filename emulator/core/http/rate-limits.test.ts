@@ -5,7 +5,7 @@
 import { ACCOUNT } from './auth.ts'
 import { REAL_RATE_LIMITS } from './rate-limits.ts'
 import { createCrmService } from '../service.ts'
-import { body, call, createTestService, oauthCredential, privateApp, T0, UUID_V4, type Credential, type TestService } from '../timeline/testing.ts'
+import { body, call, createTestService, oauthCredential, privateApp, T0, UUID_V4, type Credential, type TestService } from '../../testing/timeline.ts'
 
 let api: TestService
 beforeEach(() => {

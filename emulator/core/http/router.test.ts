@@ -4,7 +4,7 @@ import { conflict } from './errors.ts'
 import { json, MAX_BODY_BYTES, noContent } from './http.ts'
 import type { Route } from './route.ts'
 import { createRouter } from './router.ts'
-import { expectError, UUID_V4 } from '../timeline/testing.ts'
+import { expectError, UUID_V4 } from '../../testing/timeline.ts'
 
 const BASE = 'http://api.test'
 

@@ -4,8 +4,8 @@ import { HOSTILE_URLS } from '../../../shared/testing/url-corpus.ts'
 import { checkUrl, OWN_PATHS } from '../../../shared/url/safe-url.ts'
 import { recordingAudioPath } from '../calling/recordings.ts'
 import { REDIRECT_URLS_PATH } from '../../../shared/crm/redirect-urls.ts'
-import { tablesOf } from '../objects/testing.ts'
-import { body, call, createTestService, developer, oauthCredential, privateApp, type Credential, type TestService } from '../timeline/testing.ts'
+import { tablesOf } from '../../testing/objects.ts'
+import { body, call, createTestService, developer, oauthCredential, privateApp, type Credential, type TestService } from '../../testing/timeline.ts'
 
 let api: TestService
 let oauth: Credential

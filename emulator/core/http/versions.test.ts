@@ -6,7 +6,7 @@ import { json } from './http.ts'
 import type { Route } from './route.ts'
 import { createRouter } from './router.ts'
 import { createCrmService } from '../service.ts'
-import { expectError, oauthCredential, T0 } from '../timeline/testing.ts'
+import { expectError, oauthCredential, T0 } from '../../testing/timeline.ts'
 import { DATE_VERSIONS, PATH_MAPPINGS, dateVersionedPaths, toRoutePath, unservedDateVersion } from './versions.ts'
 
 describe('the path table', () => {

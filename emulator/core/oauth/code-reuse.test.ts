@@ -5,7 +5,7 @@
  * Both token endpoints (v1, and the date-versioned one) behave alike.
  */
 import { ACCOUNT } from '../http/auth.ts'
-import { authorize, body, call, createTestService, expectError, REDIRECT_URI, type TestService } from '../timeline/testing.ts'
+import { authorize, body, call, createTestService, expectError, REDIRECT_URI, type TestService } from '../../testing/timeline.ts'
 
 const CLIENT = { client_id: ACCOUNT.clientId, client_secret: ACCOUNT.clientSecret }
 

@@ -1,5 +1,5 @@
 import { ACCOUNT } from '../http/auth.ts'
-import { tablesOf } from '../objects/testing.ts'
+import { tablesOf } from '../../testing/objects.ts'
 import { s256Challenge } from './oauth-store.ts'
 import { DEFAULT_REDIRECT_URLS, MAX_REDIRECT_URLS, REDIRECT_URLS_PATH } from '../../../shared/crm/redirect-urls.ts'
 import {
@@ -15,7 +15,7 @@ import {
   token,
   type TestService,
   UUID_V4,
-} from '../timeline/testing.ts'
+} from '../../testing/timeline.ts'
 
 const MINUTE = 60_000
 // RFC 7636 appendix B.

@@ -7,8 +7,8 @@
  */
 import { attachPersistence, type RowStore, type StoredData, type StoreWrite } from '../data/persistence.ts'
 import { createCrmService } from '../service.ts'
-import { createTestService, expectError, T0, type TestService } from '../timeline/testing.ts'
-import { client, tablesOf, type Client } from './testing.ts'
+import { createTestService, expectError, T0, type TestService } from '../../testing/timeline.ts'
+import { client, tablesOf, type Client } from '../../testing/objects.ts'
 
 let api: TestService
 let c: Client

@@ -3,8 +3,8 @@
  * named by their v3 name or numeric id; a label made through the v4 label API
  * is a type here too.
  */
-import { createTestService, expectError, type TestService } from '../timeline/testing.ts'
-import { client, tablesOf, type Client } from './testing.ts'
+import { createTestService, expectError, type TestService } from '../../testing/timeline.ts'
+import { client, tablesOf, type Client } from '../../testing/objects.ts'
 
 let api: TestService
 let c: Client

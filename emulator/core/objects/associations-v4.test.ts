@@ -5,8 +5,8 @@
  * which implies 339) and call 1 (219); ticket 2 with one other contact and
  * company 2; contact 5 has no ticket.
  */
-import { createTestService, expectError, type TestService } from '../timeline/testing.ts'
-import { client, tablesOf, type Client } from './testing.ts'
+import { createTestService, expectError, type TestService } from '../../testing/timeline.ts'
+import { client, tablesOf, type Client } from '../../testing/objects.ts'
 
 let api: TestService
 let c: Client

@@ -3,8 +3,8 @@
  * through the objects API: create with the real validation, CRUD, search,
  * associations (also with calls), and nothing written when a request fails.
  */
-import { createTestService, expectError, oauthCredential, type TestService } from '../timeline/testing.ts'
-import { client, tablesOf, type Client } from './testing.ts'
+import { createTestService, expectError, oauthCredential, type TestService } from '../../testing/timeline.ts'
+import { client, tablesOf, type Client } from '../../testing/objects.ts'
 
 let api: TestService
 let c: Client

@@ -5,8 +5,8 @@
  * in the row shape of earlier versions (every property with its history).
  */
 import { beforeEach, expect, test } from 'vitest'
-import { createTestService, T0, type TestService } from '../timeline/testing.ts'
-import { client, type Client } from './testing.ts'
+import { createTestService, T0, type TestService } from '../../testing/timeline.ts'
+import { client, type Client } from '../../testing/objects.ts'
 
 let api: TestService
 let c: Client

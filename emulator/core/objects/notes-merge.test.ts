@@ -3,8 +3,8 @@
  * tickets, the GDPR delete of a contact, and `hubspot_owner_id` checked
  * against the account's owners.
  */
-import { createTestService, expectError, T0, type TestService } from '../timeline/testing.ts'
-import { assoc, client, details, tablesOf, ticket, type Client } from './testing.ts'
+import { createTestService, expectError, T0, type TestService } from '../../testing/timeline.ts'
+import { assoc, client, details, tablesOf, ticket, type Client } from '../../testing/objects.ts'
 
 let api: TestService
 let c: Client

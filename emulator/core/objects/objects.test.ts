@@ -1,5 +1,5 @@
-import { createTestService, expectError, oauthCredential, T0, type TestService } from '../timeline/testing.ts'
-import { client, details, ISO, tablesOf, type Client } from './testing.ts'
+import { createTestService, expectError, oauthCredential, T0, type TestService } from '../../testing/timeline.ts'
+import { client, details, ISO, tablesOf, type Client } from '../../testing/objects.ts'
 
 let api: TestService
 let c: Client

@@ -1,6 +1,6 @@
 import { OWNERS } from '../../../shared/crm/account.ts'
-import { client, type Client } from './testing.ts'
-import { createTestService, expectError, oauthCredential, type TestService } from '../timeline/testing.ts'
+import { client, type Client } from '../../testing/objects.ts'
+import { createTestService, expectError, oauthCredential, type TestService } from '../../testing/timeline.ts'
 
 let api: TestService
 let c: Client

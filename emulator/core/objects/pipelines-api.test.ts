@@ -2,8 +2,8 @@
  * The pipelines API's writes, and the rule they make testable: once tickets
  * have several pipelines, a new ticket must name its hs_pipeline.
  */
-import { createTestService, expectError, type TestService } from '../timeline/testing.ts'
-import { client, details, tablesOf, type Client } from './testing.ts'
+import { createTestService, expectError, type TestService } from '../../testing/timeline.ts'
+import { client, details, tablesOf, type Client } from '../../testing/objects.ts'
 
 let api: TestService
 let c: Client

@@ -3,8 +3,8 @@
  * make possible elsewhere (values, search, idProperty, timeline tokens
  * with objectPropertyName).
  */
-import { call, createTestService, developer, expectError, oauthCredential, type TestService } from '../timeline/testing.ts'
-import { client, details, tablesOf, ticket, type Client } from './testing.ts'
+import { call, createTestService, developer, expectError, oauthCredential, type TestService } from '../../testing/timeline.ts'
+import { client, details, tablesOf, ticket, type Client } from '../../testing/objects.ts'
 
 let api: TestService
 let c: Client

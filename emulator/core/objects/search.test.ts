@@ -1,6 +1,6 @@
-import { createTestService, expectError, type TestService } from '../timeline/testing.ts'
+import { createTestService, expectError, type TestService } from '../../testing/timeline.ts'
 import { wildcardMatch } from './search.ts'
-import { client, type Client } from './testing.ts'
+import { client, type Client } from '../../testing/objects.ts'
 
 let api: TestService
 let c: Client

@@ -1,5 +1,5 @@
-import { createTestService, expectError, type TestService } from '../timeline/testing.ts'
-import { assoc, client, details, tablesOf, ticket, type Client } from './testing.ts'
+import { createTestService, expectError, type TestService } from '../../testing/timeline.ts'
+import { assoc, client, details, tablesOf, ticket, type Client } from '../../testing/objects.ts'
 
 let api: TestService
 let c: Client

@@ -3,7 +3,7 @@
  * doc comment of TimelineStore's #associate in store.ts), and the emulator's
  * record view of events.
  */
-import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, type Credential, type TestService } from './testing.ts'
+import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, type Credential, type TestService } from '../../testing/timeline.ts'
 
 const TEMPLATES = '/crm/v3/timeline/1001/event-templates'
 const EVENTS = '/crm/v3/timeline/events'

@@ -1,4 +1,4 @@
-import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, T0, UUID_V4, type Credential, type TestService } from './testing.ts'
+import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, T0, UUID_V4, type Credential, type TestService } from '../../testing/timeline.ts'
 
 const TEMPLATES = '/crm/v3/timeline/1001/event-templates'
 const EVENTS = '/crm/v3/timeline/events'

@@ -1,5 +1,5 @@
 import { compileTemplate, escapeHtml, formatDate, interpolate, MAX_TEMPLATE_DEPTH, renderTemplate, TemplateError, type RenderInput } from './render.ts'
-import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, type TestService } from './testing.ts'
+import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, type TestService } from '../../testing/timeline.ts'
 
 const NOV_14 = Date.UTC(2023, 10, 14, 22, 13, 20)
 const text = (source: string, tokens: Record<string, string> = {}, extra: Partial<RenderInput> = {}, kind: 'header' | 'detail' = 'detail') =>

@@ -1,4 +1,4 @@
-import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, type TestService } from './testing.ts'
+import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, type TestService } from '../../testing/timeline.ts'
 
 const TEMPLATES = '/crm/v3/timeline/1001/event-templates'
 

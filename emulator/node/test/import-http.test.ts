@@ -15,9 +15,9 @@ import { MAX_BODY_BYTES } from '../../core/index.ts'
 import { IMPORT_LIMITS } from '../../core/index.ts'
 import { REPO, removeScratchDirs, scratchDir } from './support.ts'
 // @ts-expect-error: a plain JavaScript module of the benchmarks, without types
-import { startRingsideServer } from '../../../tools/bench/ringside-server.mjs'
+import { startRingsideServer } from '../../testing/ringside-server.mjs'
 // @ts-expect-error: a plain JavaScript module of the benchmarks, without types
-import { writeContactExport } from '../../../tools/bench/big-export.mjs'
+import { writeContactExport } from '../../testing/big-export.mjs'
 
 interface Server {
   pid: number

@@ -6,7 +6,7 @@
  */
 import { ACCOUNT } from '../../core/http/auth.ts'
 import { CALL_STATUSES } from '../../../shared/crm/call-status.ts'
-import { VENDOR_NUMBERS_URL, VENDOR_RECORDING_ENDPOINT } from '../../core/calling/testing.ts'
+import { VENDOR_NUMBERS_URL, VENDOR_RECORDING_ENDPOINT } from '../calling-vendor.ts'
 import { CHANNEL_CONNECTION_CHECK_PATH } from '../../core/calling/channel-connection.ts'
 import type { Route } from '../../core/http/route.ts'
 import { toRequest, type RequestSpec } from './hostile.ts'

@@ -7,7 +7,7 @@
 // and its bench section.
 import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
-import { contactProperties } from './seed-100k.mjs'
+import { contactProperties } from '../../tools/bench/seed-100k.mjs'
 
 const WHEN = '2026-01-01T00:00:00.000Z'
 

@@ -3,8 +3,8 @@
  * endpoints, on top of the shared request helpers of timeline/testing.ts.
  */
 import { expect } from 'vitest'
-import type { CrmService } from '../service.ts'
-import { body, call, privateApp, type Credential } from '../timeline/testing.ts'
+import type { CrmService } from '../core/service.ts'
+import { body, call, privateApp, type Credential } from './timeline.ts'
 
 export interface Client {
   /** Send with the private-app token (or `auth`); the raw response. */

@@ -7,7 +7,7 @@
  * - POST {origin}/channel-numbers → the numbers of `numbers`.
  * It keeps every request it got, with its body, to check signatures and ranges.
  */
-import type { OutboundFetch } from '../outbound/read.ts'
+import type { OutboundFetch } from '../core/outbound/read.ts'
 
 export const VENDOR_ORIGIN = 'https://vendor.example'
 export const VENDOR_RECORDING_ENDPOINT = `${VENDOR_ORIGIN}/recordings/%s`

@@ -4,9 +4,9 @@
  * OAuth dance, and checks of the uniform error body.
  */
 import { expect } from 'vitest'
-import { ACCOUNT } from '../http/auth.ts'
-import { createCrmService, type CrmService } from '../service.ts'
-import { EXAMPLE_BACKEND_REDIRECT_URL } from '../../../shared/crm/redirect-urls.ts'
+import { ACCOUNT } from '../core/http/auth.ts'
+import { createCrmService, type CrmService } from '../core/service.ts'
+import { EXAMPLE_BACKEND_REDIRECT_URL } from '../../shared/crm/redirect-urls.ts'
 
 export const BASE_URL = 'http://api.test'
 /** A registered redirect URL of a fresh account (the example backend's). */
