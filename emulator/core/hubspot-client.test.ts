@@ -9,7 +9,7 @@
 import { Client } from '@hubspot/api-client'
 import { ACCOUNT } from './http/auth.ts'
 import { grantTokens, REDIRECT_URI } from '../testing/timeline.ts'
-import { officialClient as app, useServiceBehindFetch } from './objects/official-client.ts'
+import { officialClient as app, useServiceBehindFetch } from '../testing/official-client.ts'
 
 const service = useServiceBehindFetch()
 const BASE = { basePath: 'http://api.test' }

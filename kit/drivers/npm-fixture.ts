@@ -6,7 +6,7 @@
  * answers after `?answerAfterMs=`.
  */
 import type { Frame } from '@playwright/test'
-import type { ConformanceNpmWidgetWindow } from '../../e2e/fixtures/conformance-npm-widget/globals.ts'
+import type { ConformanceNpmWidgetWindow } from './npm-fixture-globals.ts'
 import { defineDriver } from './types.ts'
 
 async function phase(frame: Frame): Promise<string> {

@@ -31,7 +31,7 @@ import { ApiError, Category, notFound, validationError } from '../http/errors.ts
 import { noContent, parseInput } from '../http/http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../http/route.ts'
 import { appSettingsRoutes } from './app-settings.ts'
-import { vendorUrlProblem } from '../outbound/address.ts'
+import { vendorUrlProblem } from '../../../shared/url/ip-address.ts'
 import { vendorUrlField } from '../http/url-field.ts'
 import { contentRangeOf, countBytes, cutRange } from '../outbound/range.ts'
 import { OutboundError, type Reads } from '../outbound/read.ts'

@@ -4,13 +4,13 @@
  * `hs_call_recording_url`): the same rule the pages apply before they use it,
  * shared/url/safe-url.ts, so what a 2xx stored is what the CRM shows; and
  * for a URL the CRM itself fetches (a channel webhook, a recording), the
- * outbound rule of emulator/core/outbound/address.ts. The route's body schema and
+ * outbound rule of shared/url/ip-address.ts. The route's body schema and
  * the table's row schema (what an import is checked against) both use these,
  * so a URL refused by a route is refused by an import too.
  */
 import { z } from 'zod'
 import { checkUrl } from '../../../shared/url/safe-url.ts'
-import { vendorUrlProblem } from '../outbound/address.ts'
+import { vendorUrlProblem } from '../../../shared/url/ip-address.ts'
 
 /** Why `value` is not a URL the CRM stores (`https` only when `httpsOnly`), or null. */
 export function urlFieldProblem(value: string, httpsOnly = false): string | null {

@@ -3,7 +3,7 @@
  * client (@hubspot/api-client 14.x), its global `fetch` pointed at the
  * service: the client's own requests, every answer read into its models.
  */
-import { officialClient as hubspot, useServiceBehindFetch } from './official-client.ts'
+import { officialClient as hubspot, useServiceBehindFetch } from '../../testing/official-client.ts'
 
 const service = useServiceBehindFetch()
 

@@ -3,7 +3,7 @@
  * (@hubspot/api-client 14.x), its global `fetch` pointed at the service: the
  * requests are the client's own and every answer is read into its models.
  */
-import { officialClient as hubspot, useServiceBehindFetch } from './official-client.ts'
+import { officialClient as hubspot, useServiceBehindFetch } from '../../testing/official-client.ts'
 
 useServiceBehindFetch()
 

@@ -21,7 +21,7 @@
  */
 import { ApiError, Category } from '../http/errors.ts'
 import { readAllWithin } from '../http/http.ts'
-import { addressProblem, vendorUrlProblem } from './address.ts'
+import { addressProblem, vendorUrlProblem } from '../../../shared/url/ip-address.ts'
 
 /**
  * One hop: send `request` (its `redirect` is 'manual': never follow one) and

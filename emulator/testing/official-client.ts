@@ -5,8 +5,8 @@
  */
 import { Client } from '@hubspot/api-client'
 import { afterEach, beforeEach, vi } from 'vitest'
-import { ACCOUNT } from '../http/auth.ts'
-import { BASE_URL, createTestService, type TestService } from '../../testing/timeline.ts'
+import { ACCOUNT } from '../core/http/auth.ts'
+import { BASE_URL, createTestService, type TestService } from './timeline.ts'
 
 /** Call in a test file: each test gets a fresh service behind `fetch`; returns a getter for it. */
 export function useServiceBehindFetch(): () => TestService {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { addressProblem, isLoopback, parseIp, vendorUrlProblem } from './address.ts'
+import { addressProblem, isLoopback, parseIp, vendorUrlProblem } from './ip-address.ts'
 
 describe('"this machine" is judged on parsed addresses, never on a name\'s text', () => {
   test.each([
