@@ -27,20 +27,25 @@ const dirsOf = (dir) =>
 // Boundaries between folders (import-x/no-restricted-paths: it resolves each import to a file, so a relative
 // path of any depth is caught, and only what really lies in a folder is).
 
-/** Everything in shared/ but the browser-only half of the API (emulator/browser/). */
-const SHARED_OUTSIDE_BROWSER = [
-  ...dirsOf('shared').map((dir) => `./shared/${dir}`),
-  ...dirsOf('emulator/core').map((dir) => `./emulator/core/${dir}`),
-  './shared/*.ts',
-  './emulator/core/*.ts',
-]
+/** The product's source files (tests and test support aside: they may reach past a face to what they test). */
+const PRODUCT = `{emulator/core,emulator/node,emulator/browser,kit,package,host-harness,widget,shared,oauth}/**/!(*.test|*.spec).{ts,tsx,mjs}`
+const product = (glob) => `${root}/${glob}`
 
+// The floors, bottom up: shared/ (the SDK, CRM facts, traffic model) → emulator/core/ → its adapters
+// emulator/node/ and emulator/browser/ → the pages (host-harness/, widget/, oauth/), kit/ and package/ → e2e/
+// and tools/. An import runs down or sideways within a floor, never up (docs/architecture.md draws it).
 const boundaryZones = [
   {
-    target: './widget',
-    from: './host-harness',
+    target: product('shared/**/!(*.test).{ts,tsx}'),
+    from: ['./emulator', './host-harness', './widget', './oauth', './kit', './package', './e2e', './tools'],
     message:
-      'Boundary "widget/ never imports host-harness/": the reference widget stands for a vendor\'s widget, which runs in its own iframe on another origin and knows the CRM only through the calling SDK. Put what both need in shared/.',
+      'Boundary "shared/ is the bottom floor": the SDK, the CRM facts and the traffic model run in the widget, the harness, the emulator and the package alike, so shared/ imports nothing above it. Move what it needs down into shared/.',
+  },
+  {
+    target: './widget',
+    from: ['./host-harness', './emulator', './kit', './package', './oauth'],
+    message:
+      'Boundary "widget/ imports only shared/": the reference widget stands for a vendor\'s widget, which runs in its own iframe on another origin and knows the CRM only through the calling SDK and its REST API. Put what it needs in shared/.',
   },
   {
     target: './host-harness',
@@ -49,16 +54,41 @@ const boundaryZones = [
       'Boundary "host-harness/ never imports widget/": the harness must work with any vendor\'s widget, so it may not depend on ours. Put what both need in shared/.',
   },
   {
-    target: './shared/traffic',
-    from: ['./host-harness', './widget', './e2e', './package', './emulator', './kit', './tools'],
+    target: './emulator/core',
+    from: ['./emulator/node', './emulator/browser', './host-harness', './widget', './oauth', './kit', './package', './e2e', './tools'],
     message:
-      'Boundary "shared/traffic/ imports only shared/": the traffic file and the ladder are read and drawn by the harness inspector, check-widget and `ringside report` alike, in the browser and in Node. Move what it needs into shared/.',
+      'Boundary "emulator/core/ is the service, not a host of it": the Request → Response service runs under Node, in a page and in the tests alike, so it imports only shared/ and itself. Its adapters (emulator/node/, emulator/browser/) import it, not the other way round.',
   },
   {
-    target: SHARED_OUTSIDE_BROWSER,
+    target: ['./emulator/node', './emulator/browser', './host-harness', './oauth', './kit', './package', './e2e'],
+    from: './emulator/core',
+    except: ['./index.ts'],
+    message:
+      'Boundary "the emulated CRM\'s core has one face": import emulator/core/index.ts, not a file behind it. If the face lacks what you need, add it there, so what the adapters rely on stays one list.',
+  },
+  {
+    target: [product('emulator/{node,browser}/*.ts'), product('emulator/{node,browser}/!(test)/**/!(*.test).ts')],
+    from: ['./host-harness', './widget', './oauth', './kit', './package', './e2e'],
+    message:
+      'Boundary "the emulator\'s adapters import only the core and shared/": the server and the in-page service host the emulated CRM for every page, backend and test, so they know nothing of the pages, the kit or the package above them.',
+  },
+  {
+    target: ['./kit', './package'],
+    from: './e2e',
+    message:
+      'Boundary "what the package ships never lives under e2e/": kit/ and package/ are shipped; e2e/ holds this repository\'s own specs, fixtures and support. Move what they need into kit/ or package/.',
+  },
+  {
+    target: product(PRODUCT),
+    from: [product('emulator/testing/**'), product('e2e/**'), product('emulator/node/test/**')],
+    message:
+      'Boundary "test support never lives in product code": emulator/testing/, emulator/node/test/ and e2e/ hold fakes, corpora and helpers for the tests; the product may not import them.',
+  },
+  {
+    target: ['./shared', './emulator/core', './emulator/node'],
     from: './emulator/browser',
     message:
-      'Boundary "the rest of shared/ never imports emulator/browser/": that half uses DOM-only APIs (SharedWorker, IndexedDB, MSW\'s service worker), and the rest of shared/ also runs in Node (server mode, the tests, the npm package). Import it from the page that starts the browser-only mode instead.',
+      'Boundary "only a page imports emulator/browser/": that adapter uses DOM-only APIs (SharedWorker, IndexedDB, MSW\'s service worker), while shared/, the core and the server also run in Node (server mode, the tests, the npm package). Import it from the page that starts the browser-only mode instead.',
   },
 ]
 

@@ -20,7 +20,8 @@ import { journeyFor, type StoredJourney } from './journey-runner.ts'
 import { JOURNEY_ANNOTATION, type HtmlReportOption } from './report/check-report.ts'
 import { placementOf } from './placements.ts'
 import { journeyAtMostMs } from './journey-waits.ts'
-import { conformanceTargets, journeysInRunOrder, kitBaseUrl, strictFromEnv, syncTimeoutFromEnv } from './targets.ts'
+import { conformanceTargets, journeysInRunOrder, strictFromEnv, syncTimeoutFromEnv } from './targets.ts'
+import { kitBaseUrl } from './origins.ts'
 
 /**
  * The browser of the journeys, launched when a journey first needs one. Playwright restarts the worker after a failed

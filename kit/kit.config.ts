@@ -17,7 +17,8 @@ import { findChromium } from '../package/chromium.ts'
 import { BROWSER_ARGS } from '../package/browser-args.ts'
 import type { HtmlReportOption } from './report/check-report.ts'
 import { placementProjects, type Placement } from './placements.ts'
-import { checkWorkers, kitBaseUrl, registrationArgs } from './targets.ts'
+import { checkWorkers, registrationArgs } from './targets.ts'
+import { kitBaseUrl } from './origins.ts'
 import { waitMs } from '../shared/waits.ts'
 
 const here = import.meta.dirname

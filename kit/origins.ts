@@ -4,7 +4,6 @@
  * the test pages (dist-test/, served by tools/test/serve-dist.mjs, never by
  * Ringside) are on + 2 (hostile frames), + 3 and + 4 (e2e/origins.ts).
  */
-import { ORIGINS } from '../e2e/origins.ts'
 import { checkUrl, refusalText } from '../shared/url/safe-url.ts'
 
 export interface KitOrigins {
@@ -19,8 +18,13 @@ export interface KitOrigins {
   testWidgets: string
 }
 
+/** The harness of a check run: http://127.0.0.1:$KIT_PORT (default 4173); its widget and hostile origins are the next ports. */
+export function kitBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return `http://127.0.0.1:${Number(env.KIT_PORT ?? 4173)}`
+}
+
 export function kitOrigins(baseURL: string | undefined): KitOrigins {
-  const harness = new URL(baseURL ?? ORIGINS.harness)
+  const harness = new URL(baseURL ?? kitBaseUrl())
   const at = (offset: number) => `${harness.protocol}//${harness.hostname}:${Number(harness.port) + offset}`
   return { harness: harness.origin, widget: at(1), hostile: at(2), testPages: at(3), testWidgets: at(4) }
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { builtInDriver } from './drivers/load-driver.ts'
 import { journeyNotRunnable } from './journey.ts'
-import { checkWorkers, conformanceTargets, journeysInRunOrder, kitBaseUrl } from './targets.ts'
+import { checkWorkers, conformanceTargets, journeysInRunOrder } from './targets.ts'
+import { kitBaseUrl } from './origins.ts'
 import { kitOrigins } from './origins.ts'
 
 const BASE = 'http://127.0.0.1:4300'

@@ -79,11 +79,6 @@ export function checkWorkers(baseURL: string, env: NodeJS.ProcessEnv = process.e
   return Math.min(2, journeys * (typeof placements === 'string' ? 1 : placements.length))
 }
 
-/** The harness of a check run: http://127.0.0.1:$KIT_PORT (default 4173); its widget and hostile origins are the next ports. */
-export function kitBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return `http://127.0.0.1:${Number(env.KIT_PORT ?? 4173)}`
-}
-
 /**
  * The journeys of `target` in the order the suite declares them: first a
  * journey its built-in driver cannot run (the inbound one, for a driver

@@ -21,7 +21,8 @@ import base from '../../playwright.config.ts'
 import { e2eWebServers } from '../web-servers.ts'
 import type { HtmlReportOption } from '../../kit/report/check-report.ts'
 import { placementProjects, type Placement } from '../../kit/placements.ts'
-import { kitBaseUrl, registrationArgs } from '../../kit/targets.ts'
+import { registrationArgs } from '../../kit/targets.ts'
+import { kitBaseUrl } from '../../kit/origins.ts'
 
 const baseURL = kitBaseUrl()
 const port = Number(new URL(baseURL).port)

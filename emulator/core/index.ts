@@ -67,4 +67,3 @@ export type { RateLimitSettings } from './http/rate-limits.ts'
 
 // Outbound reads: the one module through which the CRM reaches a vendor's servers.
 export { Outbound, OutboundError, type OutboundFetch, type OutboundRules } from './outbound/read.ts'
-export { isLoopback, isLoopbackIp, parseIp } from '../../shared/url/ip-address.ts'

@@ -42,7 +42,7 @@ import { resolve, sep } from 'node:path'
 import type { IncomingHttpHeaders } from 'node:http'
 import { ApiError, Category } from '../core/index.ts'
 import { isApiPath } from '../core/index.ts'
-import { isLoopback } from '../core/index.ts'
+import { isLoopback } from '../../shared/url/ip-address.ts'
 import { pageAt } from './pages/page-policy.ts'
 import { isSdkPath } from './pages/sdk-cdn.ts'
 

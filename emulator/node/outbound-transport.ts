@@ -20,7 +20,7 @@ import { request as httpsRequest } from 'node:https'
 import { isIP, type LookupFunction } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { Readable } from 'node:stream'
-import { isLoopbackIp, parseIp } from '../core/index.ts'
+import { isLoopbackIp, parseIp } from '../../shared/url/ip-address.ts'
 import { OutboundError, type OutboundFetch } from '../core/index.ts'
 
 /** Statuses whose answer has no body (the Fetch standard's null body statuses). */

@@ -30,7 +30,7 @@ import { defaultWidgetUrl, WIDGET_NAME } from '../../shared/crm/reference-widget
 import { ACCOUNT } from '../core/index.ts'
 import { REDIRECT_URLS_PATH, redirectUrlProblem } from '../../shared/crm/redirect-urls.ts'
 import { createCrmService, type CrmService, type CrmServiceOptions } from '../core/index.ts'
-import { isLoopback } from '../core/index.ts'
+import { isLoopback } from '../../shared/url/ip-address.ts'
 import { nodeTransport } from './outbound-transport.ts'
 import { START_PORT_ROLES } from './bad-ports.ts'
 import { Outbound, type OutboundRules } from '../core/index.ts'
