@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { RecordRoute as RecordPage } from './app.tsx'
-import { callApi, contactIdByName, installTestCrm, oauthAccessToken } from './lib/test-crm.ts'
+import { callApi, contactIdByName, installTestCrm, oauthAccessToken } from './lib/testing/test-crm.ts'
 import type { CrmService } from '../emulator/core/index.ts'
 
 const dial = vi.hoisted(() => ({

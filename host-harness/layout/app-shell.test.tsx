@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { AppShell } from './app-shell.tsx'
-import { installTestCrm } from '../lib/test-crm.ts'
+import { installTestCrm } from '../lib/testing/test-crm.ts'
 
 // The calling integration's views, as stand-ins: an inspector with a filter box (what was typed
 // in it shows whether it stayed mounted), and a faults and a composer panel.

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react'
 import { vi } from 'vitest'
 import { createCrmService, type CrmService } from '../../emulator/core/index.ts'
 import { fakeVendor, VENDOR_NUMBERS_URL } from '../../emulator/testing/calling-vendor.ts'
-import { callApi } from '../lib/test-crm.ts'
+import { callApi } from '../lib/testing/test-crm.ts'
 import { CallingExtensionsCard } from './calling-extensions-card.tsx'
 
 let service: CrmService

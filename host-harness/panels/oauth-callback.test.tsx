@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react'
 import { OAuthCallback } from './oauth-callback.tsx'
-import { callApi, installTestCrm } from '../lib/test-crm.ts'
+import { callApi, installTestCrm } from '../lib/testing/test-crm.ts'
 import { resetHarnessStore, useHarnessStore } from '../lib/harness-store.ts'
 import { redirectUri } from './oauth-flow.ts'
 import type { CrmService } from '../../emulator/core/index.ts'

@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { OAuthPanel } from './oauth-panel.tsx'
-import { callApi, installTestCrm } from '../lib/test-crm.ts'
+import { callApi, installTestCrm } from '../lib/testing/test-crm.ts'
 import { resetHarnessStore } from '../lib/harness-store.ts'
 import { DEFAULT_REDIRECT_URLS, REDIRECT_URLS_PATH } from '../../shared/crm/redirect-urls.ts'
 import type { CrmService } from '../../emulator/core/index.ts'

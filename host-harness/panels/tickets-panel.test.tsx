@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { TicketsPanel } from './tickets-panel.tsx'
-import { callApi, installTestCrm } from '../lib/test-crm.ts'
+import { callApi, installTestCrm } from '../lib/testing/test-crm.ts'
 import type { CrmService } from '../../emulator/core/index.ts'
 
 let service: CrmService

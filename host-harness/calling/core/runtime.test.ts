@@ -4,7 +4,7 @@
  * replies (as MessageEvents from the iframe's window and the widget origin).
  */
 import { api, CALLING_SETTINGS_PATH } from '../../lib/api-client.ts'
-import { installTestCrm } from '../../lib/test-crm.ts'
+import { installTestCrm } from '../../lib/testing/test-crm.ts'
 import { createCallingStore, type CallingStore } from './calling-store.ts'
 import { CallingRuntime, WIDGET_ALLOW, WIDGET_SANDBOX, syncIntervalFromQuery, syncTimeoutFromQuery } from './runtime.ts'
 import { OVERRIDE_STORAGE_KEY } from './settings.ts'

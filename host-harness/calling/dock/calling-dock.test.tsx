@@ -1,6 +1,6 @@
 import { act, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { installTestCrm } from '../../lib/test-crm.ts'
+import { installTestCrm } from '../../lib/testing/test-crm.ts'
 import { CallingDock, dockReserve, dockTitle } from './calling-dock.tsx'
 import { callingStore } from '../core/calling-store.ts'
 import { callingRuntime } from '../core/runtime.ts'

@@ -1,5 +1,5 @@
 import { api } from '../../lib/api-client.ts'
-import { installTestCrm } from '../../lib/test-crm.ts'
+import { installTestCrm } from '../../lib/testing/test-crm.ts'
 import { TaskQueue } from './task-queue.ts'
 
 let queue: TaskQueue

@@ -1,6 +1,6 @@
 import { api, onApiExchange } from '../../../lib/api-client.ts'
 import { CallingCause } from '../ports.ts'
-import { installTestCrm } from '../../../lib/test-crm.ts'
+import { installTestCrm } from '../../../lib/testing/test-crm.ts'
 import { createCallingStore, type CallingStore } from '../calling-store.ts'
 import { CallingController } from './controller.ts'
 import { FakeHost } from '../testing/fake-host.ts'
