@@ -27,8 +27,18 @@ const dirsOf = (dir) =>
 // Boundaries between folders (import-x/no-restricted-paths: it resolves each import to a file, so a relative
 // path of any depth is caught, and only what really lies in a folder is).
 
-/** The product's source files (tests and test support aside: they may reach past a face to what they test). */
-const PRODUCT = `{emulator/core,emulator/node,emulator/browser,kit,package,host-harness,widget,shared,oauth}/**/!(*.test|*.spec).{ts,tsx,mjs}`
+/**
+ * The product's source files, as paths from the root: what the folders below hold, but tests (*.test.*, *.spec.*)
+ * and test support (testing/ folders and testing.ts files, emulator/node/test/), which may reach past a face to
+ * what they test.
+ */
+const PRODUCT_DIRS = ['emulator/core', 'emulator/node', 'emulator/browser', 'kit', 'package', 'host-harness', 'widget', 'shared', 'oauth']
+const productFiles = PRODUCT_DIRS.flatMap((dir) =>
+  readdirSync(`${root}/${dir}`, { recursive: true, encoding: 'utf8' })
+    .map((file) => `./${dir}/${file}`)
+    .filter((file) => /\.(ts|tsx|mjs)$/.test(file) && !/\.(test|spec)\.tsx?$/.test(file))
+    .filter((file) => !file.split('/').includes('testing') && !file.endsWith('/testing.ts') && !file.startsWith('./emulator/node/test/')),
+)
 const product = (glob) => `${root}/${glob}`
 
 // The floors, bottom up: shared/ (the SDK, CRM facts, traffic model) → emulator/core/ → its adapters
@@ -36,7 +46,7 @@ const product = (glob) => `${root}/${glob}`
 // and tools/. An import runs down or sideways within a floor, never up (docs/architecture.md draws it).
 const boundaryZones = [
   {
-    target: product('shared/**/!(*.test).{ts,tsx}'),
+    target: productFiles.filter((file) => file.startsWith('./shared/')),
     from: ['./emulator', './host-harness', './widget', './oauth', './kit', './package', './e2e', './tools'],
     message:
       'Boundary "shared/ is the bottom floor": the SDK, the CRM facts and the traffic model run in the widget, the harness, the emulator and the package alike, so shared/ imports nothing above it. Move what it needs down into shared/.',
@@ -67,7 +77,7 @@ const boundaryZones = [
       'Boundary "the emulated CRM\'s core has one face": import emulator/core/index.ts, not a file behind it. If the face lacks what you need, add it there, so what the adapters rely on stays one list.',
   },
   {
-    target: [product('emulator/{node,browser}/*.ts'), product('emulator/{node,browser}/!(test)/**/!(*.test).ts')],
+    target: productFiles.filter((file) => file.startsWith('./emulator/node/') || file.startsWith('./emulator/browser/')),
     from: ['./host-harness', './widget', './oauth', './kit', './package', './e2e'],
     message:
       'Boundary "the emulator\'s adapters import only the core and shared/": the server and the in-page service host the emulated CRM for every page, backend and test, so they know nothing of the pages, the kit or the package above them.',
@@ -79,10 +89,10 @@ const boundaryZones = [
       'Boundary "what the package ships never lives under e2e/": kit/ and package/ are shipped; e2e/ holds this repository\'s own specs, fixtures and support. Move what they need into kit/ or package/.',
   },
   {
-    target: product(PRODUCT),
-    from: [product('emulator/testing/**'), product('e2e/**'), product('emulator/node/test/**')],
+    target: productFiles,
+    from: [product('emulator/testing/**'), product('e2e/**'), product('emulator/node/test/**'), product('**/testing/**'), product('**/testing.ts')],
     message:
-      'Boundary "test support never lives in product code": emulator/testing/, emulator/node/test/ and e2e/ hold fakes, corpora and helpers for the tests; the product may not import them.',
+      'Boundary "test support never lives in product code": emulator/testing/, emulator/node/test/, e2e/ and every testing/ folder hold fakes, corpora and helpers for the tests; the product may not import them.',
   },
   {
     target: ['./shared', './emulator/core', './emulator/node'],
@@ -201,6 +211,28 @@ export default defineConfig([
               'Boundary "shared/ outside emulator/browser/ never imports DOM-only modules": msw/browser starts a service worker, which only a page can; the rest of shared/ also runs in Node. Keep it in emulator/browser/.',
           },
         ]),
+      ],
+    },
+  },
+
+  // The harness is the CRM's web app: it reaches the data only through the API, over HTTP. Of the emulator's core
+  // it may know the types of what the API answers (an error body, the rate-limit settings), never run its code.
+  {
+    files: ['host-harness/**/*.{ts,tsx}', 'oauth/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/testing/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/emulator/core/**'],
+              allowTypeImports: true,
+              message:
+                'Boundary "the harness reaches the data only through the API": import only types from emulator/core/ (`import type`); call the API over HTTP (host-harness/lib/api-client.ts) for everything else.',
+            },
+          ],
+        },
       ],
     },
   },
