@@ -78,8 +78,10 @@ export interface Link {
 /** Every link and image target of a page, with the line it starts on (code spans and blocks hold none). */
 export function linksOf(markdown: string): Link[] {
   const links: Link[] = []
+  let line = 1
   for (const token of md.parse(markdown, {}) as Token[]) {
-    const line = (token.map?.[0] ?? 0) + 1
+    // a table cell's inline token has no line of its own: it is on the line of the block before it
+    if (token.map) line = token.map[0] + 1
     if (token.type === 'html_block') for (const target of htmlAttributes(token.content, ['href', 'src'])) links.push({ target, line })
     if (token.type !== 'inline') continue
     for (const child of token.children ?? []) {
