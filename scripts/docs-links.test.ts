@@ -17,14 +17,21 @@ test('every relative link of README.md and docs/ leads to a file of the reposito
   expect(brokenLinks(ROOT, pages)).toEqual([])
 })
 
-test('headings get the ids GitHub gives them', () => {
-  expect(githubSlug('Server mode (`npm start`)')).toBe('server-mode-npm-start')
-  expect(githubSlug('Paths: date versions and the 404')).toBe('paths-date-versions-and-the-404')
-  expect(githubSlug('Server mode at 100,000 contacts')).toBe('server-mode-at-100000-contacts')
-  expect(githubSlug('2. Drivers: how the kit operates a widget')).toBe('2-drivers-how-the-kit-operates-a-widget')
-  expect(githubSlug('3a. Validator choice and handshake cost')).toBe('3a-validator-choice-and-handshake-cost')
-  expect(githubSlug('Calling extensions — recordings, inbound_calls')).toBe('calling-extensions--recordings-inbound_calls')
-  expect(githubSlug('Écran d’accueil')).toBe('écran-daccueil')
+const HEADING_IDS: [heading: string, id: string][] = [
+  ['Server mode (`npm start`)', 'server-mode-npm-start'],
+  ['Paths: date versions and the 404', 'paths-date-versions-and-the-404'],
+  ['Server mode at 100,000 contacts', 'server-mode-at-100000-contacts'],
+  ['2. Drivers: how the kit operates a widget', '2-drivers-how-the-kit-operates-a-widget'],
+  ['3a. Validator choice and handshake cost', '3a-validator-choice-and-handshake-cost'],
+  ['Calling extensions — recordings, inbound_calls', 'calling-extensions--recordings-inbound_calls'],
+  ['Écran d’accueil', 'écran-daccueil'],
+]
+
+test.each(HEADING_IDS)('the heading %j gets GitHub’s id %j', (heading, id) => {
+  expect(githubSlug(heading)).toBe(id)
+})
+
+test('a page’s anchors: repeated headings numbered as GitHub numbers them, markup dropped, HTML ids kept', () => {
   const anchors = anchorsOf('# Notes\n\n## Notes\n\n## Notes\n\n### *Emphasis* and `code` and [a link](x.md)\n\n<a id="kept"></a>\n\nSetext\n------\n')
   expect([...anchors].sort()).toEqual(['emphasis-and-code-and-a-link', 'kept', 'notes', 'notes-1', 'notes-2', 'setext'])
 })
