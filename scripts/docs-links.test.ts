@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { anchorsOf, brokenLinks, githubSlug, linksOf, manualPages } from './docs-links.ts'
+import { anchorsOf, brokenLinks, githubSlug, linksOf, manualPages, unlinkedPages } from './docs-links.ts'
 
 /** The repository root, seen from this file's folder: the one thing to change if the folder moves. */
 const ROOT = resolve(import.meta.dirname, '..')
@@ -15,6 +15,10 @@ test('every relative link of README.md and docs/ leads to a file of the reposito
   expect(pages).toContain('README.md')
   expect(pages.length, 'the manual has pages under docs/').toBeGreaterThan(4)
   expect(brokenLinks(ROOT, pages)).toEqual([])
+})
+
+test('every page under docs/ is linked from README.md or another page of the manual', () => {
+  expect(unlinkedPages(ROOT)).toEqual([])
 })
 
 const HEADING_IDS: [heading: string, id: string][] = [
@@ -60,6 +64,9 @@ test('a missing file, a missing anchor, a folder anchor and a link out of the re
     ].join('\n'),
   )
   expect(manualPages(root)).toEqual(['README.md', 'docs/a.md'])
+  expect(unlinkedPages(root)).toEqual([])
+  writeFileSync(join(root, 'docs', 'orphan.md'), '# Nobody links here\n\n[back](../README.md)\n')
+  expect(unlinkedPages(root)).toEqual(['docs/orphan.md'])
   expect(brokenLinks(root)).toEqual([
     'README.md:5: docs/gone.md — docs/gone.md does not exist',
     'README.md:5: docs/a.md#sub — #sub: no heading of docs/a.md has that anchor',

@@ -137,3 +137,15 @@ export function brokenLinks(root: string, pages = manualPages(root)): string[] {
     }),
   )
 }
+
+/** The pages under docs/ that no other page of the manual links to: a reader starting at README.md never finds them. */
+export function unlinkedPages(root: string, pages = manualPages(root)): string[] {
+  const linked = new Set<string>()
+  for (const file of pages)
+    for (const { target } of linksOf(readFileSync(join(root, file), 'utf8'))) {
+      if (isExternal(target)) continue
+      const path = decodeURIComponent(target.split('#')[0]?.split('?')[0] ?? '')
+      if (path !== '') linked.add(relative(root, resolve(root, dirname(file), path)))
+    }
+  return pages.filter((page) => page !== 'README.md' && !linked.has(page))
+}
