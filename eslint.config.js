@@ -4,10 +4,10 @@
 //   make ESLint build a whole TypeScript program with the JavaScript compiler (beside the native `tsc` that
 //   `npm run typecheck` runs) and took 3.4x the CPU time (README.md, "Development tooling").
 // - The React hooks rules (the rules of hooks, exhaustive effect dependencies) on the React code.
-// - One URL rule (ringside/url-sink, scripts/eslint/url-sinks.mjs): every src, href, navigation and HTML URL
+// - One URL rule (ringside/url-sink, tools/eslint/url-sinks.mjs): every src, href, navigation and HTML URL
 //   attribute takes a literal or shared/url/safe-url.ts's output (docs/urls.md).
 // - The folders' boundaries, each with a message that names the boundary and says why it is there (README.md
-//   "Boundaries", host-harness/README.md, widget/README.md, shared/api/README.md).
+//   "Boundaries", host-harness/README.md, widget/README.md, emulator/core/README.md).
 import { readdirSync } from 'node:fs'
 import js from '@eslint/js'
 import { defineConfig, globalIgnores } from 'eslint/config'
@@ -15,7 +15,7 @@ import importX from 'eslint-plugin-import-x'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
-import ringside from './scripts/eslint/url-sinks.mjs'
+import ringside from './tools/eslint/url-sinks.mjs'
 
 const root = import.meta.dirname
 const dirsOf = (dir) =>
@@ -27,16 +27,12 @@ const dirsOf = (dir) =>
 // Boundaries between folders (import-x/no-restricted-paths: it resolves each import to a file, so a relative
 // path of any depth is caught, and only what really lies in a folder is).
 
-/** Everything in shared/ but the browser-only half of the API (shared/api/browser/). */
+/** Everything in shared/ but the browser-only half of the API (emulator/browser/). */
 const SHARED_OUTSIDE_BROWSER = [
-  ...dirsOf('shared')
-    .filter((dir) => dir !== 'api')
-    .map((dir) => `./shared/${dir}`),
-  ...dirsOf('shared/api')
-    .filter((dir) => dir !== 'browser')
-    .map((dir) => `./shared/api/${dir}`),
+  ...dirsOf('shared').map((dir) => `./shared/${dir}`),
+  ...dirsOf('emulator/core').map((dir) => `./emulator/core/${dir}`),
   './shared/*.ts',
-  './shared/api/*.ts',
+  './emulator/core/*.ts',
 ]
 
 const boundaryZones = [
@@ -54,15 +50,15 @@ const boundaryZones = [
   },
   {
     target: './shared/traffic',
-    from: ['./host-harness', './widget', './e2e', './package', './server', './scripts'],
+    from: ['./host-harness', './widget', './e2e', './package', './emulator', './kit', './tools'],
     message:
       'Boundary "shared/traffic/ imports only shared/": the traffic file and the ladder are read and drawn by the harness inspector, check-widget and `ringside report` alike, in the browser and in Node. Move what it needs into shared/.',
   },
   {
     target: SHARED_OUTSIDE_BROWSER,
-    from: './shared/api/browser',
+    from: './emulator/browser',
     message:
-      'Boundary "the rest of shared/ never imports shared/api/browser/": that half uses DOM-only APIs (SharedWorker, IndexedDB, MSW\'s service worker), and the rest of shared/ also runs in Node (server mode, the tests, the npm package). Import it from the page that starts the browser-only mode instead.',
+      'Boundary "the rest of shared/ never imports emulator/browser/": that half uses DOM-only APIs (SharedWorker, IndexedDB, MSW\'s service worker), and the rest of shared/ also runs in Node (server mode, the tests, the npm package). Import it from the page that starts the browser-only mode instead.',
   },
 ]
 
@@ -119,7 +115,7 @@ harnessFeatureZones.push(
 const NOT_IN_SHARED =
   'shared/ is what the widget, the harness, the API server and the npm package all import, in the browser and in Node: it stays free of UI frameworks and state libraries (the SDK must not make a vendor\'s widget load React).'
 const frameworks = (what) => `Boundary "shared/ never imports ${what}". ${NOT_IN_SHARED}`
-/** no-restricted-imports options for shared/: React, Zustand and XState (and, outside shared/api/browser/, msw/browser). */
+/** no-restricted-imports options for shared/: React, Zustand and XState (and, outside emulator/browser/, msw/browser). */
 const sharedImports = (extraPaths = []) => ({
   paths: [
     { name: 'react', message: frameworks('React') },
@@ -160,12 +156,11 @@ export default defineConfig([
   },
 
   {
-    files: ['shared/api/browser/**'],
+    files: ['emulator/browser/**'],
     rules: { 'no-restricted-imports': ['error', sharedImports()] },
   },
   {
-    files: ['shared/**'],
-    ignores: ['shared/api/browser/**'],
+    files: ['shared/**', 'emulator/core/**', 'emulator/testing/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -173,7 +168,7 @@ export default defineConfig([
           {
             name: 'msw/browser',
             message:
-              'Boundary "shared/ outside shared/api/browser/ never imports DOM-only modules": msw/browser starts a service worker, which only a page can; the rest of shared/ also runs in Node. Keep it in shared/api/browser/.',
+              'Boundary "shared/ outside emulator/browser/ never imports DOM-only modules": msw/browser starts a service worker, which only a page can; the rest of shared/ also runs in Node. Keep it in emulator/browser/.',
           },
         ]),
       ],
@@ -204,7 +199,7 @@ export default defineConfig([
             'requireSafeUrl',
             // a blob: URL of bytes the page itself made (a download); only the page that made it can load it
             'URL.createObjectURL',
-            // the harness's routes (host-harness/lib/routes.ts, placement.ts): `#/…` and `?…#/…` references on the
+            // the harness's routes (host-harness/lib/hash-routes.ts, placement.ts): `#/…` and `?…#/…` references on the
             // page itself, ids URI-encoded (routes.test.ts walks hostile ids and types through them)
             'hrefs.*',
             'recordHref',
@@ -224,12 +219,12 @@ export default defineConfig([
   },
   // Test helpers hand parsed JSON bodies to assertions as `any` on purpose: tests walk arbitrary bodies.
   {
-    files: ['**/*.test.{ts,tsx}', '**/testing.ts', '**/testing/**', 'shared/api/fuzz/**', 'e2e/**'],
+    files: ['**/*.test.{ts,tsx}', '**/testing.ts', '**/testing/**', 'e2e/**', 'kit/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   // Playwright fixtures that use no other fixture still destructure their first argument: `async ({}, use) => …`.
   {
-    files: ['e2e/**', 'package/playwright.ts'],
+    files: ['e2e/**', 'kit/**', 'package/playwright.ts'],
     rules: { 'no-empty-pattern': ['error', { allowObjectPatternsAsParameters: true }] },
   },
 

@@ -8,13 +8,15 @@ import { e2eWebServers } from './e2e/web-servers.ts'
  * the harness and the widget (a second origin, as in a real CRM) from the
  * Ringside server (`npm start` with --dist), and the test pages (hostile
  * frames, fixture hosts and widgets) on origins of their own from
- * scripts/serve-dist.mjs (see e2e/origins.ts, e2e/web-servers.ts).
+ * tools/test/serve-dist.mjs (see e2e/origins.ts, e2e/web-servers.ts).
  * Playwright cannot download browsers here, so we always point it at a
- * system Chromium (see scripts/ensure-chromium.sh).
+ * system Chromium (see tools/test/ensure-chromium.sh).
  */
 export default defineConfig({
-  testDir: 'e2e',
-  testMatch: '**/*.spec.ts',
+  // This repository's specs (e2e/), and the kit's conformance journeys (kit/conformance.spec.ts), which the
+  // package ships for check-widget and which run here against the reference widget.
+  testDir: '.',
+  testMatch: ['e2e/**/*.spec.ts', 'kit/**/*.spec.ts'],
   timeout: 30_000,
   expect: { timeout: 5_000 },
   fullyParallel: true,
@@ -48,7 +50,7 @@ export default defineConfig({
       // Browser-only mode: the build as plain static files, no API behind it (e2e/browser-only/), with its
       // headers file (the harness on its port frames the widget on the next). The test pages that share the harness's SharedWorker and IndexedDB (browser-crm) need its
       // origin: this test server serves them there too, after the build's own files.
-      command: `node scripts/serve-dist.mjs --root dist --root dist-test --frame-ancestor ${ORIGINS.staticHarness} ${PORTS.staticHarness} ${PORTS.staticWidget}`,
+      command: `node tools/test/serve-dist.mjs --root dist --root dist-test --frame-ancestor ${ORIGINS.staticHarness} ${PORTS.staticHarness} ${PORTS.staticWidget}`,
       url: `${ORIGINS.staticHarness}/`,
       reuseExistingServer: !process.env.CI,
       timeout: 30_000,

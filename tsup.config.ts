@@ -6,13 +6,13 @@ import { defineConfig, type Options } from 'tsup'
  * - lib/: the CLI and the entry points of the exports map, ES modules for
  *   Node 20 (dependencies stay external; types come from tsc,
  *   tsconfig.package.json), and the two stylesheets the HTML report inlines
- *   (shared/ui/tokens.css, e2e/kit/report/report.css), read from lib/ at run time;
+ *   (shared/ui/tokens.css, kit/report/report.css), read from lib/ at run time;
  * - dist/sdk/: the browser build of the calling SDK that `ringside start`
  *   serves at /sdk/<version>/: an ES module and a UMD script;
  * - dist/sdk/cdn/: the same SDK as the npm package's dist/main.js (a classic
  *   script that defines that release's globals) and dist/main.esm.js, which the
  *   server serves at /sdk/npm/@hubspot/calling-extensions-sdk@<version>/ with the
- *   release written in (server/sdk-cdn.ts). No source maps: the release is
+ *   release written in (emulator/node/pages/sdk-cdn.ts). No source maps: the release is
  *   written into the file after the build.
  */
 const UMD_GLOBAL = 'CallingExtensionsSdk'
@@ -32,9 +32,9 @@ export default defineConfig([
       'sdk-widget': 'package/sdk-widget.ts',
       'sdk-host': 'package/sdk-host.ts',
       playwright: 'package/playwright.ts',
-      'kit.config': 'package/kit.config.ts',
-      'conformance.spec': 'e2e/conformance.spec.ts',
-      'readiness-reporter': 'e2e/kit/readiness-reporter.ts',
+      'kit.config': 'kit/kit.config.ts',
+      'conformance.spec': 'kit/conformance.spec.ts',
+      'readiness-reporter': 'kit/readiness-reporter.ts',
     },
     outDir: 'lib',
     format: 'esm',
@@ -47,7 +47,7 @@ export default defineConfig([
     dts: false,
     external: ['vite', '@playwright/test'],
     onSuccess: async () => {
-      await Promise.all([copyFile('shared/ui/tokens.css', 'lib/tokens.css'), copyFile('e2e/kit/report/report.css', 'lib/report.css')])
+      await Promise.all([copyFile('shared/ui/tokens.css', 'lib/tokens.css'), copyFile('kit/report/report.css', 'lib/report.css')])
     },
   },
   {

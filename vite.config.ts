@@ -2,13 +2,13 @@ import { build, defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { PRODUCT_PAGES } from './server/page-policy.ts'
-import { staticHeaders } from './vite-plugins/static-headers.ts'
+import { PRODUCT_PAGES } from './emulator/node/pages/page-policy.ts'
+import { staticHeaders } from './tools/build/static-headers.ts'
 
 const root = import.meta.dirname
 
 /**
- * The product pages of the main build (server/page-policy.ts lists them):
+ * The product pages of the main build (emulator/node/pages/page-policy.ts lists them):
  * the harness and the OAuth consent page. The reference widget is built apart
  * by vite.widget.config.ts (see there why). The e2e fixture pages are test
  * pages, built apart by vite.test-pages.config.ts into dist-test/.
@@ -59,13 +59,13 @@ function pageDirectories(): Plugin {
 
 /**
  * Multi-page build. One server serves every page, with its policy
- * (server/documents.ts); the harness loads the widget from a second port so
+ * (emulator/node/pages/documents.ts); the harness loads the widget from a second port so
  * the two always talk across origins, as in a real CRM.
  */
 export default defineConfig({
   appType: 'mpa',
   plugins: [react(), pageDirectories(), widgetBuild(), staticHeaders(resolve(root, 'dist'))],
-  // The browser-only CRM runs in a module SharedWorker (shared/api/browser/crm-worker.ts).
+  // The browser-only CRM runs in a module SharedWorker (emulator/browser/crm-worker.ts).
   worker: { format: 'es' },
   build: {
     target: 'es2022',

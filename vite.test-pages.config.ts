@@ -12,7 +12,7 @@ export const TEST_PAGES_DIR = 'dist-test'
  * The e2e fixture pages (widgets on the npm SDK, plain and SDK hosts, a
  * hostile frame, an OAuth callback, browser-only CRM pages), built apart from
  * the product into dist-test/e2e/fixtures/<name>/. Only the test runs serve
- * them (scripts/serve-dist.mjs on the test origins of e2e/origins.ts, the
+ * them (tools/test/serve-dist.mjs on the test origins of e2e/origins.ts, the
  * bench), never the Ringside server. `public/` (MSW's worker) is copied too:
  * the fixtures that run MSW register it on their own origin.
  */

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import { resolve } from 'node:path'
-import { PRODUCT_PAGES } from './server/page-policy.ts'
+import { PRODUCT_PAGES } from './emulator/node/pages/page-policy.ts'
 
 const root = import.meta.dirname
 const pages = Object.fromEntries(PRODUCT_PAGES.filter((page) => page.build === 'widget').map((page) => [page.name, resolve(root, page.file)]))

@@ -3,7 +3,7 @@ import { defineConfig, mergeConfig } from 'vitest/config'
 import viteConfig from './vite.config.ts'
 
 /**
- * Two environments: the DOM-free core of shared/api and shared/traffic (and the server, scripts and
+ * Two environments: the DOM-free emulator (emulator/) and shared/traffic (and tools/, kit/ and
  * package) run under plain Node (which proves it needs no DOM); everything else runs under jsdom. A file
  * that names its environment in a `@vitest-environment` docblock runs in that environment's project
  * wherever it lives.
@@ -16,7 +16,7 @@ import viteConfig from './vite.config.ts'
  * after it, so such files are found here, by their text, and run isolated, each in a fresh module graph
  * and environment, in projects of their own ("node (isolated)", "dom (isolated)"). So does a node file
  * that stubs globals (vi.stubGlobal); a dom file that does shares its worker, since the dom setup file
- * (scripts/vitest-setup.ts) puts every stubbed global back after each test. That setup file also
+ * (tools/test/vitest-setup.ts) puts every stubbed global back after each test. That setup file also
  * empties the storage and the document before each file.
  *
  * A worker is kept for the next file only when that file has the same project and environment; any
@@ -27,7 +27,7 @@ import viteConfig from './vite.config.ts'
  * Vitest reports an "environment" time per file; with shared workers it repeats the worker's one jsdom
  * setup for every file that worker ran, so its sum is not a cost (one jsdom costs about 1 CPU-s).
  */
-const NODE_DIRS = ['shared/api', 'shared/traffic', 'server', 'scripts', 'e2e/kit', 'package']
+const NODE_DIRS = ['emulator', 'shared/traffic', 'tools', 'kit', 'package']
 const DOM_DIRS = ['shared', 'widget', 'host-harness']
 const REPLACES_MODULES = /\bvi\.(mock|doMock|stubEnv|resetModules)\(/
 const STUBS_GLOBALS = /\bvi\.stubGlobal\(/
@@ -74,7 +74,7 @@ const domProject = {
     '**/node_modules/**',
     ...movedToNode,
   ],
-  setupFiles: ['scripts/vitest-setup.ts'],
+  setupFiles: ['tools/test/vitest-setup.ts'],
 }
 /** A project of the isolated files, when there are any (an empty `include` would mean Vitest's default). */
 const isolatedProject = (name: string, base: { environment: 'node' | 'jsdom'; setupFiles?: string[] }, list: string[]) =>

@@ -8,11 +8,11 @@
  * each move proves the move really was a new document.
  */
 import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test'
-import { Harness, type CallEngagement } from './kit/harness.ts'
-import { installMessageRecorder } from './kit/message-recorder.ts'
-import { REFERENCE_WIDGET_SHOWS as SHOWS } from './kit/drivers/ringside.ts'
-import { fixtureUrl, kitOrigins, ourWidgetUrl } from './kit/origins.ts'
-import { pressSteadily } from './kit/press.ts'
+import { Harness, type CallEngagement } from '../kit/harness.ts'
+import { installMessageRecorder } from '../kit/message-recorder.ts'
+import { REFERENCE_WIDGET_SHOWS as SHOWS } from '../kit/drivers/ringside.ts'
+import { fixtureUrl, kitOrigins, ourWidgetUrl } from '../kit/origins.ts'
+import { pressSteadily } from '../kit/press.ts'
 
 const FIRST = { type: 'contacts', id: '1', phone: '+1 617 555 0101' }
 const MOVES = [

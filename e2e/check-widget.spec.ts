@@ -1,5 +1,5 @@
 /**
- * `npm run check-widget` itself, run as a user runs it (node scripts/check-widget.mjs,
+ * `npm run check-widget` itself, run as a user runs it (node tools/check-widget.mjs,
  * which starts its own harness server and Playwright): its verdicts, report and exit
  * codes 0 (ready), 1 (a check failed) and 2 (could not run).
  *
@@ -168,7 +168,7 @@ test.describe('check-widget', () => {
     const httpsPort = block(3)
     let server: ChildProcess | undefined
     try {
-      server = spawn(process.execPath, ['scripts/serve-dist.mjs', '--root', 'dist-test', String(httpsPort)], { cwd: root, env: { ...process.env, SERVE_DIST_TLS_KEY: key, SERVE_DIST_TLS_CERT: cert }, stdio: ['ignore', 'pipe', 'inherit'] })
+      server = spawn(process.execPath, ['tools/test/serve-dist.mjs', '--root', 'dist-test', String(httpsPort)], { cwd: root, env: { ...process.env, SERVE_DIST_TLS_KEY: key, SERVE_DIST_TLS_CERT: cert }, stdio: ['ignore', 'pipe', 'inherit'] })
       await new Promise<void>((ready) => server!.stdout!.once('data', () => ready()))
       const url = `https://127.0.0.1:${httpsPort}/e2e/fixtures/cdn-script-widget/?auto=1`
       const refused = await checkWidget([url, '--port', String(base), '--driver', 'none'])

@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { expect, test } from '@playwright/test'
 import { checkWidget, portBlock } from './support/check-widget-run.ts'
-import { answerDialogs, MAX_DIALOGS } from './kit/dialogs.ts'
+import { answerDialogs, MAX_DIALOGS } from '../kit/dialogs.ts'
 
 const SDK = 'https://cdn.jsdelivr.net/npm/@hubspot/calling-extensions-sdk@0.9.7/dist/main.js'
 /** The bounds of these runs: a few seconds each. */

@@ -6,8 +6,8 @@
  * listed as warnings in the inspector, never as errors.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { Harness, type CallEngagement } from './kit/harness.ts'
-import { fixtureUrl, kitOrigins } from './kit/origins.ts'
+import { Harness, type CallEngagement } from '../kit/harness.ts'
+import { fixtureUrl, kitOrigins } from '../kit/origins.ts'
 
 const CONTACT = { id: '1', phone: '+1 617 555 0101' }
 

@@ -5,10 +5,10 @@
  * composer. Origins are derived from baseURL (widget = harness port + 1).
  */
 import { expect, test, type Frame, type FrameLocator, type Page } from '@playwright/test'
-import { openTool } from './kit/harness.ts'
-import { REFERENCE_WIDGET_SHOWS as SHOWS } from './kit/drivers/ringside.ts'
-import { pressSteadily } from './kit/press.ts'
-import { fixtureUrl, kitOrigins } from './kit/origins.ts'
+import { openTool } from '../kit/harness.ts'
+import { REFERENCE_WIDGET_SHOWS as SHOWS } from '../kit/drivers/ringside.ts'
+import { pressSteadily } from '../kit/press.ts'
+import { fixtureUrl, kitOrigins } from '../kit/origins.ts'
 import { ORIGINS } from './origins.ts'
 
 const OVERRIDE_KEY = 'LocalSettings:Calling:CallingExtensions'

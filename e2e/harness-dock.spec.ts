@@ -5,7 +5,7 @@
  * gets focus back (a `storage` event only reaches other tabs).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { fixtureUrl, kitOrigins, ourWidgetUrl } from './kit/origins.ts'
+import { fixtureUrl, kitOrigins, ourWidgetUrl } from '../kit/origins.ts'
 
 const OVERRIDE_KEY = 'LocalSettings:Calling:CallingExtensions'
 const dockOf = (page: Page): Locator => page.getByRole('complementary', { name: 'Calling widget' }).getByRole('region')

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 // @ts-expect-error: a plain JavaScript module of the benchmarks, without types
-import { writeContactExport } from '../bench/big-export.mjs'
+import { writeContactExport } from '../tools/bench/big-export.mjs'
 
 /**
  * Developer → Database imports an export larger than the other routes' 12 MB

@@ -6,9 +6,9 @@
  */
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Frame, type Page } from '@playwright/test'
-import { openTool } from './kit/harness.ts'
-import { REFERENCE_WIDGET_SHOWS as SHOWS } from './kit/drivers/ringside.ts'
-import { pressSteadily } from './kit/press.ts'
+import { openTool } from '../kit/harness.ts'
+import { REFERENCE_WIDGET_SHOWS as SHOWS } from '../kit/drivers/ringside.ts'
+import { pressSteadily } from '../kit/press.ts'
 import { ORIGINS } from './origins.ts'
 
 function widgetUrl(baseURL: string | undefined, params: Record<string, string>): string {

@@ -7,8 +7,8 @@
  */
 import { writeFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
-import { renderReportHtml, escapeHtml } from './kit/report/html-report.ts'
-import { runReport } from '../package/report.ts'
+import { renderReportHtml, escapeHtml } from '../kit/report/html-report.ts'
+import { runReport } from '../kit/report/traffic-report.ts'
 import { XSS_CORPUS } from '../shared/testing/xss-corpus.ts'
 import { TrafficBuilder } from '../shared/traffic/testing/fixtures.ts'
 import { stringifyTrafficFile } from '../shared/traffic/traffic-file.ts'

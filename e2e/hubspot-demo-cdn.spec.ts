@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test } from './kit/fixtures.ts'
+import { expect, test } from '../kit/fixtures.ts'
 import { blockInternet } from './support/offline.ts'
 
 const repo = process.env.CALLING_SDK_REPO

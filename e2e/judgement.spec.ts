@@ -7,12 +7,12 @@
  */
 import type { Locator } from '@playwright/test'
 import { findingsOf, replayWire } from '../shared/protocol/index.ts'
-import { expect, test } from './kit/fixtures.ts'
-import type { CallEngagement, Harness } from './kit/harness.ts'
-import type { MessageLog } from './kit/message-log.ts'
-import { fixtureUrl, kitOrigins } from './kit/origins.ts'
-import { CHECKS, evaluateCheck, type CheckOutcome } from './kit/checks.ts'
-import { DEFAULT_JOURNEY, newJourneyResult, runJourney, STAGES } from './kit/journey.ts'
+import { expect, test } from '../kit/fixtures.ts'
+import type { CallEngagement, Harness } from '../kit/harness.ts'
+import type { MessageLog } from '../kit/message-log.ts'
+import { fixtureUrl, kitOrigins } from '../kit/origins.ts'
+import { CHECKS, evaluateCheck, type CheckOutcome } from '../kit/checks.ts'
+import { DEFAULT_JOURNEY, newJourneyResult, runJourney, STAGES } from '../kit/journey.ts'
 
 const CONTACT = { id: '1', phone: '+1 617 555 0101' }
 

@@ -1,7 +1,7 @@
 import { expect, test as base, type Page } from '@playwright/test'
 import { ORIGINS, PORTS } from './origins.ts'
 import { oauthCallbackUrl } from './web-servers.ts'
-import { REDIRECT_URLS_PATH } from '../shared/api/oauth/redirect-urls.ts'
+import { REDIRECT_URLS_PATH } from '../shared/crm/redirect-urls.ts'
 
 /**
  * The app's redirect_uri: a test page on the test pages origin, named localhost

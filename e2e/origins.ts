@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
  *
  * The Ringside server (`npm start --dist`) serves the harness and +1 the
  * widget origin: product pages only. The test pages (the e2e fixtures, built
- * into dist-test/) are served by scripts/serve-dist.mjs on origins of their
+ * into dist-test/) are served by tools/test/serve-dist.mjs on origins of their
  * own: +2 the hostile origin, +3 test pages (hosts, callbacks), +4 a second
  * test origin (fixture widgets, so host and widget fixtures meet across
  * origins). The e2e server lets +3 frame Ringside's pages (--frame-ancestor).

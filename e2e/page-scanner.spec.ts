@@ -1,7 +1,7 @@
 /**
- * The page scanner: every product page Ringside serves (server/page-policy.ts),
+ * The page scanner: every product page Ringside serves (emulator/node/pages/page-policy.ts),
  * top-level and framed from other origins, with every URL parameter it reads
- * (e2e/support/page-params.ts, kept complete by server/test/page-params.test.ts
+ * (e2e/support/page-params.ts, kept complete by emulator/node/test/page-params.test.ts
  * and by the names recorded here while the pages run) and some fuzzed names,
  * each given a hostile corpus: javascript: and data: URLs, a protocol-relative
  * and an absolute URL of another site, markup with script, very long values.
@@ -14,11 +14,11 @@
  * the same value, and framed pages share one host page per page.
  */
 import { expect, test, type Page, type Request } from '@playwright/test'
-import { PRODUCT_PAGES, type ProductPage } from '../server/page-policy.ts'
+import { PRODUCT_PAGES, type ProductPage } from '../emulator/node/pages/page-policy.ts'
 import { ORIGINS, PORTS } from './origins.ts'
 import { HARNESS_ROUTES, NOT_PAGE_PARAMS, PAGE_PARAMS } from './support/page-params.ts'
 import { policyProblems } from './support/policy-check.ts'
-import { PREVIEW_ORIGINS } from '../vite-plugins/static-headers.ts'
+import { PREVIEW_ORIGINS } from '../tools/build/static-headers.ts'
 
 const CANARY = `${ORIGINS.hostile}/canary`
 const RINGSIDE = [ORIGINS.harness, ORIGINS.widget]

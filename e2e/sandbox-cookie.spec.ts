@@ -6,7 +6,7 @@ import { ORIGINS } from './origins.ts'
  * hostile origin) sets `ringside_sandbox=main` with longer paths, which the
  * browser sends before the cookie the server set (cookies ignore ports). The
  * harness's requests still reach the browser's own sandbox, never the main
- * database. The server's side of the rule: server/test/sandbox-cookie.test.ts.
+ * database. The server's side of the rule: emulator/node/test/sandbox-cookie.test.ts.
  */
 test('a sandbox cookie forged by another port of the host never points the harness at the main database', async ({ page, request }) => {
   await page.goto(`${ORIGINS.harness}/`)

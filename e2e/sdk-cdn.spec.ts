@@ -8,8 +8,8 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
-import { expect, test } from './kit/fixtures.ts'
-import { fixtureUrl } from './kit/origins.ts'
+import { expect, test } from '../kit/fixtures.ts'
+import { fixtureUrl } from '../kit/origins.ts'
 import { UNPACKED_RELEASES_HINT, unpackedReleases } from '../shared/sdk-cdn/unpacked-releases.ts'
 import { ORIGINS } from './origins.ts'
 import { blockInternet } from './support/offline.ts'

@@ -118,7 +118,7 @@ test('an open page follows the server across a restart: after it, a backend’s 
   // Starts a server twice within the test: on a busy machine that can take a good part of 30 s.
   test.setTimeout(60_000)
   const { startRingside } = await importServer()
-  const { freePortPair, removeScratchDirs, scratchDir } = await import('../server/test/support.ts')
+  const { freePortPair, removeScratchDirs, scratchDir } = await import('../emulator/node/test/support.ts')
   const port = await freePortPair()
   const data = scratchDir('restart')
   const origin = `http://127.0.0.1:${port}`
@@ -146,7 +146,7 @@ test('an open page follows the server across a restart: after it, a backend’s 
 
 test('a page whose change stream is refused (the server’s cap) says why in its top bar and the console, and still works', async ({ page }) => {
   const { startRingside } = await importServer()
-  const { freePortPair } = await import('../server/test/support.ts')
+  const { freePortPair } = await import('../emulator/node/test/support.ts')
   const port = await freePortPair()
   const origin = `http://127.0.0.1:${port}`
   const server = await startRingside({ port, data: null, pages: 'dist', maxChangeStreams: 1 })

@@ -1,6 +1,6 @@
 /**
  * Widgets Ringside's authors did not write, checked as a user would: `check-widget
- * <url>` with no driver option, so the generic driver (e2e/kit/drivers/generic.ts)
+ * <url>` with no driver option, so the generic driver (kit/drivers/generic.ts)
  * works them through their own buttons. Each must get through the whole outbound
  * journey: the call placed, ended, wrapped up and read back from the CRM.
  *

@@ -7,8 +7,8 @@
  * fixtures: the kit's message recorder copies every message to Node, and would itself hold the megabytes.
  */
 import { expect, test, type CDPSession, type Frame, type Page } from '@playwright/test'
-import { ourWidgetUrl } from './kit/origins.ts'
-import { WIDGET_IFRAME } from './kit/placements.ts'
+import { ourWidgetUrl } from '../kit/origins.ts'
+import { WIDGET_IFRAME } from '../kit/placements.ts'
 
 const MB = 1024 * 1024
 const COUNT = 30

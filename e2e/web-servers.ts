@@ -10,7 +10,7 @@ export function oauthCallbackUrl(harnessPort: number): string {
  * The servers behind the test origins (e2e/origins.ts), for Playwright's
  * `webServer`: the Ringside server in server mode (`npm start --dist`) on
  * the harness port and the next one (the widget origin), and
- * scripts/serve-dist.mjs serving the test pages (dist-test/) on +2 (the
+ * tools/test/serve-dist.mjs serving the test pages (dist-test/) on +2 (the
  * hostile origin), +3 and +4. The server runs with --sandboxes, so each
  * test's browser context gets a fresh CRM of its own, as it would in
  * browser-only mode, and starts --fresh from a scratch folder. It lets the
@@ -25,13 +25,13 @@ export function e2eWebServers(harnessPort: number, cwd?: string, startArgs = '')
     {
       ...common,
       command:
-        `node scripts/start.mjs --dist --sandboxes --fresh --port ${harnessPort} --data ${join(tmpdir(), `ringside-e2e-${harnessPort}`)}` +
+        `node tools/start.mjs --dist --sandboxes --fresh --port ${harnessPort} --data ${join(tmpdir(), `ringside-e2e-${harnessPort}`)}` +
         ` --frame-ancestor ${testPages} --redirect-url ${oauthCallbackUrl(harnessPort)}${startArgs}`,
       url: `http://127.0.0.1:${harnessPort}/_ringside/v1/server`,
     },
     {
       ...common,
-      command: `node scripts/serve-dist.mjs --root dist-test ${harnessPort + 2} ${harnessPort + 3} ${harnessPort + 4}`,
+      command: `node tools/test/serve-dist.mjs --root dist-test ${harnessPort + 2} ${harnessPort + 3} ${harnessPort + 4}`,
       url: `http://127.0.0.1:${harnessPort + 2}/`,
     },
   ]

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import { ORIGINS } from './origins.ts'
-import { REDIRECT_URLS_PATH } from '../shared/api/oauth/redirect-urls.ts'
-import { freePortPair } from '../server/test/support.ts'
+import { REDIRECT_URLS_PATH } from '../shared/crm/redirect-urls.ts'
+import { freePortPair } from '../emulator/node/test/support.ts'
 
 /**
  * examples/widget-backend, run for real beside the e2e server: it connects

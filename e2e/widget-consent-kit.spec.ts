@@ -5,7 +5,7 @@
  * Playwright's route serves the sdk-widget fixture under that remote name.
  */
 import type { Page } from '@playwright/test'
-import { expect, test } from './kit/fixtures.ts'
+import { expect, test } from '../kit/fixtures.ts'
 import { ORIGINS } from './origins.ts'
 
 const REMOTE = 'https://widgets.remote.test'

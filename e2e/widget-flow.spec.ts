@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import type { WidgetHostWindow, WireRecord } from './fixtures/widget-host/main.ts'
-import { REFERENCE_WIDGET_SHOWS as SHOWS } from './kit/drivers/ringside.ts'
-import { pressSteadily } from './kit/press.ts'
+import { REFERENCE_WIDGET_SHOWS as SHOWS } from '../kit/drivers/ringside.ts'
+import { pressSteadily } from '../kit/press.ts'
 import { ORIGINS } from './origins.ts'
 
 /**

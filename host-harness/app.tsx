@@ -3,7 +3,7 @@
  */
 import { AppShell } from './layout/app-shell.tsx'
 import { CallingWindowPage, TaskQueuePage } from './layout/calling-seam.tsx'
-import { useHashRoute, hrefs, type Route } from './lib/routes.ts'
+import { useHashRoute, hrefs, type Route } from './lib/hash-routes.ts'
 import type { ObjectType } from './lib/crm-types.ts'
 import { RecordList } from './records/record-list.tsx'
 import { RecordPage } from './records/record-page.tsx'

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { RecordRoute as RecordPage } from './app.tsx'
 import { callApi, contactIdByName, installTestCrm, oauthAccessToken } from './lib/test-crm.ts'
-import type { CrmService } from '../shared/api/service.ts'
+import type { CrmService } from '../emulator/core/service.ts'
 
 const dial = vi.hoisted(() => ({
   canDial: { ok: false, reason: 'The widget is not logged in.' } as { ok: boolean; reason?: string },

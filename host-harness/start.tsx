@@ -6,9 +6,9 @@ import { createRoot } from 'react-dom/client'
 import './harness.css'
 import { App } from './app.tsx'
 import { configureCalling, defaultWidgetUrl } from './layout/calling-seam.tsx'
-import { navigateToRecord } from './lib/routes.ts'
+import { navigateToRecord } from './lib/hash-routes.ts'
 import { StartupError, StartupScreen } from './layout/startup-screens.tsx'
-import { connectCrm } from '../shared/api/browser/connect.ts'
+import { connectCrm } from '../emulator/browser/connect.ts'
 import { followCrmConnection } from './lib/api-client.ts'
 
 /**

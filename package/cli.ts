@@ -18,9 +18,9 @@
  */
 import { resolve } from 'node:path'
 import { Command, InvalidArgumentError } from 'commander'
-import { PACKAGE_VERSION } from '../server/package-info.ts'
-import { addStartOptions, type CliOptions } from '../server/start-options.ts'
-import type { CrmService } from '../shared/api/service.ts'
+import { PACKAGE_VERSION } from '../emulator/node/package-info.ts'
+import { addStartOptions, type CliOptions } from '../emulator/node/start-options.ts'
+import type { CrmService } from '../emulator/core/service.ts'
 import { waitMs, waitSentence } from '../shared/waits.ts'
 
 const DEFAULT_URL = 'http://127.0.0.1:5173/'
@@ -77,7 +77,7 @@ class CliFailure extends Error {
 
 /** Change the data at a location (the server must not be running on it: its lock says so). */
 async function withData(location: string, change: (service: CrmService) => void | Promise<void>, write: boolean, fresh = false): Promise<void> {
-  const [{ DataInUseError, DiskStorage, StorageError }, { createCrmService }] = await Promise.all([import('../server/storage.ts'), import('../shared/api/service.ts')])
+  const [{ DataInUseError, DiskStorage, StorageError }, { createCrmService }] = await Promise.all([import('../emulator/node/storage/storage.ts'), import('../emulator/core/service.ts')])
   const storage = new DiskStorage(location)
   let failure: { message: string; code: number } | null = null
   try {
@@ -119,7 +119,7 @@ export function buildPackageCommand(): Command {
     defaultData: '.ringside',
     packaged: true,
   }).action(async (options: CliOptions) => {
-    const [{ runStart }, { openInBrowser }] = await Promise.all([import('../server/cli.ts'), import('./open-in-browser.ts')])
+    const [{ runStart }, { openInBrowser }] = await Promise.all([import('../emulator/node/start-command.ts'), import('./open-in-browser.ts')])
     await runStart({ ...options, dist: true }, (server) => {
       if (options.open) {
         void openInBrowser(server.url).then((result) => {
@@ -148,7 +148,7 @@ export function buildPackageCommand(): Command {
       '\nIt prints each journey (outbound, inbound) and check as it finishes, then the readiness report.\nExit codes: 0 ready (or only skipped checks), 1 a check failed (the widget never answered SYNC, a call step failed or hung, an error finding), 2 the check could not run (bad arguments, the widget answers 404, is unreachable or its page does not finish loading within 10 s, an untrusted certificate, no @playwright/test, no Chromium).\nEach wait (the page, each step, the journey) has a bound: RINGSIDE_WAITS=name=ms,… changes them (docs/waits.md).',
     )
     .action(async (url: string, options) => {
-      const { runCheckWidget } = await import('./check-widget.ts')
+      const { runCheckWidget } = await import('../kit/check-widget.ts')
       process.exit(await runCheckWidget(url, options))
     })
 
@@ -175,7 +175,7 @@ export function buildPackageCommand(): Command {
     .addHelpText('after', '\nExit codes: 0 written; 2 the file cannot be read or is not a traffic file (the reason is printed; nothing is written).')
     .action(async (file: string, options: { html?: string; open?: boolean }) => {
       // Loaded here: the other commands need none of it.
-      const { runReport } = await import('./report.ts')
+      const { runReport } = await import('../kit/report/traffic-report.ts')
       process.exit(await runReport(file, options, `ringside report ${PACKAGE_VERSION}`))
     })
 
@@ -188,7 +188,7 @@ export function buildPackageCommand(): Command {
       } else {
         text = await admin(options, 'GET', '/_ringside/v1/export')
       }
-      if (file) (await import('../server/storage.ts')).writeFileAtomic(resolve(file), text)
+      if (file) (await import('../emulator/node/storage/storage.ts')).writeFileAtomic(resolve(file), text)
       else process.stdout.write(text)
     })
 
@@ -202,7 +202,7 @@ export function buildPackageCommand(): Command {
         fail(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`)
       }
       if (options.data) {
-        const { importFile, ImportFileError } = await import('../server/import-file.ts')
+        const { importFile, ImportFileError } = await import('../emulator/node/storage/import-file.ts')
         await withData(
           options.data,
           async (service) => {
@@ -217,7 +217,7 @@ export function buildPackageCommand(): Command {
         )
         console.log(`Imported ${file} into ${options.data}.`)
       } else {
-        const [{ Readable }, { importContentType }] = await Promise.all([import('node:stream'), import('../shared/api/import-stream.ts')])
+        const [{ Readable }, { importContentType }] = await Promise.all([import('node:stream'), import('../emulator/core/data/import-stream.ts')])
         // A read error of the file is the file's, not the emulator's: said as such (exit 2).
         const source = createReadStream(file).on('error', (error) => fail(`cannot read ${file}: ${error.message}`))
         await admin(options, 'POST', '/_ringside/v1/import', { stream: Readable.toWeb(source) as ReadableStream<Uint8Array>, type: importContentType(file) })

@@ -9,9 +9,9 @@
  *   const server = setupServer(...crmHandlers())
  */
 import { http, type HttpHandler } from 'msw'
-import { isApiPath } from '../shared/api/api-paths.ts'
-import { createCrmService, type CrmService, type CrmServiceOptions } from '../shared/api/service.ts'
-import { PATH_MAPPINGS } from '../shared/api/versions.ts'
+import { isApiPath } from '../emulator/core/http/api-paths.ts'
+import { createCrmService, type CrmService, type CrmServiceOptions } from '../emulator/core/service.ts'
+import { PATH_MAPPINGS } from '../emulator/core/http/versions.ts'
 
 export interface CrmHandlersOptions extends CrmServiceOptions {
   /** Answer with this service instead of a new one (e.g. to read its database in assertions). */

@@ -1,7 +1,7 @@
 /**
  * `ringside open [path]`: Chromium, headed, at the harness of a running
  * `ringside start`, with the calling SDK's public CDN URLs (jsDelivr, unpkg)
- * answered by that server (e2e/kit/sdk-cdn.ts, the same routes as check-widget),
+ * answered by that server (kit/sdk-cdn.ts, the same routes as check-widget),
  * so a widget that loads the SDK from a CDN runs offline and unchanged.
  *
  * Why Playwright's routes in a persistent context, and not Chromium's
@@ -17,8 +17,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { routeSdkCdn } from '../e2e/kit/sdk-cdn.ts'
-import { firstAllowedBlock, refusedUrlSentence, START_PORT_ROLES } from '../server/bad-ports.ts'
+import { routeSdkCdn } from '../kit/sdk-cdn.ts'
+import { firstAllowedBlock, refusedUrlSentence, START_PORT_ROLES } from '../emulator/node/bad-ports.ts'
 import { BROWSER_ARGS } from './browser-args.ts'
 import { parseWaits, WaitExpired, waitMs, waitSentence, WAITS_ENV, within } from '../shared/waits.ts'
 

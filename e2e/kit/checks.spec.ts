@@ -4,10 +4,10 @@
  * must pass them all), and the message log's filters and waits.
  */
 import { expect, test } from '@playwright/test'
-import { CHECKS, checksFor, evaluateCheck, strictOutcome, type CheckOutcome } from './checks.ts'
-import { newJourneyResult, STAGES, type JourneyResult, type StageName } from './journey.ts'
-import { messageOf } from './error-text.ts'
-import { isDeepSubset, MessageLog, stringifyForReport, type RawRecord, type RecordedMessage } from './message-log.ts'
+import { CHECKS, checksFor, evaluateCheck, strictOutcome, type CheckOutcome } from '../../kit/checks.ts'
+import { newJourneyResult, STAGES, type JourneyResult, type StageName } from '../../kit/journey.ts'
+import { messageOf } from '../../kit/error-text.ts'
+import { isDeepSubset, MessageLog, stringifyForReport, type RawRecord, type RecordedMessage } from '../../kit/message-log.ts'
 
 const ORIGINS = { harness: 'http://127.0.0.1:4173', widget: 'http://127.0.0.1:4174' }
 const WIDGET_URL = `${ORIGINS.widget}/widget/`

@@ -4,8 +4,8 @@
  * under test (`widgetUrl`: $WIDGET_URL or Ringside's reference widget) and
  * drives it with its driver.
  */
-import { expect, test } from './fixtures.ts'
-import { payloadOf } from './message-log.ts'
+import { expect, test } from '../../kit/fixtures.ts'
+import { payloadOf } from '../../kit/message-log.ts'
 
 test('with engagement creation failing, the widget hears CREATE_ENGAGEMENT_FAILED and the CRM keeps no half-made call', async ({
   harness,

@@ -4,7 +4,7 @@
  * screen would.
  */
 import { expect, test } from '@playwright/test'
-import { GENERIC_CONTROLS } from './drivers/generic.ts'
+import { GENERIC_CONTROLS } from '../../kit/drivers/generic.ts'
 
 type Step = keyof typeof GENERIC_CONTROLS
 const finds = (step: Step, name: string) => {

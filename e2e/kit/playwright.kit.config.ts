@@ -19,9 +19,9 @@ import { dirname, relative, resolve } from 'node:path'
 import { defineConfig } from '@playwright/test'
 import base from '../../playwright.config.ts'
 import { e2eWebServers } from '../web-servers.ts'
-import type { HtmlReportOption } from './report/check-report.ts'
-import { placementProjects, type Placement } from './placements.ts'
-import { kitBaseUrl, registrationArgs } from './targets.ts'
+import type { HtmlReportOption } from '../../kit/report/check-report.ts'
+import { placementProjects, type Placement } from '../../kit/placements.ts'
+import { kitBaseUrl, registrationArgs } from '../../kit/targets.ts'
 
 const baseURL = kitBaseUrl()
 const port = Number(new URL(baseURL).port)
@@ -33,7 +33,7 @@ const html = resolve(process.env.WIDGET_HTML ?? `${reports}widget-check.html`)
 
 export default defineConfig<{ placement: Placement; stepScreenshots: boolean } & HtmlReportOption>({
   ...base,
-  testDir: `${root}e2e`,
+  testDir: `${root}kit`,
   testMatch: 'conformance.spec.ts',
   outputDir: dir ? `${dir}results` : `${root}test-results/widget-check`,
   retries: 0,

@@ -3,7 +3,7 @@
  * widget's frame moves when the host applies its RESIZE_WIDGET.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { pressSteadily } from './press.ts'
+import { pressSteadily } from '../../kit/press.ts'
 
 /** A button that jumps 40 px down at its first mouse-down, before the mouse-up; `#done` shows once it is clicked. */
 const JUMPS_AT_FIRST_PRESS = `

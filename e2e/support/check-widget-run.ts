@@ -1,5 +1,5 @@
 /**
- * Runs `npm run check-widget` as a user runs it (node scripts/check-widget.mjs,
+ * Runs `npm run check-widget` as a user runs it (node tools/check-widget.mjs,
  * which runs `ringside check-widget` from the build: its own harness server and
  * Playwright), with reports and test output in a folder of its own under the
  * test's output folder, so runs in parallel workers do not share them. Like
@@ -30,7 +30,7 @@ export function checkWidget(args: string[], timeoutMs = 100_000, env: Readonly<R
   return new Promise((done, failed) => {
     // CI would refuse to reuse a server; each run has its own ports anyway. FORCE_COLOR=0 again after
     // plainOutputEnv: inside a Playwright worker FORCE_COLOR=1 is Playwright's own, not the user's.
-    const child = spawn(process.execPath, ['scripts/check-widget.mjs', ...args], { cwd: root, env: { ...plainOutputEnv(process.env), CI: '', FORCE_COLOR: '0', WIDGET_CHECK_DIR: dir, CHECK_WIDGET_BUILD: 'never', ...env } })
+    const child = spawn(process.execPath, ['tools/check-widget.mjs', ...args], { cwd: root, env: { ...plainOutputEnv(process.env), CI: '', FORCE_COLOR: '0', WIDGET_CHECK_DIR: dir, CHECK_WIDGET_BUILD: 'never', ...env } })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))

@@ -1,7 +1,7 @@
 /**
  * No request leaves the machine: every http(s) URL that is not 127.0.0.1 fails as
  * if the network were down, except the calling SDK's CDN URLs, which fall through
- * to the kit's routes (e2e/kit/sdk-cdn.ts) and are answered by Ringside. Install it
+ * to the kit's routes (kit/sdk-cdn.ts) and are answered by Ringside. Install it
  * after those routes: Playwright tries the newest route first.
  */
 import type { BrowserContext } from '@playwright/test'

@@ -1,12 +1,12 @@
 /**
- * The URL parameters each product page reads (server/page-policy.ts lists the
+ * The URL parameters each product page reads (emulator/node/pages/page-policy.ts lists the
  * pages), for the page scanner (e2e/page-scanner.spec.ts). Kept complete two
- * ways: server/test/page-params.test.ts greps the pages' sources for every literal name
+ * ways: emulator/node/test/page-params.test.ts greps the pages' sources for every literal name
  * they read, and the scanner records every name a page asks URLSearchParams
  * for while it runs; either one finding a name missing here fails.
  */
 import { AUTHORIZE_PARAMS } from '../../oauth/authorize/consent.ts'
-import { OAUTH_CALLBACK_MARKER } from '../../shared/api/oauth/redirect-urls.ts'
+import { OAUTH_CALLBACK_MARKER } from '../../shared/crm/redirect-urls.ts'
 
 export interface PageParams {
   /** Query parameters of the page's own URL. */

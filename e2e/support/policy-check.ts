@@ -1,9 +1,9 @@
 /**
- * What a product page's response headers must say (server/page-policy.ts
- * builds them): the checks of server/test/pages.test.ts and the page scanner.
+ * What a product page's response headers must say (emulator/node/pages/page-policy.ts
+ * builds them): the checks of emulator/node/test/pages.test.ts and the page scanner.
  * Returns the problems, one sentence each; none is a pass.
  */
-import type { ProductPage } from '../../server/page-policy.ts'
+import type { ProductPage } from '../../emulator/node/pages/page-policy.ts'
 
 function directive(csp: string, name: string): string | null {
   const match = new RegExp(`(?:^|;)\\s*${name}\\s+([^;]*)`).exec(csp)

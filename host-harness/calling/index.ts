@@ -3,7 +3,7 @@
  * The app shell places the components; record pages use startCall/useCanDial.
  */
 import { useCalling, dialBlocker, callingStore } from './core/calling-store.ts'
-import { parseLocation } from '../lib/routes.ts'
+import { parseLocation } from '../lib/hash-routes.ts'
 import { topology } from './topology/topology.ts'
 import { usePageLink, WINDOW_CARD_RESERVE } from './topology/window-call-card.tsx'
 import { windowDialBlocker } from './topology/window-link.ts'

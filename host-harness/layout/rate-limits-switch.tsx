@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'react'
 import { api } from '../lib/api-client.ts'
-import type { RateLimitSettings } from '../../shared/api/rate-limits.ts'
+import type { RateLimitSettings } from '../../emulator/core/http/rate-limits.ts'
 import { ApiErrorView } from '../lib/api-error-view.tsx'
 import { useAction } from '../lib/use-action.ts'
 

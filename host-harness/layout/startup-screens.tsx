@@ -3,7 +3,7 @@
  * server that served it does not answer), and when it cannot start (the MSW
  * service worker failed to register or activate, or that server never answered).
  */
-import { ServerUnreachableError } from '../../shared/api/browser/connect.ts'
+import { ServerUnreachableError } from '../../emulator/browser/connect.ts'
 
 /** `waiting`: the Ringside server that served the page has not answered yet (which server, since when, what to do). */
 export function StartupScreen({ waiting }: { waiting?: string }) {

@@ -1,5 +1,5 @@
-import { createCrmService } from '../../shared/api/service.ts'
-import type { LiveUpdates } from '../../shared/api/browser/connect.ts'
+import { createCrmService } from '../../emulator/core/service.ts'
+import type { LiveUpdates } from '../../emulator/browser/connect.ts'
 import { api, ApiRequestError, crmConnectionInfo, followCrmConnection, isDataChange, liveUpdates, onApiChange, onApiExchange, onLiveUpdates, REMOTE_CHANGE_WINDOW_MS, type ApiChange, type ApiExchange } from './api-client.ts'
 
 function routeFetchToService() {

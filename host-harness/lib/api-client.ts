@@ -1,15 +1,15 @@
 /**
  * The harness's only way to data: HTTP requests to the emulated CRM API on
  * this origin (the server in server mode, MSW in browser-only mode; see
- * shared/api/browser/connect.ts). The harness acts as the CRM's own UI, so it
+ * emulator/browser/connect.ts). The harness acts as the CRM's own UI, so it
  * authenticates with the private-app token.
  *
  * Every successful write notifies `onApiChange` listeners, and so does every
  * change committed elsewhere (another tab, a backend, curl), coalesced, so
  * views that show data refetch after any change, wherever it came from.
  */
-import type { CrmConnection, CrmMode, LiveUpdates, ServerInfo } from '../../shared/api/browser/connect.ts'
-import type { ErrorBody } from '../../shared/api/errors.ts'
+import type { CrmConnection, CrmMode, LiveUpdates, ServerInfo } from '../../emulator/browser/connect.ts'
+import type { ErrorBody } from '../../emulator/core/http/errors.ts'
 import { ACCOUNT } from '../../shared/crm/account.ts'
 import type { TrafficRequest } from '../../shared/traffic/traffic-file.ts'
 

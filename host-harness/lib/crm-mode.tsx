@@ -1,5 +1,5 @@
 /**
- * Which mode the page's CRM runs in (see shared/api/browser/connect.ts): a
+ * Which mode the page's CRM runs in (see emulator/browser/connect.ts): a
  * quiet badge for the top bar and a sentence for Developer → Database.
  */
 import { useSyncExternalStore } from 'react'

@@ -3,8 +3,8 @@
  * standing in for MSW, and helpers to set data up through its HTTP API.
  */
 import { vi } from 'vitest'
-import { createCrmService, type CrmService } from '../../shared/api/service.ts'
-import { harnessCallbackUrl } from '../../shared/api/oauth/redirect-urls.ts'
+import { createCrmService, type CrmService } from '../../emulator/core/service.ts'
+import { harnessCallbackUrl } from '../../shared/crm/redirect-urls.ts'
 
 export const TEST_ORIGIN = 'http://localhost:3000'
 

@@ -1,5 +1,5 @@
 import { act, renderHook } from '@testing-library/react'
-import { createCrmService } from '../../shared/api/service.ts'
+import { createCrmService } from '../../emulator/core/service.ts'
 import { api } from './api-client.ts'
 import { REFETCH_WINDOW_MS, useApiData } from './use-api-data.ts'
 

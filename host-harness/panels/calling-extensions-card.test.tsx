@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react'
 import { vi } from 'vitest'
-import { createCrmService, type CrmService } from '../../shared/api/service.ts'
-import { fakeVendor, VENDOR_NUMBERS_URL } from '../../shared/api/calling/testing.ts'
+import { createCrmService, type CrmService } from '../../emulator/core/service.ts'
+import { fakeVendor, VENDOR_NUMBERS_URL } from '../../emulator/core/calling/testing.ts'
 import { callApi } from '../lib/test-crm.ts'
 import { CallingExtensionsCard } from './calling-extensions-card.tsx'
 

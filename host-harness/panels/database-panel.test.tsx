@@ -2,8 +2,8 @@ import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { DatabasePanel } from './database-panel.tsx'
 import { callApi, installTestCrm } from '../lib/test-crm.ts'
-import type { CrmService } from '../../shared/api/service.ts'
-import { portableLines } from '../../shared/api/data-lines.ts'
+import type { CrmService } from '../../emulator/core/service.ts'
+import { portableLines } from '../../emulator/core/data/line-format.ts'
 
 let service: CrmService
 

@@ -13,7 +13,7 @@ import { useHarnessStore } from '../lib/harness-store.ts'
 import { ApiErrorView } from '../lib/api-error-view.tsx'
 import { useAction } from '../lib/use-action.ts'
 import { crmModeDescription } from '../lib/crm-mode.tsx'
-import { importContentType } from '../../shared/api/import-stream.ts'
+import { importContentType } from '../../emulator/core/data/import-stream.ts'
 
 export const DATABASE_PATHS = {
   reset: '/_ringside/v1/reset',

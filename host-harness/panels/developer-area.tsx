@@ -1,7 +1,7 @@
 /**
  * The "Developer" area: panels over the emulated API, one per sub-route.
  */
-import { DEVELOPER_PANELS, hrefs, type DeveloperPanelId } from '../lib/routes.ts'
+import { DEVELOPER_PANELS, hrefs, type DeveloperPanelId } from '../lib/hash-routes.ts'
 import { AccountCard } from './account-card.tsx'
 import { AppPanel } from './app-panel.tsx'
 import { CallingSettingsPanel } from './calling-settings-panel.tsx'

@@ -3,7 +3,7 @@ import { OAuthCallback } from './oauth-callback.tsx'
 import { callApi, installTestCrm } from '../lib/test-crm.ts'
 import { resetHarnessStore, useHarnessStore } from '../lib/harness-store.ts'
 import { redirectUri } from './oauth-flow.ts'
-import type { CrmService } from '../../shared/api/service.ts'
+import type { CrmService } from '../../emulator/core/service.ts'
 
 let service: CrmService
 

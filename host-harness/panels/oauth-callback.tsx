@@ -4,7 +4,7 @@
  * query removed from the address (a code is single-use).
  */
 import { useEffect, useState } from 'react'
-import { hrefs, OAUTH_CALLBACK_MARKER, replaceLocation } from '../lib/routes.ts'
+import { hrefs, OAUTH_CALLBACK_MARKER, replaceLocation } from '../lib/hash-routes.ts'
 import { useHarnessStore } from '../lib/harness-store.ts'
 import { ApiErrorView } from '../lib/api-error-view.tsx'
 import { exchangeCode } from './oauth-flow.ts'

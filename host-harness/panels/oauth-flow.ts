@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { api } from '../lib/api-client.ts'
-import { harnessCallbackUrl, REDIRECT_URLS_PATH } from '../../shared/api/oauth/redirect-urls.ts'
+import { harnessCallbackUrl, REDIRECT_URLS_PATH } from '../../shared/crm/redirect-urls.ts'
 import { useHarnessStore, type OAuthConnection } from '../lib/harness-store.ts'
 import { ACCOUNT } from '../../shared/crm/account.ts'
 import { requireSafeUrl } from '../../shared/url/safe-url.ts'

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event'
 import { OAuthPanel } from './oauth-panel.tsx'
 import { callApi, installTestCrm } from '../lib/test-crm.ts'
 import { resetHarnessStore } from '../lib/harness-store.ts'
-import { DEFAULT_REDIRECT_URLS, REDIRECT_URLS_PATH } from '../../shared/api/oauth/redirect-urls.ts'
-import type { CrmService } from '../../shared/api/service.ts'
+import { DEFAULT_REDIRECT_URLS, REDIRECT_URLS_PATH } from '../../shared/crm/redirect-urls.ts'
+import type { CrmService } from '../../emulator/core/service.ts'
 
 let service: CrmService
 

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { TemplatesPanel } from './templates-panel.tsx'
 import { callApi, installTestCrm } from '../lib/test-crm.ts'
-import type { CrmService } from '../../shared/api/service.ts'
+import type { CrmService } from '../../emulator/core/service.ts'
 
 let service: CrmService
 

@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useState, type FormEvent } from 'react'
 import { api } from '../lib/api-client.ts'
-import { hrefs } from '../lib/routes.ts'
+import { hrefs } from '../lib/hash-routes.ts'
 import { associatedIds, batchRead, objectsPath, type CrmObject, type ListResponse } from '../lib/crm-api.ts'
 import { formatDateTime, humanizeEnum } from '../lib/format.ts'
 import { listPipelines, type Pipeline } from '../lib/crm-api.ts'

@@ -3,7 +3,7 @@
  * `paging.next.after`) and a search box that uses the `/search` endpoint.
  */
 import { useState, type FormEvent } from 'react'
-import { hrefs } from '../lib/routes.ts'
+import { hrefs } from '../lib/hash-routes.ts'
 import type { ObjectType } from '../lib/crm-types.ts'
 import { ApiErrorView } from '../lib/api-error-view.tsx'
 import { useApiData } from '../lib/use-api-data.ts'

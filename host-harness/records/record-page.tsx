@@ -6,7 +6,7 @@
  */
 import { useState, type ComponentType } from 'react'
 import { startCall, useCanDial } from '../layout/calling-seam.tsx'
-import { hrefs } from '../lib/routes.ts'
+import { hrefs } from '../lib/hash-routes.ts'
 import type { ObjectType } from '../lib/crm-types.ts'
 import { ApiErrorView } from '../lib/api-error-view.tsx'
 import { useApiData } from '../lib/use-api-data.ts'

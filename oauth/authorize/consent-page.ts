@@ -8,7 +8,7 @@
  * `error=access_denied`+`state`; an invalid request shows the error and goes
  * nowhere. Everything is built with DOM calls and textContent: no HTML strings.
  */
-import { connectCrm } from '../../shared/api/browser/connect.ts'
+import { connectCrm } from '../../emulator/browser/connect.ts'
 import { requireSafeUrl } from '../../shared/url/safe-url.ts'
 import { ConsentError, fetchConsent, readAuthorizeParams, sendDecision, SCOPE_DESCRIPTIONS, type Consent } from './consent.ts'
 

@@ -3,7 +3,7 @@
  * Each pair is declared once, with the id of each direction; the ids are the
  * real API's, from the AssociationTypes enum of the official Node client
  * (https://github.com/HubSpot/hubspot-api-nodejs, src/enums/AssociationTypes.ts).
- * Which ids are emulator choices is said in shared/api/README.md.
+ * Which ids are emulator choices is said in emulator/core/README.md.
  */
 import type { ObjectType } from './object-types.ts'
 import { OBJECT_TYPES } from './object-types.ts'

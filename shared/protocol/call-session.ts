@@ -6,7 +6,7 @@
  * judgeWidgetMessage (judgement.ts) judges one message on its own; this module judges
  * it against the calls the widget started. It is the one home of that verdict: the
  * harness's controller acts by it, the inspector's conformance findings report it, and
- * check-widget (e2e/kit/checks.ts) replays the recorded wire through it, so the three
+ * check-widget (kit/checks.ts) replays the recorded wire through it, so the three
  * cannot disagree.
  *
  * Pure and immutable: every step returns a new session. A call event takes the message

@@ -6,7 +6,7 @@
  * The generated predicates (predicates.generated.ts) say "valid" exactly when both find no issue.
  */
 import { readFileSync } from 'node:fs'
-import { GENERATED_FILE, PREDICATES_FILE, generatePredicates, generateValidators } from '../../scripts/generate-validators.ts'
+import { GENERATED_FILE, PREDICATES_FILE, generatePredicates, generateValidators } from '../../tools/build/generate-validators.ts'
 import { CATALOGUE, issueText, type MessageType } from './catalogue.ts'
 import { SCHEMAS } from './envelopes.ts'
 import { z } from './zod-config.ts'

@@ -21,7 +21,7 @@
  *
  * A `blob:` or `data:` URL the page makes itself (URL.createObjectURL for a
  * download) is not outside input and does not come through here; the lint rule
- * (scripts/eslint/url-sinks.mjs) knows that call.
+ * (tools/eslint/url-sinks.mjs) knows that call.
  */
 
 /**

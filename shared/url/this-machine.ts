@@ -5,7 +5,7 @@
  * (`127.attacker.example` is not). The WHATWG URL parser has already turned
  * forms such as `0x7f.1` or `2130706433` into dotted IPv4.
  */
-import { isLoopback } from '../api/outbound/address.ts'
+import { isLoopback } from '../../emulator/core/outbound/address.ts'
 
 export function isOnThisMachine(url: string): boolean {
   try {

@@ -35,7 +35,7 @@
  * the window that holds the call.
  */
 import type { IframeLocation } from '../../../shared/protocol/index.ts'
-import { hrefs } from '../../lib/routes.ts'
+import { hrefs } from '../../lib/hash-routes.ts'
 
 export type Placement = IframeLocation
 

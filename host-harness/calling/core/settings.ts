@@ -208,7 +208,7 @@ export function resolveSettings(input: ResolveInput): EffectiveSettings | null {
  * The reference widget's default address: the harness's host name with the
  * port + 1, path `/widget/` (dev 5173 → 5174, e2e 4173 → 4174).
  */
-export { defaultWidgetUrl } from '../../../shared/api/reference-widget.ts'
+export { defaultWidgetUrl } from '../../../shared/crm/reference-widget.ts'
 
 /** The override after setting (or clearing, with null) its URL; other fields are kept. */
 export function overrideWithUrl(raw: string | null, url: string | null): { value: string | null; error?: string } {

@@ -8,7 +8,7 @@
  * under the nav bar (remote) or a call window at the right, under the top bar
  * (window). The page keeps room for each (dockReserve), so none covers it.
  */
-import { recordHref } from '../../lib/routes.ts'
+import { recordHref } from '../../lib/hash-routes.ts'
 import { useCallback, useId, useState, type FormEvent } from 'react'
 import { CallLogLine } from '../core/call-log.tsx'
 import { useCalling, type CallingState } from '../core/calling-store.ts'

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react'
 import { onApiChange } from '../../lib/api-client.ts'
-import { recordHref } from '../../lib/routes.ts'
+import { recordHref } from '../../lib/hash-routes.ts'
 import type { QueueTask } from './task-queue.ts'
 import { taskQueue } from './task-queue-instance.ts'
 import { useTaskQueue } from './task-queue.ts'

@@ -17,7 +17,7 @@ import { dialBlocker, widgetStarting, type CallingState, type CallingStore } fro
 import type { StartCallInput, StartCallResult } from '../core/controller/controller.ts'
 import { installFullNavigation, isLiveCall, rememberDroppedCall, takeDroppedCall, droppedCallText, type DroppedCall } from './full-navigation.ts'
 import { CALLING_WINDOW_FEATURES, CALLING_WINDOW_NAME, callingWindowUrl, placementFromQuery, type Placement } from '../core/placement.ts'
-import { recordHref } from '../../lib/routes.ts'
+import { recordHref } from '../../lib/hash-routes.ts'
 import { PageLink, WindowLink } from './window-link.ts'
 import { PressWatch } from './press-watch.ts'
 import { WINDOW_CHANNEL_NAME, type ChannelPort, type LockPort, type WindowSummary } from './window-protocol.ts'

@@ -6,7 +6,7 @@
  * before React puts it in the DOM; every URL the harness follows or frames
  * (recording links, timelineIFrame, widget URLs, links in that HTML) passes
  * shared/url/safe-url.ts, the one rule for outside URLs. The page's
- * Content-Security-Policy (server/page-policy.ts)
+ * Content-Security-Policy (emulator/node/pages/page-policy.ts)
  * is the second line, not the first.
  */
 import DOMPurify, { type Config } from 'dompurify'

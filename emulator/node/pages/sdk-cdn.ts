@@ -1,0 +1,88 @@
+/**
+ * The calling SDK's routes, loaded by widgets on other origins (so served
+ * with `Access-Control-Allow-Origin: *` and exempt from the page servers'
+ * same-origin rule, emulator/node/guard.ts).
+ *
+ * /sdk/npm/@hubspot/calling-extensions-sdk@<version>/<file>: Ringside's SDK as the
+ * public CDNs serve the npm package (the mapping: shared/sdk-cdn/cdn-urls.ts). The
+ * files are the CDN builds in dist/sdk/cdn/ (`npm run build`), with the release
+ * written in; an unknown version or file gets a 404 whose body says what is served.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { ServerResponse } from 'node:http'
+import { parseServedPath, resolveSdkRequest, type CdnFile } from '../../../shared/sdk-cdn/cdn-urls.ts'
+import { RELEASE_SLOT } from '../../../shared/sdk-cdn/releases.ts'
+import { PACKAGE_VERSION } from '../package-info.ts'
+
+/** The build of each file (package/sdk-cdn-script.ts, package/sdk-cdn-module.ts; see tsup.config.ts). */
+const BUILD_FILES: Readonly<Record<CdnFile, string>> = { 'main.js': 'main.js', 'main.esm.js': 'main.esm.js' }
+
+function text(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*', 'cache-control': 'no-store' })
+  res.end(`${body}\n`)
+}
+
+/** Answers `path` if it is under /sdk/npm/; false otherwise. */
+export function serveCdnSdk(path: string, res: ServerResponse, distRoot: string): boolean {
+  const request = parseServedPath(path)
+  if (!request) return false
+  const resolution = resolveSdkRequest(request)
+  if (!resolution.ok) {
+    text(res, 404, resolution.message)
+    return true
+  }
+  const file = resolve(distRoot, 'sdk', 'cdn', BUILD_FILES[resolution.file])
+  if (!existsSync(file)) {
+    text(res, 404, 'The CDN build of the calling SDK is missing: run `npm run build`.')
+    return true
+  }
+  const exact = request.version === resolution.release.version
+  res.writeHead(200, {
+    'content-type': 'text/javascript; charset=utf-8',
+    // As on the CDNs: an exact version never changes; latest and ranges move.
+    'cache-control': exact ? 'public, max-age=31536000, immutable' : 'no-cache',
+    // Loaded by widgets on other origins, also with <script crossorigin> or import().
+    'access-control-allow-origin': '*',
+  })
+  res.end(readFileSync(file, 'utf8').replaceAll(RELEASE_SLOT, resolution.release.version))
+  return true
+}
+
+/**
+ * The calling SDK at a versioned URL, as the real CRM serves it from its CDN:
+ * `/sdk/<version>/calling-extensions.js` (ES module) and
+ * `/sdk/<version>/calling-extensions.umd.js` (a classic script: UMD, global
+ * `CallingExtensionsSdk`), with `latest` for the current version. The files
+ * are the package's browser build of the SDK (dist/sdk/, `npm run build`).
+ */
+const SDK_ROUTE = /^\/sdk\/([^/]+)\/(calling-extensions(?:\.umd)?\.js(?:\.map)?)$/
+
+export function serveSdk(path: string, res: ServerResponse, distRoot: string): boolean {
+  const match = SDK_ROUTE.exec(path)
+  if (!match) return false
+  const [, version, file] = match as unknown as [string, string, string]
+  const sdkFile = resolve(distRoot, 'sdk', file)
+  if (version !== PACKAGE_VERSION && version !== 'latest') {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+    res.end(`This Ringside serves the calling SDK version ${PACKAGE_VERSION} only: /sdk/${PACKAGE_VERSION}/${file} (or /sdk/latest/${file}).\n`)
+  } else if (!existsSync(sdkFile)) {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+    res.end('The SDK build is missing: run `npm run build`.\n')
+  } else {
+    res.writeHead(200, {
+      'content-type': file.endsWith('.map') ? 'application/json' : 'text/javascript; charset=utf-8',
+      // A versioned URL never changes; `latest` moves with the package.
+      'cache-control': version === 'latest' ? 'no-cache' : 'public, max-age=31536000, immutable',
+      // Loaded by widgets on other origins, as from a CDN.
+      'access-control-allow-origin': '*',
+    })
+    res.end(readFileSync(sdkFile))
+  }
+  return true
+}
+
+/** Whether `path` is one of the SDK's routes (serveSdk, serveCdnSdk). */
+export function isSdkPath(path: string): boolean {
+  return SDK_ROUTE.test(path) || parseServedPath(path) !== null
+}
