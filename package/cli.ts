@@ -192,7 +192,7 @@ export function buildPackageCommand(): Command {
       else process.stdout.write(text)
     })
 
-  dataOptions(program.command('import').description('Replace the data with an export, or a data folder’s snapshot.ndjson (streamed; see the README’s import limits).'))
+  dataOptions(program.command('import').description('Replace the data with an export, or a data folder’s snapshot.ndjson (streamed, within the import’s limits: docs/import.md).'))
     .argument('<file>', 'an export file')
     .action(async (file: string, options: DataTarget) => {
       const { createReadStream, statSync } = await import('node:fs')

@@ -1,14 +1,14 @@
 /**
- * The README's API coverage table is what `npm run docs:coverage` writes from
+ * The API coverage table of docs/api-coverage.md is what `npm run docs:coverage` writes from
  * the route table: a route added, removed or given another path form without
  * regenerating it fails here.
  */
 import { readFileSync } from 'node:fs'
-import { coverageMarkdown, END, README, START, withCoverage } from './docs-coverage.ts'
+import { coverageMarkdown, COVERAGE_PAGE, END, START, withCoverage } from './docs-coverage.ts'
 
-test('the README’s coverage table is the one the route table gives (run `npm run docs:coverage` after changing routes)', () => {
-  const readme = readFileSync(README, 'utf8')
-  expect(withCoverage(readme) === readme, 'README.md’s coverage table is stale: run `npm run docs:coverage`').toBe(true)
+test('docs/api-coverage.md’s table is the one the route table gives (run `npm run docs:coverage` after changing routes)', () => {
+  const page = readFileSync(COVERAGE_PAGE, 'utf8')
+  expect(withCoverage(page) === page, 'docs/api-coverage.md’s coverage table is stale: run `npm run docs:coverage`').toBe(true)
 })
 
 test('the table lists each operation once with its object types, aliases and date-versioned forms', () => {
@@ -25,7 +25,7 @@ test('the table lists each operation once with its object types, aliases and dat
   expect(rows.find((r) => r.startsWith('| POST | `/_ringside/v1/reset` |'))).toMatch(/\| emulator only \|$/)
 })
 
-test('a README without the markers is refused, not silently left alone', () => {
+test('a page without the markers is refused, not silently left alone', () => {
   expect(() => withCoverage('# no markers')).toThrow(/coverage markers/)
   expect(withCoverage(`a\n${START}\nold\n${END}\nb`, 'new')).toBe(`a\n${START}\nnew\n${END}\nb`)
 })

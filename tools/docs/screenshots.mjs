@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Saves the README screenshots to docs/screenshots/*.png from the production
+// Saves the manual's screenshots to docs/screenshots/*.png from the production
 // build, served in server mode (`npm start --dist`, fresh data in a scratch
 // folder): a contact record page (properties, timeline with a call and a custom
 // timeline event, the docked widget, logged in) and the developer panels.

@@ -33,7 +33,7 @@ export interface ImportLimits {
 }
 
 /**
- * The import's budget over HTTP (the README's "Import limits" documents
+ * The import's budget over HTTP (docs/import.md's "Limits" documents
  * it); every other route keeps MAX_BODY_BYTES. 512 MB is an export of some
  * 1.4 million contacts (100,000 take 37 MB), and the rows it makes fit the
  * server's default heap beside the data they replace. A row is written by
