@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test'
 import { chromiumPath, e2eWorkers, ORIGINS, PORTS } from './e2e/origins.ts'
-import { BROWSER_ARGS } from './package/browser-args.ts'
+import { BROWSER_ARGS } from './kit/browser/browser-args.ts'
 import { e2eWebServers } from './e2e/web-servers.ts'
 
 /**

@@ -119,7 +119,7 @@ export function buildPackageCommand(): Command {
     defaultData: '.ringside',
     packaged: true,
   }).action(async (options: CliOptions) => {
-    const [{ runStart }, { openInBrowser }] = await Promise.all([import('../emulator/node/start-command.ts'), import('./open-in-browser.ts')])
+    const [{ runStart }, { openInBrowser }] = await Promise.all([import('../emulator/node/start-command.ts'), import('../kit/browser/open-in-browser.ts')])
     await runStart({ ...options, dist: true }, (server) => {
       if (options.open) {
         void openInBrowser(server.url).then((result) => {

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { routeSdkCdn } from '../kit/sdk-cdn.ts'
 import { firstAllowedBlock, refusedUrlSentence, START_PORT_ROLES } from '../emulator/node/bad-ports.ts'
-import { BROWSER_ARGS } from './browser-args.ts'
+import { BROWSER_ARGS } from '../kit/browser/browser-args.ts'
 import { parseWaits, WaitExpired, waitMs, waitSentence, WAITS_ENV, within } from '../shared/waits.ts'
 
 export interface OpenOptions {
@@ -81,7 +81,7 @@ export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2
   } catch {
     return problem('it drives Chromium through @playwright/test, which is not installed: run `npm i -D @playwright/test`.')
   }
-  const { findChromium, NO_CHROMIUM } = await import('./chromium.ts')
+  const { findChromium, NO_CHROMIUM } = await import('../kit/browser/chromium.ts')
   const executablePath = findChromium(process.env, () => playwright.chromium.executablePath())
   if (executablePath === null) return problem(NO_CHROMIUM)
 

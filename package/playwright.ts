@@ -10,7 +10,7 @@
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium } from '@playwright/test'
-import { findChromium as findChromiumIn } from './chromium.ts'
+import { findChromium as findChromiumIn } from '../kit/browser/chromium.ts'
 export { test, expect } from '../kit/fixtures.ts'
 export type { KitFixtures, KitOptions } from '../kit/fixtures.ts'
 export { Harness } from '../kit/harness.ts'
@@ -22,7 +22,7 @@ export { CHECKS, checksFor, evaluateCheck, strictOutcome } from '../kit/checks.t
 export { JOURNEYS, type JourneyKind } from '../kit/journey.ts'
 export { PLACEMENTS, type Placement } from '../kit/placements.ts'
 export { journeyFor } from '../kit/journey-runner.ts'
-export { BROWSER_ARGS } from './browser-args.ts'
+export { BROWSER_ARGS } from '../kit/browser/browser-args.ts'
 
 /**
  * A Playwright `webServer` entry that starts `ringside start` from this

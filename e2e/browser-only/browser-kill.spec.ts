@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { chromium, expect, test, type Browser } from '@playwright/test'
 import { chromiumPath } from '../origins.ts'
 import { allTickets, LIVE_LIST, STATIC } from './support.ts'
-import { BROWSER_ARGS } from '../../package/browser-args.ts'
+import { BROWSER_ARGS } from '../../kit/browser/browser-args.ts'
 
 const BURST = 100
 const KILL_AFTER = 50

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { test } from '@playwright/test'
 import { PORTS } from '../origins.ts'
-import { plainOutputEnv } from '../../package/plain-output.ts'
+import { plainOutputEnv } from '../../kit/browser/plain-output.ts'
 
 const root = resolve(import.meta.dirname, '..', '..')
 

@@ -13,7 +13,7 @@ import { buildLadder, formatDuration, selectCall, type LadderModel, type LadderR
 import { renderLadderSvg } from '../../shared/traffic/ladder-svg.ts'
 import { parseTrafficFile, type TrafficFile } from '../../shared/traffic/traffic-file.ts'
 import { renderReportHtml, type ReportModel, type ReportSection, type Verdict } from './html-report.ts'
-import { openInBrowser } from '../../package/open-in-browser.ts'
+import { openInBrowser } from '../browser/open-in-browser.ts'
 
 export interface ReportOptions {
   /** Where to write the report (default: the traffic file's name with .html, beside it). */

@@ -134,7 +134,7 @@ export async function pageLoadSection({ browser }) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { chromium } = await import('@playwright/test')
   const root = resolve(import.meta.dirname, '../..')
-  const { BROWSER_ARGS } = await tsImport(pathToFileURL(join(root, 'package', 'browser-args.ts')).href, import.meta.url)
+  const { BROWSER_ARGS } = await tsImport(pathToFileURL(join(root, 'kit', 'browser', 'browser-args.ts')).href, import.meta.url)
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: BROWSER_ARGS })
   try {
     const { printSection } = await import('./table.mjs')

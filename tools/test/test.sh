@@ -22,7 +22,7 @@ cd "$(dirname "$0")/../.."
 # Plain output: NO_COLOR=1 where it is set (CI), else FORCE_COLOR=0. Never both in one process: Node warns in every
 # process that has both ("The 'NO_COLOR' env is ignored…"). Playwright gives its workers FORCE_COLOR=1 whatever it is
 # given, so the phases that run Playwright (the browser tests, the install test) get FORCE_COLOR=0 without NO_COLOR
-# (package/plain-output.ts does the same for the runs check-widget starts).
+# (kit/browser/plain-output.ts does the same for the runs check-widget starts).
 [ -n "${NO_COLOR:-}" ] || export FORCE_COLOR=${FORCE_COLOR:-0}
 playwright_env() { env -u NO_COLOR FORCE_COLOR="${FORCE_COLOR:-0}" "$@"; }
 t0=$SECONDS

@@ -19,7 +19,7 @@ describe('opening a report or the harness in a browser', () => {
 
 describe('ringside open', () => {
   it('names a URL on a port Chromium refuses, before it starts anything, and a port that works', async () => {
-    const { refusedPortOf } = await import('./open.ts')
+    const { refusedPortOf } = await import('../../package/open.ts')
     expect(refusedPortOf('http://127.0.0.1:6000', 'ringside')).toBe(
       'http://127.0.0.1:6000 is on port 6000, which Chromium refuses to load (net::ERR_UNSAFE_PORT); start Ringside on another port (e.g. `ringside start --port 6001`) and pass its URL.',
     )
