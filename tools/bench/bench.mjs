@@ -53,7 +53,7 @@ function chromiumPath() {
 
 /** The Chromium flags every run uses (kit/browser/browser-args.ts), read from that file so they never drift. */
 function playwrightLaunchArgs() {
-  const source = readFileSync(join(root, 'package', 'browser-args.ts'), 'utf8')
+  const source = readFileSync(join(root, 'kit', 'browser', 'browser-args.ts'), 'utf8')
   const block = /BROWSER_ARGS\s*=\s*\[([\s\S]*?)\]/.exec(source)
   const args = block ? [...block[1].matchAll(/'([^']+)'|"([^"]+)"/g)].map((m) => m[1] ?? m[2]) : []
   if (args.length === 0) throw new Error('could not read BROWSER_ARGS from kit/browser/browser-args.ts')

@@ -10,7 +10,7 @@ const root = resolve(import.meta.dirname, '../..')
 
 /** The flags of kit/browser/browser-args.ts (read from the file, as tools/bench/bench.mjs does). */
 function browserArgs() {
-  const block = /BROWSER_ARGS\s*=\s*\[([\s\S]*?)\]/.exec(readFileSync(resolve(root, 'package', 'browser-args.ts'), 'utf8'))
+  const block = /BROWSER_ARGS\s*=\s*\[([\s\S]*?)\]/.exec(readFileSync(resolve(root, 'kit', 'browser', 'browser-args.ts'), 'utf8'))
   return block ? [...block[1].matchAll(/'([^']+)'|"([^"]+)"/g)].map((m) => m[1] ?? m[2]) : []
 }
 
