@@ -83,6 +83,12 @@ const boundaryZones = [
       'Boundary "the emulator\'s adapters import only the core and shared/": the server and the in-page service host the emulated CRM for every page, backend and test, so they know nothing of the pages, the kit or the package above them.',
   },
   {
+    target: productFiles.filter((file) => file.startsWith('./kit/')),
+    from: './package',
+    message:
+      'Boundary "the package imports the kit, not the other way round": package/ holds the entry points and the CLI, over the kit they ship; what both need lives in kit/ (or below).',
+  },
+  {
     target: ['./kit', './package'],
     from: './e2e',
     message:
