@@ -60,13 +60,7 @@ const work = mkdtempSync(join(tmpdir(), 'ringside-smoke-'))
 let server
 let passed = false
 try {
-  const npmVersion = await new Promise((done) => {
-    let out = ''
-    const child = spawn('npm', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] })
-    child.stdout.on('data', (chunk) => (out += chunk))
-    child.on('close', () => done(out.trim()))
-  })
-  step(`Node ${process.version}, npm ${npmVersion}, in ${root}`)
+  step(`Node ${process.version}, in ${root}`)
   if (values.major !== undefined) expect(process.versions.node.split('.')[0] === values.major, `this is Node ${process.version}, not Node ${values.major}: the pinned Node is not first on PATH`)
 
   const port = await freePortPair()
