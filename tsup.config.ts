@@ -4,7 +4,7 @@ import { defineConfig, type Options } from 'tsup'
 /**
  * The npm package's code (`npm run build`, after the Vite build of the pages):
  * - lib/: the CLI and the entry points of the exports map, ES modules for
- *   Node 20 (dependencies stay external; types come from tsc,
+ *   Node 22 and later (dependencies stay external; types come from tsc,
  *   tsconfig.package.json), and the two stylesheets the HTML report inlines
  *   (shared/ui/tokens.css, kit/report/report.css), read from lib/ at run time;
  * - dist/sdk/: the browser build of the calling SDK that `ringside start`
@@ -39,7 +39,7 @@ export default defineConfig([
     outDir: 'lib',
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     splitting: true,
     treeshake: true,
     clean: ['lib/*.js', 'lib/*.map'],

@@ -1,4 +1,4 @@
-// The server is TypeScript and imports the emulator directly; Node 20 cannot strip types, so it is
+// The server is TypeScript and imports the emulator directly; Node 22 strips types by default only from 22.18 on, so it is
 // bundled with esbuild into node_modules/.cache/ringside/ (a fraction of a second) and that bundle
 // runs. Loading the sources through a TypeScript loader instead would compile them in the importing
 // process every time, which costs a restart about a second and the server some 50 MB of memory for
@@ -21,7 +21,7 @@ export async function bundleServer(entry = 'emulator/node/start-command.ts') {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     packages: 'external',
     write: false,
     logLevel: 'warning',

@@ -9,7 +9,8 @@
 //      INSTALL_TEST_CLONE=1) git clone into a temporary folder (no build, no
 //      lib/, no dist/); its dependencies are the repository's own node_modules,
 //      linked, when the clone's package-lock.json is the same file (what npm ci
-//      would install there is then exactly that tree), else npm ci;
+//      would install there is then exactly that tree), else npm ci, whose log
+//      must hold no warning;
 //   1. npm pack: its prepack builds the package when there is no build (the clone);
 //   2. install the tarball into a temporary project outside the repository,
 //      WITHOUT the optional peers (@playwright/test, msw);
@@ -31,6 +32,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { freePortPair } from './free-ports.mjs'
+import { installWarnings } from './install-log.mjs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -104,7 +106,13 @@ try {
     const sameLock = existsSync(join(root, 'node_modules')) &&
       readFileSync(join(root, 'package-lock.json'), 'utf8') === readFileSync(join(packFrom, 'package-lock.json'), 'utf8')
     if (sameLock) symlinkSync(join(root, 'node_modules'), join(packFrom, 'node_modules'), 'dir')
-    else run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: packFrom })
+    else {
+      // A fresh clone's install on a supported Node prints no warning (scripts/install-log.mjs judges the log).
+      const ci = spawnSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn'], { cwd: packFrom, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+      expect(ci.status === 0, `npm ci in the clone exited ${ci.status}:\n${ci.stdout}${ci.stderr}`)
+      const warnings = installWarnings(`${ci.stdout}\n${ci.stderr}`)
+      expect(warnings.length === 0, `npm ci in the clone printed warnings:\n${warnings.join('\n')}`)
+    }
   }
 
   step(`1. npm pack ${packFrom === root ? 'in this checkout' : 'in the clone (prepack builds)'}`)

@@ -8,12 +8,13 @@
 // "N passed, N failed" that CI reads. Tests that did not run (e.g. a check
 // that needs a driver) are neither: they are counted on the line before it,
 // "N skipped", printed whenever there are any. With --totals, only those two.
-// --dir <path> reads the reports from elsewhere (default reports/).
+// --dir <path> reads the reports from elsewhere (default reports/). --steps <a,b> adds one-check steps of the
+// caller's own (.ci/run's install log and Node 22 smoke), each read from reports/<step>.json like the ones above.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
-const { values } = parseArgs({ options: { totals: { type: 'boolean', default: false }, dir: { type: 'string' } } })
+const { values } = parseArgs({ options: { totals: { type: 'boolean', default: false }, dir: { type: 'string' }, steps: { type: 'string', default: '' } } })
 const dir = values.dir ? resolve(values.dir) : resolve(import.meta.dirname, '..', '..', 'reports')
 const read = (name) => {
   try {
@@ -38,7 +39,8 @@ rows.push(e2e
   ? { name: 'e2e', passed: e2e.stats.expected + e2e.stats.flaky, failed: e2e.stats.unexpected + (e2e.errors?.length ?? 0), skipped: e2e.stats.skipped ?? 0 }
   : { name: 'e2e', passed: 0, failed: 1, skipped: 0, note: 'reports/e2e.json missing' })
 
-for (const name of ['typecheck', 'lint', 'install']) {
+const extraSteps = values.steps.split(',').map((name) => name.trim()).filter((name) => name !== '')
+for (const name of ['typecheck', 'lint', 'install', ...extraSteps]) {
   const step = read(`${name}.json`)
   rows.push(step
     ? { name, passed: step.passed, failed: step.failed, skipped: 0 }

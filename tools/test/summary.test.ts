@@ -45,3 +45,20 @@ test('a failed lint fails the totals line even when every test passed', () => {
   expect(summary()).toContain('lint: 0 passed, 1 failed, 0 skipped')
   expect(summary('--totals')).toEqual(['8 passed, 1 failed'])
 })
+
+test('--steps adds one-check steps of the caller, each counted once and a missing one as a failure', () => {
+  writeFileSync(join(dir, 'vitest.json'), JSON.stringify({ numPassedTests: 3, numFailedTests: 0 }))
+  writeFileSync(join(dir, 'e2e.json'), JSON.stringify({ stats: { expected: 2, flaky: 0, unexpected: 0 }, errors: [] }))
+  for (const step of ['typecheck', 'lint', 'install', 'npm-ci']) writeFileSync(join(dir, `${step}.json`), JSON.stringify({ passed: 1, failed: 0 }))
+  // smoke-node22.json is missing.
+  expect(summary('--steps', 'npm-ci,smoke-node22')).toEqual([
+    'unit: 3 passed, 0 failed, 0 skipped',
+    'e2e: 2 passed, 0 failed, 0 skipped',
+    'typecheck: 1 passed, 0 failed, 0 skipped',
+    'lint: 1 passed, 0 failed, 0 skipped',
+    'install: 1 passed, 0 failed, 0 skipped',
+    'npm-ci: 1 passed, 0 failed, 0 skipped',
+    'smoke-node22: 0 passed, 1 failed, 0 skipped (reports/smoke-node22.json missing)',
+    '9 passed, 1 failed',
+  ])
+})
