@@ -18,6 +18,7 @@ import { keptText } from '../../../shared/traffic/bound.ts'
 import type { ApiExchange } from '../../lib/api-client.ts'
 import { CallingCause } from './ports.ts'
 import type { ApiCallingSettings, EffectiveSettings } from './settings.ts'
+import { dialBlockerOf, widgetState } from './widget-state.ts'
 
 /** A traffic entry as the inspector keeps it: `seq` renumbered across widget re-mounts. */
 export interface InspectorEntry extends TrafficEntry {
@@ -369,16 +370,9 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
   })
 }
 
-/** Why the user cannot dial in this state, or null when they can (useCanDial, startCall). */
-export function dialBlocker(s: Pick<CallingState, 'mounted' | 'status' | 'failureCause' | 'initialized' | 'loggedIn'>): string | null {
-  if (!s.mounted) return 'No calling widget is loaded.'
-  if (s.status === 'failed') {
-    return `The calling widget did not complete the handshake (SYNC_ACK_FAILED: ${s.failureCause ?? 'unknown cause'}).`
-  }
-  if (s.status !== 'ready') return 'The calling widget is still connecting.'
-  if (!s.initialized) return 'The calling widget has not sent INITIALIZED yet.'
-  if (s.loggedIn !== true) return 'Log in to the calling widget before calling.'
-  return null
+/** Why the user cannot dial in this state, or null when they can (useCanDial, startCall): read from the one widget state. */
+export function dialBlocker(s: Pick<CallingState, 'settingsLoad' | 'mounted' | 'status' | 'failureCause' | 'initialized' | 'loggedIn' | 'available'>): string | null {
+  return dialBlockerOf(widgetState(s))
 }
 
 /**
