@@ -381,3 +381,15 @@ test('the composer sends a degenerate DIAL_NUMBER and an invalid message on purp
   await inspector(page).getByLabel('Only problems').check()
   await expect(entries(page, 'DIAL_NUMBER')).toHaveCount(1)
 })
+
+test('a widget whose SDK script cannot load (a CDN, offline): the harness names the URL and suggests ringside open, every badge says syncing', async ({ page, baseURL }) => {
+  // A plain browser offline: the public CDN does not answer (no `ringside open`, no kit routes).
+  await page.context().route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort('internetdisconnected'))
+  await openHarness(page, '/contacts/1', { widget: fixtureUrl(kitOrigins(baseURL), 'cdn-script-widget') })
+  const note = page.getByRole('note', { name: 'Why the widget does not answer' })
+  await expect(note).toContainText('its calling SDK script https://cdn.jsdelivr.net/npm/@hubspot/calling-extensions-sdk@0.9.7/dist/main.js did not run')
+  await expect(note).toContainText('Run `ringside open`')
+  await expect(statusBadge(page)).toHaveText('Widget syncing')
+  await expect(page.getByRole('status').filter({ hasText: /^Handshake / })).toHaveText('Handshake syncing')
+  await expect(page.getByRole('button', { name: 'Call +1 617 555 0101' })).toBeDisabled()
+})

@@ -19,6 +19,7 @@ import type { ApiExchange } from '../../lib/api-client.ts'
 import { CallingCause } from './ports.ts'
 import type { ApiCallingSettings, EffectiveSettings } from './settings.ts'
 import { dialBlockerOf, widgetState } from './widget-state.ts'
+import type { LateHandshake } from './late-handshake.ts'
 
 /** A traffic entry as the inspector keeps it: `seq` renumbered across widget re-mounts. */
 export interface InspectorEntry extends TrafficEntry {
@@ -116,6 +117,8 @@ export interface CallingState {
   status: HostStatus
   failureCause: SyncAckFailedCause | null
   widgetVersion: string | null
+  /** The widget's page stays silent after its load: the scripts it loads from other sites (core/late-handshake.ts), or null. */
+  lateHandshake: LateHandshake | null
   initialized: boolean
   loggedIn: boolean | null
   available: boolean | null
@@ -254,6 +257,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
     status: 'idle',
     failureCause: null,
     widgetVersion: null,
+    lateHandshake: null,
     initialized: false,
     loggedIn: null,
     available: null,

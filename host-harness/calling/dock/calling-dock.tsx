@@ -17,6 +17,7 @@ import { callingRuntime } from '../core/runtime.ts'
 import { PlacementSelect } from '../core/placement-select.tsx'
 import { useWidgetState } from './status-badge.tsx'
 import { describeWidget } from '../core/widget-state.ts'
+import { lateHandshakeText } from '../core/late-handshake.ts'
 import { PendingWidgetNotice } from './pending-widget.tsx'
 import '../core/panel-controls.css'
 import './dock.css'
@@ -58,7 +59,10 @@ export function CallingDock() {
   const visibility = useCalling((s) => s.visibility)
   const effective = useCalling((s) => s.effective)
   const settingsLoad = useCalling((s) => s.settingsLoad)
-  const widget = describeWidget(useWidgetState())
+  const state = useWidgetState()
+  const widget = describeWidget(state)
+  const late = useCalling((s) => s.lateHandshake)
+  const lateText = late && (state.phase === 'handshake' || state.phase === 'failed') ? lateHandshakeText(late) : null
   const currentSrc = useCalling((s) => s.currentSrc)
   const size = useCalling((s) => s.size)
   const incoming = useCalling((s) => s.incoming)
@@ -142,6 +146,11 @@ export function CallingDock() {
               <p className="calling-dock__call-log">No call log: the widget did not ask the CRM to create an engagement.</p>
             ) : null}
           </div>
+        ) : null}
+        {lateText ? (
+          <p className="calling-dock__late" role="note" aria-label="Why the widget does not answer">
+            {lateText}
+          </p>
         ) : null}
         <div className="calling-dock__stage" hidden={minimized}>
           {/* CallingHost owns this element's children (the iframe): React renders nothing into it. */}
