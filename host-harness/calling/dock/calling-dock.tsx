@@ -149,7 +149,7 @@ export function CallingDock() {
         ) : null}
         {lateText ? (
           <p className="calling-dock__late" role="note" aria-label="Why the widget does not answer">
-            {lateText}
+            {lateText.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}
           </p>
         ) : null}
         <div className="calling-dock__stage" hidden={minimized}>
