@@ -75,3 +75,13 @@ test('no server to ask (browser-only mode answers 404), or an answer of another 
     expect(reports).toEqual([])
   }
 })
+
+test('a page off this machine, or no server behind the harness (browser-only mode), is never asked about', async () => {
+  const api = fakeApi({ url: PAGE, scripts: [{ url: CDN, sdk: true }] })
+  const reports: Array<LateHandshake | null> = []
+  new LateHandshakeWatch(api, (late) => reports.push(late)).status('syncing', 'https://dialer.example/widget/')
+  new LateHandshakeWatch(api, (late) => reports.push(late), { serverBehind: () => false }).status('syncing', PAGE)
+  await vi.advanceTimersByTimeAsync(LATE_HANDSHAKE_MS * 2)
+  expect(api.asked).toEqual([])
+  expect(reports).toEqual([])
+})

@@ -13,6 +13,7 @@
  */
 import { SERVER_PATHS } from '../../../shared/api/api-paths.ts'
 import { isRecord } from '../../../shared/crm/guards.ts'
+import { isOnThisMachine } from '../../../shared/url/this-machine.ts'
 import type { ApiPort } from './ports.ts'
 
 /** How long the widget's page may stay silent after its load before the harness looks at what it loads: the SDK answers SYNC within 100 ms of running. */
@@ -66,23 +67,27 @@ export class LateHandshakeWatch {
   readonly #api: ApiPort
   readonly #report: (late: LateHandshake | null) => void
   readonly #delayMs: number
+  /** Whether a Ringside server is there to read the page (server mode); browser-only mode has none. */
+  readonly #serverBehind: () => boolean
   #timer: ReturnType<typeof setTimeout> | null = null
   /** Bumped on every change, so an answer that arrives late for another page is dropped. */
   #turn = 0
   #silent = false
   #reported = false
 
-  constructor(api: ApiPort, report: (late: LateHandshake | null) => void, delayMs = LATE_HANDSHAKE_MS) {
+  constructor(api: ApiPort, report: (late: LateHandshake | null) => void, options: { serverBehind?: () => boolean; delayMs?: number } = {}) {
     this.#api = api
     this.#report = report
-    this.#delayMs = delayMs
+    this.#delayMs = options.delayMs ?? LATE_HANDSHAKE_MS
+    this.#serverBehind = options.serverBehind ?? (() => true)
   }
 
   /** The host's status changed; `src` is the page the iframe shows. */
   status(status: string, src: string): void {
     if (status === 'failed') return // keep what was found: it says why
     this.#reset()
-    if (status !== 'syncing') return
+    // The server reads only pages on this machine; without a server nothing can read the page.
+    if (status !== 'syncing' || !isOnThisMachine(src) || !this.#serverBehind()) return
     this.#silent = true
     const turn = this.#turn
     this.#timer = setTimeout(() => {

@@ -9,7 +9,7 @@ import { CallingHost, type HostStatus, type IframeLocation } from '../../../shar
 import { FaultInjector, type HostFaults } from './fault-outbox.ts'
 import { TrafficRecorder } from './traffic-recorder.ts'
 import { placementFromSettings, syncPlacement } from './placement.ts'
-import { api, CALLING_SETTINGS_PATH, onApiChange, onApiExchange } from '../../lib/api-client.ts'
+import { api, CALLING_SETTINGS_PATH, crmConnectionInfo, onApiChange, onApiExchange } from '../../lib/api-client.ts'
 import { exposeTraffic } from './traffic-export.ts'
 import { callingStore, type CallingStore, type EngagementFaults, type FaultMode } from './calling-store.ts'
 import { LateHandshakeWatch } from './late-handshake.ts'
@@ -112,7 +112,7 @@ export class CallingRuntime {
   constructor(store: CallingStore, apiPort: ApiPort) {
     this.store = store
     this.#api = apiPort
-    this.#late = new LateHandshakeWatch(apiPort, (late) => this.store.getState().patch({ lateHandshake: late }))
+    this.#late = new LateHandshakeWatch(apiPort, (late) => this.store.getState().patch({ lateHandshake: late }), { serverBehind: () => crmConnectionInfo()?.mode === 'server' })
   }
 
   configure(config: CallingConfig): void {
