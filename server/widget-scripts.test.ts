@@ -1,19 +1,21 @@
 import { createServer, type Server } from 'node:http'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiError } from '../shared/api/errors.ts'
 import { offSiteScripts, widgetScripts } from './widget-scripts.ts'
 
-let server: Server | undefined
-afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())))
-
-function serve(status: number, body: string): Promise<string> {
-  return new Promise((ready) => {
-    server = createServer((_request, response) => {
-      response.writeHead(status, { 'content-type': 'text/html' })
-      response.end(body)
-    }).listen(0, '127.0.0.1', () => ready(`http://127.0.0.1:${(server!.address() as { port: number }).port}/dialer/`))
+/** One page server for the file: /ok is a widget page that loads the SDK from jsDelivr, anything else is 404. */
+let pages: Server
+let origin: string
+beforeAll(async () => {
+  pages = createServer((request, response) => {
+    const found = request.url === '/ok'
+    response.writeHead(found ? 200 : 404, { 'content-type': 'text/html' })
+    response.end(found ? `<title>Dialer</title><script src="${CDN}"></script>` : 'gone')
   })
-}
+  await new Promise<void>((ready) => pages.listen(0, '127.0.0.1', ready))
+  origin = `http://127.0.0.1:${(pages.address() as { port: number }).port}`
+})
+afterAll(() => new Promise<void>((done) => pages.close(() => done())))
 
 const CDN = 'https://cdn.jsdelivr.net/npm/@hubspot/calling-extensions-sdk@0.9/dist/main.js'
 
@@ -39,16 +41,15 @@ describe("a widget page's scripts from other sites", () => {
   })
 
   it('reads a page on this machine', async () => {
-    const url = await serve(200, `<title>Dialer</title><script src="${CDN}"></script>`)
+    const url = `${origin}/ok`
     expect(await widgetScripts(url)).toEqual({ url, scripts: [{ url: CDN, sdk: true }], problem: null })
   })
 
   it('says why a page could not be read, with no scripts', async () => {
-    const url = await serve(404, 'gone')
+    const url = `${origin}/gone`
     expect(await widgetScripts(url)).toEqual({ url, scripts: [], problem: 'the widget page answered 404 Not Found' })
-    await new Promise<void>((done) => server!.close(() => done()))
-    server = undefined
-    const refused = await widgetScripts(url)
+    // Port 1 on loopback: nothing listens there.
+    const refused = await widgetScripts('http://127.0.0.1:1/')
     expect(refused).toMatchObject({ scripts: [], problem: expect.stringMatching(/^the widget page could not be read: /) })
   })
 
