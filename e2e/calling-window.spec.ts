@@ -259,7 +259,7 @@ test('the kit opens the calling window for a handshake in the window placement, 
 
 test("in the window placement a record page's Call button follows the calling window's widget: disabled with its reason while logged out", async ({ page, baseURL }) => {
   const harness = new Harness(page)
-  // Our reference widget without autoLogin starts logged out, as a real softphone does.
+  // Our reference widget without autoLogin starts logged out on its first visit, as a real softphone does.
   await harness.open({ widgetUrl: ourWidgetUrl(baseURL, {}), route: `/${FIRST.type}/${FIRST.id}`, placement: 'window' })
   await harness.widgetPage() // the calling window, which the page opened
   const call = page.getByRole('button', { name: `Call ${FIRST.phone}`, exact: true })

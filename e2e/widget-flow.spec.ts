@@ -30,14 +30,9 @@ test('the reference widget places, answers, ends and logs a call with the exact 
   await expect(status).toHaveText('Logged out')
   await expect(widget.getByText('CRM connected')).toBeVisible()
 
-  // log in: the host answers LOGGED_IN with a DIAL_NUMBER, which only fills in the number
-  await pressSteadily(widget.getByRole('button', { name: 'Log in' }), { until: SHOWS.loggedIn(widget) })
-  await expect(widget.getByRole('textbox', { name: 'Phone number' })).toHaveValue('+15550102000')
-  await expect(status).toHaveText('Ready')
-  expect((await wire(page)).map((r) => r.type)).not.toContain('OUTGOING_CALL_STARTED')
-
-  // call: the simulated line answers after 300 ms; the host created engagement 101
-  await pressSteadily(widget.getByRole('button', { name: 'Call' }), { until: SHOWS.callPlaced(widget) })
+  // log in: the host answers LOGGED_IN with a DIAL_NUMBER (the CRM's Call), which places the call at once;
+  // the simulated line answers after 300 ms; the host created engagement 101
+  await pressSteadily(widget.getByRole('button', { name: 'Log in' }), { until: SHOWS.callPlaced(widget) })
   await expect(widget.getByText('Logged in the CRM (engagement 101)')).toBeVisible()
   await expect(status).toHaveText(/^In call \d\d:\d\d$/)
 
@@ -81,7 +76,7 @@ test('the reference widget places, answers, ends and logs a call with the exact 
   expect(outgoing).toEqual({
     externalCallId,
     toNumber: '+15550102000',
-    fromNumber: '+15550100',
+    fromNumber: '+16175550100',
     callStartTime: expect.any(Number),
     createEngagement: true,
     dialingContext: expect.objectContaining({ phoneNumber: '+15550102000', objectId: 51, objectType: 'CONTACT', portalId: 123 }),
@@ -91,20 +86,26 @@ test('the reference widget places, answers, ends and logs a call with the exact 
   expect(dataOf(records, 'CALL_ENDED')).toEqual({ externalCallId, engagementId: 101, callEndStatus: 'COMPLETED' })
 
   const completed = dataOf(records, 'CALL_COMPLETED')
-  expect(completed).toMatchObject({ externalCallId, engagementId: 101, hideWidget: true })
+  // The widget stays shown after Save; the CRM keeps the title it gave the call.
+  expect(completed).toMatchObject({ externalCallId, engagementId: 101, hideWidget: false })
   const props = completed.engagementProperties as Record<string, string>
   expect(props).toMatchObject({
     hs_call_body: 'Booked a demo for Tuesday',
     hs_call_status: 'COMPLETED',
     hs_call_disposition: 'f240bbac-87c9-4f6e-bf70-924b57d47db7', // Connected
     hs_call_direction: 'OUTBOUND',
-    hs_call_from_number: '+15550100',
+    hs_call_from_number: '+16175550100',
     hs_call_to_number: '+15550102000',
-    hs_call_title: 'Call to +15550102000',
     hs_timestamp: String(outgoing.callStartTime),
   })
+  expect(props).not.toHaveProperty('hs_call_title')
   expect(Number(props.hs_call_duration)).toBeGreaterThan(0)
 
   // nothing reached the host from another window or origin
   expect(await page.evaluate(() => (window as unknown as WidgetHostWindow).__dropped)).toEqual([])
+
+  // The login is kept across a reload, as a softphone keeps its session: INITIALIZED says logged in.
+  await page.reload()
+  await expect.poll(async () => (await wire(page)).map((r) => r.type)).toContain('INITIALIZED')
+  expect(dataOf(await wire(page), 'INITIALIZED')).toMatchObject({ isLoggedIn: true })
 })

@@ -37,6 +37,12 @@ export const WAITS = {
     sentence: 'the widget page at {url} did not finish loading within {s} ({received}); the dock names it "{name}"',
     exit: null,
   },
+  'widget-scripts': {
+    ms: 2_000,
+    what: "the harness's GET of a widget page on this machine whose handshake is late, for the scripts it loads from other sites",
+    sentence: 'the widget page at {url} did not finish loading within {s}: {received}',
+    exit: null,
+  },
   'harness-server': {
     ms: 30_000,
     what: "check-widget's harness server, until it listens (Playwright's webServer)",

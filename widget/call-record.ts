@@ -199,6 +199,11 @@ export function callEndedData(call: ActiveCall): CallEndedData {
   }
 }
 
+/**
+ * The call's log for callCompleted. No hs_call_title: the CRM named the call when
+ * it created the engagement ("Call to" the record's name), and a property sent
+ * here replaces the one it holds; the widget knows no better name.
+ */
 export function engagementProperties(call: ActiveCall): EngagementProperties {
   const status = call.endStatus ?? 'COMPLETED'
   return {
@@ -210,7 +215,6 @@ export function engagementProperties(call: ActiveCall): EngagementProperties {
     hs_call_direction: call.direction,
     hs_call_from_number: call.fromNumber,
     hs_call_to_number: call.toNumber,
-    hs_call_title: callTitle(call),
   }
 }
 
@@ -219,7 +223,8 @@ export function callCompletedData(call: ActiveCall): CallCompletedData {
   return {
     externalCallId: call.externalCallId,
     ...(engagementId !== null ? { engagementId } : {}),
-    hideWidget: true,
+    // The widget stays shown after the call, as a softphone does; the SDK's default (absent) hides it.
+    hideWidget: false,
     engagementProperties: engagementProperties(call),
   }
 }

@@ -60,6 +60,9 @@ const EVENTS = [
   { type: 'sim.configure', settings: { outcome: 'busy' } },
   { type: 'host.ready', engagementId: 0 },
   { type: 'host.dialNumber', data: { phoneNumber: '+15550102000', objectId: 0 } },
+  { type: 'host.dialNumber', data: { phoneNumber: 'not a number' } },
+  // confirmDial is not part of the serialized state: it only picks a branch that the bad number above also takes.
+  { type: 'settings.confirmDial', confirmDial: true },
   { type: 'host.engagementCreated', engagementId: 101 },
   { type: 'host.engagementCreateFailed', message: 'read-only' },
   { type: 'host.engagementUpdated', engagementId: 101 },

@@ -58,8 +58,8 @@ test('a second onReady does not send initialized again', () => {
   expect(typesOf(sdkCalls)).toEqual(['initialized'])
 })
 
-test('login, logout and availability toggles reach the host, availability only when it changes', () => {
-  const { actor, sdkCalls } = startFakeCall()
+test('login, logout and availability toggles reach the host, availability only when it changes; the login is remembered until logout', () => {
+  const { actor, sdkCalls, remembered } = startFakeCall()
   actor.send({ type: 'host.ready' })
   actor.send({ type: 'auth.logIn' })
   actor.send({ type: 'presence.setAvailable', available: true })
@@ -68,27 +68,55 @@ test('login, logout and availability toggles reach the host, availability only w
   actor.send({ type: 'auth.logOut' })
   expect(typesOf(sdkCalls)).toEqual(['initialized', 'userLoggedIn', 'userUnavailable', 'userAvailable', 'userLoggedOut'])
   expect(actor.getSnapshot().value).toBe('signedOut')
+  expect(remembered).toEqual([{ loggedIn: true }, { loggedIn: false }])
   expect(checkSequence(sdkCalls)).toEqual([])
 })
 
-test('DIAL_NUMBER fills in the number and waits for the user to press Call', () => {
+test('DIAL_NUMBER places the call at once: the user pressed Call in the CRM', () => {
   const { actor, sdkCalls, lineCalls } = readyCall()
+  actor.send({ type: 'host.dialNumber', data: { phoneNumber: '+1 555 010 2000', objectId: 7, objectType: 'CONTACT' } })
+  const snap = actor.getSnapshot()
+  expect(snap.matches({ signedIn: 'outgoing' })).toBe(true)
+  expect(snap.context.notice).toBeNull()
+  expect(typesOf(sdkCalls)).toEqual(['initialized', 'outgoingCall'])
+  expect(find(sdkCalls, 'outgoingCall')?.data).toMatchObject({ toNumber: '+15550102000', dialingContext: { objectId: 7, objectType: 'CONTACT' } })
+  expect(lineCalls).toEqual([{ type: 'line.dial', to: '+15550102000' }])
+})
+
+test('with confirmDial, DIAL_NUMBER fills in the number and waits for the user to press Call', () => {
+  const { actor, sdkCalls, lineCalls } = readyCall({ confirmDial: true })
   actor.send({ type: 'host.dialNumber', data: { phoneNumber: '+1 555 010 2000', objectId: 7, objectType: 'CONTACT' } })
   const snap = actor.getSnapshot()
   expect(snap.matches({ signedIn: 'idle' })).toBe(true)
   expect(snap.context.dialInput).toBe('+1 555 010 2000')
+  expect(snap.context.notice?.text).toBe('The CRM asked to call +1 555 010 2000. Press Call to dial.')
   expect(typesOf(sdkCalls)).toEqual(['initialized'])
   expect(lineCalls).toEqual([])
+})
+
+test('the confirmDial setting changes at run time and is remembered', () => {
+  const { actor, sdkCalls, remembered } = readyCall()
+  actor.send({ type: 'settings.confirmDial', confirmDial: true })
+  actor.send({ type: 'host.dialNumber', data: { phoneNumber: '+15550102000' } })
+  expect(typesOf(sdkCalls)).toEqual(['initialized'])
+  expect(remembered).toEqual([{ confirmDial: true }])
+})
+
+test('a DIAL_NUMBER that is not a phone number is filled in, never dialled', () => {
+  const { actor, sdkCalls } = readyCall()
+  actor.send({ type: 'host.dialNumber', data: { phoneNumber: 'call me' } })
+  expect(actor.getSnapshot().matches({ signedIn: 'idle' })).toBe(true)
+  expect(actor.getSnapshot().context.dialInput).toBe('call me')
+  expect(typesOf(sdkCalls)).toEqual(['initialized'])
 })
 
 test('a DIAL_NUMBER with objectId 0 and no objectType is dialled with its whole payload as dialingContext', () => {
   const { actor, sdkCalls } = readyCall()
   actor.send({ type: 'host.dialNumber', data: { phoneNumber: '+15550102000', objectId: 0, subjectId: 0, extra: { threadId: 'T-9' } } })
-  actor.send({ type: 'call.dial' })
   expect(find(sdkCalls, 'outgoingCall')?.data).toEqual({
     externalCallId: expect.any(String),
     toNumber: '+15550102000',
-    fromNumber: '+15550100',
+    fromNumber: '+16175550100',
     callStartTime: T0,
     createEngagement: true,
     dialingContext: { phoneNumber: '+15550102000', objectId: 0, subjectId: 0, threadId: 'T-9' },
@@ -96,7 +124,7 @@ test('a DIAL_NUMBER with objectId 0 and no objectType is dialled with its whole 
 })
 
 test('editing the number away from the DIAL_NUMBER drops its context', () => {
-  const { actor, sdkCalls } = readyCall()
+  const { actor, sdkCalls } = readyCall({ confirmDial: true })
   actor.send({ type: 'host.dialNumber', data: { phoneNumber: '+15550102000', objectId: 5 } })
   actor.send({ type: 'dial.input', value: '+15550109999' })
   actor.send({ type: 'call.dial' })
@@ -132,7 +160,7 @@ test('a full outgoing call sends outgoingCall, callAnswered, callEnded and callC
   expect(find(sdkCalls, 'callCompleted')?.data).toEqual({
     externalCallId: id,
     engagementId: 101,
-    hideWidget: true,
+    hideWidget: false,
     engagementProperties: {
       hs_timestamp: String(T0),
       hs_call_body: 'Asked for a quote.',
@@ -140,9 +168,8 @@ test('a full outgoing call sends outgoingCall, callAnswered, callEnded and callC
       hs_call_duration: '12345',
       hs_call_disposition: 'f240bbac-87c9-4f6e-bf70-924b57d47db7', // Connected
       hs_call_direction: 'OUTBOUND',
-      hs_call_from_number: '+15550100',
+      hs_call_from_number: '+16175550100',
       hs_call_to_number: '+15551230000',
-      hs_call_title: 'Call to +15551230000',
     },
   })
   expect(lineCalls).toEqual([{ type: 'line.dial', to: '+15551230000' }, { type: 'line.hangUp' }])
@@ -200,9 +227,9 @@ test('an incoming call is announced, shows the caller-ID match and can be answer
   actor.send({ type: 'wrapUp.save' })
   expect(lineCalls).toEqual([{ type: 'line.answer' }, { type: 'line.hangUp' }])
   const completed = find(sdkCalls, 'callCompleted')?.data
+  expect(completed?.engagementProperties).not.toHaveProperty('hs_call_title')
   expect(completed?.engagementProperties).toMatchObject({
     hs_call_direction: 'INBOUND',
-    hs_call_title: 'Call from Ada Lovelace',
     hs_call_from_number: '+15551234567',
     hs_call_to_number: '+15550001111',
   })
@@ -293,14 +320,14 @@ test('after callCompleted the widget returns to the dial pad on its own and stil
   expect(started.actor.getSnapshot().context.lastCall?.update).toEqual({ status: 'failed', message: 'Engagement 101 is locked' })
 })
 
-test('a DIAL_NUMBER right after callCompleted starts the next call without a reload', () => {
+test('a DIAL_NUMBER right after callCompleted places the next call without a reload', () => {
   const started = readyCall()
   dialAndAnswer(started)
   started.actor.send({ type: 'call.hangUp' })
   started.actor.send({ type: 'wrapUp.save' })
   started.actor.send({ type: 'host.dialNumber', data: { phoneNumber: '+15552220000' } })
-  expect(started.actor.getSnapshot().context.dialInput).toBe('+15552220000')
-  started.actor.send({ type: 'call.dial' })
+  expect(started.actor.getSnapshot().matches({ signedIn: 'outgoing' })).toBe(true)
+  expect(started.actor.getSnapshot().context.lastCall?.update).toEqual({ status: 'pending' })
   const ids = started.sdkCalls.filter((c) => c.type === 'outgoingCall').map((c) => c.data.externalCallId)
   expect(ids).toHaveLength(2)
   expect(new Set(ids).size).toBe(2)

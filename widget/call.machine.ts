@@ -16,6 +16,7 @@ import {
 } from './call-record.ts'
 import type { CallOutcomeKey } from '../shared/crm/call-outcomes.ts'
 import { DEFAULT_LINE_SETTINGS, createSimulatedLine, type LineCommand, type LineEvent, type LineSettings } from './phone-line.ts'
+import { DEFAULT_MY_NUMBER, type RememberedSession } from './session.ts'
 import type { DialNumberData, EndStatus, HostEvent, ReadyData, SdkCommand, SizeInfo } from './sdk-port.ts'
 
 /**
@@ -47,6 +48,8 @@ export interface CallMachineContext {
   reportedSize: SizeInfo | null
   /** The user's own line number (fromNumber of outgoing calls). */
   myNumber: string
+  /** Ask the user to press Call after the CRM's DIAL_NUMBER, instead of dialling at once. */
+  confirmDial: boolean
   dialInput: string
   /** The DIAL_NUMBER payload the dial pad was filled from, if any. */
   dialingContext: DialNumberData | null
@@ -59,6 +62,7 @@ export interface CallMachineInput {
   loggedIn?: boolean
   available?: boolean
   myNumber?: string
+  confirmDial?: boolean
   size?: SizeInfo
 }
 
@@ -67,6 +71,7 @@ export type UiEvent =
   | { type: 'auth.logIn' }
   | { type: 'auth.logOut' }
   | { type: 'presence.setAvailable'; available: boolean }
+  | { type: 'settings.confirmDial'; confirmDial: boolean }
   | { type: 'dial.input'; value: string }
   | { type: 'call.dial' }
   | { type: 'call.answer' }
@@ -115,6 +120,8 @@ export const callMachine = setup({
   },
   guards: {
     isFirstReady: ({ context }) => !context.hostReady,
+    /** DIAL_NUMBER places the call at once: the user pressed Call in the CRM (unless confirmDial asks for a second press). */
+    dialsOnRequest: ({ context, event }) => !context.confirmDial && event.type === 'host.dialNumber' && isDialable(event.data.phoneNumber),
     hasDialInput: ({ context }) => context.dialInput.trim() !== '',
     dialInputIsDialable: ({ context }) => isDialable(context.dialInput),
     isAvailable: ({ context }) => context.available,
@@ -133,6 +140,9 @@ export const callMachine = setup({
       if (context.hostReady) enqueue.sendTo('sdk', command)
     }),
     toLine: sendTo('line', (_, command: LineCommand) => command),
+    /** Keeps the login and settings across reloads (main.tsx provides the widget origin's localStorage). */
+    remember: (_, _session: Partial<RememberedSession>) => undefined,
+    setConfirmDial: assign(({ event }) => (event.type === 'settings.confirmDial' ? { confirmDial: event.confirmDial } : {})),
     note: assign((_, notice: Notice) => ({ notice })),
     clearNotice: assign({ notice: null }),
 
@@ -173,11 +183,11 @@ export const callMachine = setup({
       const keep = context.dialingContext !== null && normalizeNumber(value) === normalizeNumber(context.dialingContext.phoneNumber)
       return { dialInput: value, dialingContext: keep ? context.dialingContext : null }
     }),
-    /** Fills the dial pad from DIAL_NUMBER; never dials by itself. */
-    takeDialRequest: assign(({ event }, params: { then: string }) => {
+    /** Fills the dial pad from DIAL_NUMBER; `then` says what the user does next (null: the call is placed at once). */
+    takeDialRequest: assign(({ event }, params: { then: string | null }) => {
       if (event.type !== 'host.dialNumber') return {}
-      const text = `The CRM asked to call ${event.data.phoneNumber}. ${params.then}`
-      return { dialInput: event.data.phoneNumber, dialingContext: event.data, notice: { tone: 'info', text } satisfies Notice }
+      const notice: Notice | null = params.then === null ? null : { tone: 'info', text: `The CRM asked to call ${event.data.phoneNumber}. ${params.then}` }
+      return { dialInput: event.data.phoneNumber, dialingContext: event.data, notice }
     }),
     ignoreDialRequest: assign(({ event }) => {
       if (event.type !== 'host.dialNumber') return {}
@@ -322,7 +332,8 @@ export const callMachine = setup({
     visibility: { isMinimized: false, isHidden: false },
     size: input.size ?? DEFAULT_SIZE,
     reportedSize: null,
-    myNumber: input.myNumber ?? '+15550100',
+    myNumber: input.myNumber ?? DEFAULT_MY_NUMBER,
+    confirmDial: input.confirmDial ?? false,
     dialInput: '',
     dialingContext: null,
     call: null,
@@ -348,6 +359,7 @@ export const callMachine = setup({
     'line.incoming': { actions: 'declineIncoming' },
     'ui.resized': { guard: 'sizeChanged', actions: 'reportSize' },
     'notice.dismiss': { actions: 'clearNotice' },
+    'settings.confirmDial': { actions: ['setConfirmDial', { type: 'remember', params: ({ event }) => ({ confirmDial: event.confirmDial }) }] },
     'sim.incoming': { actions: { type: 'toLine', params: ({ event }) => ({ type: 'line.simulateIncoming', from: event.from }) } },
     'sim.remoteHangUp': { actions: { type: 'toLine', params: { type: 'line.simulateRemoteHangUp' } } },
     'sim.configure': { actions: { type: 'toLine', params: ({ event }) => ({ type: 'line.configure', settings: event.settings }) } },
@@ -361,7 +373,12 @@ export const callMachine = setup({
       on: {
         'auth.logIn': {
           target: 'signedIn',
-          actions: [{ type: 'setLoggedIn', params: true }, { type: 'toHost', params: { type: 'userLoggedIn' } }, 'clearNotice'],
+          actions: [
+            { type: 'setLoggedIn', params: true },
+            { type: 'remember', params: { loggedIn: true } },
+            { type: 'toHost', params: { type: 'userLoggedIn' } },
+            'clearNotice',
+          ],
         },
         'host.dialNumber': { actions: { type: 'takeDialRequest', params: { then: 'Log in to call.' } } },
       },
@@ -376,10 +393,17 @@ export const callMachine = setup({
           on: {
             'auth.logOut': {
               target: '#call.signedOut',
-              actions: [{ type: 'setLoggedIn', params: false }, { type: 'toHost', params: { type: 'userLoggedOut' } }],
+              actions: [
+                { type: 'setLoggedIn', params: false },
+                { type: 'remember', params: { loggedIn: false } },
+                { type: 'toHost', params: { type: 'userLoggedOut' } },
+              ],
             },
             'dial.input': { actions: 'setDialInput' },
-            'host.dialNumber': { actions: { type: 'takeDialRequest', params: { then: 'Press Call to dial.' } } },
+            'host.dialNumber': [
+              { guard: 'dialsOnRequest', target: 'outgoing', actions: { type: 'takeDialRequest', params: { then: null } } },
+              { actions: { type: 'takeDialRequest', params: { then: 'Press Call to dial.' } } },
+            ],
             'call.dial': [
               { guard: 'dialInputIsDialable', target: 'outgoing' },
               {
@@ -486,7 +510,10 @@ export const callMachine = setup({
           on: {
             'host.engagementUpdated': { target: 'idle', actions: 'storeUpdateResult' },
             'host.engagementUpdateFailed': { target: 'idle', actions: 'storeUpdateResult' },
-            'host.dialNumber': { target: 'idle', actions: { type: 'takeDialRequest', params: { then: 'Press Call to dial.' } } },
+            'host.dialNumber': [
+              { guard: 'dialsOnRequest', target: 'outgoing', actions: { type: 'takeDialRequest', params: { then: null } } },
+              { target: 'idle', actions: { type: 'takeDialRequest', params: { then: 'Press Call to dial.' } } },
+            ],
             'call.dismiss': { target: 'idle' },
           },
         },

@@ -74,7 +74,8 @@ export interface EngagementProperties {
   hs_call_direction: 'OUTBOUND' | 'INBOUND'
   hs_call_from_number: string
   hs_call_to_number: string
-  hs_call_title: string
+  /** Sent only to rename the call: the CRM keeps the title it created the call with otherwise. */
+  hs_call_title?: string
 }
 
 export interface CallCompletedData {

@@ -66,7 +66,7 @@ test('typing a number and pressing Enter places the call', async () => {
   expect(status()).toHaveTextContent('Ready')
   await user.type(screen.getByRole('textbox', { name: 'Phone number' }), '+1 555 123 0000{Enter}')
   expect(status()).toHaveTextContent('Dialing…')
-  expect(find(sdk.calls, 'outgoingCall')?.data).toMatchObject({ toNumber: '+15551230000', fromNumber: '+15550100', createEngagement: true })
+  expect(find(sdk.calls, 'outgoingCall')?.data).toMatchObject({ toNumber: '+15551230000', fromNumber: '+16175550100', createEngagement: true })
 })
 
 test('the keypad buttons, named by digit, build the number and the last digit can be deleted', async () => {
@@ -77,19 +77,15 @@ test('the keypad buttons, named by digit, build the number and the last digit ca
   expect(screen.getByRole('textbox', { name: 'Phone number' })).toHaveValue('55501')
 })
 
-test('a full call: DIAL_NUMBER, Call, answer, hang up, wrap-up and save send the exact SDK sequence', async () => {
+test('a full call: DIAL_NUMBER places it, answer, hang up, wrap-up and save send the exact SDK sequence', async () => {
   const { sdk, user, host, wait, status } = renderWidget()
   host((h) => h.onReady({ portalId: 123, userId: 7 }))
   expect(screen.getByRole('heading', { name: 'You are logged out' })).toBeInTheDocument()
   await user.click(screen.getByRole('button', { name: 'Log in' }))
 
   host((h) => h.onDialNumber({ phoneNumber: '+15550102000', objectId: 51, objectType: 'CONTACT', portalId: 123 }))
-  expect(screen.getByRole('textbox', { name: 'Phone number' })).toHaveValue('+15550102000')
-  expect(screen.getByText('From the CRM: contact #51')).toBeInTheDocument()
-  expect(typesOf(sdk.calls)).toEqual(['initialized', 'userLoggedIn'])
-
-  await user.click(screen.getByRole('button', { name: 'Call' }))
   expect(status()).toHaveTextContent('Dialing…')
+  expect(typesOf(sdk.calls)).toEqual(['initialized', 'userLoggedIn', 'outgoingCall'])
   host((h) => h.onCreateEngagementSucceeded({ engagementId: 101 }))
   expect(screen.getByText('Logged in the CRM (engagement 101)')).toBeInTheDocument()
   await wait(200)
@@ -124,7 +120,7 @@ test('a full call: DIAL_NUMBER, Call, answer, hang up, wrap-up and save send the
   expect(find(sdk.calls, 'callCompleted')?.data).toMatchObject({
     externalCallId: id,
     engagementId: 101,
-    hideWidget: true,
+    hideWidget: false,
     engagementProperties: {
       hs_call_body: 'Wants a demo next week',
       hs_call_disposition: 'b2cf5968-551e-4856-9783-52b3da59a7d0', // Left voicemail
@@ -135,13 +131,25 @@ test('a full call: DIAL_NUMBER, Call, answer, hang up, wrap-up and save send the
   })
 })
 
+test('with "Confirm before dialling" checked, DIAL_NUMBER fills in the number and Call places it', async () => {
+  const { sdk, user, host, status } = renderReadyWidget()
+  await user.click(screen.getByRole('checkbox', { name: 'Confirm before dialling a number from the CRM' }))
+  host((h) => h.onDialNumber({ phoneNumber: '+15550102000', objectId: 51, objectType: 'CONTACT', portalId: 123 }))
+  expect(screen.getByRole('textbox', { name: 'Phone number' })).toHaveValue('+15550102000')
+  expect(screen.getByText('From the CRM: contact #51')).toBeInTheDocument()
+  expect(typesOf(sdk.calls)).toEqual(['initialized'])
+  await user.click(screen.getByRole('button', { name: 'Call' }))
+  expect(status()).toHaveTextContent('Dialing…')
+  expect(find(sdk.calls, 'outgoingCall')?.data.dialingContext).toMatchObject({ objectId: 51, objectType: 'CONTACT' })
+})
+
 test('an incoming call from the simulator shows the caller-ID match and can be answered', async () => {
   const { sdk, user, host, status } = renderReadyWidget()
   await user.click(screen.getByText('Line simulator (developer tool)'))
   await user.click(screen.getByRole('button', { name: 'Simulate incoming call' }))
   expect(status()).toHaveTextContent('Incoming call…')
   expect(screen.getByText('Looking up the caller in the CRM…')).toBeInTheDocument()
-  expect(find(sdk.calls, 'incomingCall')?.data).toMatchObject({ fromNumber: '+15551234567', toNumber: '+15550100', createEngagement: true })
+  expect(find(sdk.calls, 'incomingCall')?.data).toMatchObject({ fromNumber: '+15551234567', toNumber: '+16175550100', createEngagement: true })
 
   host((h) =>
     h.onCallerIdMatchSucceeded({

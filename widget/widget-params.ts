@@ -1,5 +1,6 @@
 import { isDialable, normalizeNumber } from './call-record.ts'
 import { DEFAULT_LINE_SETTINGS, type LineInput, type LineOutcome } from './phone-line.ts'
+import { DEFAULT_MY_NUMBER } from './session.ts'
 
 /**
  * The widget's URL parameters, so a test (or a developer) can set up the
@@ -13,9 +14,10 @@ import { DEFAULT_LINE_SETTINGS, type LineInput, type LineOutcome } from './phone
  * | incoming | a phone number: the line rings with a call from it once | none |
  * | incomingAfterMs | 0 … 600000, counted from page load | 1000 |
  * | incomingGiveUpAfterMs | 0 … 600000 (then the call is MISSED) | 30000 |
- * | autoLogin | 1 / true: start logged in | logged out |
+ * | autoLogin | 1 / true: start logged in | logged out (or the login kept from the last visit) |
  * | available | 0 / false: start unavailable | available |
- * | fromNumber | the user's own number | +15550100 |
+ * | fromNumber | the user's own number | +16175550100 |
+ * | confirmDial | 1 / true: the CRM's Call fills the number in and the user presses Call; 0 / false: it dials at once | the widget's setting (dials at once) |
  * | debug | 1 / true: SDK debug logging | off |
  *
  * A value that cannot be used is ignored and named in `problems`.
@@ -33,6 +35,8 @@ export interface WidgetParams {
   autoLogin: boolean
   available: boolean
   myNumber: string
+  /** null: the parameter is absent, the widget's own setting applies. */
+  confirmDial: boolean | null
   debugMode: boolean
   problems: string[]
   /** Why acting parameters were ignored (not driven by automation), or null. */
@@ -116,7 +120,8 @@ export function parseWidgetParams(search: string, automated: boolean): WidgetPar
     line,
     autoLogin: flag('autoLogin', false),
     available: flag('available', true),
-    myNumber: phone('fromNumber') ?? '+15550100',
+    myNumber: phone('fromNumber') ?? DEFAULT_MY_NUMBER,
+    confirmDial: params.has('confirmDial') ? flag('confirmDial', false) : null,
     debugMode: flag('debug', false),
     problems,
     notice,

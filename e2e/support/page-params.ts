@@ -25,7 +25,7 @@ export const PAGE_PARAMS: Readonly<Record<'harness' | 'oauth' | 'widget', PagePa
   },
   oauth: { query: AUTHORIZE_PARAMS, hashRoutes: [] },
   widget: {
-    query: ['outcome', 'answerAfterMs', 'ringAfterMs', 'noAnswerAfterMs', 'incomingAfterMs', 'incomingGiveUpAfterMs', 'remoteHangUpAfterMs', 'autoLogin', 'available', 'debug', 'fromNumber', 'incoming'],
+    query: ['outcome', 'answerAfterMs', 'ringAfterMs', 'noAnswerAfterMs', 'incomingAfterMs', 'incomingGiveUpAfterMs', 'remoteHangUpAfterMs', 'autoLogin', 'available', 'debug', 'fromNumber', 'incoming', 'confirmDial'],
     hashRoutes: [],
   },
 }

@@ -39,6 +39,7 @@ import { hostName, isServablePath, RequestGuard } from './guard.ts'
 import { policeDocuments } from './pages/documents.ts'
 import { ownOrigins } from './pages/page-policy.ts'
 import { serveCdnSdk, serveSdk } from './pages/sdk-cdn.ts'
+import { crossSiteRead, widgetScripts } from './pages/widget-scripts.ts'
 import { ChangeStreams } from './change-feed.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage/storage.ts'
 import { importFile, ImportFileError } from './storage/import-file.ts'
@@ -365,6 +366,16 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       changePosition: changeStreams.position(crm.db),
     })
   })
+  app.get(SERVER_PATHS.widgetScripts, async (c) => {
+    // The harness's own request (or curl): no other site's page makes this server read a page for it.
+    const site = c.req.header('sec-fetch-site')
+    const answer = site === undefined || site === 'same-origin' || site === 'none' ? await widgetScripts(c.req.query('url')) : crossSiteRead(site)
+    if (answer instanceof ApiError) {
+      const correlationId = crypto.randomUUID()
+      return c.json(answer.toBody(correlationId), answer.status as 400 | 403, { 'x-hubspot-correlation-id': correlationId })
+    }
+    return c.json(answer)
+  })
   app.all('*', async (c, next) => {
     if (!isApiPath(c.req.path)) return next()
     return crmOf(c).service.handle(c.req.raw)
@@ -395,7 +406,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
    * the app's routing and context per request.
    */
   const crmListener = getRequestListener((request, env) => crmFor((env as HttpBindings).incoming).service.handle(request))
-  const passedOn = (path: string) => corsOrigins.length === 0 && path !== SERVER_PATHS.info
+  const passedOn = (path: string) => corsOrigins.length === 0 && path !== SERVER_PATHS.info && path !== SERVER_PATHS.widgetScripts
 
   if (pages === 'vite') {
     const { createServer: createViteServer } = await import('vite')

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react'
 import { useCalling } from './core/calling-store.ts'
 import { CallingDock } from './dock/calling-dock.tsx'
 import { CallingStatusBadge, StatusBadgeView } from './dock/status-badge.tsx'
+import { widgetState } from './core/widget-state.ts'
 import { InspectorPanel } from './inspector/inspector-panel.tsx'
 import { topology } from './topology/topology.ts'
 import { usePageLink, WindowCallCard } from './topology/window-call-card.tsx'
@@ -33,7 +34,8 @@ function WindowStatusBadge() {
       </span>
     )
   }
-  return <StatusBadgeView status={win.handshake} cause={null} loggedIn={win.loggedIn} available={win.available} isReady={win.isReady} where=" in the calling window" />
+  const state = widgetState({ status: win.handshake, loggedIn: win.loggedIn, available: win.available })
+  return <StatusBadgeView state={state} isReady={win.isReady} where=" in the calling window" />
 }
 
 export function PlacedStatusBadge() {

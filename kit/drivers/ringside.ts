@@ -1,6 +1,8 @@
 /**
  * Driver for Ringside's reference widget (/widget/), through its accessible
- * UI only, as a user would. Its simulated phone line answers by itself
+ * UI only, as a user would. It places the call on DIAL_NUMBER by itself
+ * (unless its "Confirm before dialling" setting is on: then the driver
+ * presses Call). Its simulated phone line answers by itself
  * (`?outcome=answer&answerAfterMs=…`), so `answer` only waits for it. It
  * rings the widget through the widget's line simulator (its developer tool),
  * so the inbound journey runs too.
@@ -49,8 +51,10 @@ export default defineDriver({
   },
 
   async placeCall({ widget }) {
-    // DIAL_NUMBER filled the number in; the user presses Call.
-    await expect(widget.getByLabel('Phone number')).not.toHaveValue('')
+    // DIAL_NUMBER places the call by itself; with "Confirm before dialling" on, it fills the number in and says so.
+    const confirm = widget.getByText(/^The CRM asked to call .*\. Press Call to dial\.$/)
+    await expect(SHOWS.callPlaced(widget).or(confirm)).toBeVisible()
+    if (await SHOWS.callPlaced(widget).isVisible()) return
     await pressSteadily(widget.getByRole('button', { name: 'Call', exact: true }), { until: SHOWS.callPlaced(widget) })
   },
 

@@ -6,7 +6,8 @@
 // Options: --no-isolation (skip the COOP/COEP headers; timer clamped to 100 µs),
 //          --no-build (use dist/ as it is),
 //          --only <sections> (comma-separated names: sdk, bundle, api, http, package, ladder,
-//            pageload, changes, import, server, flood; the report keeps the other sections' figures from the last run),
+//            pageload, changes, import, server, firstcall, flood; the report keeps the other sections' figures from the last run),
+//          --no-first-call (leave out the firstcall section: a fresh clone's npm ci takes a minute or more),
 //          --server-count <n> (contacts of the server section's workload, default 100000),
 //          --server-time <ms> (each timed phase of the server section, default 5000),
 //          --server-root <checkout> (the server section starts that checkout's server, e.g. a branch's worktree),
@@ -20,6 +21,8 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { chromium } from '@playwright/test'
 import { changesFanoutSection } from './changes-fanout.mjs'
+import { firstCallSection } from './first-call-section.mjs'
+import { freePortPair } from '../test/free-ports.mjs'
 import { apiThroughputSection } from './api-section.mjs'
 import { ensureBuild } from './build.mjs'
 import { bundleSection } from './bundle-section.mjs'
@@ -75,6 +78,16 @@ const SECTIONS = [
   { name: 'changes', run: () => changesFanoutSection() },
   { name: 'import', run: () => importSection({ root, log: (step) => console.log(`  … ${step}`) }) },
   { name: 'server', run: ({ options }) => serverSection({ root: options.serverRoot, count: options.serverCount, phaseMs: options.serverTime, log: (step) => console.log(`  … ${step}`) }) },
+  {
+    name: 'firstcall',
+    run: async () =>
+      firstCallSection({
+        root,
+        port: await freePortPair(),
+        launch: () => chromium.launch({ executablePath: chromiumPath(), args: playwrightLaunchArgs() }),
+        log: (step) => console.log(`  … ${step}`),
+      }),
+  },
 ]
 const SECTION_NAMES = [...SECTIONS.map((s) => s.name), 'flood']
 
@@ -86,7 +99,8 @@ const SECTION_NAMES = [...SECTIONS.map((s) => s.name), 'flood']
  * node.<step>_ms and browser.<step>_ms), server.* (tools/bench/server-section.mjs: the store at 100k
  * contacts, each figure with its raw baseline and `met`), import.* (tools/bench/import-section.mjs: a 100k-contact export
  * through HTTP: its size, import time, peak RSS growth), pageload.<record|list>.* (tools/bench/pageload-section.mjs:
- * one harness load in server mode, medians). harness.flood_10k_ms comes from the
+ * one harness load in server mode, medians), first_call.* (tools/bench/first-call-section.mjs: clone, npm ci, npm start,
+ * the first call and its read-back, each in ms, the total against its 60 s target). harness.flood_10k_ms comes from the
  * security journey's flood, which main() runs with FLOOD_REPEATS=10 (reports/flood.json).
  * A run of some sections only (--only) keeps the other sections' keys of the file it replaces.
  */
@@ -118,6 +132,7 @@ function writeReport(file, results, ranFlood, loadAtStart, partial) {
   if (results.pageload) report.pageload = results.pageload
   if (results.changes) report.changes = results.changes
   if (results.server) report.server = results.server
+  if (results.firstcall) report.first_call = results.firstcall
   mkdirSync(resolve(file, '..'), { recursive: true })
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`)
   console.log(`\nwrote ${file}`)
@@ -145,6 +160,7 @@ function parseOptions() {
     options: {
       'no-isolation': { type: 'boolean', default: false },
       'no-build': { type: 'boolean', default: false },
+      'no-first-call': { type: 'boolean', default: false },
       only: { type: 'string' },
       'server-count': { type: 'string', default: String(DEFAULT_SERVER_COUNT) },
       'server-time': { type: 'string', default: String(DEFAULT_PHASE_MS) },
@@ -163,6 +179,7 @@ function parseOptions() {
   return {
     isolation: !values['no-isolation'],
     build: !values['no-build'],
+    firstCall: !values['no-first-call'],
     only,
     serverCount: whole('server-count', 100),
     serverTime: whole('server-time', 100),
@@ -174,7 +191,7 @@ function parseOptions() {
 async function main() {
   const options = parseOptions()
   const runs = (name) => !options.only || options.only.includes(name)
-  const sections = SECTIONS.filter((s) => runs(s.name))
+  const sections = SECTIONS.filter((s) => runs(s.name) && (s.name !== 'firstcall' || options.firstCall))
   const needsBrowser = sections.some((s) => s.browser)
   // The flood section runs an e2e spec, which serves dist/ too.
   if ((sections.some((s) => s.dist) || runs('flood')) && options.build) ensureBuild(root, REQUIRED_PAGES)

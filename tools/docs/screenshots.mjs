@@ -158,10 +158,9 @@ async function shoot(page, name) {
  * finding to show), and the Ladder view of the call alone in the inspector, in a tall window.
  */
 async function ladderShot(page) {
+  // One press: the reference widget places the call on DIAL_NUMBER.
   await page.getByRole('button', { name: 'Call +1 617 555 0101' }).click()
   const widget = page.frameLocator('.calling-dock iframe')
-  await widget.getByLabel('Phone number').waitFor()
-  await widget.getByRole('button', { name: 'Call', exact: true }).click()
   await widget.getByRole('region', { name: 'Call in progress' }).waitFor({ timeout: 15_000 })
   await page.waitForTimeout(1200)
   const traffic = JSON.parse(await page.evaluate(() => window.__ringsideTraffic()))
@@ -176,14 +175,14 @@ async function ladderShot(page) {
   await widget.getByLabel('Notes').fill('Discussed the Northwind renewal')
   await page.waitForTimeout(1500)
   await widget.getByRole('button', { name: 'Save' }).click()
-  await page.getByRole('button', { name: 'Show widget' }).waitFor()
+  // The widget stays shown after Save (hideWidget false), back on its dial pad.
+  await widget.getByRole('region', { name: 'Dial pad' }).waitFor({ timeout: 15_000 })
   await page.setViewportSize({ width: 1440, height: 1700 })
   await page.getByRole('button', { name: 'Show integration tools' }).click()
   const inspector = page.getByRole('region', { name: 'Message inspector' })
   await inspector.getByRole('button', { name: 'Ladder' }).click()
   const ladder = inspector.getByRole('region', { name: 'Ladder diagram' })
   await ladder.getByRole('combobox', { name: 'Call' }).selectOption({ index: 1 })
-  await page.getByRole('button', { name: 'Show widget' }).click()
   await minimizeWidget(page)
   await page.waitForTimeout(400)
   const path = resolve(outDir, 'inspector-ladder.png')

@@ -14,6 +14,7 @@ function describeContext(d: DialNumberData): string {
 export function DialPadScreen() {
   const dialInput = CallActor.useSelector((s) => s.context.dialInput)
   const dialingContext = CallActor.useSelector((s) => s.context.dialingContext)
+  const confirmDial = CallActor.useSelector((s) => s.context.confirmDial)
   const { send } = CallActor.useActorRef()
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -49,6 +50,10 @@ export function DialPadScreen() {
           Call
         </button>
       </form>
+      <label className="setting">
+        <input type="checkbox" checked={confirmDial} onChange={(e) => send({ type: 'settings.confirmDial', confirmDial: e.target.checked })} />
+        Confirm before dialling a number from the CRM
+      </label>
       <LastCallLine />
     </section>
   )

@@ -2,6 +2,7 @@ import { createActor, fromCallback } from 'xstate'
 import { callMachine, type CallMachineInput } from '../call.machine.ts'
 import type { LineCommand } from '../phone-line.ts'
 import type { SdkCommand } from '../sdk-port.ts'
+import type { RememberedSession } from '../session.ts'
 
 /**
  * The call machine with recording fakes for its two side-effect actors: the
@@ -11,7 +12,10 @@ import type { SdkCommand } from '../sdk-port.ts'
 export function fakeMachine() {
   const sdkCalls: SdkCommand[] = []
   const lineCalls: LineCommand[] = []
+  /** What the widget asked to keep across reloads, in order. */
+  const remembered: Partial<RememberedSession>[] = []
   const machine = callMachine.provide({
+    actions: { remember: (_, change) => void remembered.push(change) },
     actors: {
       sdkBridge: fromCallback<SdkCommand>(({ receive }) => {
         receive((command) => sdkCalls.push(command))
@@ -21,7 +25,7 @@ export function fakeMachine() {
       }),
     },
   })
-  return { machine, sdkCalls, lineCalls }
+  return { machine, sdkCalls, lineCalls, remembered }
 }
 
 /** A started actor over {@link fakeMachine}. */

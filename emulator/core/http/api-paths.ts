@@ -62,6 +62,8 @@ export const SERVER_PATHS = {
   info: '/_ringside/v1/server',
   /** GET → text/event-stream: a `ready` event, then one event per committed change (format: change-stream.ts). */
   changes: '/_ringside/v1/changes',
+  /** GET ?url=<a widget page on this machine> → `{ url, scripts: [{ url, sdk }] }`: the scripts it loads from other sites (server/widget-scripts.ts). */
+  widgetScripts: '/_ringside/v1/widget-scripts',
 } as const
 
 /**

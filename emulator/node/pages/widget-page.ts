@@ -70,6 +70,13 @@ export class WidgetPageTimeout extends Error {
 
 const size = (bytes: number) => (bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} kB`)
 
+/** The page as read: its status line and its first 64 kB of HTML. */
+export interface WidgetPageText {
+  status: number
+  statusText: string
+  html: string
+}
+
 /**
  * One GET of the widget's page through the outbound rule (emulator/core/outbound/),
  * within `timeoutMs` in all (connecting, every redirect, the status line, the
@@ -78,7 +85,7 @@ const size = (bytes: number) => (bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1
  * with an OutboundError (its `code` says why when Node gave one: ECONNREFUSED,
  * a TLS code) when it does not answer.
  */
-export async function fetchWidgetPage(url: URL, options: { ignoreHttpsErrors?: boolean; timeoutMs?: number } = {}): Promise<WidgetPage> {
+export async function readWidgetPage(url: URL, options: { ignoreHttpsErrors?: boolean; timeoutMs?: number } = {}): Promise<WidgetPageText> {
   const timeoutMs = options.timeoutMs ?? WAITS['widget-page'].ms
   const outbound = new Outbound(nodeTransport({ ignoreHttpsErrors: options.ignoreHttpsErrors === true }), { deadlineMs: timeoutMs })
   const timedOut = (error: unknown) => error instanceof OutboundError && error.code === 'ETIMEDOUT'
@@ -105,11 +112,17 @@ export async function fetchWidgetPage(url: URL, options: { ignoreHttpsErrors?: b
         const status = [page.status, page.statusText].filter(Boolean).join(' ')
         throw new WidgetPageTimeout(timeoutMs, `it answered ${status} and sent ${size(bytes)} of the page, then nothing more`, titleOf(html))
       }
-      // A page that breaks off still answered: its title is what arrived.
+      // A page that breaks off still answered: its text is what arrived.
     }
     await page.body.cancel().catch(() => {})
-    return { status: page.status, statusText: page.statusText, title: titleOf(html) }
+    return { status: page.status, statusText: page.statusText, html }
   })
+}
+
+/** The page's status and title (readWidgetPage, which says how it fails). */
+export async function fetchWidgetPage(url: URL, options: { ignoreHttpsErrors?: boolean; timeoutMs?: number } = {}): Promise<WidgetPage> {
+  const page = await readWidgetPage(url, options)
+  return { status: page.status, statusText: page.statusText, title: titleOf(page.html) }
 }
 
 /**

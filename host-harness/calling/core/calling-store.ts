@@ -18,6 +18,8 @@ import { keptText } from '../../../shared/traffic/bound.ts'
 import type { ApiExchange } from '../../lib/api-client.ts'
 import { CallingCause } from './ports.ts'
 import type { ApiCallingSettings, EffectiveSettings } from './settings.ts'
+import { dialBlockerOf, widgetState } from './widget-state.ts'
+import type { LateHandshake } from './late-handshake.ts'
 
 /** A traffic entry as the inspector keeps it: `seq` renumbered across widget re-mounts. */
 export interface InspectorEntry extends TrafficEntry {
@@ -115,6 +117,8 @@ export interface CallingState {
   status: HostStatus
   failureCause: SyncAckFailedCause | null
   widgetVersion: string | null
+  /** The widget's page stays silent after its load: the scripts it loads from other sites (core/late-handshake.ts), or null. */
+  lateHandshake: LateHandshake | null
   initialized: boolean
   loggedIn: boolean | null
   available: boolean | null
@@ -253,6 +257,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
     status: 'idle',
     failureCause: null,
     widgetVersion: null,
+    lateHandshake: null,
     initialized: false,
     loggedIn: null,
     available: null,
@@ -369,16 +374,9 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
   })
 }
 
-/** Why the user cannot dial in this state, or null when they can (useCanDial, startCall). */
-export function dialBlocker(s: Pick<CallingState, 'mounted' | 'status' | 'failureCause' | 'initialized' | 'loggedIn'>): string | null {
-  if (!s.mounted) return 'No calling widget is loaded.'
-  if (s.status === 'failed') {
-    return `The calling widget did not complete the handshake (SYNC_ACK_FAILED: ${s.failureCause ?? 'unknown cause'}).`
-  }
-  if (s.status !== 'ready') return 'The calling widget is still connecting.'
-  if (!s.initialized) return 'The calling widget has not sent INITIALIZED yet.'
-  if (s.loggedIn !== true) return 'Log in to the calling widget before calling.'
-  return null
+/** Why the user cannot dial in this state, or null when they can (useCanDial, startCall): read from the one widget state. */
+export function dialBlocker(s: Pick<CallingState, 'settingsLoad' | 'mounted' | 'status' | 'failureCause' | 'initialized' | 'loggedIn' | 'available'>): string | null {
+  return dialBlockerOf(widgetState(s))
 }
 
 /**

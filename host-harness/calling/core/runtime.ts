@@ -9,9 +9,10 @@ import { CallingHost, type HostStatus, type IframeLocation } from '../../../shar
 import { FaultInjector, type HostFaults } from './fault-outbox.ts'
 import { TrafficRecorder } from './traffic-recorder.ts'
 import { placementFromSettings, syncPlacement } from './placement.ts'
-import { api, CALLING_SETTINGS_PATH, onApiChange, onApiExchange } from '../../lib/api-client.ts'
+import { api, CALLING_SETTINGS_PATH, crmConnectionInfo, onApiChange, onApiExchange } from '../../lib/api-client.ts'
 import { exposeTraffic } from './traffic-export.ts'
 import { callingStore, type CallingStore, type EngagementFaults, type FaultMode } from './calling-store.ts'
+import { LateHandshakeWatch } from './late-handshake.ts'
 import { CallingController, HARNESS_ACCOUNT, type ApiPort, type LoggedCall, type StartCallInput, type StartCallResult } from './controller/controller.ts'
 import {
   OVERRIDE_STORAGE_KEY,
@@ -105,9 +106,13 @@ export class CallingRuntime {
   /** The override text the settings were last resolved with (to notice a change made in this tab). */
   #appliedOverride: string | null = null
 
+  /** What the widget's page loads from other sites, when it stays silent after its load (the dock names a CDN SDK that did not load). */
+  readonly #late: LateHandshakeWatch
+
   constructor(store: CallingStore, apiPort: ApiPort) {
     this.store = store
     this.#api = apiPort
+    this.#late = new LateHandshakeWatch(apiPort, (late) => this.store.getState().patch({ lateHandshake: late }), { serverBehind: () => crmConnectionInfo()?.mode === 'server' })
   }
 
   configure(config: CallingConfig): void {
@@ -234,6 +239,7 @@ export class CallingRuntime {
   }
 
   #teardown(): void {
+    this.#late.dispose()
     for (const off of this.#hostOffs.splice(0)) off()
     this.#controller?.dispose()
     this.#controller = null
@@ -266,6 +272,7 @@ export class CallingRuntime {
     const store = () => this.store.getState()
     // The inspector's traffic log, plugged into the host's observer seam.
     const recorder = new TrafficRecorder((entry) => {
+      if (entry.direction === 'in') this.#late.heard()
       const id = typeof entry.message === 'object' && entry.message !== null ? (entry.message as { messageId?: unknown }).messageId : undefined
       const composed = entry.direction === 'out' && typeof id === 'string' ? this.#composed.get(id) : undefined
       store().addTraffic(entry, composed)
@@ -334,6 +341,7 @@ export class CallingRuntime {
     if (status === 'syncing') patch.failureCause = null
     if (this.#host) patch.currentSrc = this.#host.src
     store.patch(patch)
+    if (this.#host) this.#late.status(status, this.#host.src)
   }
 
   // --- actions for the components -------------------------------------------

@@ -17,7 +17,7 @@ afterAll(() => {
   window.localStorage.clear()
 })
 
-test('the dock shows the widget’s name, URL, isReady with a testing badge, and the handshake status', async () => {
+test('the dock shows the widget’s name, URL, a testing badge, and one widget state that the header badge and the frame cover agree on', async () => {
   render(
     <>
       <CallingStatusBadge />
@@ -25,14 +25,29 @@ test('the dock shows the widget’s name, URL, isReady with a testing badge, and
     </>,
   )
   const dock = await screen.findByRole('region', { name: 'Dev build' })
+  const badge = () => screen.getByRole('group', { name: 'Calling status' })
+  const pill = () => within(dock).getByRole('status')
+  const cover = () => dock.querySelector('.calling-dock__cover')
   expect(dock).toHaveTextContent('http://127.0.0.1:4174/widget/')
-  expect(dock).toHaveTextContent('isReady: false')
+  expect(dock).not.toHaveTextContent('isReady')
   expect(within(dock).getByText('testing')).toBeInTheDocument()
-  expect(within(dock).getByRole('status')).toHaveTextContent('Handshake not loaded')
   expect(dock.querySelector('iframe')?.getAttribute('src')).toBe('http://127.0.0.1:4174/widget/')
+  // The iframe's page is loading: every badge says so, and the frame is covered, never blank.
+  expect(pill()).toHaveTextContent('Loading the widget…')
+  expect(badge()).toHaveTextContent(/^Widget loadingtesting$/)
+  expect(cover()).toHaveTextContent("Loading the widget's page…")
+  act(() => callingStore.getState().patch({ status: 'syncing' }))
+  expect(pill()).toHaveTextContent('Handshake syncing')
+  expect(badge()).toHaveTextContent(/^Widget syncingtesting$/)
+  expect(cover()).toHaveTextContent('Waiting for the widget to answer the handshake (SYNC_ACK)…')
+  act(() => callingStore.getState().patch({ status: 'ready', initialized: true, loggedIn: false, available: true }))
+  expect(pill()).toHaveTextContent('Handshake ready')
+  expect(badge()).toHaveTextContent(/^Widget readyLogged outAvailabletesting$/)
+  expect(cover()).toBeNull()
   act(() => callingStore.getState().patch({ status: 'failed', failureCause: 'iframe-error' }))
-  expect(within(dock).getByRole('status')).toHaveTextContent('Handshake failed: SYNC_ACK_FAILED (iframe-error)')
-  expect(screen.getByRole('group', { name: 'Calling status' })).toHaveTextContent('Widget failed (iframe-error)')
+  expect(pill()).toHaveTextContent('Handshake failed: SYNC_ACK_FAILED (iframe-error)')
+  expect(badge()).toHaveTextContent(/^Widget failed \(iframe-error\)testing$/)
+  expect(cover()).toBeNull()
 })
 
 test('hiding keeps the iframe alive behind a Show widget button; minimizing keeps the header', async () => {

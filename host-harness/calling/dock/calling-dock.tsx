@@ -1,5 +1,5 @@
 /**
- * The docked calling widget: header (name, URL, isReady, handshake), the
+ * The docked calling widget: header (name, URL, the widget's state), the
  * widget setup (URL override, placement), the incoming-call banner, the
  * iframe container (CallingHost mounts the iframe into it) and the alerts
  * raised by the widget (ERROR / sendError) or by the host.
@@ -15,7 +15,9 @@ import { useCalling, type CallingState } from '../core/calling-store.ts'
 import type { EffectiveSettings } from '../core/settings.ts'
 import { callingRuntime } from '../core/runtime.ts'
 import { PlacementSelect } from '../core/placement-select.tsx'
-import { handshakeLabel } from './status-badge.tsx'
+import { useWidgetState } from './status-badge.tsx'
+import { describeWidget } from '../core/widget-state.ts'
+import { lateHandshakeText } from '../core/late-handshake.ts'
 import { PendingWidgetNotice } from './pending-widget.tsx'
 import '../core/panel-controls.css'
 import './dock.css'
@@ -57,8 +59,10 @@ export function CallingDock() {
   const visibility = useCalling((s) => s.visibility)
   const effective = useCalling((s) => s.effective)
   const settingsLoad = useCalling((s) => s.settingsLoad)
-  const status = useCalling((s) => s.status)
-  const cause = useCalling((s) => s.failureCause)
+  const state = useWidgetState()
+  const widget = describeWidget(state)
+  const late = useCalling((s) => s.lateHandshake)
+  const lateText = late && (state.phase === 'handshake' || state.phase === 'failed') ? lateHandshakeText(late) : null
   const currentSrc = useCalling((s) => s.currentSrc)
   const size = useCalling((s) => s.size)
   const incoming = useCalling((s) => s.incoming)
@@ -90,15 +94,14 @@ export function CallingDock() {
                 testing
               </span>
             ) : null}
-            <span className={`calling-pill calling-pill--${status === 'ready' ? 'ok' : status === 'failed' ? 'bad' : 'wait'}`} role="status">
-              {status === 'failed' ? `Handshake failed: SYNC_ACK_FAILED (${cause ?? 'unknown'})` : `Handshake ${handshakeLabel(status, cause)}`}
+            <span className={`calling-pill calling-pill--${widget.tone}`} role="status">
+              {widget.pill}
             </span>
           </div>
           <div className="calling-dock__meta">
             <span className="calling-dock__url" title={currentSrc ?? ''}>
               {currentSrc ?? (settingsLoad === 'loading' ? 'Loading calling settings…' : 'No widget URL')}
             </span>
-            {effective ? <span className="calling-dock__ready">isReady: {String(effective.isReady)}</span> : null}
             {version ? <span className="calling-dock__ready">SDK {version}</span> : null}
           </div>
           {titleNote ? <p className="calling-dock__note">Loaded {titleNote}.</p> : null}
@@ -144,7 +147,21 @@ export function CallingDock() {
             ) : null}
           </div>
         ) : null}
-        <div className="calling-dock__frame" ref={attach} hidden={minimized} />
+        {lateText ? (
+          <p className="calling-dock__late" role="note" aria-label="Why the widget does not answer">
+            {lateText.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}
+          </p>
+        ) : null}
+        <div className="calling-dock__stage" hidden={minimized}>
+          {/* CallingHost owns this element's children (the iframe): React renders nothing into it. */}
+          <div className="calling-dock__frame" ref={attach} />
+          {widget.cover !== null ? (
+            <div className="calling-dock__cover">
+              <span className="calling-dock__spinner" aria-hidden="true" />
+              {widget.cover}
+            </div>
+          ) : null}
+        </div>
       </section>
       {hidden ? (
         <button type="button" className="calling-dock__show" onClick={() => callingRuntime.show()}>

@@ -1,55 +1,45 @@
 /**
- * Compact calling status for the app header: handshake, login, availability.
+ * Compact calling status for the app header: the widget's state (handshake,
+ * login, availability), read from the one widget state (core/widget-state.ts)
+ * that the dock's pill and its loading cover read too.
  */
+import { useShallow } from 'zustand/react/shallow'
 import { useCalling } from '../core/calling-store.ts'
+import { describeWidget, widgetState, type WidgetState } from '../core/widget-state.ts'
 
-export function handshakeLabel(status: string, cause: string | null): string {
-  switch (status) {
-    case 'ready':
-      return 'ready'
-    case 'syncing':
-      return 'syncing'
-    case 'failed':
-      return `failed${cause ? ` (${cause})` : ''}`
-    default:
-      return 'not loaded'
-  }
+/** The widget's state in this page (re-renders when it changes). */
+export function useWidgetState(): WidgetState {
+  return useCalling(useShallow((s) => widgetState(s)))
 }
 
 export function CallingStatusBadge() {
-  const status = useCalling((s) => s.status)
-  const cause = useCalling((s) => s.failureCause)
-  const loggedIn = useCalling((s) => s.loggedIn)
-  const available = useCalling((s) => s.available)
+  const state = useWidgetState()
   const isReady = useCalling((s) => s.effective?.isReady ?? true)
-  return <StatusBadgeView status={status} cause={cause} loggedIn={loggedIn} available={available} isReady={isReady} />
+  return <StatusBadgeView state={state} isReady={isReady} />
 }
 
 export interface StatusBadgeProps {
-  status: string
-  cause: string | null
-  loggedIn: boolean | null
-  available: boolean | null
+  state: WidgetState
   isReady: boolean
   /** Where the widget runs, when not in this page (" in the calling window"). */
   where?: string
 }
 
 /** The badge for a widget's state, wherever it runs. */
-export function StatusBadgeView({ status, cause, loggedIn, available, isReady, where = '' }: StatusBadgeProps) {
-  const tone = status === 'ready' ? 'ok' : status === 'failed' ? 'bad' : 'wait'
+export function StatusBadgeView({ state, isReady, where = '' }: StatusBadgeProps) {
+  const text = describeWidget(state)
   return (
     <span className="calling-badge" role="group" aria-label="Calling status">
-      <span className={`calling-badge__item calling-badge__item--${tone}`}>
+      <span className={`calling-badge__item calling-badge__item--${text.tone}`}>
         <span className="calling-badge__dot" aria-hidden="true" />
-        Widget {handshakeLabel(status, cause)}
+        {text.badge}
         {where}
       </span>
-      {status === 'ready' ? (
+      {state.phase === 'ready' ? (
         <>
-          <span className={`calling-badge__item calling-badge__item--${loggedIn ? 'ok' : 'bad'}`}>{loggedIn ? 'Logged in' : 'Logged out'}</span>
-          {available !== null ? (
-            <span className={`calling-badge__item calling-badge__item--${available ? 'ok' : 'wait'}`}>{available ? 'Available' : 'Unavailable'}</span>
+          <span className={`calling-badge__item calling-badge__item--${state.loggedIn ? 'ok' : 'bad'}`}>{state.loggedIn ? 'Logged in' : 'Logged out'}</span>
+          {state.available !== null ? (
+            <span className={`calling-badge__item calling-badge__item--${state.available ? 'ok' : 'wait'}`}>{state.available ? 'Available' : 'Unavailable'}</span>
           ) : null}
         </>
       ) : null}

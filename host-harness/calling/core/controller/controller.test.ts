@@ -88,7 +88,8 @@ test.each([
   [{ initialized: false }, 'has not sent INITIALIZED'],
   [{ status: 'syncing' as const }, 'still connecting'],
   [{ status: 'failed' as const, failureCause: 'timeout' as const }, 'SYNC_ACK_FAILED: timeout'],
-  [{ mounted: false }, 'No calling widget'],
+  [{ mounted: false, settingsLoad: 'loaded' as const }, 'No calling widget'],
+  [{ mounted: false, settingsLoad: 'loading' as const }, 'still connecting'],
 ])('dialing is refused with a reason when %o', (state, reason) => {
   store.getState().patch(state)
   const result = controller.startCall({ objectType: 'contacts', objectId: '1', phoneNumber: '+1 617 555 0101', phoneProperty: 'phone' })
