@@ -58,7 +58,7 @@ export {
 } from './data/change-stream.ts'
 
 // The API's paths, credentials, versions and error bodies.
-export { API_PATH_PREFIXES, CHANGE_CLIENT_HEADER, isApiPath, SERVER_PAGE_TIMING, SERVER_PATHS } from './http/api-paths.ts'
+export { API_PATH_PREFIXES, CHANGE_CLIENT_HEADER, isApiPath, SERVER_PAGE_TIMING, SERVER_PATHS } from '../../shared/crm/api-paths.ts'
 export { ACCOUNT, ALL_SCOPES } from './http/auth.ts'
 export { ApiError, Category, notFound, validationError, type ErrorBody } from './http/errors.ts'
 export { json, MAX_BODY_BYTES } from './http/http.ts'

@@ -11,7 +11,7 @@
  * - every request runs in a transaction, so a failed request changes nothing;
  * - thrown errors become the error body with a fresh UUID correlationId.
  */
-import { requestClient } from './api-paths.ts'
+import { requestClient } from '../../../shared/crm/api-paths.ts'
 import { authenticate } from './auth.ts'
 import type { Database } from '../data/db.ts'
 import type { RateLimiter } from './rate-limits.ts'

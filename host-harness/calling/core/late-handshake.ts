@@ -11,7 +11,7 @@
  * the scripts it loads from other sites. `ringside open` opens a browser that
  * answers the SDK's CDN URLs from Ringside, offline.
  */
-import { SERVER_PATHS } from '../../../emulator/core/http/api-paths.ts'
+import { SERVER_PATHS } from '../../../shared/crm/api-paths.ts'
 import { isRecord } from '../../../shared/crm/guards.ts'
 import { isOnThisMachine } from '../../../shared/url/this-machine.ts'
 import type { ApiPort } from './ports.ts'
