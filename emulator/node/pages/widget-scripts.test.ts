@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../../core/http/errors.ts'
+import { ApiError } from '../../core/index.ts'
 import { offSiteScripts, widgetScripts } from './widget-scripts.ts'
 
 /** One page server for the file: /ok is a widget page that loads the SDK from jsDelivr, anything else is 404. */
