@@ -20,10 +20,11 @@ import { resolve } from 'node:path'
 import { Command, InvalidArgumentError } from 'commander'
 import { PACKAGE_VERSION } from '../server/package-info.ts'
 import { addStartOptions, type CliOptions } from '../server/start-options.ts'
+import { DEFAULT_PORTS, loopbackUrl } from '../shared/ports.mjs'
 import type { CrmService } from '../shared/api/service.ts'
 import { waitMs, waitSentence } from '../shared/waits.ts'
 
-const DEFAULT_URL = 'http://127.0.0.1:5173/'
+const DEFAULT_URL = `${loopbackUrl(DEFAULT_PORTS.start)}/`
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`ringside: ${message}\n`)
@@ -141,7 +142,7 @@ export function buildPackageCommand(): Command {
     .option('--sync-timeout <ms>', 'how long the host waits for SYNC_ACK', '10000')
     .option('--strict', 'warnings fail the check too')
     .option('--ignore-https-errors', "accept the widget's self-signed https certificate")
-    .option('--port <n>', 'harness port (the widget and hostile origins use n+1, n+2)', '4173')
+    .option('--port <n>', 'harness port (the widget and hostile origins use n+1, n+2)', String(DEFAULT_PORTS.checkWidget))
     .option('--name <text>', "the widget's name in the dock and the report (default: its page's <title>)")
     .addHelpText(
       'after',

@@ -2,7 +2,7 @@
  * Server mode: one Node process serves the emulated CRM to every client on
  * the machine, from one database kept on disk.
  *
- * - The harness origin (`--port`, default 5173) serves the pages and the CRM
+ * - The harness origin (`--port`, default DEFAULT_PORTS.start in shared/ports.mjs) serves the pages and the CRM
  *   API: `createCrmService().handle(request)` behind @hono/node-server, so
  *   every route, status and body is the same as in-process; plus the change
  *   stream (Server-Sent Events) and GET /_ringside/v1/server.
@@ -14,7 +14,7 @@
  * Pages come from Vite in middleware mode (the sources, no build needed), or
  * from the production build in dist/ with `pages: 'dist'` (the e2e tests).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -24,7 +24,7 @@ import { Hono, type Context } from 'hono'
 import { cors } from 'hono/cors'
 import type { ViteDevServer } from 'vite'
 import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../shared/api/api-paths.ts'
-import { ApiError, Category, notFound } from '../shared/api/errors.ts'
+import { ApiError, notFound } from '../shared/api/errors.ts'
 import { declaredTooLarge } from '../shared/api/import-stream.ts'
 import { defaultWidgetUrl, WIDGET_NAME } from '../shared/api/reference-widget.ts'
 import { ACCOUNT } from '../shared/api/auth.ts'
@@ -40,9 +40,12 @@ import { policeDocuments } from './documents.ts'
 import { ownOrigins } from './page-policy.ts'
 import { serveCdnSdk, serveSdk } from './sdk-cdn.ts'
 import { ChangeStreams } from './change-feed.ts'
+import { bindPorts, IDLE_SOCKET_MS, ListenError, StartupError, type Listeners } from './listeners.ts'
+import { writeOwnerFile } from './data-owner.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
 import { importFile, ImportFileError } from './import-file.ts'
-import { DEFAULT_PORT, REPO_ROOT } from './package-info.ts'
+import { REPO_ROOT } from './package-info.ts'
+import { DEFAULT_PORTS } from '../shared/ports.mjs'
 
 export interface RingsideServerOptions {
   port?: number
@@ -101,81 +104,11 @@ export interface RingsideServer {
   close(): Promise<void>
 }
 
-/** The server cannot start as asked (a bad option, no build); the message is one line for the terminal. */
-export class StartupError extends Error {
-  override name = 'StartupError'
-}
-
-/** Thrown when a port cannot be bound. */
-export class ListenError extends StartupError {
-  override name = 'ListenError'
-}
-
 export { isLoopback }
-
-function listen(server: Server, port: number, host: string, role: string): Promise<void> {
-  return new Promise((resolveListen, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      server.off('listening', onListening)
-      if (error.code === 'EADDRINUSE') reject(new ListenError(`Port ${port} on ${host} (${role}) is already in use: stop what runs there or pick another with --port.`))
-      else if (error.code === 'EACCES') reject(new ListenError(`Port ${port} on ${host} (${role}) needs privileges: pick another with --port.`))
-      else reject(new ListenError(`Cannot listen on ${host}:${port} (${role}): ${error.message}`))
-    }
-    const onListening = () => {
-      server.off('error', onError)
-      resolveListen()
-    }
-    server.once('error', onError)
-    server.once('listening', onListening)
-    server.listen(port, host)
-  })
-}
+export { IDLE_SOCKET_MS, ListenError, StartupError }
 
 /** Response headers a browser on a CORS origin may read. */
 const EXPOSED_HEADERS = ['x-hubspot-correlation-id'] as const
-
-/** Idle sockets are closed after this long without a byte either way (the change stream writes every 15 s). */
-export const IDLE_SOCKET_MS = 60_000
-/** A request's headers must arrive within this, and the whole request within REQUEST_MS. */
-const HEADERS_MS = 10_000
-const REQUEST_MS = 30_000
-/** How often Node looks for requests past those timeouts (its default, 30 s, would let headers trickle for 40 s). */
-const TIMEOUT_CHECK_MS = 1_000
-
-/**
- * Timeouts for a server, and the set of its sockets (upgraded ones included,
- * which closeAllConnections does not know), so closing ends every one.
- */
-function track(server: Server, headersMs = HEADERS_MS): Set<Duplex> {
-  const sockets = new Set<Duplex>()
-  server.timeout = IDLE_SOCKET_MS
-  server.headersTimeout = headersMs
-  server.requestTimeout = REQUEST_MS
-  server.keepAliveTimeout = 5_000
-  server.on('connection', (socket: Duplex) => {
-    sockets.add(socket)
-    socket.once('close', () => sockets.delete(socket))
-  })
-  // Requests Node's parser refuses (headers over its 16 KB limit, malformed lines) get the error body too.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (!socket.writable) return socket.destroy()
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
-    const status = tooLarge ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
-    const message = tooLarge ? 'The request line and headers are larger than 16 KB; send long lists in a request body (a search or batch read).' : `Malformed HTTP request (${error.code ?? 'unknown'}).`
-    const body = JSON.stringify(new ApiError(status, Category.VALIDATION_ERROR, message).toBody(crypto.randomUUID()))
-    socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nconnection: close\r\ncontent-type: application/json;charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
-  })
-  return sockets
-}
-
-function closeServer(server: Server, sockets: Set<Duplex>): Promise<void> {
-  return new Promise((done) => {
-    if (!server.listening) return done()
-    server.close(() => done())
-    server.closeAllConnections()
-    for (const socket of sockets) socket.destroy()
-  })
-}
 
 /** Answer with the real API's error body (and close the connection when the request body was not read). */
 function sendError(res: ServerResponse, error: ApiError, close = false, headers: Record<string, string> = {}): void {
@@ -233,7 +166,7 @@ async function registerRedirectUrl(service: CrmService, url: string): Promise<vo
 
 export async function startRingside(options: RingsideServerOptions = {}): Promise<RingsideServer> {
   const host = options.host ?? '127.0.0.1'
-  const port = options.port ?? DEFAULT_PORT
+  const port = options.port ?? DEFAULT_PORTS.start
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
   const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost
   const origin = `http://${publicHost}:${port}`
@@ -248,6 +181,33 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     const problem = redirectUrlProblem(url)
     if (problem) throw new StartupError(`--redirect-url ${url}: ${problem}`)
   }
+  // The ports first: a start that cannot listen refuses before it creates, seeds or locks the data location.
+  const listeners = await bindPorts(port, host, options.headersTimeoutMs)
+  try {
+    return await serve(options, { host, port, publicHost, origin, widgetOrigin, widgetUrl, pages, distRoot }, listeners)
+  } catch (error) {
+    await listeners.close()
+    throw error
+  }
+}
+
+/** Where startRingside serves: worked out from the options before the ports are bound. */
+interface Place {
+  host: string
+  port: number
+  publicHost: string
+  origin: string
+  widgetOrigin: string
+  widgetUrl: string
+  pages: 'vite' | 'dist' | 'none'
+  distRoot: string
+}
+
+/** Open the data and serve it on the bound ports; an error here leaves the ports to startRingside to close. */
+async function serve(options: RingsideServerOptions, place: Place, listeners: Listeners): Promise<RingsideServer> {
+  const { host, port, publicHost, origin, widgetOrigin, widgetUrl, pages, distRoot } = place
+  const harnessServer = listeners.harness
+  const widgetServer = listeners.widget
   const warnings: string[] = []
   const notes: string[] = []
   if (!isLoopback(host)) {
@@ -327,7 +287,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   const frameAncestors = [...new Set(options.frameAncestors ?? [])]
   const guard = new RequestGuard({ host, allowedHosts: options.allowedHosts ?? [], port, corsOrigins })
   // The data files are never served as pages (Vite serves files under the repository).
-  const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.oldJournal, storage.paths.lock]) : []
+  const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.oldJournal, storage.paths.lock, storage.paths.owner]) : []
 
   // --- the harness origin: API, change stream, server info (and pages in dist mode)
   const changeStreams = new ChangeStreams(options.maxChangeStreams !== undefined ? { maxStreams: options.maxChangeStreams } : {})
@@ -372,9 +332,6 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
 
   // --- pages
   let vite: ViteDevServer | null = null
-  const harnessServer = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS })
-  const widgetServer = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS })
-  const sockets = [track(harnessServer, options.headersTimeoutMs), track(widgetServer, options.headersTimeoutMs)] as const
   const staticPages = new Hono()
   if (pages === 'dist') staticPages.use(
     '*',
@@ -463,7 +420,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     if (refused) sendError(res, refused, true)
     return refused !== null
   }
-  harnessServer.on('request', (req, res) => {
+  const harnessRequest = (req: IncomingMessage, res: ServerResponse) => {
     if (refusedHost(req, res)) return
     const path = pathOf(req)
     if (!isApiPath(path)) return servePage(req, res)
@@ -484,8 +441,8 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     if (path === SERVER_PATHS.changes && req.method === 'GET') return serveChangeStream(req, res)
     closeWhenBodyUnread(req, res)
     void (passedOn(path) ? crmListener : apiListener)(req, res)
-  })
-  widgetServer.on('request', (req, res) => {
+  }
+  const widgetRequest = (req: IncomingMessage, res: ServerResponse) => {
     if (refusedHost(req, res)) return
     if (isApiPath(pathOf(req))) {
       const correlationId = crypto.randomUUID()
@@ -494,7 +451,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       return
     }
     servePage(req, res)
-  })
+  }
 
   /** The CORS headers the API's middleware gives an allowed origin, for answers written straight to Node's response. */
   const corsAnswer = (req: IncomingMessage): Record<string, string> => {
@@ -525,17 +482,13 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
 
   const closeAll = async () => {
     changeStreams.closeAll()
-    await Promise.all([closeServer(harnessServer, sockets[0]), closeServer(widgetServer, sockets[1])])
+    await listeners.close()
     await vite?.close()
     await storage?.close()
   }
-  try {
-    await listen(harnessServer, port, host, 'harness and CRM API')
-    await listen(widgetServer, port + 1, host, 'widget origin')
-  } catch (error) {
-    await closeAll()
-    throw error
-  }
+  listeners.ready({ harness: harnessRequest, widget: widgetRequest })
+  // Where this server answers, for a second start on the same data and for the CLI's data commands (data-owner.ts).
+  if (storage) writeOwnerFile(storage.paths, `${origin}/`)
 
   let closing: Promise<void> | null = null
   return {
