@@ -11,7 +11,7 @@ import { SERVED_PREFIX } from '../shared/sdk-cdn/cdn-urls.ts'
 import { harnessCallbackUrl } from '../shared/api/oauth/redirect-urls.ts'
 import { PACKAGE_VERSION, REPO_ROOT } from './package-info.ts'
 import { StartupError, startRingside, type RingsideServer } from './server.ts'
-import { addStartOptions, type CliOptions } from './start-options.ts'
+import { addStartOptions, DEFAULT_DATA, type CliOptions } from './start-options.ts'
 import { refusedPortSentence, START_PORT_ROLES } from './bad-ports.ts'
 import { DataInUseError, StorageError } from './storage.ts'
 import { nameOfWidget } from './widget-page.ts'
@@ -25,7 +25,7 @@ export function buildCommand(): Command {
       'Runs the emulated CRM as one local server: the harness pages and the CRM API on one origin, the reference widget on the next port,\n' +
         'one database on disk shared by every page, your widget backend, curl and @hubspot/api-client.',
     ),
-    { defaultData: relative(process.cwd(), `${REPO_ROOT}/.ringside`) || '.ringside', packaged: false },
+    { defaultData: relative(process.cwd(), `${REPO_ROOT}/${DEFAULT_DATA}`) || DEFAULT_DATA, packaged: false },
   )
 }
 

@@ -42,6 +42,7 @@ import { serveCdnSdk, serveSdk } from './sdk-cdn.ts'
 import { ChangeStreams } from './change-feed.ts'
 import { bindPorts, IDLE_SOCKET_MS, ListenError, StartupError, type Listeners } from './listeners.ts'
 import { writeOwnerFile } from './data-owner.ts'
+import { DEFAULT_DATA } from './start-options.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
 import { importFile, ImportFileError } from './import-file.ts'
 import { REPO_ROOT } from './package-info.ts'
@@ -223,7 +224,7 @@ async function serve(options: RingsideServerOptions, place: Place, listeners: Li
   }
 
   // The main CRM: seeded only when there is nothing to load (or --fresh).
-  const storage = options.data === null ? null : new DiskStorage(options.data ?? resolve(REPO_ROOT, '.ringside'), { compactEvery: options.compactEvery })
+  const storage = options.data === null ? null : new DiskStorage(options.data ?? resolve(REPO_ROOT, DEFAULT_DATA), { compactEvery: options.compactEvery })
   let loaded: LoadReport | null = null
   let service: CrmService
   if (storage) {

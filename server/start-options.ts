@@ -27,6 +27,9 @@ function redirectUrl(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value]
 }
 
+/** The data location's name when --data is not given: `ringside start` uses it in the current folder, `npm start` in the repository. */
+export const DEFAULT_DATA = '.ringside'
+
 /** How many sandboxes a server holds at once unless --max-sandboxes says otherwise (see crms.ts). */
 export const DEFAULT_MAX_SANDBOXES = 64
 
