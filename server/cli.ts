@@ -30,7 +30,8 @@ export function buildCommand(): Command {
 }
 
 
-function printStartup(server: RingsideServer, options: CliOptions): void {
+/** What `npm start` prints once it listens: where everything is (every URL in it answers), and the credentials. */
+export function startupBanner(server: RingsideServer, options: Pick<CliOptions, 'fresh' | 'import' | 'exportOnExit'>): string {
   const out: string[] = []
   const row = (label: string, value: string) => out.push(`  ${label.padEnd(22)} ${value}`)
   out.push('', '  Ringside: the emulated CRM, one server for every client on this machine', '')
@@ -60,7 +61,11 @@ function printStartup(server: RingsideServer, options: CliOptions): void {
   row('  Hub id (portal)', `${ACCOUNT.hubId}  (${ACCOUNT.hubDomain}, user ${ACCOUNT.userEmail})`)
   out.push('', `  Try: curl -H 'authorization: Bearer ${ACCOUNT.privateAppToken}' '${server.url}crm/v3/objects/contacts?limit=2'`)
   out.push('  Stop with Ctrl+C.', '')
-  console.log(out.join('\n'))
+  return out.join('\n')
+}
+
+function printStartup(server: RingsideServer, options: CliOptions): void {
+  console.log(startupBanner(server, options))
   for (const note of server.notes) console.log(`  ${note}`)
   for (const warning of server.warnings) console.warn(`  Warning: ${warning}`)
 }

@@ -38,7 +38,8 @@ import { CrmRegistry, sandboxCookies, SANDBOX_HEADER, SANDBOX_RELEASE_PATH, stor
 import { hostName, isServablePath, RequestGuard } from './guard.ts'
 import { policeDocuments } from './documents.ts'
 import { ownOrigins } from './page-policy.ts'
-import { serveCdnSdk, serveSdk } from './sdk-cdn.ts'
+import { builtSdkFiles, serveCdnSdk, serveSdk } from './sdk-cdn.ts'
+import { SdkDevBuilds } from './sdk-dev-build.ts'
 import { ChangeStreams } from './change-feed.ts'
 import { bindPorts, IDLE_SOCKET_MS, ListenError, StartupError, type Listeners } from './listeners.ts'
 import { writeOwnerFile } from './data-owner.ts'
@@ -333,6 +334,10 @@ async function serve(options: RingsideServerOptions, place: Place, listeners: Li
 
   // --- pages
   let vite: ViteDevServer | null = null
+  // The SDK under /sdk/: from the sources when they are served (a fresh clone has no build), else the build, and the
+  // sources for a file it lacks.
+  const devBuilds = new SdkDevBuilds(REPO_ROOT)
+  const sdkFiles = pages === 'vite' ? devBuilds : builtSdkFiles(distRoot, devBuilds)
   const staticPages = new Hono()
   if (pages === 'dist') staticPages.use(
     '*',
@@ -364,6 +369,8 @@ async function serve(options: RingsideServerOptions, place: Place, listeners: Li
       // No CORS: Vite's default lets any localhost page read every file it serves; the guard's page rule decides who may load what.
       server: { middlewareMode: true, ws: { server: harnessServer }, cors: false },
     })
+    // The sources change under the server: the SDK builds made from them are made again after a change.
+    vite.watcher.on('all', () => devBuilds.invalidate())
     // One Vite instance serves both origins; the widget origin's pages open their HMR socket on their own port.
     widgetServer.on('upgrade', (req, socket, head) => {
       if (isViteSocket(req)) harnessServer.emit('upgrade', req, socket, head)
@@ -394,7 +401,7 @@ async function serve(options: RingsideServerOptions, place: Place, listeners: Li
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found')
       return
     }
-    if (serveSdk(pathOf(req), res, distRoot) || serveCdnSdk(pathOf(req), res, distRoot)) return
+    if (serveSdk(pathOf(req), res, sdkFiles) || serveCdnSdk(pathOf(req), res, sdkFiles)) return
     const cookie = registry.pageCookie(sandboxCookies(req.headers.cookie))
     if (cookie && 'refused' in cookie) {
       res.writeHead(cookie.refused.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'set-cookie': cookie.refused.clear }).end(cookie.refused.message)
