@@ -126,7 +126,13 @@ export function buildPackageCommand(): Command {
     .showHelpAfterError()
     // Bad arguments exit 2 (commander's own default is 1, which here means "a check failed"); help and version exit 0.
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
-    .addHelpText('after', '\nExit codes: 0 success; 1 a check failed or the request was refused; 2 the command could not run (bad arguments, nothing reachable or no answer within its bound, no Chromium).\nEvery wait has a bound and a sentence (docs/waits.md); RINGSIDE_WAITS=name=ms,… changes them.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 success; 1 a check failed or the request was refused; 2 the command could not run (bad arguments, nothing reachable or no answer within its bound, no Chromium).\n' +
+        'Every wait has a bound and a sentence (docs/waits.md); RINGSIDE_WAITS=name=ms,… changes them.\n' +
+        `Ports: start ${DEFAULT_PORTS.start} (its widget origin ${DEFAULT_PORTS.start + 1}), check-widget ${DEFAULT_PORTS.checkWidget}–${DEFAULT_PORTS.checkWidget + 2}; --port moves them (docs/ports.md).\n` +
+        'Every command and option: docs/cli.md.',
+    )
 
   addStartOptions(program.command('start').description('Run the emulated CRM: the harness and the CRM API on --port, the reference widget on the next port.'), {
     defaultData: DEFAULT_DATA,
@@ -168,7 +174,7 @@ export function buildPackageCommand(): Command {
   program
     .command('open')
     .description("Open the harness of a running `ringside start` in Chromium, with the calling SDK's CDN URLs (jsDelivr, unpkg) answered offline by it.")
-    .argument('[page]', 'a path of the harness, or any http(s) URL', '/')
+    .argument('[page]', 'a path of the harness (/contacts/1 opens its route /#/contacts/1), or any http(s) URL', '/')
     .option('--url <url>', URL_HELP, baseUrl)
     .option('--data <file or dir>', `find the running server by the data location it holds (default: ${DEFAULT_DATA})`)
     .option('--profile <dir>', 'keep the browser profile in this folder (default: a temporary one)')
@@ -208,7 +214,7 @@ export function buildPackageCommand(): Command {
       else process.stdout.write(text)
     })
 
-  dataOptions(program.command('import').description('Replace the data with an export, or a data folder’s snapshot.ndjson (streamed; see the README’s import limits).'))
+  dataOptions(program.command('import').description('Replace the data with an export, or a data folder’s snapshot.ndjson (streamed; see docs/import.md for its limits).'))
     .argument('<file>', 'an export file')
     .action(async (file: string, options: { url?: string; data?: string }) => {
       const { createReadStream, statSync } = await import('node:fs')
