@@ -43,6 +43,7 @@ import { SdkDevBuilds } from './sdk-dev-build.ts'
 import { ChangeStreams } from './change-feed.ts'
 import { bindPorts, IDLE_SOCKET_MS, ListenError, StartupError, type Listeners } from './listeners.ts'
 import { writeOwnerFile } from './data-owner.ts'
+import { movedWidgetWarning } from './moved-widget.ts'
 import { DEFAULT_DATA } from './start-options.ts'
 import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
 import { importFile, ImportFileError } from './import-file.ts'
@@ -262,6 +263,10 @@ async function serve(options: RingsideServerOptions, place: Place, listeners: Li
       storage.releaseLockSync()
       throw error
     }
+  }
+  if (!options.widgetUrl && (loaded !== null || options.importFile)) {
+    const moved = await movedWidgetWarning(service, widgetUrl)
+    if (moved) warnings.push(moved)
   }
   if (options.widgetUrl) {
     // Saved or imported data has its own registration; --widget changes it, through the API like any client.
