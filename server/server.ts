@@ -16,7 +16,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { existsSync } from 'node:fs'
+import { existsSync, rmdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { getRequestListener, type HttpBindings } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static'
@@ -45,7 +45,7 @@ import { bindPorts, IDLE_SOCKET_MS, ListenError, StartupError, type Listeners } 
 import { writeOwnerFile } from './data-owner.ts'
 import { movedWidgetWarning } from './moved-widget.ts'
 import { DEFAULT_DATA } from './start-options.ts'
-import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
+import { dataPaths, DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage.ts'
 import { importFile, ImportFileError } from './import-file.ts'
 import { REPO_ROOT } from './package-info.ts'
 import { DEFAULT_PORTS } from '../shared/ports.mjs'
@@ -186,11 +186,24 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   }
   // The ports first: a start that cannot listen refuses before it creates, seeds or locks the data location.
   const listeners = await bindPorts(port, host, options.headersTimeoutMs)
+  const dataDir = options.data === null ? null : dataPaths(options.data ?? resolve(REPO_ROOT, DEFAULT_DATA)).dir
+  const newDir = dataDir !== null && !existsSync(dataDir)
   try {
     return await serve(options, { host, port, publicHost, origin, widgetOrigin, widgetUrl, pages, distRoot }, listeners)
   } catch (error) {
     await listeners.close()
+    // A start refused later (a bad --import, --widget) leaves no folder it created: only an empty one is removed.
+    if (newDir) removeIfEmpty(dataDir)
     throw error
+  }
+}
+
+/** Removes `dir` if it is empty (a folder holding anything is left as it is). */
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir)
+  } catch {
+    // not empty, or gone already
   }
 }
 

@@ -4,7 +4,7 @@
  * names that server's URL (data-owner.ts); requests that arrive while the data
  * loads get a 503 with Retry-After, never a hung socket.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
@@ -47,6 +47,19 @@ describe('a refused start', { timeout: 40_000 }, () => {
     } finally {
       blocker.close()
     }
+  })
+
+  test('refused after the ports (an --import that cannot be read): the data folder it would have made is not left behind; one that existed stays', async () => {
+    const parent = scratchDir('refused-import')
+    const bad = join(parent, 'cut.json')
+    writeFileSync(bad, '{"format":')
+    const data = join(parent, 'never-created')
+    await expect(startRingside({ port: await freePortPair(), data, pages: 'none', importFile: bad })).rejects.toThrow(/--import/)
+    expect(existsSync(data)).toBe(false)
+    const existing = join(parent, 'existing')
+    mkdirSync(existing)
+    await expect(startRingside({ port: await freePortPair(), data: existing, pages: 'none', importFile: bad })).rejects.toThrow(/--import/)
+    expect(existsSync(existing)).toBe(true)
   })
 
   test('on a data folder another server holds: names its pid and URL; the owner file goes when that server stops', async () => {
