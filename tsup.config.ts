@@ -1,5 +1,7 @@
 import { copyFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { defineConfig, type Options } from 'tsup'
+import { SDK_BUILDS, SDK_TARGET, type SdkBuild } from './emulator/node/pages/sdk-builds.ts'
 
 /**
  * The npm package's code (`npm run build`, after the Vite build of the pages):
@@ -7,19 +9,24 @@ import { defineConfig, type Options } from 'tsup'
  *   Node 22 and later (dependencies stay external; types come from tsc,
  *   tsconfig.package.json), and the two stylesheets the HTML report inlines
  *   (shared/ui/tokens.css, kit/report/report.css), read from lib/ at run time;
- * - dist/sdk/: the browser build of the calling SDK that `ringside start`
- *   serves at /sdk/<version>/: an ES module and a UMD script;
- * - dist/sdk/cdn/: the same SDK as the npm package's dist/main.js (a classic
- *   script that defines that release's globals) and dist/main.esm.js, which the
- *   server serves at /sdk/npm/@hubspot/calling-extensions-sdk@<version>/ with the
- *   release written in (emulator/node/pages/sdk-cdn.ts). No source maps: the release is
- *   written into the file after the build.
+ * - dist/sdk/: the browser builds of the calling SDK that the server serves
+ *   under /sdk/ (the table: emulator/node/pages/sdk-builds.ts).
  */
-const UMD_GLOBAL = 'CallingExtensionsSdk'
 
-/** One file of dist/sdk/cdn/, minified for the browser with everything bundled. */
-function cdnBuild(name: string, entry: string, format: 'iife' | 'esm'): Options {
-  return { entry: { [name]: entry }, outDir: 'dist/sdk/cdn', format, platform: 'browser', target: 'es2022', minify: true, noExternal: [/.*/], outExtension: () => ({ js: '.js' }) }
+/** One SDK build of emulator/node/pages/sdk-builds.ts as a tsup build into dist/sdk/. */
+function sdkBuild(build: SdkBuild): Options {
+  const name = basename(build.file, '.js')
+  return {
+    entry: { [name]: build.entry },
+    outDir: join('dist/sdk', dirname(build.file)),
+    format: build.format,
+    ...SDK_TARGET,
+    sourcemap: build.sourcemap,
+    noExternal: [/.*/],
+    outExtension: () => ({ js: '.js' }),
+    ...(build.globalName && { globalName: build.globalName }),
+    ...(build.footer && { footer: { js: build.footer } }),
+  }
 }
 
 export default defineConfig([
@@ -45,38 +52,11 @@ export default defineConfig([
     clean: ['lib/*.js', 'lib/*.map'],
     sourcemap: true,
     dts: false,
-    external: ['vite', '@playwright/test'],
+    // esbuild: only `npm start` from the sources builds the SDK with it (emulator/node/pages/sdk-dev-build.ts); the package ships the build.
+    external: ['vite', '@playwright/test', 'esbuild'],
     onSuccess: async () => {
       await Promise.all([copyFile('shared/ui/tokens.css', 'lib/tokens.css'), copyFile('kit/report/report.css', 'lib/report.css')])
     },
   },
-  {
-    entry: { 'calling-extensions': 'package/sdk-browser.ts' },
-    outDir: 'dist/sdk',
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    sourcemap: true,
-    noExternal: [/.*/],
-    outExtension: () => ({ js: '.js' }),
-  },
-  cdnBuild('main', 'package/sdk-cdn-script.ts', 'iife'),
-  cdnBuild('main.esm', 'package/sdk-cdn-module.ts', 'esm'),
-  {
-    entry: { 'calling-extensions.umd': 'package/sdk-browser.ts' },
-    outDir: 'dist/sdk',
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    sourcemap: true,
-    noExternal: [/.*/],
-    globalName: `${UMD_GLOBAL}Module`,
-    outExtension: () => ({ js: '.js' }),
-    // UMD: CommonJS, AMD, else a global. The global is the module namespace plus the class itself as `default`.
-    footer: {
-      js: `(function(m){var e=m;if(typeof module==='object'&&module.exports)module.exports=e;else if(typeof define==='function'&&define.amd)define([],function(){return e});else globalThis.${UMD_GLOBAL}=e})(${UMD_GLOBAL}Module);`,
-    },
-  },
+  ...SDK_BUILDS.map(sdkBuild),
 ])

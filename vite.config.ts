@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { PRODUCT_PAGES } from './emulator/node/pages/page-policy.ts'
 import { staticHeaders } from './tools/build/static-headers.ts'
+import { DEFAULT_PORTS } from './shared/ports.mjs'
 
 const root = import.meta.dirname
 
@@ -72,6 +73,6 @@ export default defineConfig({
     sourcemap: true,
     rolldownOptions: { input: pages() },
   },
-  server: { host: '127.0.0.1', port: 5173, strictPort: true },
-  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+  server: { host: '127.0.0.1', port: DEFAULT_PORTS.start, strictPort: true },
+  preview: { host: '127.0.0.1', port: DEFAULT_PORTS.preview, strictPort: true },
 })

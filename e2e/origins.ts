@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs'
+import { DEFAULT_PORTS, E2E_BLOCK_SIZE } from '../shared/ports.mjs'
 
 /**
  * Ports of the e2e origins. `E2E_PORT` moves the block, so two test runs on
- * one machine do not collide; the default is 4173.
+ * one machine do not collide; the default is DEFAULT_PORTS.e2e (shared/ports.mjs),
+ * and the block is E2E_BLOCK_SIZE ports long.
  *
  * The Ringside server (`npm start --dist`) serves the harness and +1 the
  * widget origin: product pages only. The test pages (the e2e fixtures, built
@@ -18,8 +20,8 @@ import { existsSync } from 'node:fs'
  * From +20 up, blocks of three ports for the check-widget runs that
  * e2e/check-widget.spec.ts starts (each brings its own harness server).
  */
-const base = Number(process.env.E2E_PORT ?? 4173)
-if (!Number.isInteger(base) || base < 1024 || base > 65533) throw new Error(`E2E_PORT must be a port number, got ${process.env.E2E_PORT}`)
+const base = Number(process.env.E2E_PORT ?? DEFAULT_PORTS.e2e)
+if (!Number.isInteger(base) || base < 1024 || base + E2E_BLOCK_SIZE - 1 > 65535) throw new Error(`E2E_PORT must be a port number, got ${process.env.E2E_PORT}`)
 export const PORTS = { harness: base, widget: base + 1, hostile: base + 2, testPages: base + 3, testWidgets: base + 4, staticHarness: base + 10, staticWidget: base + 11, checkWidgetRuns: base + 20 } as const
 
 /** The origins of one site: same host, different ports. */

@@ -6,6 +6,11 @@ export function oauthCallbackUrl(harnessPort: number): string {
   return `http://localhost:${harnessPort + 3}/e2e/fixtures/oauth-callback/`
 }
 
+/** The data folder of the e2e server on `harnessPort` (the CLI's data commands find that server by it). */
+export function e2eDataDir(harnessPort: number): string {
+  return join(tmpdir(), `ringside-e2e-${harnessPort}`)
+}
+
 /**
  * The servers behind the test origins (e2e/origins.ts), for Playwright's
  * `webServer`: the Ringside server in server mode (`npm start --dist`) on
@@ -25,7 +30,7 @@ export function e2eWebServers(harnessPort: number, cwd?: string, startArgs = '')
     {
       ...common,
       command:
-        `node tools/start.mjs --dist --sandboxes --fresh --port ${harnessPort} --data ${join(tmpdir(), `ringside-e2e-${harnessPort}`)}` +
+        `node tools/start.mjs --dist --sandboxes --fresh --port ${harnessPort} --data ${e2eDataDir(harnessPort)}` +
         ` --frame-ancestor ${testPages} --redirect-url ${oauthCallbackUrl(harnessPort)}${startArgs}`,
       url: `http://127.0.0.1:${harnessPort}/_ringside/v1/server`,
     },

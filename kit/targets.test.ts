@@ -4,6 +4,7 @@ import { journeyNotRunnable } from './journey.ts'
 import { checkWorkers, conformanceTargets, journeysInRunOrder } from './targets.ts'
 import { kitBaseUrl } from './origins.ts'
 import { kitOrigins } from './origins.ts'
+import { DEFAULT_PORTS } from '../shared/ports.mjs'
 
 const BASE = 'http://127.0.0.1:4300'
 const KIT = kitOrigins(BASE)
@@ -58,6 +59,6 @@ describe('journeysInRunOrder', () => {
 
   it('finds the harness of a check run on $KIT_PORT', () => {
     expect(kitBaseUrl({ KIT_PORT: '4300' })).toBe(BASE)
-    expect(kitBaseUrl({})).toBe('http://127.0.0.1:4173')
+    expect(kitBaseUrl({})).toBe(`http://127.0.0.1:${DEFAULT_PORTS.checkWidget}`)
   })
 })

@@ -19,11 +19,12 @@
 import { resolve } from 'node:path'
 import { Command, InvalidArgumentError } from 'commander'
 import { PACKAGE_VERSION } from '../emulator/node/package-info.ts'
-import { addStartOptions, type CliOptions } from '../emulator/node/start-options.ts'
+import { addStartOptions, DEFAULT_DATA, type CliOptions } from '../emulator/node/start-options.ts'
+import { DEFAULT_PORTS, loopbackUrl } from '../shared/ports.mjs'
 import type { CrmService } from '../emulator/core/index.ts'
 import { waitMs, waitSentence } from '../shared/waits.ts'
 
-const DEFAULT_URL = 'http://127.0.0.1:5173/'
+const DEFAULT_URL = `${loopbackUrl(DEFAULT_PORTS.start)}/`
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`ringside: ${message}\n`)
@@ -42,8 +43,18 @@ function baseUrl(value: string): string {
 
 interface DataTarget {
   url: string
-  data?: string
 }
+
+/** The emulator or data location of a data command (find-server.ts); exits 2 with its sentence when there is none. */
+async function target(options: { url?: string; data?: string }, files: boolean) {
+  const { findTarget } = await import('./find-server.ts')
+  const found = findTarget(options, files)
+  if ('problem' in found) fail(found.problem)
+  return found
+}
+
+/** How a command's last line names where it worked: the URL, and which server that is when it was found by its data. */
+const named = (found: { url?: string; data?: string; found?: string }) => (found.url ? `${found.url}${found.found ? ` (${found.found})` : ''}` : (found.data as string))
 
 /** One admin request to a running emulator; exits 2 when nothing answers, 1 when it refuses. */
 async function admin(target: DataTarget, method: 'GET' | 'POST', path: string, body?: { stream: ReadableStream<Uint8Array>; type: string }): Promise<string> {
@@ -100,10 +111,12 @@ async function withData(location: string, change: (service: CrmService) => void 
   if (failure) fail(failure.message, failure.code)
 }
 
+const URL_HELP = `a running emulator, e.g. ${DEFAULT_URL} (default: the server that holds --data, found by its data folder)`
+
 function dataOptions(command: Command): Command {
   return command
-    .option('--url <url>', 'the running emulator', baseUrl, baseUrl(DEFAULT_URL))
-    .option('--data <file or dir>', 'work on this data location (folder or snapshot file) instead of a running emulator; it must not be in use')
+    .option('--url <url>', URL_HELP, baseUrl)
+    .option('--data <file or dir>', `the data location (folder or snapshot file): the server that holds it, else its files (default: ${DEFAULT_DATA}, as \`ringside start\`)`)
 }
 
 export function buildPackageCommand(): Command {
@@ -113,10 +126,16 @@ export function buildPackageCommand(): Command {
     .showHelpAfterError()
     // Bad arguments exit 2 (commander's own default is 1, which here means "a check failed"); help and version exit 0.
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
-    .addHelpText('after', '\nExit codes: 0 success; 1 a check failed or the request was refused; 2 the command could not run (bad arguments, nothing reachable or no answer within its bound, no Chromium).\nEvery wait has a bound and a sentence (docs/waits.md); RINGSIDE_WAITS=name=ms,… changes them.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 success; 1 a check failed or the request was refused; 2 the command could not run (bad arguments, nothing reachable or no answer within its bound, no Chromium).\n' +
+        'Every wait has a bound and a sentence (docs/waits.md); RINGSIDE_WAITS=name=ms,… changes them.\n' +
+        `Ports: start ${DEFAULT_PORTS.start} (its widget origin ${DEFAULT_PORTS.start + 1}), check-widget ${DEFAULT_PORTS.checkWidget}–${DEFAULT_PORTS.checkWidget + 2}; --port moves them (docs/ports.md).\n` +
+        'Every command and option: docs/cli.md.',
+    )
 
   addStartOptions(program.command('start').description('Run the emulated CRM: the harness and the CRM API on --port, the reference widget on the next port.'), {
-    defaultData: '.ringside',
+    defaultData: DEFAULT_DATA,
     packaged: true,
   }).action(async (options: CliOptions) => {
     const [{ runStart }, { openInBrowser }] = await Promise.all([import('../emulator/node/start-command.ts'), import('../kit/browser/open-in-browser.ts')])
@@ -141,7 +160,7 @@ export function buildPackageCommand(): Command {
     .option('--sync-timeout <ms>', 'how long the host waits for SYNC_ACK', '10000')
     .option('--strict', 'warnings fail the check too')
     .option('--ignore-https-errors', "accept the widget's self-signed https certificate")
-    .option('--port <n>', 'harness port (the widget and hostile origins use n+1, n+2)', '4173')
+    .option('--port <n>', 'harness port (the widget and hostile origins use n+1, n+2)', String(DEFAULT_PORTS.checkWidget))
     .option('--name <text>', "the widget's name in the dock and the report (default: its page's <title>)")
     .addHelpText(
       'after',
@@ -155,15 +174,17 @@ export function buildPackageCommand(): Command {
   program
     .command('open')
     .description("Open the harness of a running `ringside start` in Chromium, with the calling SDK's CDN URLs (jsDelivr, unpkg) answered offline by it.")
-    .argument('[page]', 'a path of the harness, or any http(s) URL', '/')
-    .option('--url <url>', 'the running emulator', baseUrl, baseUrl(DEFAULT_URL))
+    .argument('[page]', 'a path of the harness (/contacts/1 opens its route /#/contacts/1), or any http(s) URL', '/')
+    .option('--url <url>', URL_HELP, baseUrl)
+    .option('--data <file or dir>', `find the running server by the data location it holds (default: ${DEFAULT_DATA})`)
     .option('--profile <dir>', 'keep the browser profile in this folder (default: a temporary one)')
     .option('--headless', 'no window (scripts and CI)')
     .option('--ignore-https-errors', "accept a widget's self-signed https certificate")
-    .action(async (path: string, options) => {
+    .action(async (path: string, options: { url?: string; data?: string; profile?: string; headless?: boolean; ignoreHttpsErrors?: boolean }) => {
+      const { url } = (await target(options, false)) as { url: string }
       // Loaded here, not at startup: it needs @playwright/test, an optional peer.
       const { runOpen } = await import('./open.ts')
-      process.exit(await runOpen(path, options))
+      process.exit(await runOpen(path, { ...options, url }))
     })
 
   program
@@ -181,30 +202,32 @@ export function buildPackageCommand(): Command {
 
   dataOptions(program.command('export').description('Write the data as an export (the format `ringside import` and Developer → Database take).'))
     .argument('[file]', 'where to write it (default: stdout)')
-    .action(async (file: string | undefined, options: DataTarget) => {
+    .action(async (file: string | undefined, options: { url?: string; data?: string }) => {
+      const found = await target(options, true)
       let text = ''
-      if (options.data) {
-        await withData(options.data, (service) => void (text = `${JSON.stringify(service.db.snapshot(), null, 2)}\n`), false)
+      if (found.data !== undefined) {
+        await withData(found.data, (service) => void (text = `${JSON.stringify(service.db.snapshot(), null, 2)}\n`), false)
       } else {
-        text = await admin(options, 'GET', '/_ringside/v1/export')
+        text = await admin(found, 'GET', '/_ringside/v1/export')
       }
       if (file) (await import('../emulator/node/storage/storage.ts')).writeFileAtomic(resolve(file), text)
       else process.stdout.write(text)
     })
 
-  dataOptions(program.command('import').description('Replace the data with an export, or a data folder’s snapshot.ndjson (streamed, within the import’s limits: docs/import.md).'))
+  dataOptions(program.command('import').description('Replace the data with an export, or a data folder’s snapshot.ndjson (streamed; see docs/import.md for its limits).'))
     .argument('<file>', 'an export file')
-    .action(async (file: string, options: DataTarget) => {
+    .action(async (file: string, options: { url?: string; data?: string }) => {
       const { createReadStream, statSync } = await import('node:fs')
       try {
         if (!statSync(file).isFile()) throw new Error('not a file')
       } catch (error) {
         fail(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`)
       }
-      if (options.data) {
+      const found = await target(options, true)
+      if (found.data !== undefined) {
         const { importFile, ImportFileError } = await import('../emulator/node/storage/import-file.ts')
         await withData(
-          options.data,
+          found.data,
           async (service) => {
             try {
               await importFile(service.db, file)
@@ -215,23 +238,24 @@ export function buildPackageCommand(): Command {
           },
           true,
         )
-        console.log(`Imported ${file} into ${options.data}.`)
+        console.log(`Imported ${file} into ${found.data}.`)
       } else {
         const [{ Readable }, { importContentType }] = await Promise.all([import('node:stream'), import('../shared/crm/data-files.ts')])
         // A read error of the file is the file's, not the emulator's: said as such (exit 2).
         const source = createReadStream(file).on('error', (error) => fail(`cannot read ${file}: ${error.message}`))
-        await admin(options, 'POST', '/_ringside/v1/import', { stream: Readable.toWeb(source) as ReadableStream<Uint8Array>, type: importContentType(file) })
-        console.log(`Imported ${file} into ${options.url}.`)
+        await admin(found, 'POST', '/_ringside/v1/import', { stream: Readable.toWeb(source) as ReadableStream<Uint8Array>, type: importContentType(file) })
+        console.log(`Imported ${file} into ${named(found)}.`)
       }
     })
 
-  dataOptions(program.command('reset').description('Back to the fresh seeded account.')).action(async (options: DataTarget) => {
-    if (options.data) {
-      await withData(options.data, () => {}, true, true)
+  dataOptions(program.command('reset').description('Back to the fresh seeded account.')).action(async (options: { url?: string; data?: string }) => {
+    const found = await target(options, true)
+    if (found.data !== undefined) {
+      await withData(found.data, () => {}, true, true)
     } else {
-      await admin(options, 'POST', '/_ringside/v1/reset')
+      await admin(found, 'POST', '/_ringside/v1/reset')
     }
-    console.log(`Reset ${options.data ?? options.url} to the seed data.`)
+    console.log(`Reset ${named(found)} to the seed data.`)
   })
 
   return program

@@ -20,6 +20,7 @@ import { join, resolve } from 'node:path'
 import { routeSdkCdn } from '../kit/sdk-cdn.ts'
 import { firstAllowedBlock, refusedUrlSentence, START_PORT_ROLES } from '../emulator/node/bad-ports.ts'
 import { BROWSER_ARGS } from '../kit/browser/browser-args.ts'
+import { openTarget } from './open-target.ts'
 import { parseWaits, WaitExpired, waitMs, waitSentence, WAITS_ENV, within } from '../shared/waits.ts'
 
 export interface OpenOptions {
@@ -86,8 +87,8 @@ export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2
   if (executablePath === null) return problem(NO_CHROMIUM)
 
   const profile = options.profile ? resolve(options.profile) : mkdtempSync(join(tmpdir(), 'ringside-open-'))
-  // A path of the harness, or any http(s) URL (a widget page on its own, say).
-  const target = /^https?:\/\//i.test(path) ? path : new URL(path.startsWith('/') ? path : `/${path}`, origin).href
+  // A path of the harness (its routes follow `#`), or any http(s) URL (a widget page on its own, say).
+  const target = openTarget(path, origin)
   let context: Awaited<ReturnType<typeof playwright.chromium.launchPersistentContext>>
   try {
     context = await playwright.chromium.launchPersistentContext(profile, {

@@ -10,6 +10,7 @@
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium } from '@playwright/test'
+import { DEFAULT_PORTS } from '../shared/ports.mjs'
 import { findChromium as findChromiumIn } from '../kit/browser/chromium.ts'
 export { test, expect } from '../kit/fixtures.ts'
 export type { KitFixtures, KitOptions } from '../kit/fixtures.ts'
@@ -29,7 +30,7 @@ export { BROWSER_ARGS } from '../kit/browser/browser-args.ts'
  * package on `port` (the widget origin on port + 1), with a fresh CRM per
  * browser context.
  */
-export function ringsideWebServer(port = 4173) {
+export function ringsideWebServer(port: number = DEFAULT_PORTS.checkWidget) {
   return {
     command: `node ${JSON.stringify(resolve(import.meta.dirname, '..', 'bin', 'ringside.mjs'))} start --sandboxes --fresh --port ${port} --data ${JSON.stringify(join(tmpdir(), `ringside-pw-${port}`))}`,
     url: `http://127.0.0.1:${port}/_ringside/v1/server`,

@@ -10,7 +10,7 @@
  * machine, e.g. your dev server on localhost).
  *
  * $KIT_PORT moves the harness (and its widget/hostile origins, +1/+2) to
- * other ports, e.g. when 4173–4175 are taken. $WIDGET_CHECK_DIR moves the
+ * other ports, e.g. when the default ones (shared/ports.mjs) are taken. $WIDGET_CHECK_DIR moves the
  * reports and test output (default reports/ and test-results/widget-check),
  * so that two checks can run at once. $WIDGET_PLACEMENT (widget, remote,
  * window, a list, or all) makes one project per placement.

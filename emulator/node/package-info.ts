@@ -8,7 +8,6 @@ import { resolve } from 'node:path'
 
 /** The folder of Ringside's package.json, found upwards from this module (the sources, or a bundle of them under node_modules/.cache). */
 export const REPO_ROOT = findRepoRoot(import.meta.dirname)
-export const DEFAULT_PORT = 5173
 
 function findRepoRoot(start: string): string {
   let dir = start

@@ -2,7 +2,7 @@
  * Server mode: one Node process serves the emulated CRM to every client on
  * the machine, from one database kept on disk.
  *
- * - The harness origin (`--port`, default 5173) serves the pages and the CRM
+ * - The harness origin (`--port`, default DEFAULT_PORTS.start in shared/ports.mjs) serves the pages and the CRM
  *   API: `createCrmService().handle(request)` behind @hono/node-server, so
  *   every route, status and body is the same as in-process; plus the change
  *   stream (Server-Sent Events) and GET /_ringside/v1/server.
@@ -14,17 +14,17 @@
  * Pages come from Vite in middleware mode (the sources, no build needed), or
  * from the production build in dist/ with `pages: 'dist'` (the e2e tests).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { existsSync } from 'node:fs'
+import { existsSync, rmdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { getRequestListener, type HttpBindings } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono, type Context } from 'hono'
 import { cors } from 'hono/cors'
 import type { ViteDevServer } from 'vite'
-import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../core/index.ts'
-import { ApiError, Category, notFound } from '../core/index.ts'
+import { CHANGE_CLIENT_HEADER, isApiPath, SERVER_PATHS } from '../../shared/crm/api-paths.ts'
+import { ApiError, notFound } from '../core/index.ts'
 import { declaredTooLarge } from '../core/index.ts'
 import { defaultWidgetUrl, WIDGET_NAME } from '../../shared/crm/reference-widget.ts'
 import { ACCOUNT } from '../core/index.ts'
@@ -38,12 +38,18 @@ import { CrmRegistry, sandboxCookies, SANDBOX_HEADER, SANDBOX_RELEASE_PATH, stor
 import { hostName, isServablePath, RequestGuard } from './guard.ts'
 import { policeDocuments } from './pages/documents.ts'
 import { ownOrigins } from './pages/page-policy.ts'
-import { serveCdnSdk, serveSdk } from './pages/sdk-cdn.ts'
+import { builtSdkFiles, serveCdnSdk, serveSdk } from './pages/sdk-cdn.ts'
+import { SdkDevBuilds } from './pages/sdk-dev-build.ts'
 import { crossSiteRead, widgetScripts } from './pages/widget-scripts.ts'
 import { ChangeStreams } from './change-feed.ts'
-import { DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage/storage.ts'
+import { bindPorts, IDLE_SOCKET_MS, ListenError, StartupError, type Listeners } from './listeners.ts'
+import { writeOwnerFile } from './storage/data-owner.ts'
+import { movedWidgetWarning } from './moved-widget.ts'
+import { DEFAULT_DATA } from './start-options.ts'
+import { dataPaths, DiskStorage, StorageError, writeFileAtomic, type LoadReport } from './storage/storage.ts'
 import { importFile, ImportFileError } from './storage/import-file.ts'
-import { DEFAULT_PORT, REPO_ROOT } from './package-info.ts'
+import { REPO_ROOT } from './package-info.ts'
+import { DEFAULT_PORTS } from '../../shared/ports.mjs'
 
 export interface RingsideServerOptions {
   port?: number
@@ -102,81 +108,11 @@ export interface RingsideServer {
   close(): Promise<void>
 }
 
-/** The server cannot start as asked (a bad option, no build); the message is one line for the terminal. */
-export class StartupError extends Error {
-  override name = 'StartupError'
-}
-
-/** Thrown when a port cannot be bound. */
-export class ListenError extends StartupError {
-  override name = 'ListenError'
-}
-
 export { isLoopback }
-
-function listen(server: Server, port: number, host: string, role: string): Promise<void> {
-  return new Promise((resolveListen, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      server.off('listening', onListening)
-      if (error.code === 'EADDRINUSE') reject(new ListenError(`Port ${port} on ${host} (${role}) is already in use: stop what runs there or pick another with --port.`))
-      else if (error.code === 'EACCES') reject(new ListenError(`Port ${port} on ${host} (${role}) needs privileges: pick another with --port.`))
-      else reject(new ListenError(`Cannot listen on ${host}:${port} (${role}): ${error.message}`))
-    }
-    const onListening = () => {
-      server.off('error', onError)
-      resolveListen()
-    }
-    server.once('error', onError)
-    server.once('listening', onListening)
-    server.listen(port, host)
-  })
-}
+export { IDLE_SOCKET_MS, ListenError, StartupError }
 
 /** Response headers a browser on a CORS origin may read. */
 const EXPOSED_HEADERS = ['x-hubspot-correlation-id'] as const
-
-/** Idle sockets are closed after this long without a byte either way (the change stream writes every 15 s). */
-export const IDLE_SOCKET_MS = 60_000
-/** A request's headers must arrive within this, and the whole request within REQUEST_MS. */
-const HEADERS_MS = 10_000
-const REQUEST_MS = 30_000
-/** How often Node looks for requests past those timeouts (its default, 30 s, would let headers trickle for 40 s). */
-const TIMEOUT_CHECK_MS = 1_000
-
-/**
- * Timeouts for a server, and the set of its sockets (upgraded ones included,
- * which closeAllConnections does not know), so closing ends every one.
- */
-function track(server: Server, headersMs = HEADERS_MS): Set<Duplex> {
-  const sockets = new Set<Duplex>()
-  server.timeout = IDLE_SOCKET_MS
-  server.headersTimeout = headersMs
-  server.requestTimeout = REQUEST_MS
-  server.keepAliveTimeout = 5_000
-  server.on('connection', (socket: Duplex) => {
-    sockets.add(socket)
-    socket.once('close', () => sockets.delete(socket))
-  })
-  // Requests Node's parser refuses (headers over its 16 KB limit, malformed lines) get the error body too.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (!socket.writable) return socket.destroy()
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
-    const status = tooLarge ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
-    const message = tooLarge ? 'The request line and headers are larger than 16 KB; send long lists in a request body (a search or batch read).' : `Malformed HTTP request (${error.code ?? 'unknown'}).`
-    const body = JSON.stringify(new ApiError(status, Category.VALIDATION_ERROR, message).toBody(crypto.randomUUID()))
-    socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nconnection: close\r\ncontent-type: application/json;charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
-  })
-  return sockets
-}
-
-function closeServer(server: Server, sockets: Set<Duplex>): Promise<void> {
-  return new Promise((done) => {
-    if (!server.listening) return done()
-    server.close(() => done())
-    server.closeAllConnections()
-    for (const socket of sockets) socket.destroy()
-  })
-}
 
 /** Answer with the real API's error body (and close the connection when the request body was not read). */
 function sendError(res: ServerResponse, error: ApiError, close = false, headers: Record<string, string> = {}): void {
@@ -234,7 +170,7 @@ async function registerRedirectUrl(service: CrmService, url: string): Promise<vo
 
 export async function startRingside(options: RingsideServerOptions = {}): Promise<RingsideServer> {
   const host = options.host ?? '127.0.0.1'
-  const port = options.port ?? DEFAULT_PORT
+  const port = options.port ?? DEFAULT_PORTS.start
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
   const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost
   const origin = `http://${publicHost}:${port}`
@@ -249,6 +185,46 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     const problem = redirectUrlProblem(url)
     if (problem) throw new StartupError(`--redirect-url ${url}: ${problem}`)
   }
+  // The ports first: a start that cannot listen refuses before it creates, seeds or locks the data location.
+  const listeners = await bindPorts(port, host, options.headersTimeoutMs)
+  const dataDir = options.data === null ? null : dataPaths(options.data ?? resolve(REPO_ROOT, DEFAULT_DATA)).dir
+  const newDir = dataDir !== null && !existsSync(dataDir)
+  try {
+    return await serve(options, { host, port, publicHost, origin, widgetOrigin, widgetUrl, pages, distRoot }, listeners)
+  } catch (error) {
+    await listeners.close()
+    // A start refused later (a bad --import, --widget) leaves no folder it created: only an empty one is removed.
+    if (newDir) removeIfEmpty(dataDir)
+    throw error
+  }
+}
+
+/** Removes `dir` if it is empty (a folder holding anything is left as it is). */
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir)
+  } catch {
+    // not empty, or gone already
+  }
+}
+
+/** Where startRingside serves: worked out from the options before the ports are bound. */
+interface Place {
+  host: string
+  port: number
+  publicHost: string
+  origin: string
+  widgetOrigin: string
+  widgetUrl: string
+  pages: 'vite' | 'dist' | 'none'
+  distRoot: string
+}
+
+/** Open the data and serve it on the bound ports; an error here leaves the ports to startRingside to close. */
+async function serve(options: RingsideServerOptions, place: Place, listeners: Listeners): Promise<RingsideServer> {
+  const { host, port, publicHost, origin, widgetOrigin, widgetUrl, pages, distRoot } = place
+  const harnessServer = listeners.harness
+  const widgetServer = listeners.widget
   const warnings: string[] = []
   const notes: string[] = []
   if (!isLoopback(host)) {
@@ -264,7 +240,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   }
 
   // The main CRM: seeded only when there is nothing to load (or --fresh).
-  const storage = options.data === null ? null : new DiskStorage(options.data ?? resolve(REPO_ROOT, '.ringside'), { compactEvery: options.compactEvery })
+  const storage = options.data === null ? null : new DiskStorage(options.data ?? resolve(REPO_ROOT, DEFAULT_DATA), { compactEvery: options.compactEvery })
   let loaded: LoadReport | null = null
   let service: CrmService
   if (storage) {
@@ -302,6 +278,10 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       throw error
     }
   }
+  if (!options.widgetUrl && (loaded !== null || options.importFile)) {
+    const moved = await movedWidgetWarning(service, widgetUrl)
+    if (moved) warnings.push(moved)
+  }
   if (options.widgetUrl) {
     // Saved or imported data has its own registration; --widget changes it, through the API like any client.
     try {
@@ -328,7 +308,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
   const frameAncestors = [...new Set(options.frameAncestors ?? [])]
   const guard = new RequestGuard({ host, allowedHosts: options.allowedHosts ?? [], port, corsOrigins })
   // The data files are never served as pages (Vite serves files under the repository).
-  const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.oldJournal, storage.paths.lock]) : []
+  const protectedPaths = storage ? (storage.paths.location === storage.paths.dir ? [storage.paths.dir] : [storage.paths.snapshot, storage.paths.journal, storage.paths.oldJournal, storage.paths.lock, storage.paths.owner]) : []
 
   // --- the harness origin: API, change stream, server info (and pages in dist mode)
   const changeStreams = new ChangeStreams(options.maxChangeStreams !== undefined ? { maxStreams: options.maxChangeStreams } : {})
@@ -383,9 +363,10 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
 
   // --- pages
   let vite: ViteDevServer | null = null
-  const harnessServer = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS })
-  const widgetServer = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS })
-  const sockets = [track(harnessServer, options.headersTimeoutMs), track(widgetServer, options.headersTimeoutMs)] as const
+  // The SDK under /sdk/: from the sources when they are served (a fresh clone has no build), else the build, and the
+  // sources for a file it lacks.
+  const devBuilds = new SdkDevBuilds(REPO_ROOT)
+  const sdkFiles = pages === 'vite' ? devBuilds : builtSdkFiles(distRoot, devBuilds)
   const staticPages = new Hono()
   if (pages === 'dist') staticPages.use(
     '*',
@@ -417,6 +398,8 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       // No CORS: Vite's default lets any localhost page read every file it serves; the guard's page rule decides who may load what.
       server: { middlewareMode: true, ws: { server: harnessServer }, cors: false },
     })
+    // The sources change under the server: the SDK builds made from them are made again after a change.
+    vite.watcher.on('all', () => devBuilds.invalidate())
     // One Vite instance serves both origins; the widget origin's pages open their HMR socket on their own port.
     widgetServer.on('upgrade', (req, socket, head) => {
       if (isViteSocket(req)) harnessServer.emit('upgrade', req, socket, head)
@@ -447,7 +430,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found')
       return
     }
-    if (serveSdk(pathOf(req), res, distRoot) || serveCdnSdk(pathOf(req), res, distRoot)) return
+    if (serveSdk(pathOf(req), res, sdkFiles) || serveCdnSdk(pathOf(req), res, sdkFiles)) return
     const cookie = registry.pageCookie(sandboxCookies(req.headers.cookie))
     if (cookie && 'refused' in cookie) {
       res.writeHead(cookie.refused.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'set-cookie': cookie.refused.clear }).end(cookie.refused.message)
@@ -474,7 +457,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     if (refused) sendError(res, refused, true)
     return refused !== null
   }
-  harnessServer.on('request', (req, res) => {
+  const harnessRequest = (req: IncomingMessage, res: ServerResponse) => {
     if (refusedHost(req, res)) return
     const path = pathOf(req)
     if (!isApiPath(path)) return servePage(req, res)
@@ -495,8 +478,8 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
     if (path === SERVER_PATHS.changes && req.method === 'GET') return serveChangeStream(req, res)
     closeWhenBodyUnread(req, res)
     void (passedOn(path) ? crmListener : apiListener)(req, res)
-  })
-  widgetServer.on('request', (req, res) => {
+  }
+  const widgetRequest = (req: IncomingMessage, res: ServerResponse) => {
     if (refusedHost(req, res)) return
     if (isApiPath(pathOf(req))) {
       const correlationId = crypto.randomUUID()
@@ -505,7 +488,7 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
       return
     }
     servePage(req, res)
-  })
+  }
 
   /** The CORS headers the API's middleware gives an allowed origin, for answers written straight to Node's response. */
   const corsAnswer = (req: IncomingMessage): Record<string, string> => {
@@ -536,17 +519,13 @@ export async function startRingside(options: RingsideServerOptions = {}): Promis
 
   const closeAll = async () => {
     changeStreams.closeAll()
-    await Promise.all([closeServer(harnessServer, sockets[0]), closeServer(widgetServer, sockets[1])])
+    await listeners.close()
     await vite?.close()
     await storage?.close()
   }
-  try {
-    await listen(harnessServer, port, host, 'harness and CRM API')
-    await listen(widgetServer, port + 1, host, 'widget origin')
-  } catch (error) {
-    await closeAll()
-    throw error
-  }
+  listeners.ready({ harness: harnessRequest, widget: widgetRequest })
+  // Where this server answers, for a second start on the same data and for the CLI's data commands (data-owner.ts).
+  if (storage) writeOwnerFile(storage.paths, `${origin}/`)
 
   let closing: Promise<void> | null = null
   return {

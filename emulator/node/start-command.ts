@@ -11,7 +11,7 @@ import { SERVED_PREFIX } from '../../shared/sdk-cdn/cdn-urls.ts'
 import { harnessCallbackUrl } from '../../shared/crm/redirect-urls.ts'
 import { PACKAGE_VERSION, REPO_ROOT } from './package-info.ts'
 import { StartupError, startRingside, type RingsideServer } from './server.ts'
-import { addStartOptions, type CliOptions } from './start-options.ts'
+import { addStartOptions, DEFAULT_DATA, type CliOptions } from './start-options.ts'
 import { refusedPortSentence, START_PORT_ROLES } from './bad-ports.ts'
 import { DataInUseError, StorageError } from './storage/storage.ts'
 import { nameOfWidget } from './pages/widget-page.ts'
@@ -25,12 +25,13 @@ export function buildCommand(): Command {
       'Runs the emulated CRM as one local server: the harness pages and the CRM API on one origin, the reference widget on the next port,\n' +
         'one database on disk shared by every page, your widget backend, curl and @hubspot/api-client.',
     ),
-    { defaultData: relative(process.cwd(), `${REPO_ROOT}/.ringside`) || '.ringside', packaged: false },
+    { defaultData: relative(process.cwd(), `${REPO_ROOT}/${DEFAULT_DATA}`) || DEFAULT_DATA, packaged: false },
   )
 }
 
 
-function printStartup(server: RingsideServer, options: CliOptions): void {
+/** What `npm start` prints once it listens: where everything is (every URL in it answers), and the credentials. */
+export function startupBanner(server: RingsideServer, options: Pick<CliOptions, 'fresh' | 'import' | 'exportOnExit'>): string {
   const out: string[] = []
   const row = (label: string, value: string) => out.push(`  ${label.padEnd(22)} ${value}`)
   out.push('', '  Ringside: the emulated CRM, one server for every client on this machine', '')
@@ -60,7 +61,11 @@ function printStartup(server: RingsideServer, options: CliOptions): void {
   row('  Hub id (portal)', `${ACCOUNT.hubId}  (${ACCOUNT.hubDomain}, user ${ACCOUNT.userEmail})`)
   out.push('', `  Try: curl -H 'authorization: Bearer ${ACCOUNT.privateAppToken}' '${server.url}crm/v3/objects/contacts?limit=2'`)
   out.push('  Stop with Ctrl+C.', '')
-  console.log(out.join('\n'))
+  return out.join('\n')
+}
+
+function printStartup(server: RingsideServer, options: CliOptions): void {
+  console.log(startupBanner(server, options))
   for (const note of server.notes) console.log(`  ${note}`)
   for (const warning of server.warnings) console.warn(`  Warning: ${warning}`)
 }

@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { redirectUrlProblem } from '../../shared/crm/redirect-urls.ts'
 import { checkUrl } from '../../shared/url/safe-url.ts'
-import { DEFAULT_PORT } from './package-info.ts'
+import { DEFAULT_PORTS } from '../../shared/ports.mjs'
 
 function portNumber(value: string): number {
   const port = Number(value)
@@ -27,6 +27,9 @@ function redirectUrl(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value]
 }
 
+/** The data location's name when --data is not given: `ringside start` uses it in the current folder, `npm start` in the repository. */
+export const DEFAULT_DATA = '.ringside'
+
 /** How many sandboxes a server holds at once unless --max-sandboxes says otherwise (see crms.ts). */
 export const DEFAULT_MAX_SANDBOXES = 64
 
@@ -42,7 +45,7 @@ function positive(value: string): number {
  */
 export function addStartOptions(command: Command, mode: { defaultData: string; packaged: boolean }): Command {
   command
-    .addOption(new Option('--port <port>', 'port of the harness and the API; the widget origin uses the next one').default(DEFAULT_PORT).argParser(portNumber))
+    .addOption(new Option('--port <port>', 'port of the harness and the API; the widget origin uses the next one').default(DEFAULT_PORTS.start).argParser(portNumber))
     .option('--host <host>', 'address to listen on (anything but loopback prints a warning: there is no real authentication)', '127.0.0.1')
     .addOption(
       new Option('--allowed-host <names...>', 'also serve requests for these host names (localhost, IP addresses and --host always are; .example.test allows its subdomains)').argParser(

@@ -24,14 +24,14 @@
 //   (X-HubSpot-Signature-v3), checked with the client's Signature.isValid.
 //
 // Run beside `npm start`:  node examples/widget-backend/server.mjs
-// Settings (environment): RINGSIDE_URL (http://127.0.0.1:5173), PORT (3000),
+// Settings (environment): RINGSIDE_URL (http://127.0.0.1:7464), PORT (3000),
 // AUTHORIZE_URL (its /oauth/authorize), CLIENT_ID, CLIENT_SECRET,
 // DEVELOPER_API_KEY, APP_ID (Ringside's defaults).
 import { createServer } from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { Client, Signature } from '@hubspot/api-client'
 
-const CRM = process.env.RINGSIDE_URL ?? 'http://127.0.0.1:5173'
+const CRM = process.env.RINGSIDE_URL ?? 'http://127.0.0.1:7464'
 const PORT = Number(process.env.PORT ?? 3000)
 const CLIENT_ID = process.env.CLIENT_ID ?? 'local-client'
 const CLIENT_SECRET = process.env.CLIENT_SECRET ?? 'local-secret'

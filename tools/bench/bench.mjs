@@ -21,8 +21,6 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { chromium } from '@playwright/test'
 import { changesFanoutSection } from './changes-fanout.mjs'
-import { firstCallSection } from './first-call-section.mjs'
-import { freePortPair } from '../test/free-ports.mjs'
 import { apiThroughputSection } from './api-section.mjs'
 import { ensureBuild } from './build.mjs'
 import { bundleSection } from './bundle-section.mjs'
@@ -36,10 +34,13 @@ import { hostSideFigures, sdkSection } from './sdk-section.mjs'
 import { DEFAULT_PHASE_MS, DEFAULT_SERVER_COUNT, serverSection } from './server-section.mjs'
 import { benchOrigins, startBenchServers } from './server.mjs'
 import { printSection } from './table.mjs'
+import { DEFAULT_PORTS } from '../../shared/ports.mjs'
+import { firstCallSection } from './first-call-section.mjs'
+import { freePortPair } from '../test/free-ports.mjs'
 
 const root = resolve(import.meta.dirname, '../..')
 // E2E_PORT moves the block (harness, +1 widget, +2 hostile, +3 and +4 the test pages), as e2e/origins.ts does.
-const BASE_PORT = Number(process.env.E2E_PORT ?? 4173)
+const BASE_PORT = Number(process.env.E2E_PORT ?? DEFAULT_PORTS.e2e)
 if (!Number.isInteger(BASE_PORT) || BASE_PORT < 1024 || BASE_PORT > 65533) throw new Error(`E2E_PORT must be a port number, got ${process.env.E2E_PORT}`)
 const ORIGINS = benchOrigins(BASE_PORT)
 /** Built files the sections need, relative to the repository: the product build and the test pages. */

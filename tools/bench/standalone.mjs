@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
 import { benchOrigins, startBenchServers } from './server.mjs'
+import { DEFAULT_PORTS } from '../../shared/ports.mjs'
 
 const root = resolve(import.meta.dirname, '../..')
 
@@ -16,7 +17,7 @@ function browserArgs() {
 
 /** Calls `run({ browser, origins })` with dist/ and the test pages served and Chromium launched; stops both after. */
 export async function standalone(run) {
-  const base = Number(process.env.E2E_PORT ?? 4173)
+  const base = Number(process.env.E2E_PORT ?? DEFAULT_PORTS.e2e)
   const origins = benchOrigins(base)
   const server = await startBenchServers(root, base)
   const extra = (process.env.EXTRA_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)

@@ -14,10 +14,11 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Plugin } from 'vite'
+import { DEFAULT_PORTS } from '../../shared/ports.mjs'
 import { inlineScriptHashes, PRODUCT_PAGES, pageHeaders } from '../../emulator/node/pages/page-policy.ts'
 
-/** `npm run preview`'s origins (tools/start.mjs serves 4173 and 4174). */
-export const PREVIEW_ORIGINS = ['http://127.0.0.1:4173', 'http://127.0.0.1:4174', 'http://localhost:4173', 'http://localhost:4174'] as const
+/** `npm run preview`'s origins: the harness and widget ports of DEFAULT_PORTS.preview (tools/start.mjs), by address and by name. */
+export const PREVIEW_ORIGINS: readonly string[] = [0, 1].flatMap((offset) => [`http://127.0.0.1:${DEFAULT_PORTS.preview + offset}`, `http://localhost:${DEFAULT_PORTS.preview + offset}`])
 
 /** The headers file for the built pages in `distRoot`. */
 export function staticHeadersFile(distRoot: string, origins: readonly string[]): string {

@@ -5,7 +5,7 @@
 // timeline event, the docked widget, logged in) and the developer panels.
 //
 // Usage: npx vite build && node tools/docs/screenshots.mjs
-// Env: SCREENSHOT_PORT (default 4173; the widget is served on port + 1),
+// Env: SCREENSHOT_PORT (default DEFAULT_PORTS.e2e, shared/ports.mjs; the widget is served on port + 1),
 //      CHROMIUM_PATH (default /usr/bin/chromium).
 // If something already listens on the port, it is assumed to serve this
 // repo's dist/ (e.g. a running `npm start -- --dist`) and is reused.
@@ -14,10 +14,11 @@ import { mkdir, mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium } from 'playwright'
+import { DEFAULT_PORTS } from '../../shared/ports.mjs'
 
 const repo = resolve(import.meta.dirname, '../..')
 const outDir = resolve(repo, 'docs/screenshots')
-const port = Number(process.env.SCREENSHOT_PORT ?? 4173)
+const port = Number(process.env.SCREENSHOT_PORT ?? DEFAULT_PORTS.e2e)
 const base = `http://127.0.0.1:${port}`
 const widgetUrl = `http://127.0.0.1:${port + 1}/widget/?autoLogin=1&outcome=answer&answerAfterMs=800`
 

@@ -5,20 +5,13 @@
 // a port the OS hands out for `listen(0)` is one it may also give to any outgoing connection on the machine in the
 // moment between the check and the server's own bind, which made servers find their widget port taken. Below the
 // range, only another program that asks for that port by number can take it.
-import { createServer } from 'node:net'
+import { portFree } from '../../emulator/node/free-port.mjs'
+
+export { portFree }
 
 /** The block picked from: [FIRST_PORT, LAST_PORT), below the ephemeral range and above the common fixed ports. */
 export const FIRST_PORT = 20_000
 export const LAST_PORT = 32_000
-
-/** Whether `port` on `host` can be bound right now. */
-export function portFree(port, host = '127.0.0.1') {
-  return new Promise((done) => {
-    const server = createServer()
-    server.once('error', () => done(false))
-    server.listen(port, host, () => server.close(() => done(true)))
-  })
-}
 
 /**
  * A block of `count` consecutive free ports, returned as its first port: `freePortBlock(2)` is a harness port whose

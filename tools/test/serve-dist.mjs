@@ -2,7 +2,7 @@
 // A static host for builds: serves dist/ (or --root folders, first match wins)
 // on several ports at once, each an origin of its own.
 // Usage: node tools/test/serve-dist.mjs [--root <dir>]... [--frame-ancestor <origin>]... [port ...]
-//   (default root dist/, default ports 4173 4174 4175)
+//   (default root dist/, default ports: DEFAULT_PORTS.preview and the next two, shared/ports.mjs)
 // It applies a root's headers file (`_headers`, the Netlify/Cloudflare Pages
 // format the build writes: tools/build/static-headers.ts) as such a host
 // would; --frame-ancestor adds an origin to every frame-ancestors that is not
@@ -16,6 +16,7 @@ import { createServer as createHttpServer } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { readFile, stat } from 'node:fs/promises'
 import { basename, extname, join, normalize, relative, resolve } from 'node:path'
+import { DEFAULT_PORTS } from '../../shared/ports.mjs'
 
 const repo = resolve(import.meta.dirname, '../..')
 const roots = []
@@ -32,7 +33,7 @@ for (let i = 2; i < process.argv.length; i++) {
   }
 }
 if (roots.length === 0) roots.push(resolve(repo, 'dist'))
-if (ports.length === 0) ports.push(4173, 4174, 4175)
+if (ports.length === 0) ports.push(DEFAULT_PORTS.preview, DEFAULT_PORTS.preview + 1, DEFAULT_PORTS.preview + 2)
 
 /** A root's `_headers` rules: [path pattern, [name, value][]]; a pattern ending in `*` matches a prefix. */
 function headerRules(root) {

@@ -3,6 +3,9 @@
 # if another one failed, so one run shows every problem; the exit code is non-zero if any phase failed.
 # Totals come from the JSON reports in reports/.
 #
+# Ports: the browser tests' servers take E2E_PORT (default 7500, shared/ports.mjs) to E2E_PORT + 109 on 127.0.0.1;
+# E2E_PORT=<n> npm test moves the whole block (docs/ports.md).
+#
 # Every phase before the browser tests is CPU-bound, so they are laid out to keep both cores busy: the lint
 # (one thread) runs beside the typecheck (the native compiler, on every core) and then the build, which needs
 # nothing of either; Vitest (on every core) runs after both, on its own, so its tests that start servers and

@@ -1,5 +1,6 @@
 import { client, ISO, tablesOf, type Client } from '../../testing/objects.ts'
 import { createTestService, developer, expectError, T0, type TestService } from '../../testing/timeline.ts'
+import { DEFAULT_WIDGET_URL } from '../../../shared/crm/reference-widget.ts'
 
 let api: TestService
 let c: Client
@@ -17,7 +18,7 @@ const removeSeeded = () => ok('DELETE', undefined, 204)
 test('the seeded settings are the reference widget, with every SettingsResponse field', async () => {
   expect(await ok('GET')).toEqual({
     name: 'Ringside reference widget',
-    url: 'http://127.0.0.1:5174/widget/',
+    url: DEFAULT_WIDGET_URL,
     width: 400,
     height: 600,
     isReady: true,

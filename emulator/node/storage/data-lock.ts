@@ -80,6 +80,17 @@ export function tryTakeLock(path: string): TakeResult {
   return { taken: false, stale: text }
 }
 
+/** The pid of the live process that holds the lock at `path`; null when there is no lock, or a stale one. */
+export function lockOwner(path: string): number | null {
+  try {
+    const pid = parseLock(readFileSync(path, 'utf8'))
+    return pid !== null && ownerRuns(pid, statSync(path).mtimeMs) ? pid : null
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+}
+
 /** Removes the lock at `path` if it still reads `text` (a server that took it over meanwhile keeps its own). */
 export function removeLockIf(path: string, text: string): void {
   try {

@@ -11,7 +11,8 @@
  *   journal.old.jsonl  only while a compaction runs: the journal before
  *                      journal.jsonl, whose changes the snapshot being written
  *                      will hold; removed once that snapshot is on disk;
- *   server.lock        the pid of the server that owns the folder (data-lock.ts).
+ *   server.lock        the pid of the server that owns the folder (data-lock.ts);
+ *   server.json        where that server answers (data-owner.ts).
  *
  * Group commit: commits are queued in commit order; one write and one fsync
  * take every line queued while the previous fsync ran, and a write that
@@ -46,6 +47,7 @@ import { randomUUID } from 'node:crypto'
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError, type Commit, type CommitRow, type CommitSink, type Database, type RowsNow, type Snapshot, type TableColumns } from '../../core/index.ts'
 import { checksummed, isLineSnapshot, linesOf, linesOfFile, pairsOf, parseLineSnapshot, readLine, writeLineSnapshot, type Damage } from './line-files.ts'
 import { removeLockIf, tryTakeLock } from './data-lock.ts'
+import { ownerUrl, removeOwnerFile } from './data-owner.ts'
 
 export interface DataPaths {
   /** What --data named, resolved: the folder, or the snapshot file (shown at startup). */
@@ -59,6 +61,8 @@ export interface DataPaths {
   /** The journal before `journal`, while a compaction runs. */
   oldJournal: string
   lock: string
+  /** Where the server that holds the lock answers (data-owner.ts). */
+  owner: string
 }
 
 /**
@@ -69,7 +73,7 @@ export function dataPaths(location: string): DataPaths {
   const path = resolve(location)
   const isFile = path.endsWith('.json') || (existsSync(path) && statSync(path).isFile())
   if (isFile) {
-    return { location: path, dir: dirname(path), snapshot: path, legacySnapshot: path, journal: `${path}.journal.jsonl`, oldJournal: `${path}.journal.old.jsonl`, lock: `${path}.lock` }
+    return { location: path, dir: dirname(path), snapshot: path, legacySnapshot: path, journal: `${path}.journal.jsonl`, oldJournal: `${path}.journal.old.jsonl`, lock: `${path}.lock`, owner: `${path}.server.json` }
   }
   return {
     location: path,
@@ -79,6 +83,7 @@ export function dataPaths(location: string): DataPaths {
     journal: join(path, 'journal.jsonl'),
     oldJournal: join(path, 'journal.old.jsonl'),
     lock: join(path, 'server.lock'),
+    owner: join(path, 'server.json'),
   }
 }
 
@@ -331,7 +336,8 @@ export class DiskStorage {
         return
       }
       if ('owner' in result) {
-        throw new DataInUseError(`${this.paths.dir} is in use by another Ringside server (pid ${result.owner}). Stop it, or pass --data with another location.`)
+        const url = ownerUrl(this.paths, result.owner)
+        throw new DataInUseError(`${this.paths.dir} is in use by another Ringside server (pid ${result.owner})${url ? ` at ${url}` : ''}. Stop it, or pass --data with another location.`)
       }
       if (result.stale !== null) removeLockIf(this.paths.lock, result.stale)
     }
@@ -785,6 +791,7 @@ export class DiskStorage {
   releaseLockSync(): void {
     if (this.#locked === null) return
     try {
+      removeOwnerFile(this.paths)
       removeLockIf(this.paths.lock, this.#locked)
     } catch {
       // unreadable: left for the next server to judge

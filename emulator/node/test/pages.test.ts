@@ -16,7 +16,8 @@ import { startRingside, type RingsideServer } from '../server.ts'
 import { REPO_ROOT } from '../package-info.ts'
 import { freePortPair } from './support.ts'
 import { policyProblems } from '../../../e2e/support/policy-check.ts'
-import { SERVER_PAGE_TIMING } from '../../core/index.ts'
+import { SERVER_PAGE_TIMING } from '../../../shared/crm/api-paths.ts'
+import { PREVIEW_ORIGINS } from '../../../tools/build/static-headers.ts'
 
 const DOCUMENT = /\.(html?|xhtml)$/i
 
@@ -134,7 +135,7 @@ describe('only product pages, each with its policy', () => {
     // The headers file names `npm run preview`'s origins; this run's ports are others, so only the rest is checked.
     expectPolicy(
       answers,
-      answers.flatMap((answer) => ((/frame-ancestors ([^;]*)/.exec(answer.headers.get('content-security-policy') ?? '')?.[1] ?? '').match(/http:\/\/(127\.0\.0\.1|localhost):417[34]/g) ?? [])),
+      answers.flatMap((answer) => ((/frame-ancestors ([^;]*)/.exec(answer.headers.get('content-security-policy') ?? '')?.[1] ?? '').split(' ').filter((origin) => PREVIEW_ORIGINS.includes(origin)))),
     )
   })
 })

@@ -206,7 +206,7 @@ export function resolveSettings(input: ResolveInput): EffectiveSettings | null {
 
 /**
  * The reference widget's default address: the harness's host name with the
- * port + 1, path `/widget/` (dev 5173 → 5174, e2e 4173 → 4174).
+ * port + 1, path `/widget/`.
  */
 export { defaultWidgetUrl } from '../../../shared/crm/reference-widget.ts'
 
