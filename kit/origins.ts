@@ -4,6 +4,7 @@
  * the test pages (dist-test/, served by tools/test/serve-dist.mjs, never by
  * Ringside) are on + 2 (hostile frames), + 3 and + 4 (e2e/origins.ts).
  */
+import { DEFAULT_PORTS, loopbackUrl } from '../shared/ports.mjs'
 import { checkUrl, refusalText } from '../shared/url/safe-url.ts'
 
 export interface KitOrigins {
@@ -18,9 +19,9 @@ export interface KitOrigins {
   testWidgets: string
 }
 
-/** The harness of a check run: http://127.0.0.1:$KIT_PORT (default 4173); its widget and hostile origins are the next ports. */
+/** The harness of a check run: http://127.0.0.1:$KIT_PORT (default DEFAULT_PORTS.checkWidget); its widget and hostile origins are the next ports. */
 export function kitBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return `http://127.0.0.1:${Number(env.KIT_PORT ?? 4173)}`
+  return loopbackUrl(Number(env.KIT_PORT ?? DEFAULT_PORTS.checkWidget))
 }
 
 export function kitOrigins(baseURL: string | undefined): KitOrigins {

@@ -8,7 +8,6 @@
  *
  * URLs depend on the run's baseURL, so they are functions of it.
  */
-import { DEFAULT_PORTS, loopbackUrl } from '../shared/ports.mjs'
 import { builtInDriver } from './drivers/load-driver.ts'
 import { JOURNEYS, type JourneyKind } from './journey.ts'
 import { fixtureUrl, kitOrigins, ourWidgetUrl } from './origins.ts'
@@ -78,11 +77,6 @@ export function checkWorkers(baseURL: string, env: NodeJS.ProcessEnv = process.e
     journeys += driver !== null && driver.ring === undefined ? 1 : JOURNEYS.length
   }
   return Math.min(2, journeys * (typeof placements === 'string' ? 1 : placements.length))
-}
-
-/** The harness of a check run: http://127.0.0.1:$KIT_PORT (default DEFAULT_PORTS.checkWidget); its widget and hostile origins are the next ports. */
-export function kitBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return loopbackUrl(Number(env.KIT_PORT ?? DEFAULT_PORTS.checkWidget))
 }
 
 /**

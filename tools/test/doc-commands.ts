@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
-export const REPO = resolve(import.meta.dirname, '..')
+export const REPO = resolve(import.meta.dirname, '../..')
 
 const SHELL_FENCE = /^([ \t]*)(`{3,}|~{3,})(sh|bash|shell|console|zsh)\b[^\n]*\n([\s\S]*?)^\1\2[ \t]*$/gm
 
