@@ -14,7 +14,8 @@ import { associationV3Routes, v3AssociationType } from './associations-v3.ts'
 import { associationV4Routes } from './associations-v4.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, scopesOf, upperName, type BuiltinObjectType, type CustomObjectType, type ObjectType } from './object-types.ts'
 import { schemaRoutes } from './schema-routes.ts'
-import { parseSearchRequest, runSearch } from './search.ts'
+import { runSearch } from './search.ts'
+import { parseSearchRequest } from './search-request.ts'
 import {
   batchResponse,
   eachInput,

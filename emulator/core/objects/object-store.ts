@@ -26,7 +26,7 @@ import { OBJECT_TYPE_NAMES, isBuiltinType, upperName, type ObjectType } from './
 import { findPipeline, PIPELINE_PROPERTIES, pipelinesOf, pipelineTable, type PipelineRow } from './pipelines.ts'
 import { normalizeValue, propertyDefinitions, PropertyCatalog, type CheckedDefinition, type PropertyProblem } from './properties.ts'
 import { AssociationIndex, Buckets, isLookupProperty, RecordSearchIndex, type AssociationTargets } from './search-index.ts'
-import type { QueryField } from './search.ts'
+import type { QueryField } from './search-request.ts'
 import { parseInstant } from '../../../shared/crm/time.ts'
 
 export type { ObjectType } from './object-types.ts'

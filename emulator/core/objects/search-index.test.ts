@@ -10,7 +10,9 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { createCrmService, type CrmService } from '../service.ts'
-import { comparable, parseSearchRequest, queryFields, runSearch, searchPredicate, type SearchRequest } from './search.ts'
+import { runSearch } from './search.ts'
+import { searchPredicate } from './search-match.ts'
+import { comparable, parseSearchRequest, queryFields, type SearchRequest } from './search-request.ts'
 import type { CrmRecord, ObjectType } from './object-store.ts'
 import { own } from '../http/http.ts'
 

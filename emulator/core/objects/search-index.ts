@@ -29,7 +29,7 @@ import type { ObjectType } from './object-types.ts'
 import { own } from '../http/http.ts'
 import { phoneDigits, phoneKey } from '../../../shared/crm/phone.ts'
 import type { PropertyDefinition } from './properties.ts'
-import { comparable, type QueryField, type ResolvedFilter, type SearchRequest } from './search.ts'
+import { comparable, type QueryField, type ResolvedFilter, type SearchRequest } from './search-request.ts'
 import type { AssociationRow, CrmRecord } from './object-store.ts'
 
 type Key = string | number

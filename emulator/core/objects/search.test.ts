@@ -1,5 +1,5 @@
 import { createTestService, expectError, type TestService } from '../timeline/testing.ts'
-import { wildcardMatch } from './search.ts'
+import { wildcardMatch } from './search-match.ts'
 import { client, type Client } from './testing.ts'
 
 let api: TestService
