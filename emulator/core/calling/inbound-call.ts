@@ -25,7 +25,7 @@ import { defaultAssociationType } from '../../../shared/crm/association-types.ts
 import { boundedArray, json, ownRecord, parseInput } from '../http/http.ts'
 import { runSearch } from '../objects/search.ts'
 import { parseSearchRequest } from '../objects/search-request.ts'
-import type { AssociationInput } from '../objects/object-store.ts'
+import type { AssociationInput } from '../objects/association-rows.ts'
 import type { Route, ServiceDeps } from '../http/route.ts'
 import { validationError } from '../http/errors.ts'
 

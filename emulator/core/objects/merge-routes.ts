@@ -26,7 +26,8 @@ import { associationTypeFrom } from '../../../shared/crm/association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type BuiltinObjectType as ObjectType, type ObjectType as AnyObjectType } from './object-types.ts'
 import { checkIdProperty, findRecord } from './object-routes.ts'
 import { toPublicObject } from './serialize.ts'
-import type { CrmRecord, ObjectStore } from './object-store.ts'
+import type { CrmRecord } from './crm-record.ts'
+import type { ObjectStore } from './object-store.ts'
 
 /** The object types the official client merges. */
 export const MERGEABLE_TYPES = ['contacts', 'companies', 'deals', 'tickets'] as const satisfies readonly ObjectType[]

@@ -26,7 +26,9 @@ import {
   type SimplePublicObject,
   type StandardError,
 } from './serialize.ts'
-import type { AssociationInput, CrmRecord, ObjectStore } from './object-store.ts'
+import type { AssociationInput } from './association-rows.ts'
+import type { CrmRecord } from './crm-record.ts'
+import type { ObjectStore } from './object-store.ts'
 
 /** Most inputs one batch request may carry (the real API's limit). */
 export const BATCH_LIMIT = 100

@@ -30,7 +30,8 @@ import { own } from '../http/http.ts'
 import { phoneDigits, phoneKey } from '../../../shared/crm/phone.ts'
 import type { PropertyDefinition } from './properties.ts'
 import { comparable, type QueryField, type ResolvedFilter, type SearchRequest } from './search-request.ts'
-import type { AssociationRow, CrmRecord } from './object-store.ts'
+import type { AssociationRow } from './association-rows.ts'
+import type { CrmRecord } from './crm-record.ts'
 
 type Key = string | number
 /** Ids of the records holding one key: one id, or several. */

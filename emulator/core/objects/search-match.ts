@@ -32,7 +32,7 @@
 import { own } from '../http/http.ts'
 import type { ObjectType } from './object-types.ts'
 import { phoneDigits, phoneMatcher } from '../../../shared/crm/phone.ts'
-import type { CrmRecord } from './object-store.ts'
+import type { CrmRecord } from './crm-record.ts'
 import { comparable, type AssociationFilter, type Operator, type QueryField, type ResolvedFilter, type SearchRequest } from './search-request.ts'
 
 function words(text: string): string[] {

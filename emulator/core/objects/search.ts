@@ -5,7 +5,7 @@
  */
 import { own } from '../http/http.ts'
 import type { ObjectType } from './object-types.ts'
-import type { CrmRecord } from './object-store.ts'
+import type { CrmRecord } from './crm-record.ts'
 import { searchPredicate, type AssociationSource } from './search-match.ts'
 import { comparable, queryFields, type QueryField, type SearchRequest } from './search-request.ts'
 import type { RecordSearchIndex } from './search-index.ts'
