@@ -15,7 +15,9 @@ import { conflict, notFound, validationError } from '../http/errors.ts'
 import { OBJECT_TYPES, parseObjectType } from '../objects/object-types.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 import { utf8Bytes } from '../http/http.ts'
-import { compileTemplate, renderFailure, renderTemplate, TemplateError } from './render.ts'
+import { renderFailure, renderTemplate } from './render.ts'
+import { compileTemplate } from './template-compile.ts'
+import { TemplateError } from './template-rules.ts'
 import { parseInstant } from '../../../shared/crm/time.ts'
 import {
   LIMITS,
