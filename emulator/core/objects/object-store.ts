@@ -16,7 +16,7 @@ import { notFound } from '../http/errors.ts'
 import { recordKey, type AnyAssociationType, type AssociatedRecord, type AssociationInput, type AssociationRow } from './association-rows.ts'
 import { isoAt, withValues, type CrmRecord, type SourceType, type Values } from './crm-record.ts'
 import { upperName, type ObjectType } from './object-types.ts'
-import type { PropertyProblem } from './properties.ts'
+import type { PropertyProblem } from './property-values.ts'
 import { CheckedRecords, propertyValuesError } from './record-rules.ts'
 
 export class ObjectStore extends CheckedRecords {

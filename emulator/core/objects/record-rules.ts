@@ -11,7 +11,7 @@ import type { AnyAssociationType, AssociatedRecord, AssociationInput } from './a
 import { ISO_TIMESTAMP, isoAt, type CrmRecord, type Values } from './crm-record.ts'
 import { OBJECT_TYPE_NAMES, isBuiltinType, upperName, type ObjectType } from './object-types.ts'
 import { PIPELINE_PROPERTIES, pipelinesOf } from './pipelines.ts'
-import type { PropertyProblem } from './properties.ts'
+import type { PropertyProblem } from './property-values.ts'
 import { RecordTables } from './record-tables.ts'
 import { parseInstant } from '../../../shared/crm/time.ts'
 
