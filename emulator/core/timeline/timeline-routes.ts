@@ -23,7 +23,7 @@
 import { z } from 'zod'
 import { ApiError, notFound, validationError, type ErrorBody } from '../http/errors.ts'
 import { boundedArray, html, intParam, json, noContent, ownRecord } from '../http/http.ts'
-import { DEV_APP } from '../oauth/oauth-store.ts'
+import { DEV_APP } from '../oauth/oauth-app.ts'
 import { parseObjectType } from '../objects/object-types.ts'
 import type { Route, RouteContext, ServiceDeps } from '../http/route.ts'
 import { renderTemplate } from './render.ts'
