@@ -36,10 +36,9 @@ import {
   tokenInputSchema,
   tokenUpdateSchema,
 } from './schemas.ts'
-import {
-  checkTemplateSyntax,
-  eventResponse,
-  templateResponse, TIMELINE_OBJECT_TYPES, TimelineStore, tokenResponse, type EventRow, type TimelineObjectType } from './timeline-store.ts'
+import { checkTemplateSyntax } from './timeline-checks.ts'
+import { eventResponse, templateResponse, TIMELINE_OBJECT_TYPES, tokenResponse, type EventRow, type TimelineObjectType } from './timeline-rows.ts'
+import { TimelineStore } from './timeline-store.ts'
 
 const BASE = '/crm/v3/timeline'
 const TEMPLATES = `${BASE}/:appId/event-templates`
