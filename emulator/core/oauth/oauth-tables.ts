@@ -5,7 +5,8 @@
  */
 import { z } from 'zod'
 import { accessTokens, type AccessTokenRow } from '../http/auth.ts'
-import type { Database, Table } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import { MAX_REDIRECT_URLS, redirectUrlProblem } from '../../../shared/crm/redirect-urls.ts'
 import { DEV_APP } from './oauth-app.ts'
 

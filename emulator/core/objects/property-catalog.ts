@@ -5,7 +5,8 @@
  * export carries them.
  */
 import { z } from 'zod'
-import type { Database, Table } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import type { ObjectType } from './object-types.ts'
 import { builtin, definitionsOf, FIELD_TYPES, propertyDefinitions, PROPERTY_TYPES, withoutRules, type CheckedDefinition, type PropertyDefinition } from './properties.ts'
 

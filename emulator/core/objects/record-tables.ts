@@ -11,7 +11,8 @@
  * returned are the stored rows: treat them as read-only.
  */
 import { z } from 'zod'
-import type { Database, Table, TableIndex } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table, TableIndex } from '../data/table.ts'
 import { own } from '../http/http.ts'
 import { AssociationLabels } from './association-labels.ts'
 import { associationsSchema, recordKey, type AnyAssociationType, type AssociatedRecord, type AssociationRow } from './association-rows.ts'

@@ -24,7 +24,7 @@
  *   so the query costs one substring search per record instead of a
  *   lower-casing of every property of every record.
  */
-import type { Table, TableIndex } from '../data/db.ts'
+import type { Table, TableIndex } from '../data/table.ts'
 import type { ObjectType } from './object-types.ts'
 import { own } from '../http/http.ts'
 import { phoneDigits, phoneKey } from '../../../shared/crm/phone.ts'

@@ -13,7 +13,7 @@
  * rows and response shapes in timeline-rows.ts, the input checks in
  * timeline-checks.ts.
  */
-import type { Json } from '../data/db.ts'
+import type { Json } from '../data/table.ts'
 import { conflict, notFound, validationError } from '../http/errors.ts'
 import { OBJECT_TYPES } from '../objects/object-types.ts'
 import { utf8Bytes } from '../http/http.ts'

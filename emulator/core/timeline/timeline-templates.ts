@@ -3,7 +3,8 @@
  * event-templates routes), over the timeline tables; the base of
  * TimelineStore (timeline-store.ts). Every write checks everything first.
  */
-import type { Database, Table } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import { conflict, notFound, validationError } from '../http/errors.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 import { parseInstant } from '../../../shared/crm/time.ts'

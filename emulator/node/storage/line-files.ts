@@ -9,7 +9,7 @@ import { crc32 } from 'node:zlib'
 import { closeSync, openSync, readSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { setImmediate as endOfTurn } from 'node:timers/promises'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type RowsNow } from '../../core/data/db.ts'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type RowsNow } from '../../core/data/snapshot-format.ts'
 import { CHECKSUM_WIDTH, checksumText, lineFormat, SNAPSHOT_LAYOUT, type Line } from '../../core/data/line-format.ts'
 
 export { linesOf, pairsOf, SNAPSHOT_LAYOUT, type Damage, type LineSnapshot } from '../../core/data/line-format.ts'

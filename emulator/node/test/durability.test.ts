@@ -13,7 +13,7 @@ import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { ACCOUNT } from '../../core/http/auth.ts'
-import type { Snapshot } from '../../core/data/db.ts'
+import type { Snapshot } from '../../core/data/snapshot-format.ts'
 import { createCrmService } from '../../core/service.ts'
 import { DiskStorage, exportText } from '../storage/storage.ts'
 import { startRingside, type RingsideServer, type RingsideServerOptions } from '../server.ts'
