@@ -7,7 +7,8 @@
  */
 import { beforeEach, expect, test } from 'vitest'
 import { ACCOUNT } from './http/auth.ts'
-import { compileCacheStats, compileTemplate, COMPILE_CACHE_BYTES, MAX_MARKDOWN_NESTING } from './timeline/render.ts'
+import { compileCacheStats, compileTemplate } from './timeline/template-compile.ts'
+import { COMPILE_CACHE_BYTES, MAX_MARKDOWN_NESTING } from './timeline/template-rules.ts'
 import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, type TestService } from '../testing/timeline.ts'
 
 let api: TestService

@@ -17,18 +17,9 @@ export { createCrmService, type CrmService, type CrmServiceOptions } from './ser
 export type { SeedOptions } from './data/seed.ts'
 
 // The database: its rows, commits and snapshot format, and how it persists.
-export {
-  SNAPSHOT_FORMAT,
-  SNAPSHOT_VERSION,
-  SnapshotError,
-  type Commit,
-  type CommitRow,
-  type CommitSink,
-  Database,
-  type RowsNow,
-  type Snapshot,
-  type TableColumns,
-} from './data/db.ts'
+export { Database } from './data/db.ts'
+export type { Commit, CommitRow, CommitSink } from './data/commits.ts'
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError, type RowsNow, type Snapshot, type TableColumns } from './data/snapshot-format.ts'
 export { attachPersistence, type RowStore, type StoredData, type StoredRow, type StoreWrite } from './data/persistence.ts'
 export {
   CHECKSUM_WIDTH,

@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { compileCacheStats } from '../../emulator/core/timeline/render.ts'
+import { compileCacheStats } from '../../emulator/core/timeline/template-compile.ts'
 import { hostileRequests, runHostile, type RunReport } from '../../emulator/testing/hostile-requests.ts'
 import { startRingside } from '../../emulator/node/server.ts'
 

@@ -9,7 +9,7 @@
  */
 import type { ZodType } from 'zod'
 import { ACCOUNT } from '../http/auth.ts'
-import type { Table } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import { conflict, notFound } from '../http/errors.ts'
 import { json, noContent, parseInput } from '../http/http.ts'
 import type { Route, RouteContext } from '../http/route.ts'

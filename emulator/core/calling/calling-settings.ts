@@ -17,7 +17,8 @@
  * values when a settings body lacks a field.
  */
 import { z } from 'zod'
-import type { Database, Table } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import type { Route, ServiceDeps } from '../http/route.ts'
 import { appSettingsRoutes } from './app-settings.ts'
 import { urlField } from '../http/url-field.ts'

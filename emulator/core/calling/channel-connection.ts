@@ -21,7 +21,8 @@
  */
 import { z } from 'zod'
 import { ACCOUNT } from '../http/auth.ts'
-import type { Database, Table } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import { json } from '../http/http.ts'
 import type { Route, ServiceDeps } from '../http/route.ts'
 import { appSettingsRoutes } from './app-settings.ts'

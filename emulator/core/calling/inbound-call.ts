@@ -23,8 +23,9 @@ import { CALLER_ID_SEARCHES, callerIdMatch, callerIdSearchBody, tooShortForCalle
 import { CALL_STATUSES } from '../../../shared/crm/call-status.ts'
 import { defaultAssociationType } from '../../../shared/crm/association-types.ts'
 import { boundedArray, json, ownRecord, parseInput } from '../http/http.ts'
-import { parseSearchRequest, runSearch } from '../objects/search.ts'
-import type { AssociationInput } from '../objects/object-store.ts'
+import { runSearch } from '../objects/search.ts'
+import { parseSearchRequest } from '../objects/search-request.ts'
+import type { AssociationInput } from '../objects/association-rows.ts'
 import type { Route, ServiceDeps } from '../http/route.ts'
 import { validationError } from '../http/errors.ts'
 

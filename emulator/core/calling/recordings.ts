@@ -26,7 +26,8 @@
  */
 import { z } from 'zod'
 import { ACCOUNT } from '../http/auth.ts'
-import type { Database, Table } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import { ApiError, Category, notFound, validationError } from '../http/errors.ts'
 import { noContent, parseInput } from '../http/http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../http/route.ts'

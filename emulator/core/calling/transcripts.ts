@@ -19,7 +19,8 @@
  * 10,000 characters each.
  */
 import { z } from 'zod'
-import type { Database, Table } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import { conflict, notFound, validationError, type ErrorDetail } from '../http/errors.ts'
 import { boundedArray, json, noContent, parseInput } from '../http/http.ts'
 import type { Route, ServiceDeps } from '../http/route.ts'

@@ -17,7 +17,7 @@
  */
 import { ACCOUNT, ALL_SCOPES } from '../http/auth.ts'
 import { portableLines } from './line-format.ts'
-import type { SnapshotImporter } from './db.ts'
+import type { SnapshotImporter } from './snapshot-format.ts'
 import { validationError } from '../http/errors.ts'
 import { json } from '../http/http.ts'
 import { IMPORT_PATH, readImportRequest } from './import-stream.ts'

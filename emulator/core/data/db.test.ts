@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { Database, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError } from './db.ts'
+import { Database } from './db.ts'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError } from './snapshot-format.ts'
 
 const rowSchema = z.object({ name: z.string(), n: z.number() })
 type Row = z.infer<typeof rowSchema>

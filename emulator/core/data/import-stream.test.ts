@@ -4,7 +4,7 @@ import { portableLines } from './line-format.ts'
 import { IMPORT_LIMITS, IMPORT_PATH, readImport, type ImportLimits } from './import-stream.ts'
 import { client, tablesOf } from '../../testing/objects.ts'
 import { expectError, T0 } from '../../testing/timeline.ts'
-import type { Snapshot } from './db.ts'
+import type { Snapshot } from './snapshot-format.ts'
 
 const BASE = 'http://ringside.local'
 const ENCODER = new TextEncoder()

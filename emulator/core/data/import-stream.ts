@@ -14,7 +14,7 @@
  * caller's `importer.load()`, so a refused import changes nothing.
  */
 import { DamagedLineError, type LineFormat } from './line-format.ts'
-import { SnapshotError, type SnapshotImporter } from './db.ts'
+import { SnapshotError, type SnapshotImporter } from './snapshot-format.ts'
 import { ApiError, Category, unsupportedMediaType, validationError } from '../http/errors.ts'
 import { ExportScanner, ExportSyntaxError, ValueTooLargeError } from './export-scanner.ts'
 import { bodyTooLarge, MAX_BODY_BYTES } from '../http/http.ts'

@@ -24,7 +24,7 @@
  * server's native one or `crc-32` in a browser (`portableLines`).
  */
 import CRC32 from 'crc-32'
-import type { TableColumns } from './db.ts'
+import type { TableColumns } from './snapshot-format.ts'
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts'
 
 /** The CRC-32 (IEEE) of a text's UTF-8 bytes, or of bytes, as an unsigned number. */

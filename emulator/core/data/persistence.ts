@@ -20,8 +20,9 @@
  * 503 that says what is wrong, except the three ways out: export (returns
  * the saved data as it is, to repair by hand), import and reset.
  */
-import type { CommitRow, Snapshot } from './db.ts'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './db.ts'
+import type { CommitRow } from './commits.ts'
+import type { Snapshot } from './snapshot-format.ts'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts'
 import { ApiError, Category } from '../http/errors.ts'
 import { json } from '../http/http.ts'
 import type { CrmService } from '../service.ts'

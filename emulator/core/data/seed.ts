@@ -14,7 +14,7 @@ import { putCallingSettings } from '../calling/calling-settings.ts'
 import type { Database } from './db.ts'
 import { DEFAULT_PIPELINES, pipelineTable } from '../objects/pipelines.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
-import { seedRedirectUrls } from '../oauth/oauth-store.ts'
+import { seedRedirectUrls } from '../oauth/oauth-tables.ts'
 import { DEFAULT_REDIRECT_URLS } from '../../../shared/crm/redirect-urls.ts'
 import { DEFAULT_WIDGET_URL, WIDGET_NAME } from '../../../shared/crm/reference-widget.ts'
 

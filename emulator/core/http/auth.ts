@@ -13,7 +13,8 @@
  *   like any app).
  */
 import { z } from 'zod'
-import type { Database, Table } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import { expiredAuthentication, invalidAuthentication, missingScopes } from './errors.ts'
 
 /** The customer account, developer app and keys of a fresh emulator (shared with the harness and the widget). */

@@ -6,7 +6,7 @@
  */
 import { ACCOUNT } from '../http/auth.ts'
 import { DATE_VERSIONS } from '../http/versions.ts'
-import { ACCESS_TOKEN_TTL_SECONDS } from './oauth-store.ts'
+import { ACCESS_TOKEN_TTL_SECONDS } from './oauth-app.ts'
 import { authorize, body, call, createTestService, expectError, grantTokens, REDIRECT_URI, type TestService } from '../../testing/timeline.ts'
 
 const CLIENT = { client_id: ACCOUNT.clientId, client_secret: ACCOUNT.clientSecret }

@@ -31,7 +31,9 @@ import { validationError } from '../http/errors.ts'
 import { json, noContent } from '../http/http.ts'
 import type { Route, RouteContext, ServiceDeps } from '../http/route.ts'
 import { REDIRECT_URLS_PATH } from '../../../shared/crm/redirect-urls.ts'
-import { OAuthErrorCode, oauthError, OAuthStore, type Fields, type TokenForm } from './oauth-store.ts'
+import { OAuthErrorCode, oauthError } from './oauth-app.ts'
+import type { Fields, TokenForm } from './oauth-requests.ts'
+import { OAuthStore } from './oauth-store.ts'
 
 /** Fields of a token request (RFC 6749 §4.1.3, §6, §2.3.1; RFC 7636). */
 const TOKEN_FIELDS = ['grant_type', 'client_id', 'client_secret', 'code', 'code_verifier', 'redirect_uri', 'refresh_token', 'scope'] as const

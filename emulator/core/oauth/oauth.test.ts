@@ -1,6 +1,6 @@
 import { ACCOUNT } from '../http/auth.ts'
 import { tablesOf } from '../../testing/objects.ts'
-import { s256Challenge } from './oauth-store.ts'
+import { s256Challenge } from './oauth-requests.ts'
 import { DEFAULT_REDIRECT_URLS, MAX_REDIRECT_URLS, REDIRECT_URLS_PATH } from '../../../shared/crm/redirect-urls.ts'
 import {
   authorize,

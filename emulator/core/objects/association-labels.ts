@@ -18,7 +18,8 @@
  * id through it.
  */
 import { z } from 'zod'
-import type { Database, Table } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import { conflict, notFound, validationError } from '../http/errors.ts'
 import { ASSOCIATION_TYPES, associationTypeFrom, associationTypesBetween, type AssociationCategory, type AssociationType } from '../../../shared/crm/association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type BuiltinObjectType as ObjectType } from './object-types.ts'

@@ -16,7 +16,8 @@
  * custom object and a standard one is).
  */
 import { z } from 'zod'
-import type { Database, Table } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import { ACCOUNT } from '../../../shared/crm/account.ts'
 import { OBJECT_TYPES, isBuiltinType, parseObjectType, type CustomObjectType, type ObjectType } from './object-types.ts'
 

@@ -24,9 +24,10 @@ import { json, noContent, parseInput } from '../http/http.ts'
 import type { Route, ServiceDeps } from '../http/route.ts'
 import { associationTypeFrom } from '../../../shared/crm/association-types.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type BuiltinObjectType as ObjectType, type ObjectType as AnyObjectType } from './object-types.ts'
-import { checkIdProperty, findRecord } from './object-routes.ts'
+import { checkIdProperty, findRecord } from './object-inputs.ts'
 import { toPublicObject } from './serialize.ts'
-import type { CrmRecord, ObjectStore } from './object-store.ts'
+import type { CrmRecord } from './crm-record.ts'
+import type { ObjectStore } from './object-store.ts'
 
 /** The object types the official client merges. */
 export const MERGEABLE_TYPES = ['contacts', 'companies', 'deals', 'tickets'] as const satisfies readonly ObjectType[]

@@ -13,7 +13,8 @@
  * dropped first.
  */
 import { z } from 'zod'
-import type { Database, Table } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import type { PipelineObjectType, PipelineRow, PipelineStage } from './pipelines.ts'
 
 /** Most entries kept per pipeline (its stages' included). */

@@ -4,7 +4,8 @@
  * an export carries them.
  */
 import { z } from 'zod'
-import type { Database, Table } from '../data/db.ts'
+import type { Database } from '../data/db.ts'
+import type { Table } from '../data/table.ts'
 import type { ObjectType } from './object-types.ts'
 
 const stageSchema = z.object({

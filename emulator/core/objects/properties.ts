@@ -1,20 +1,12 @@
 /**
- * Property definitions of each object type (the Property model of
- * GET /crm/v3/properties/{objectType}) and the one place where a property
- * value sent by a client is checked and normalized before it is stored.
- *
- * Values are stored as strings, as the real API returns them: numbers as
- * decimal text, booleans as "true"/"false", datetimes as ISO-8601 UTC, dates
- * as YYYY-MM-DD, e-mail addresses in lower case.
+ * The built-in property definitions of each object type (the Property model
+ * of GET /crm/v3/properties/{objectType}) and the properties a read returns
+ * by default. The account's custom properties are in property-catalog.ts;
+ * checking a value a client sends, in property-values.ts.
  */
-import { z } from 'zod'
-import type { Database, Table } from '../data/db.ts'
 import { isBuiltinType, type BuiltinObjectType, type ObjectType } from './object-types.ts'
 import { CALL_OUTCOMES } from '../../../shared/crm/call-outcomes.ts'
 import { CALL_STATUSES } from '../../../shared/crm/call-status.ts'
-import { parseInstant } from '../../../shared/crm/time.ts'
-import { urlFieldProblem } from '../http/url-field.ts'
-import { isActiveOwnerId } from '../../../shared/crm/account.ts'
 
 export const PROPERTY_TYPES = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool', 'phone_number'] as const
 export type PropertyType = (typeof PROPERTY_TYPES)[number]
@@ -297,7 +289,7 @@ const DEFINITIONS: Record<BuiltinObjectType, Map<string, PropertyDefinition & { 
 const CUSTOM_OBJECT_DEFINITIONS = define('objectinformation', { ...SYSTEM, hubspot_owner_id: OWNER })
 
 /** The built-in definitions of a type: its own, or those every custom type has. */
-function definitionsOf(objectType: ObjectType): Map<string, CheckedDefinition> {
+export function definitionsOf(objectType: ObjectType): Map<string, CheckedDefinition> {
   return isBuiltinType(objectType) ? DEFINITIONS[objectType] : CUSTOM_OBJECT_DEFINITIONS
 }
 
@@ -330,7 +322,8 @@ export const DEFAULT_PROPERTIES: Readonly<Record<BuiltinObjectType, readonly str
 /** A definition with the emulator-only rules the Property model has no field for. */
 export type CheckedDefinition = PropertyDefinition & { rules: ExtraRules }
 
-function withoutRules(def: CheckedDefinition): PropertyDefinition {
+/** The Property model of a definition: without the emulator-only rules. */
+export function withoutRules(def: CheckedDefinition): PropertyDefinition {
   const { rules: _rules, ...publicDef } = def
   return publicDef
 }
@@ -347,255 +340,6 @@ export function propertyDefinitions(objectType: ObjectType): PropertyDefinition[
 }
 
 /** Own lookups only: a name such as "__proto__" or "constructor" is never a property. */
-function builtin(objectType: ObjectType, name: string): CheckedDefinition | undefined {
+export function builtin(objectType: ObjectType, name: string): CheckedDefinition | undefined {
   return definitionsOf(objectType).get(name)
-}
-
-// ---------------------------------------------------------------------------
-// Custom properties and property groups (the properties API's writes)
-
-/** A property group (PropertyGroup of the properties API). */
-export interface PropertyGroup {
-  name: string
-  label: string
-  displayOrder: number
-  archived: boolean
-}
-
-const GROUP_LABELS: Record<string, string> = {
-  contactinformation: 'Contact information',
-  companyinformation: 'Company information',
-  dealinformation: 'Deal information',
-  ticketinformation: 'Ticket information',
-  callinformation: 'Call information',
-  noteinformation: 'Note information',
-  objectinformation: 'Object information',
-}
-
-/** The built-in groups of a type: every groupName its built-in properties use. */
-function builtinGroups(objectType: ObjectType): PropertyGroup[] {
-  const names = [...new Set([...definitionsOf(objectType).values()].map((d) => d.groupName))]
-  return names.map((name, displayOrder) => ({ name, label: GROUP_LABELS[name] ?? name, displayOrder, archived: false }))
-}
-
-const optionSchema = z.object({
-  label: z.string(),
-  value: z.string(),
-  hidden: z.boolean(),
-  displayOrder: z.number().int(),
-  description: z.string().optional(),
-})
-
-const definitionSchema = z.object({
-  name: z.string(),
-  label: z.string(),
-  type: z.enum(PROPERTY_TYPES),
-  fieldType: z.enum(FIELD_TYPES),
-  groupName: z.string(),
-  description: z.string(),
-  options: z.array(optionSchema),
-  displayOrder: z.number().int(),
-  hidden: z.boolean(),
-  hasUniqueValue: z.boolean(),
-  formField: z.boolean(),
-  calculated: z.boolean(),
-  externalOptions: z.boolean(),
-  hubspotDefined: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  archived: z.boolean(),
-  archivedAt: z.string().optional(),
-  modificationMetadata: z.object({ archivable: z.boolean(), readOnlyDefinition: z.boolean(), readOnlyValue: z.boolean() }),
-})
-const groupSchema = z.object({ name: z.string(), label: z.string(), displayOrder: z.number().int(), archived: z.boolean() })
-
-/** A custom property as stored (the Property model; archivedAt once archived). */
-export type CustomPropertyRow = z.infer<typeof definitionSchema>
-
-/**
- * The property definitions of one account: the built-in ones of every type
- * plus the custom properties and groups created through the properties API,
- * stored in the database (so an export carries them). Keys are
- * `${objectType}:${name}`.
- */
-export class PropertyCatalog {
-  readonly custom: Table<CustomPropertyRow>
-  readonly groups: Table<PropertyGroup>
-
-  constructor(db: Database) {
-    this.custom = db.table('crm_properties', definitionSchema as z.ZodType<CustomPropertyRow>)
-    this.groups = db.table('crm_property_groups', groupSchema)
-  }
-
-  /** A live property (built-in or custom) of the type, with its checks. */
-  get(objectType: ObjectType, name: string): CheckedDefinition | undefined {
-    const found = builtin(objectType, name)
-    if (found) return found
-    const row = this.custom.get(key(objectType, name))
-    if (!row || row.archived) return undefined
-    const { archivedAt: _archivedAt, ...def } = row
-    return { ...def, rules: {} }
-  }
-
-  /** The Property model of a live property, or undefined. */
-  definition(objectType: ObjectType, name: string): PropertyDefinition | undefined {
-    const def = this.get(objectType, name)
-    return def && withoutRules(def)
-  }
-
-  /** Every live property of the type (built-in first), or only the archived custom ones. */
-  list(objectType: ObjectType, archived = false): PropertyDefinition[] {
-    const custom = this.#customOf(objectType).filter((row) => row.archived === archived)
-    return [...(archived ? [] : propertyDefinitions(objectType)), ...(custom as PropertyDefinition[])]
-  }
-
-  /** A custom property row, live or archived. */
-  customRow(objectType: ObjectType, name: string): CustomPropertyRow | undefined {
-    return this.custom.get(key(objectType, name))
-  }
-
-  isBuiltin(objectType: ObjectType, name: string): boolean {
-    return builtin(objectType, name) !== undefined
-  }
-
-  putCustom(objectType: ObjectType, row: CustomPropertyRow): void {
-    this.custom.set(key(objectType, row.name), row)
-  }
-
-  /** Live custom properties of the type whose values must be unique. */
-  uniqueCustom(objectType: ObjectType): CustomPropertyRow[] {
-    return this.#customOf(objectType).filter((row) => !row.archived && row.hasUniqueValue)
-  }
-
-  #customOf(objectType: ObjectType): CustomPropertyRow[] {
-    const prefix = `${objectType}:`
-    return [...this.custom.entries()].filter(([k]) => k.startsWith(prefix)).map(([, row]) => row)
-  }
-
-  /** Groups of the type: built-in ones, then created ones (archived ones only when asked). */
-  listGroups(objectType: ObjectType, archived = false): PropertyGroup[] {
-    const created = [...this.groups.entries()].filter(([k, g]) => k.startsWith(`${objectType}:`) && g.archived === archived).map(([, g]) => g)
-    return [...(archived ? [] : builtinGroups(objectType)), ...created]
-  }
-
-  group(objectType: ObjectType, name: string): PropertyGroup | undefined {
-    const found = builtinGroups(objectType).find((g) => g.name === name)
-    if (found) return found
-    const row = this.groups.get(key(objectType, name))
-    return row && !row.archived ? row : undefined
-  }
-
-  isBuiltinGroup(objectType: ObjectType, name: string): boolean {
-    return builtinGroups(objectType).some((g) => g.name === name)
-  }
-
-  putGroup(objectType: ObjectType, group: PropertyGroup): void {
-    this.groups.set(key(objectType, group.name), group)
-  }
-}
-
-function key(objectType: ObjectType, name: string): string {
-  return `${objectType}:${name}`
-}
-
-/** One failed property of a write, as the real API lists them. */
-export interface PropertyProblem {
-  name: string
-  /** PROPERTY_DOESNT_EXIST, INVALID_OPTION, INVALID_NUMBER, ... */
-  error: string
-  message: string
-}
-
-/** Longest string value the real API stores. */
-export const MAX_VALUE_LENGTH = 65_536
-
-
-
-/**
- * Check one value for one property. Returns the stored form (a string, or
- * null to clear the property) or the problem. Does not check read-only or
- * object-level rules (those are the store's).
- */
-export function normalizeValue(
-  def: CheckedDefinition | undefined,
-  objectType: ObjectType,
-  name: string,
-  raw: unknown,
-): { ok: true; value: string | null } | { ok: false; problem: PropertyProblem } {
-  const fail = (error: string, message: string) => ({ ok: false as const, problem: { name, error, message } })
-  if (!def) return fail('PROPERTY_DOESNT_EXIST', `Property "${name}" does not exist`)
-  if (raw === null) return { ok: true, value: null }
-  if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
-    return fail('INVALID_PROPERTY_VALUE', `Property "${name}" must be a string, number, boolean or null, got ${Array.isArray(raw) ? 'an array' : typeof raw}`)
-  }
-  if (typeof raw === 'number' && !Number.isFinite(raw)) return fail('INVALID_NUMBER', `${raw} is not a valid number for "${name}"`)
-  const text = String(raw)
-  // An empty string clears the property, as in the real API.
-  if (text.trim() === '') return { ok: true, value: null }
-  if (text.length > MAX_VALUE_LENGTH) {
-    return fail('VALUE_TOO_LONG', `Property "${name}" is ${text.length} characters long; the limit is ${MAX_VALUE_LENGTH}`)
-  }
-  switch (def.type) {
-    case 'number': {
-      const trimmed = text.trim()
-      if (!/^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(trimmed) || !Number.isFinite(Number(trimmed))) {
-        return fail('INVALID_NUMBER', `"${text}" is not a valid number for "${name}"`)
-      }
-      return { ok: true, value: trimmed }
-    }
-    case 'bool': {
-      const lower = text.trim().toLowerCase()
-      if (lower !== 'true' && lower !== 'false') return fail('INVALID_BOOLEAN', `"${text}" is not a valid boolean for "${name}" (true or false)`)
-      return { ok: true, value: lower }
-    }
-    case 'datetime': {
-      const ms = parseInstant(text)
-      if (ms === undefined) {
-        return fail('INVALID_DATE', `"${text}" is not a valid datetime for "${name}" (epoch milliseconds or ISO 8601 with a zone)`)
-      }
-      return { ok: true, value: new Date(ms).toISOString() }
-    }
-    case 'date': {
-      const ms = parseInstant(text)
-      if (ms === undefined) return fail('INVALID_DATE', `"${text}" is not a valid date for "${name}" (YYYY-MM-DD or epoch milliseconds)`)
-      return { ok: true, value: new Date(ms).toISOString().slice(0, 10) }
-    }
-    case 'enumeration': {
-      if (def.rules.owner) {
-        // The real API checks the id against the account's active owners (a userId, or a deactivated owner, is refused).
-        const id = text.trim()
-        if (!isActiveOwnerId(id)) return fail('INVALID_OWNER_ID', `${text} is not a valid owner id`)
-        return { ok: true, value: id }
-      }
-      if (def.externalOptions || def.options.length === 0) return { ok: true, value: text }
-      if (def.fieldType === 'checkbox') {
-        // Multiple checkboxes: several options, separated by ";".
-        const chosen = text.split(';').filter((v) => v !== '')
-        const wrong = chosen.filter((v) => !def.options.some((o) => o.value === v))
-        if (wrong.length > 0) {
-          return fail('INVALID_OPTION', `${wrong.join(';')} was not one of the allowed options: [${def.options.map((o) => o.value).join(', ')}]`)
-        }
-        return { ok: true, value: chosen.join(';') }
-      }
-      if (!def.options.some((o) => o.value === text)) {
-        return fail(
-          'INVALID_OPTION',
-          `${text} was not one of the allowed options: [${def.options.map((o) => o.value).join(', ')}]`,
-        )
-      }
-      return { ok: true, value: text }
-    }
-    case 'phone_number':
-    case 'string':
-      if (def.rules.url) {
-        const problem = urlFieldProblem(text, def.rules.url === 'https')
-        if (problem !== null) return fail('INVALID_URL', `"${name}" ${problem}`)
-      }
-      if (name === 'email' && objectType === 'contacts') {
-        const email = text.trim().toLowerCase()
-        if (!/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u.test(email)) return fail('INVALID_EMAIL', `Email address ${text} is invalid`)
-        return { ok: true, value: email }
-      }
-      return { ok: true, value: text }
-  }
 }

@@ -27,7 +27,8 @@ import { boolParam, boundedArray, json, noContent, parseInput } from '../http/ht
 import type { Route, RouteContext, ServiceDeps } from '../http/route.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type BuiltinObjectType as ObjectType } from './object-types.ts'
 import { batchResponse, eachInput, toStandardError } from './serialize.ts'
-import { FIELD_TYPES, PROPERTY_TYPES, type CustomPropertyRow, type FieldType, type PropertyOption, type PropertyType } from './properties.ts'
+import { FIELD_TYPES, PROPERTY_TYPES, type FieldType, type PropertyOption, type PropertyType } from './properties.ts'
+import type { CustomPropertyRow } from './property-catalog.ts'
 
 /** Which field types each property type may be shown with. */
 const FIELD_TYPES_OF: Record<PropertyType, readonly FieldType[]> = {

@@ -28,7 +28,7 @@ import type { Route, ServiceDeps } from '../http/route.ts'
 import { fullyQualifiedName, type AssociationDefinitionRow, type SchemaRow } from './custom-objects.ts'
 import { OBJECT_TYPE_NAMES, OBJECT_TYPES, type CustomObjectType, type ObjectType } from './object-types.ts'
 import { newPropertyRow, propertyCreateSchema } from './property-routes.ts'
-import type { CustomPropertyRow } from './properties.ts'
+import type { CustomPropertyRow } from './property-catalog.ts'
 import type { ObjectStore } from './object-store.ts'
 
 /** Most custom object types one account may define (HubSpot's limit for an Enterprise account). */

@@ -10,8 +10,11 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { createCrmService, type CrmService } from '../service.ts'
-import { comparable, parseSearchRequest, queryFields, runSearch, searchPredicate, type SearchRequest } from './search.ts'
-import type { CrmRecord, ObjectType } from './object-store.ts'
+import { runSearch } from './search.ts'
+import { searchPredicate } from './search-match.ts'
+import { comparable, parseSearchRequest, queryFields, type SearchRequest } from './search-request.ts'
+import type { CrmRecord } from './crm-record.ts'
+import type { ObjectType } from './object-types.ts'
 import { own } from '../http/http.ts'
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z')

@@ -24,13 +24,14 @@
  *   so the query costs one substring search per record instead of a
  *   lower-casing of every property of every record.
  */
-import type { Table, TableIndex } from '../data/db.ts'
+import type { Table, TableIndex } from '../data/table.ts'
 import type { ObjectType } from './object-types.ts'
 import { own } from '../http/http.ts'
 import { phoneDigits, phoneKey } from '../../../shared/crm/phone.ts'
 import type { PropertyDefinition } from './properties.ts'
-import { comparable, type QueryField, type ResolvedFilter, type SearchRequest } from './search.ts'
-import type { AssociationRow, CrmRecord } from './object-store.ts'
+import { comparable, type QueryField, type ResolvedFilter, type SearchRequest } from './search-request.ts'
+import type { AssociationRow } from './association-rows.ts'
+import type { CrmRecord } from './crm-record.ts'
 
 type Key = string | number
 /** Ids of the records holding one key: one id, or several. */

@@ -1,5 +1,5 @@
 import { createTestService, expectError, type TestService } from '../../testing/timeline.ts'
-import { wildcardMatch } from './search.ts'
+import { wildcardMatch } from './search-match.ts'
 import { client, type Client } from '../../testing/objects.ts'
 
 let api: TestService

@@ -8,7 +8,8 @@ import { ApiError } from '../http/errors.ts'
 import { own } from '../http/http.ts'
 import type { ObjectType } from './object-types.ts'
 import { defaultProperties } from './properties.ts'
-import { propertyHistory, type CrmRecord, type ObjectStore, type ValueWithTimestamp } from './object-store.ts'
+import { propertyHistory, type CrmRecord, type ValueWithTimestamp } from './crm-record.ts'
+import type { ObjectStore } from './object-store.ts'
 
 export interface SimplePublicObject {
   id: string

@@ -1,4 +1,8 @@
-import { compileTemplate, escapeHtml, formatDate, interpolate, MAX_TEMPLATE_DEPTH, renderTemplate, TemplateError, type RenderInput } from './render.ts'
+import { interpolate, renderTemplate } from './render.ts'
+import { compileTemplate } from './template-compile.ts'
+import { escapeHtml } from './template-html.ts'
+import { formatDate } from './template-interpreter.ts'
+import { MAX_TEMPLATE_DEPTH, TemplateError, type RenderInput } from './template-rules.ts'
 import { body, call, createTestService, developer, expectError, oauthCredential, privateApp, type TestService } from '../../testing/timeline.ts'
 
 const NOV_14 = Date.UTC(2023, 10, 14, 22, 13, 20)

@@ -8,7 +8,7 @@
 import { z } from 'zod'
 import { validationError } from '../http/errors.ts'
 import { ownRecord } from '../http/http.ts'
-import { FORBIDDEN_KEYS } from './render.ts'
+import { FORBIDDEN_KEYS } from './template-rules.ts'
 import { urlField } from '../http/url-field.ts'
 
 /** The real timeline API's published limits, plus one emulator choice (batchInputs). */

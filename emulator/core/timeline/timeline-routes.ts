@@ -23,7 +23,7 @@
 import { z } from 'zod'
 import { ApiError, notFound, validationError, type ErrorBody } from '../http/errors.ts'
 import { boundedArray, html, intParam, json, noContent, ownRecord } from '../http/http.ts'
-import { DEV_APP } from '../oauth/oauth-store.ts'
+import { DEV_APP } from '../oauth/oauth-app.ts'
 import { parseObjectType } from '../objects/object-types.ts'
 import type { Route, RouteContext, ServiceDeps } from '../http/route.ts'
 import { renderTemplate } from './render.ts'
@@ -36,10 +36,9 @@ import {
   tokenInputSchema,
   tokenUpdateSchema,
 } from './schemas.ts'
-import {
-  checkTemplateSyntax,
-  eventResponse,
-  templateResponse, TIMELINE_OBJECT_TYPES, TimelineStore, tokenResponse, type EventRow, type TimelineObjectType } from './timeline-store.ts'
+import { checkTemplateSyntax } from './timeline-checks.ts'
+import { eventResponse, templateResponse, TIMELINE_OBJECT_TYPES, tokenResponse, type EventRow, type TimelineObjectType } from './timeline-rows.ts'
+import { TimelineStore } from './timeline-store.ts'
 
 const BASE = '/crm/v3/timeline'
 const TEMPLATES = `${BASE}/:appId/event-templates`

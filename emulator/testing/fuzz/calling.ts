@@ -10,7 +10,7 @@ import { VENDOR_NUMBERS_URL, VENDOR_RECORDING_ENDPOINT } from '../calling-vendor
 import { CHANNEL_CONNECTION_CHECK_PATH } from '../../core/calling/channel-connection.ts'
 import type { Route } from '../../core/http/route.ts'
 import { toRequest, type RequestSpec } from './hostile.ts'
-import type { Dice, Fixture, Recipe } from './valid.ts'
+import type { Dice, Fixture, Recipe } from './recipe-kit.ts'
 
 const json = (value: unknown) => ({ text: JSON.stringify(value), type: 'application/json' })
 const PAT = { authorization: `Bearer ${ACCOUNT.privateAppToken}` }
