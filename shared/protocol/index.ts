@@ -39,6 +39,7 @@ export {
   validateMessage,
 } from './catalogue.ts'
 export { FAILURE_REPLY, LENIENCY_RULES, judgeWidgetMessage } from './judgement.ts'
+export { hostCallId, isHostCallId } from './leniency.ts'
 export { SCHEMAS, schemasOf } from './envelopes.ts'
 export {
   CALL_RULES,

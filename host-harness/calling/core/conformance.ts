@@ -120,6 +120,12 @@ function dataOf(message: unknown): Record<string, unknown> {
   return isRecord(message) && isRecord(message.data) ? message.data : {}
 }
 
+/** The message as the host acted on it (engagementId 0 dropped, numeric strings read, …), judged as the controller judges it; undefined when it did not act. */
+function acted(message: unknown): { data?: unknown } | undefined {
+  const judged = judgeWidgetMessage(message)
+  return judged.act ? (judged.message as { data?: unknown }) : undefined
+}
+
 /** Calls still waiting for CALL_COMPLETED (with or without a ghost finding). */
 export function openCalls(state: ConformanceState): TrackedCall[] {
   return Object.values(state.calls).filter((c) => c.state === 'open' || c.state === 'ended' || c.state === 'ghost')
@@ -198,7 +204,9 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
         } else {
           const early = entry.beforeHandshake ?? !handshakeDone
           if (early) flag('before-handshake', entry.seq, `The widget sent ${type} before the SYNC/SYNC_ACK handshake completed.`)
-          const data = dataOf(entry.message)
+          let data = dataOf(entry.message)
+          // A call start as the host acted on it: one without externalCallId (SDK 0.6 and older) is tracked under the host's own id.
+          if (type === 'OUTGOING_CALL_STARTED' || type === 'INCOMING_CALL') data = dataOf(acted(entry.message) ?? entry.message)
           if ((type === 'OUTGOING_CALL_STARTED' || type === 'INCOMING_CALL') && typeof data.externalCallId === 'string' && data.externalCallId !== '') {
             const externalCallId = data.externalCallId
             const direction = type === 'INCOMING_CALL' ? 'inbound' : 'outbound'
@@ -206,9 +214,8 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
             flagGhosts(entry.seq, `another call, ${externalCallId}, started`, externalCallId)
             calls = { ...calls, [externalCallId]: { externalCallId, direction, createEngagement: data.createEngagement === true, state: 'open', startedSeq: entry.seq } }
           } else if (isCallEventType(type)) {
-            // The message as the host acted on it (engagementId 0 dropped, numeric strings read), judged as the controller judges it.
-            const judged = judgeWidgetMessage(entry.message)
-            const step = stepCallEvent(session, type, judged.act ? (judged.message as { data?: unknown }).data : data)
+            const judged = acted(entry.message)
+            const step = stepCallEvent(session, type, judged ? judged.data : data)
             session = step.session
             const first = added.length
             for (const finding of step.verdict.findings) flag(finding.rule, entry.seq, finding.message, finding.externalCallId, finding.severity)
