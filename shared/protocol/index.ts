@@ -40,6 +40,7 @@ export {
 } from './catalogue.ts'
 export { FAILURE_REPLY, LENIENCY_RULES, judgeWidgetMessage } from './judgement.ts'
 export { hostCallId, isHostCallId } from './leniency.ts'
+export { LEGACY_ACK_VERSION, ackHasNoCallCompleted } from './sdk-releases.ts'
 export { SCHEMAS, schemasOf } from './envelopes.ts'
 export {
   CALL_RULES,

@@ -32,6 +32,7 @@ import { TRAFFIC_LIMITS } from '../../../shared/traffic/traffic-file.ts'
 const keepNewest = <T,>(items: T[], max: number): T[] => (items.length > max ? items.slice(-max) : items)
 import {
   CALL_RULES,
+  ackHasNoCallCompleted,
   emptySession,
   engagementCreated,
   isCallEventType,
@@ -96,6 +97,8 @@ export interface TrackedCall {
 export interface ConformanceState {
   /** Whether the current widget document has completed the handshake. */
   handshakeDone: boolean
+  /** The widget's SDK has no callCompleted (0.0.6, told by its SYNC_ACK): an ended call is a finished one. */
+  endsWithCallEnded?: boolean
   calls: Readonly<Record<string, TrackedCall>>
   /** The call started last and not completed (what a call event without externalCallId refers to). */
   current?: string
@@ -151,13 +154,14 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
   let calls: Readonly<Record<string, TrackedCall>> = state.calls
   let session = state.session
   let handshakeDone = state.handshakeDone
+  let endsWithCallEnded = state.endsWithCallEnded === true
   const tracked = (id: string): TrackedCall | undefined => (Object.hasOwn(calls, id) ? calls[id] : undefined)
 
   /** Flags every call started with createEngagement that is not completed yet. */
   const flagGhosts = (seq: number | null, why: string, except?: string) => {
     for (const call of Object.values(calls)) {
       if (call.externalCallId === except || !call.createEngagement) continue
-      if (call.state !== 'open' && call.state !== 'ended') continue
+      if (call.state !== 'open' && (call.state !== 'ended' || endsWithCallEnded)) continue
       flag(
         'ghost-call',
         seq,
@@ -201,6 +205,7 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
       if (entry.direction === 'in') {
         if (type === 'SYNC_ACK') {
           handshakeDone = true
+          endsWithCallEnded = ackHasNoCallCompleted(entry.message)
         } else {
           const early = entry.beforeHandshake ?? !handshakeDone
           if (early) flag('before-handshake', entry.seq, `The widget sent ${type} before the SYNC/SYNC_ACK handshake completed.`)
@@ -231,8 +236,8 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
     }
   }
 
-  if (added.length === 0 && calls === state.calls && handshakeDone === state.handshakeDone && session === state.session) return state
-  const next: ConformanceState = { handshakeDone, calls, session, findings: added.length ? keepNewest([...state.findings, ...added], TRAFFIC_LIMITS.maxFindings) : state.findings, nextId }
+  if (added.length === 0 && calls === state.calls && handshakeDone === state.handshakeDone && endsWithCallEnded === (state.endsWithCallEnded === true) && session === state.session) return state
+  const next: ConformanceState = { handshakeDone, ...(endsWithCallEnded ? { endsWithCallEnded } : {}), calls, session, findings: added.length ? keepNewest([...state.findings, ...added], TRAFFIC_LIMITS.maxFindings) : state.findings, nextId }
   if (session.current !== undefined) next.current = session.current
   return next
 }
