@@ -63,7 +63,9 @@ export const LENIENCY_RULES: Readonly<Record<LeniencyRule, LeniencyRuleInfo>> = 
     evidence:
       `externalCallId is not in any SDK release's outgoingCall or incomingCall before 0.7.0: the READMEs to 0.2.x document outgoingCall({ phoneNumber, ` +
       `createEngagement }), and the vendor's demo sent outgoingCall/incomingCall({ createEngagement, toNumber, fromNumber }) until 0.7.0 added ` +
-      `externalCallId to it (${DEMO_REPO}: demos/demo-minimal-js/index.js at v0.6.0 and v0.7.0, pull request #222). The CRM logged those calls ` +
+      `externalCallId to it (${DEMO_REPO}: demos/demo-minimal-js/index.js at v0.6.0 and v0.7.0, pull request #222). The CRM created the ` +
+      'engagement "on receiving the outgoing_call event" (pull request #27) and its README asked integrations for outgoingCall({ createEngagement: true }) ' +
+      '(pull request #48); it logged those calls ' +
       '(README 0.2.x: callCompleted "will insert the engagement into the timeline"); no release note or docs page says it stopped accepting them.',
     severity: 'warning',
   },
