@@ -148,6 +148,18 @@ test.describe('check-widget', () => {
     expect(strict.output).toMatch(/Verdict: NOT READY: 1 of \d+ checks failed/)
   })
 
+  test("a widget on a published SDK release older than the types (0.5.1: no externalCallId, callAnswered() bare), worked through its own buttons by the generic driver: READY, its older shapes listed as warnings", async () => {
+    // The SDK matrix's widget (e2e/sdk-matrix.spec.ts runs it on every release in the harness; this is the release
+    // check-widget runs: the oldest with inbound calling, with every older shape but 0.0.6's).
+    const run = await checkWidget([fixture({ sdk: '0.5.1' }, 'sdk-matrix-widget'), '--port', String(block(16))], 140_000)
+    expect(run.code, run.output).toBe(0)
+    expect(run.output).toContain("Driver: generic (the widget's buttons by their accessible names)")
+    expect(run.output).toMatch(/outbound journey · widget placement\n[\s\S]*?Verdict: READY: all 8 checks passed; \d+ warnings/)
+    expect(run.output).toContain('⚠ warning: OUTGOING_CALL_STARTED: no externalCallId, the shape of SDK 0.6 and older')
+    expect(run.output).toContain('⚠ warning: CALL_ANSWERED: no data, as callAnswered() sends up to SDK 0.5.x')
+    expect(run.output).not.toContain('Call event without a started call')
+  })
+
   test('a widget that throws at startup: the report shows its own error (exit 1)', async () => {
     const base = block(1)
     const run = await checkWidget([fixture({ throwAtStartup: '1' }), '--port', String(base), '--driver', 'none', '--sync-timeout', '1500'])

@@ -11,7 +11,7 @@
  * is reported once. A journey that stopped outside any stage (`fatal`) fails
  * its first check the same way and skips the rest.
  */
-import { findingsOf, replayWire, type ReplayedMessage } from '../shared/protocol/index.ts'
+import { findingsOf, isHostCallId, replayWire, startedCallId, type ReplayedMessage } from '../shared/protocol/index.ts'
 import { FINAL_CALL_STATUSES } from '../shared/crm/call-status.ts'
 import type { JourneyKind, JourneyResult, StageName } from './journey.ts'
 import { payloadOf } from './message-log.ts'
@@ -129,7 +129,8 @@ export const CHECKS: readonly ConformanceCheck[] = [
       if (!ringing) return ['no INCOMING_CALL was recorded']
       const data = payloadOf(ringing)
       const problems: string[] = []
-      if (typeof data.externalCallId !== 'string' || data.externalCallId === '') problems.push(`externalCallId is ${show(data.externalCallId)}, expected a non-empty string`)
+      // Without externalCallId (SDK 0.6 and older) the host still logs the call: a warning, listed by the last check.
+      if (startedCallId(ringing.data) === null) problems.push(`externalCallId is ${show(data.externalCallId)}, expected a non-empty string`)
       if (typeof data.fromNumber !== 'string' || data.fromNumber.trim() === '') problems.push(`fromNumber is ${show(data.fromNumber)}, expected a phone number`)
       return problems
     },
@@ -146,14 +147,17 @@ export const CHECKS: readonly ConformanceCheck[] = [
       if (!started) return ['no OUTGOING_CALL_STARTED after DIAL_NUMBER']
       const data = payloadOf(started)
       const problems: string[] = []
-      if (typeof data.externalCallId !== 'string' || data.externalCallId === '') problems.push(`externalCallId is ${show(data.externalCallId)}, expected a non-empty string`)
-      if (typeof data.toNumber !== 'string' || data.toNumber.trim() === '') {
+      // Without externalCallId (SDK 0.6 and older) the host still logs the call: a warning, listed by the last check.
+      if (startedCallId(started.data) === null) problems.push(`externalCallId is ${show(data.externalCallId)}, expected a non-empty string`)
+      // The deprecated phoneNumber (outgoingCall's field in the READMEs up to SDK 0.2.x) stands for toNumber, as the host reads it.
+      const toNumber = data.toNumber ?? data.phoneNumber
+      if (typeof toNumber !== 'string' || toNumber.trim() === '') {
         problems.push(`toNumber is ${show(data.toNumber)}, expected the dialed number`)
       } else {
         const dialed = payloadOf(dial).phoneNumber
         const want = typeof dialed === 'string' ? digits(dialed) : ''
-        const got = digits(data.toNumber)
-        if (want !== '' && !(got.endsWith(want) || want.endsWith(got))) problems.push(`toNumber ${show(data.toNumber)} is not the dialed number ${show(dialed)}`)
+        const got = digits(toNumber)
+        if (want !== '' && !(got.endsWith(want) || want.endsWith(got))) problems.push(`toNumber ${show(toNumber)} is not the dialed number ${show(dialed)}`)
       }
       return problems
     },
@@ -183,7 +187,9 @@ export const CHECKS: readonly ConformanceCheck[] = [
       if (!j.engagement) return ['the engagement could not be read back from the CRM']
       const p = j.engagement.properties
       const problems: string[] = []
-      if (p.hs_call_external_id !== j.externalCallId) problems.push(`the engagement's hs_call_external_id is ${show(p.hs_call_external_id)}, expected ${show(j.externalCallId)}`)
+      // A call started without externalCallId has only the host's own id, which the CRM never stores.
+      const externalId = j.externalCallId !== null && isHostCallId(j.externalCallId) ? null : j.externalCallId
+      if ((p.hs_call_external_id ?? null) !== externalId) problems.push(`the engagement's hs_call_external_id is ${show(p.hs_call_external_id)}, expected ${show(externalId)}`)
       const status = p.hs_call_status ?? null
       if (status === null || !(FINAL_CALL_STATUSES as readonly string[]).includes(status)) {
         problems.push(`the engagement's hs_call_status is ${show(status)}: the timeline shows the call as not finished (expected one of ${FINAL_CALL_STATUSES.join(', ')})`)

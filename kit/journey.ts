@@ -23,7 +23,7 @@ import { expect } from '@playwright/test'
 import { StepSkipped, type DriverContext, type DriverStep, type WidgetDriver } from './drivers/types.ts'
 import type { CallEngagement, Harness } from './harness.ts'
 import { payloadOf, type MessageLog, type RecordedMessage } from './message-log.ts'
-import { replayWire } from '../shared/protocol/index.ts'
+import { replayWire, startedCallId } from '../shared/protocol/index.ts'
 import { messageOf } from './error-text.ts'
 import type { JourneyKind } from './journey-kinds.ts'
 import { frozenSentence, hungSentence, journeyBounds, stepMessage, type JourneyBounds } from './journey-waits.ts'
@@ -277,12 +277,14 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
     let dial: RecordedMessage | undefined
     let startedCall: RecordedMessage | undefined
     const nothingToDo = (what: string): StageOutcome => ({ status: 'passed', note: `${kind}: ${what}` })
-    /** The driver's step that starts the call; the message that says so is the journey's call (its externalCallId). */
+    /**
+     * The driver's step that starts the call; the message that says so is the journey's call, by the id the
+     * host acts on (its externalCallId, or the host's own id for a call an SDK 0.6 or older started without one).
+     */
     const callStarts = async (step: 'placeCall' | 'ring', started: () => RecordedMessage | undefined, type: string): Promise<StageOutcome> => {
       const outcome = await drive(step, step, started, type)
       startedCall = started()
-      const id = payloadOf(startedCall).externalCallId
-      result.externalCallId = typeof id === 'string' ? id : null
+      result.externalCallId = startedCall ? startedCallId(startedCall.data) : null
       return outcome
     }
     if (kind === 'outbound') {

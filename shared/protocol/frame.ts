@@ -74,6 +74,10 @@ export class WidgetFrame {
     iframe.title = this.#options.title ?? 'Calling widget'
     iframe.setAttribute('allow', this.#options.allow ?? 'microphone; autoplay')
     if (this.#options.sandbox !== undefined) iframe.setAttribute('sandbox', this.#options.sandbox)
+    // The browsers' default policy, whatever the page's own: the widget learns the host's origin (never its path),
+    // as from the CRM's pages. SDK 0.0.6 takes the host's origin from document.referrer (IFrameManager
+    // getDestinationHost) and answers no SYNC from any other; from 0.0.10 it reads SYNC's hostUrl.
+    iframe.referrerPolicy = 'strict-origin-when-cross-origin'
     iframe.setAttribute('width', this.#width)
     iframe.setAttribute('height', this.#height)
     iframe.addEventListener('load', this.#onLoad)

@@ -39,6 +39,8 @@ export {
   validateMessage,
 } from './catalogue.ts'
 export { FAILURE_REPLY, LENIENCY_RULES, judgeWidgetMessage } from './judgement.ts'
+export { hostCallId, isHostCallId } from './leniency.ts'
+export { LEGACY_ACK_VERSION, ackHasNoCallCompleted } from './sdk-releases.ts'
 export { SCHEMAS, schemasOf } from './envelopes.ts'
 export {
   CALL_RULES,
@@ -51,7 +53,7 @@ export {
   stepCallEvent,
 } from './call-session.ts'
 export type { CallEventType, CallFinding, CallRule, CallRuleInfo, CallSession, CallVerdict, SessionCall } from './call-session.ts'
-export { findingsOf, replayWire } from './session-replay.ts'
+export { findingsOf, replayWire, startedCallId } from './session-replay.ts'
 export type { ReplayedMessage, WireEntry } from './session-replay.ts'
 export type { Schemas } from './envelopes.ts'
 export type { AcceptedWidgetMessage, Deviation, Judgement, LeniencyRule, LeniencyRuleInfo, Severity } from './judgement.ts'

@@ -108,7 +108,7 @@ export function judgeWidgetMessage(raw: unknown): Judgement {
     const rawData = envelope.raw.data
     if (normalize && (rawData === undefined || rawData === null || isRecord(rawData))) {
       const copy = structuredClone(envelope.raw)
-      const data = normalize(isRecord(copy.data) ? copy.data : undefined, note)
+      const data = normalize(isRecord(copy.data) ? copy.data : undefined, note, copy)
       if (changed) {
         if (data === undefined) delete copy.data
         else copy.data = data

@@ -13,6 +13,7 @@ export type Severity = 'error' | 'warning'
 export type LeniencyRule =
   | 'engagement-by-call-id'
   | 'current-call'
+  | 'call-id-missing'
   | 'numeric-string'
   | 'property-null-or-empty'
   | 'property-not-string'
@@ -52,6 +53,20 @@ export const LENIENCY_RULES: Readonly<Record<LeniencyRule, LeniencyRuleInfo>> = 
     evidence:
       `demo-minimal-js answers END_CALL with cti.callEnded() and no payload at all (${DEMO_REPO}: demos/demo-minimal-js/index.js onEndCall). ` +
       'Thin evidence beyond that: the widget has one call at a time, so the current call is the one it means.',
+    severity: 'warning',
+  },
+  'call-id-missing': {
+    applies: 'OUTGOING_CALL_STARTED, INCOMING_CALL without externalCallId (the shape of SDK 0.6 and older)',
+    host:
+      'Logs the call as for any other: tracks it under a call id of its own (made from the messageId, never written to the CRM as ' +
+      'hs_call_external_id), creates the engagement when createEngagement is true, and applies the later call events that name no call to it.',
+    evidence:
+      `externalCallId is not in any SDK release's outgoingCall or incomingCall before 0.7.0: the READMEs to 0.2.x document outgoingCall({ phoneNumber, ` +
+      `createEngagement }), and the vendor's demo sent outgoingCall/incomingCall({ createEngagement, toNumber, fromNumber }) until 0.7.0 added ` +
+      `externalCallId to it (${DEMO_REPO}: demos/demo-minimal-js/index.js at v0.6.0 and v0.7.0, pull request #222). The CRM created the ` +
+      'engagement "on receiving the outgoing_call event" (pull request #27) and its README asked integrations for outgoingCall({ createEngagement: true }) ' +
+      '(pull request #48); it logged those calls ' +
+      '(README 0.2.x: callCompleted "will insert the engagement into the timeline"); no release note or docs page says it stopped accepting them.',
     severity: 'warning',
   },
   'numeric-string': {
@@ -112,6 +127,17 @@ export type Data = Record<string, unknown>
 export type Note = ((severity: Severity, path: string, message: string, rule?: LeniencyRule) => void) & { changed(): void }
 
 export { isRecord }
+
+/** The prefix of the call id the host gives a call started without externalCallId (rule call-id-missing). */
+const HOST_CALL_ID = 'ringside-call:'
+/** The host's own id for the call that `messageId` started (the same on every replay of the wire). */
+export function hostCallId(messageId: unknown): string {
+  return `${HOST_CALL_ID}${String(messageId).slice(0, 64)}`
+}
+/** True for an id the host gave a call itself: the widget never sent it, so the CRM never stores it. */
+export function isHostCallId(id: string): boolean {
+  return id.startsWith(HOST_CALL_ID)
+}
 /** Characters of a widget's value quoted in a finding: a value can be megabytes, the sentence stays short. */
 const SHOWN_CHARS = 120
 
@@ -146,7 +172,9 @@ const END_STATUSES: readonly unknown[] = Object.values(callEndStatus)
 function normalizeEngagementId(data: Data, note: Note, typed: 'number' | 'number|string', required: boolean): void {
   const path = 'data.engagementId'
   if (!Object.prototype.hasOwnProperty.call(data, 'engagementId') || data.engagementId === undefined) {
-    if (required) note('warning', path, "no engagementId: the host finds the call's engagement by externalCallId", 'engagement-by-call-id')
+    // Without externalCallId either, the call is the current one (rule current-call, noted with it).
+    const by = data.externalCallId === undefined ? "uses the current call's engagement" : "finds the call's engagement by externalCallId"
+    if (required) note('warning', path, `no engagementId: the host ${by}`, 'engagement-by-call-id')
     return
   }
   const value = data.engagementId
@@ -169,7 +197,24 @@ function normalizeCallRef(data: Data, note: Note): void {
   const id = data.externalCallId
   if (typeof id === 'string' && id !== '') return
   delete data.externalCallId
-  note('warning', 'data.externalCallId', `externalCallId is ${show(id)}: the host applies this to the current call`, 'current-call')
+  const what = id === undefined ? 'no externalCallId, the shape of SDK 0.6 and older (call events carry it from 0.7.0)' : `externalCallId is ${show(id)}`
+  note('warning', 'data.externalCallId', `${what}: the host applies this to the current call`, 'current-call')
+}
+
+/**
+ * OUTGOING_CALL_STARTED / INCOMING_CALL without externalCallId (rule call-id-missing): the host
+ * tracks the call under an id of its own, made from the message's messageId.
+ */
+function normalizeStartedCall(data: Data, note: Note, message: Data): void {
+  if (data.externalCallId !== undefined) return
+  data.externalCallId = hostCallId(message.messageId)
+  note('warning', 'data.externalCallId', 'no externalCallId, the shape of SDK 0.6 and older (outgoingCall and incomingCall take it from 0.7.0): the host logs the call under an id of its own', 'call-id-missing')
+}
+
+/** What a call event without data is, by type: the SDK releases whose method sends none. */
+const NO_DATA: Partial<Record<FromWidgetType, string>> = {
+  CALL_ANSWERED: 'no data, as callAnswered() sends up to SDK 0.5.x (its payload came in 0.6.0)',
+  CALL_ENDED: "no data, as SDK 0.0.6's callEnded() sends (the READMEs up to 0.2.x call callEnded() bare)",
 }
 
 function normalizeNumber(data: Data, key: string, path: string, note: Note): void {
@@ -207,27 +252,30 @@ function normalizeProperties(data: Data, note: Note): void {
  * Per type: turns the (cloned) data into what the host acts on, noting each change.
  * Returns the data to act on.
  */
-export const NORMALIZE: Partial<Record<FromWidgetType, (data: Data | undefined, note: Note) => Data | undefined>> = {
+export const NORMALIZE: Partial<Record<FromWidgetType, (data: Data | undefined, note: Note, message: Data) => Data | undefined>> = {
   INITIALIZED(data, note) {
     if (data) normalizeEngagementId(data, note, 'number', false)
     return data
   },
-  OUTGOING_CALL_STARTED(data, note) {
+  OUTGOING_CALL_STARTED(data, note, message) {
     if (data) normalizeNumber(data, 'callStartTime', 'data.callStartTime', note)
+    if (data) normalizeStartedCall(data, note, message)
     return data
   },
-  INCOMING_CALL(data, note) {
+  INCOMING_CALL(data, note, message) {
     if (data) normalizeNumber(data, 'callStartTime', 'data.callStartTime', note)
+    if (data) normalizeStartedCall(data, note, message)
     if (data && data.toNumber === undefined) {
       note('warning', 'data.toNumber', 'no toNumber; the type requires it (the host matches the caller by fromNumber and logs no hs_call_to_number)', 'to-number-missing')
     }
     return data
   },
-  CALL_ANSWERED: callRefOnly,
-  CALL_TRANSFERRED: callRefOnly,
+  CALL_ANSWERED: (data, note) => callRefOnly(data, note, 'CALL_ANSWERED'),
+  CALL_TRANSFERRED: (data, note) => callRefOnly(data, note, 'CALL_TRANSFERRED'),
   CALL_ENDED(data, note) {
-    const d = callRefOnly(data, note)
-    normalizeEngagementId(d, note, 'number', true)
+    const d = callRefOnly(data, note, 'CALL_ENDED')
+    // No data at all: the one finding says so (the SDK releases that send none).
+    if (data !== undefined && data !== null) normalizeEngagementId(d, note, 'number', true)
     const status = d.callEndStatus
     if (status !== undefined && !END_STATUSES.includes(status)) {
       delete d.callEndStatus
@@ -236,7 +284,7 @@ export const NORMALIZE: Partial<Record<FromWidgetType, (data: Data | undefined, 
     return d
   },
   CALL_COMPLETED(data, note) {
-    const d = callRefOnly(data, note)
+    const d = callRefOnly(data, note, 'CALL_COMPLETED')
     normalizeEngagementId(d, note, 'number|string', false)
     normalizeProperties(d, note)
     return d
@@ -259,9 +307,9 @@ export const NORMALIZE: Partial<Record<FromWidgetType, (data: Data | undefined, 
  */
 export const CLEAN_WHEN_VALID: ReadonlySet<FromWidgetType> = new Set(['OUTGOING_CALL_STARTED', 'INCOMING_CALL'])
 
-function callRefOnly(data: Data | undefined, note: Note): Data {
+function callRefOnly(data: Data | undefined, note: Note, type: FromWidgetType): Data {
   if (data === undefined || data === null) {
-    note('warning', 'data', 'no data: the host applies this to the current call', 'current-call')
+    note('warning', 'data', `${NO_DATA[type] ?? 'no data'}: the host applies this to the current call`, 'current-call')
     return {}
   }
   normalizeCallRef(data, note)

@@ -77,3 +77,15 @@ export function findingsOf(message: ReplayedMessage): Array<{ severity: 'error' 
   for (const f of message.verdict?.findings ?? []) out.push({ severity: f.severity, text: f.message })
   return out
 }
+
+/**
+ * The call id the host acts on for a recorded OUTGOING_CALL_STARTED / INCOMING_CALL: the widget's
+ * externalCallId, or the host's own id for a call started without one (SDK 0.6 and older, rule
+ * call-id-missing); null when the host did not act on it.
+ */
+export function startedCallId(raw: unknown): string | null {
+  const judgement = judgeWidgetMessage(raw)
+  if (!judgement.act || (judgement.type !== 'OUTGOING_CALL_STARTED' && judgement.type !== 'INCOMING_CALL')) return null
+  const data = (judgement.message as { data?: unknown }).data
+  return isRecord(data) && typeof data.externalCallId === 'string' && data.externalCallId !== '' ? data.externalCallId : null
+}

@@ -233,3 +233,25 @@ test('call events without externalCallId refer to the current call, as the host 
   expect(rules(state)).toEqual([])
   expect(openCalls(state)).toEqual([])
 })
+
+describe('widgets on SDK releases older than the types', () => {
+  const oldCall = () => [
+    inbound('OUTGOING_CALL_STARTED', { createEngagement: true, phoneNumber: '+1555' }),
+    inbound('CALL_ANSWERED'),
+    inbound('CALL_ENDED'),
+  ]
+
+  test('a call started without externalCallId (SDK 0.6 and older) is tracked: its later events are no call-without-start, only warnings', () => {
+    const state = run(...handshake(), ...oldCall(), inbound('CALL_COMPLETED', { engagementId: 501, hideWidget: false }))
+    expect(state.findings.filter((f) => f.severity === 'error')).toEqual([])
+    expect(rules(state)).not.toContain('call-without-start')
+    expect(openCalls(state)).toEqual([])
+  })
+
+  test("SDK 0.0.6 (SYNC_ACK version 0.0.1 without iFrameUrl) has no callCompleted: an ended call is no ghost when the next starts; on a later SDK it is", () => {
+    const ack006 = inbound('SYNC_ACK', { }, { message: { type: 'SYNC_ACK', messageId: 'h_1', version: '0.0.1' } })
+    expect(rules(run(outbound('SYNC'), ack006, ...oldCall(), ...oldCall()))).not.toContain('ghost-call')
+    const ack0010 = inbound('SYNC_ACK', {}, { message: { type: 'SYNC_ACK', messageId: 'h_1', version: '0.0.1', iFrameUrl: 'http://w' } })
+    expect(rules(run(outbound('SYNC'), ack0010, ...oldCall(), ...oldCall()))).toContain('ghost-call')
+  })
+})

@@ -32,6 +32,7 @@ import { TRAFFIC_LIMITS } from '../../../shared/traffic/traffic-file.ts'
 const keepNewest = <T,>(items: T[], max: number): T[] => (items.length > max ? items.slice(-max) : items)
 import {
   CALL_RULES,
+  ackHasNoCallCompleted,
   emptySession,
   engagementCreated,
   isCallEventType,
@@ -96,6 +97,8 @@ export interface TrackedCall {
 export interface ConformanceState {
   /** Whether the current widget document has completed the handshake. */
   handshakeDone: boolean
+  /** The widget's SDK has no callCompleted (0.0.6, told by its SYNC_ACK): an ended call is a finished one. */
+  endsWithCallEnded?: boolean
   calls: Readonly<Record<string, TrackedCall>>
   /** The call started last and not completed (what a call event without externalCallId refers to). */
   current?: string
@@ -118,6 +121,12 @@ export function initialConformance(): ConformanceState {
 
 function dataOf(message: unknown): Record<string, unknown> {
   return isRecord(message) && isRecord(message.data) ? message.data : {}
+}
+
+/** The message as the host acted on it (engagementId 0 dropped, numeric strings read, …), judged as the controller judges it; undefined when it did not act. */
+function acted(message: unknown): { data?: unknown } | undefined {
+  const judged = judgeWidgetMessage(message)
+  return judged.act ? (judged.message as { data?: unknown }) : undefined
 }
 
 /** Calls still waiting for CALL_COMPLETED (with or without a ghost finding). */
@@ -145,13 +154,14 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
   let calls: Readonly<Record<string, TrackedCall>> = state.calls
   let session = state.session
   let handshakeDone = state.handshakeDone
+  let endsWithCallEnded = state.endsWithCallEnded === true
   const tracked = (id: string): TrackedCall | undefined => (Object.hasOwn(calls, id) ? calls[id] : undefined)
 
   /** Flags every call started with createEngagement that is not completed yet. */
   const flagGhosts = (seq: number | null, why: string, except?: string) => {
     for (const call of Object.values(calls)) {
       if (call.externalCallId === except || !call.createEngagement) continue
-      if (call.state !== 'open' && call.state !== 'ended') continue
+      if (call.state !== 'open' && (call.state !== 'ended' || endsWithCallEnded)) continue
       flag(
         'ghost-call',
         seq,
@@ -195,10 +205,13 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
       if (entry.direction === 'in') {
         if (type === 'SYNC_ACK') {
           handshakeDone = true
+          endsWithCallEnded = ackHasNoCallCompleted(entry.message)
         } else {
           const early = entry.beforeHandshake ?? !handshakeDone
           if (early) flag('before-handshake', entry.seq, `The widget sent ${type} before the SYNC/SYNC_ACK handshake completed.`)
-          const data = dataOf(entry.message)
+          let data = dataOf(entry.message)
+          // A call start as the host acted on it: one without externalCallId (SDK 0.6 and older) is tracked under the host's own id.
+          if (type === 'OUTGOING_CALL_STARTED' || type === 'INCOMING_CALL') data = dataOf(acted(entry.message) ?? entry.message)
           if ((type === 'OUTGOING_CALL_STARTED' || type === 'INCOMING_CALL') && typeof data.externalCallId === 'string' && data.externalCallId !== '') {
             const externalCallId = data.externalCallId
             const direction = type === 'INCOMING_CALL' ? 'inbound' : 'outbound'
@@ -206,9 +219,8 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
             flagGhosts(entry.seq, `another call, ${externalCallId}, started`, externalCallId)
             calls = { ...calls, [externalCallId]: { externalCallId, direction, createEngagement: data.createEngagement === true, state: 'open', startedSeq: entry.seq } }
           } else if (isCallEventType(type)) {
-            // The message as the host acted on it (engagementId 0 dropped, numeric strings read), judged as the controller judges it.
-            const judged = judgeWidgetMessage(entry.message)
-            const step = stepCallEvent(session, type, judged.act ? (judged.message as { data?: unknown }).data : data)
+            const judged = acted(entry.message)
+            const step = stepCallEvent(session, type, judged ? judged.data : data)
             session = step.session
             const first = added.length
             for (const finding of step.verdict.findings) flag(finding.rule, entry.seq, finding.message, finding.externalCallId, finding.severity)
@@ -224,8 +236,8 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
     }
   }
 
-  if (added.length === 0 && calls === state.calls && handshakeDone === state.handshakeDone && session === state.session) return state
-  const next: ConformanceState = { handshakeDone, calls, session, findings: added.length ? keepNewest([...state.findings, ...added], TRAFFIC_LIMITS.maxFindings) : state.findings, nextId }
+  if (added.length === 0 && calls === state.calls && handshakeDone === state.handshakeDone && endsWithCallEnded === (state.endsWithCallEnded === true) && session === state.session) return state
+  const next: ConformanceState = { handshakeDone, ...(endsWithCallEnded ? { endsWithCallEnded } : {}), calls, session, findings: added.length ? keepNewest([...state.findings, ...added], TRAFFIC_LIMITS.maxFindings) : state.findings, nextId }
   if (session.current !== undefined) next.current = session.current
   return next
 }

@@ -509,7 +509,8 @@ describe('widgets shaped like the vendor demos (messages judged as CallingHost j
   test('a request the host ignores still gets its failure reply, with the reason', () => {
     host.post({ type: 'CALL_COMPLETED', data: 'done' })
     host.post({ type: 'FINALIZE_ENGAGEMENT', data: 7 })
-    host.post({ type: 'OUTGOING_CALL_STARTED', data: { toNumber: '+1 617 555 0101', createEngagement: true } })
+    // an externalCallId that is not a string (a missing one is the older SDKs' shape, logged: old-sdk.test.ts)
+    host.post({ type: 'OUTGOING_CALL_STARTED', data: { toNumber: '+1 617 555 0101', createEngagement: true, externalCallId: 42 } })
     expect(host.sentBy('updateEngagementFailed')).toEqual([{ error: { message: expect.stringContaining('The host ignored CALL_COMPLETED') } }])
     expect(host.sentBy('finalizeEngagementFailed')).toEqual([{ error: { message: expect.stringContaining('The host ignored FINALIZE_ENGAGEMENT') } }])
     expect(host.sentBy('createEngagementFailed')).toEqual([{ error: { message: expect.stringContaining('externalCallId') } }])

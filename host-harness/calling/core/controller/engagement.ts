@@ -8,7 +8,7 @@
  * applied here, before the API: the reply is *_FAILED with an "Injected fault"
  * message and no API call is made, so the CRM never holds a half-made call.
  */
-import type { AcceptedMessageOf as MessageOf, AcceptedPayload as Payload } from '../../../../shared/protocol/index.ts'
+import { isHostCallId, type AcceptedMessageOf as MessageOf, type AcceptedPayload as Payload } from '../../../../shared/protocol/index.ts'
 import { CALLING_APP_ID } from '../../../../shared/crm/account.ts'
 import { ApiRequestError } from '../../../lib/api-client.ts'
 import { callAssociationTypeId, objectTypeInfo, type ObjectType } from '../../../lib/crm-types.ts'
@@ -32,10 +32,11 @@ export async function createEngagement(
     return
   }
   const properties: Record<string, string> = {
-    hs_call_external_id: call.externalCallId,
     hs_call_source: 'INTEGRATIONS_PLATFORM',
     hs_call_app_id: String(CALLING_APP_ID),
   }
+  // A call the widget started without externalCallId (SDK 0.6 and older) has only the host's own id: the CRM stores none.
+  if (!isHostCallId(call.externalCallId)) properties.hs_call_external_id = call.externalCallId
   for (const [key, value] of Object.entries(base)) if (typeof value === 'string' && value.trim() !== '') properties[key] = value
   const record = call.record
   if (record && (record.objectType === 'contacts' || record.objectType === 'companies')) {

@@ -3,7 +3,7 @@
  * size), RESIZE_WIDGET, the widget's ERROR toasts, and the dock's visibility
  * (shown, hidden, minimized), which the widget hears about once it is ready.
  */
-import type { AcceptedPayload as Payload } from '../../../../shared/protocol/index.ts'
+import { getEntry, type AcceptedPayload as Payload } from '../../../../shared/protocol/index.ts'
 import { isRecord } from '../../../../shared/crm/guards.ts'
 import type { CallingStore, Visibility } from '../calling-store.ts'
 import { clampSize } from '../settings.ts'
@@ -28,14 +28,21 @@ export function resize(ctx: UiContext, width: number, height: number): void {
   ctx.store.getState().patch({ size })
 }
 
-/** ERROR: a toast with the widget's message (never window.alert). */
+/**
+ * ERROR: a toast with the widget's message (never window.alert). An UNKNOWN_MESSAGE_TYPE answer to
+ * a message the CRM sends gets none: every SDK release answers so to the host messages it predates
+ * (0.1.x has no handler for CREATE_ENGAGEMENT_SUCCEEDED, 0.0.6 none for ENGAGEMENT_CREATED), the real
+ * CRM sends them all the same, and a widget cannot route a type its SDK lacks. The answer stays in
+ * the inspector's traffic.
+ */
 export function onWidgetError(ctx: UiContext, data: Payload<'ERROR'>): void {
   if ('message' in data && typeof data.message === 'string') {
     ctx.store.getState().alert(data.message, 'widget')
   } else if ('type' in data && data.type === 'UNKNOWN_MESSAGE_TYPE') {
     const original = data.data.originalMessage
-    const type = isRecord(original) && typeof original.type === 'string' ? original.type : 'a message'
-    ctx.store.getState().alert(`The widget did not understand ${type} (UNKNOWN_MESSAGE_TYPE).`, 'widget')
+    const type = isRecord(original) && typeof original.type === 'string' ? original.type : undefined
+    if (type !== undefined && getEntry(type)?.direction === 'host-to-widget') return
+    ctx.store.getState().alert(`The widget did not understand ${type ?? 'a message'} (UNKNOWN_MESSAGE_TYPE).`, 'widget')
   }
 }
 
