@@ -7,12 +7,15 @@
  * public CDNs serve the npm package (the mapping: shared/sdk-cdn/cdn-urls.ts). The
  * files are the CDN builds in dist/sdk/cdn/ (`npm run build`), with the release
  * written in; an unknown version or file gets a 404 whose body says what is served.
+ * A prerelease pin of a release Ringside holds gets that release, with the pin written in
+ * too: the build says so in the widget's console and in its SYNC_ACK, where the harness
+ * and check-widget show it (shared/sdk-cdn/cdn-urls.ts, Substitution).
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { ServerResponse } from 'node:http'
-import { parseServedPath, resolveSdkRequest, type CdnFile } from '../shared/sdk-cdn/cdn-urls.ts'
-import { RELEASE_SLOT } from '../shared/sdk-cdn/releases.ts'
+import { parseServedPath, requestedText, resolveSdkRequest, substitutionSentence, type CdnFile } from '../shared/sdk-cdn/cdn-urls.ts'
+import { RELEASE_SLOT, REQUESTED_SLOT } from '../shared/sdk-cdn/releases.ts'
 import { PACKAGE_VERSION } from './package-info.ts'
 
 /** The build of each file (package/sdk-cdn-script.ts, package/sdk-cdn-module.ts; see tsup.config.ts). */
@@ -44,8 +47,9 @@ export function serveCdnSdk(path: string, res: ServerResponse, distRoot: string)
     'cache-control': exact ? 'public, max-age=31536000, immutable' : 'no-cache',
     // Loaded by widgets on other origins, also with <script crossorigin> or import().
     'access-control-allow-origin': '*',
+    ...(resolution.substitution !== undefined ? { 'x-ringside-sdk-substitution': substitutionSentence(resolution.substitution) } : {}),
   })
-  res.end(readFileSync(file, 'utf8').replaceAll(RELEASE_SLOT, resolution.release.version))
+  res.end(readFileSync(file, 'utf8').replaceAll(RELEASE_SLOT, resolution.release.version).replaceAll(REQUESTED_SLOT, requestedText(resolution)))
   return true
 }
 

@@ -76,6 +76,18 @@ test('a conforming call passes every check', () => {
   for (const [id, outcome] of Object.entries(all)) expect(outcome, id).toEqual({ status: 'passed' })
 })
 
+test('a vendor library’s own messages (not calling-SDK messages) fail no check, before SYNC_ACK or after', () => {
+  const vendor = (data: unknown): RawRecord => ({ ...fromWidget('x'), data })
+  const traffic = [vendor({ event: 'agent-ready' }), vendor('vendor:ping'), vendor({ type: 'vendor:ready' }), vendor({ messageId: 'v1' }), vendor({ type: 'LOGGED_IN' })]
+  const wire = conformingWire()
+  const all = outcomes(journey([wire[0]!, ...traffic, ...wire.slice(1, 3), ...traffic, ...wire.slice(3)]))
+  for (const [id, outcome] of Object.entries(all)) expect(outcome, id).toEqual({ status: 'passed' })
+  const log = new MessageLog(ORIGINS)
+  traffic.forEach((record) => log.add(record))
+  expect(log.fromWidget().every((r) => r.notSdk === true)).toBe(true)
+  expect(log.ofType('LOGGED_IN')).toEqual([])
+})
+
 test('each protocol flaw fails its own check and names the problem', () => {
   const wire = conformingWire()
   const cases: Array<{ id: string; wire: RawRecord[]; problem: string | RegExp }> = [
