@@ -38,9 +38,9 @@ test('server mode: /sdk/npm/ answers a prerelease pin with the release, naming t
   expect((await unheld.text()).trim()).toMatch(REFUSAL)
 })
 
-test('server mode: a widget page loading the pinned path handshakes, and the inspector warns with the substitution', async ({ page, harness }) => {
+test('server mode: a widget page loading the pinned path from the widget origin handshakes, and the inspector warns with the substitution', async ({ page, harness }) => {
   const widgetUrl = `${ORIGINS.widget}/prerelease-server-widget/`
-  await page.context().route(`${widgetUrl}**`, (route) => route.fulfill({ contentType: 'text/html', body: widgetPage(`${ORIGINS.harness}/sdk/npm/${SDK}@0.9.3-alpha.0/dist/main.js`) }))
+  await page.context().route(`${widgetUrl}**`, (route) => route.fulfill({ contentType: 'text/html', body: widgetPage(`/sdk/npm/${SDK}@0.9.3-alpha.0/dist/main.js`) }))
   await harness.open({ widgetUrl, route: '/contacts/1', waitFor: 'handshake' })
   await expect(harness.widget.locator('#status')).toHaveText('ready')
   await expect.poll(() => harness.inspector.findings()).toContain('warning: SDK release substituted for a prerelease: 1')
