@@ -39,7 +39,7 @@ test('the vendor library’s messages are dropped: the call is logged, the inspe
   // Each kind the library posts is in the traffic, greyed and named as what it is.
   const notSdk = harness.inspector.region.getByRole('list', { name: 'Messages' }).getByRole('listitem', { name: /^not a calling-SDK message/ })
   expect(await notSdk.count()).toBeGreaterThanOrEqual(20)
-  await expect(notSdk.first()).toContainText('not a calling-SDK message (dropped, as the SDK drops it)')
+  await expect(notSdk.first()).toContainText('not a calling-SDK message (no type, no messageId): dropped, as the SDK drops it')
   await expect(notSdk.filter({ hasText: 'LOGGED_IN' }).first()).toBeVisible()
   // No finding: not "sent before the handshake", not "invalid message".
   expect(await harness.inspector.findings()).toEqual([])

@@ -88,6 +88,17 @@ test('a vendor library’s own messages (not calling-SDK messages) fail no check
   expect(log.ofType('LOGGED_IN')).toEqual([])
 })
 
+test('a SYNC_ACK from Ringside’s CDN build standing in for a prerelease: the handshake passes with a warning naming the substitution', () => {
+  const wire = conformingWire()
+  const ack = wire[1]!
+  const withSubstitution = [wire[0]!, { ...ack, data: { ...(ack.data as object), ringsideSdkSubstitution: { requested: '0.9.3-alpha.0', served: '0.9.3' } } }, ...wire.slice(2)]
+  expect(outcomes(journey(withSubstitution)).handshake).toEqual({
+    status: 'passed',
+    warnings: ['The widget pins @hubspot/calling-extensions-sdk@0.9.3-alpha.0, a prerelease Ringside does not hold: Ringside serves the release 0.9.3 in its place.'],
+  })
+  expect(outcomes(journey(wire)).handshake).toEqual({ status: 'passed' })
+})
+
 test('each protocol flaw fails its own check and names the problem', () => {
   const wire = conformingWire()
   const cases: Array<{ id: string; wire: RawRecord[]; problem: string | RegExp }> = [

@@ -109,7 +109,7 @@ const InspectorRow = memo(function InspectorRow({ entry, findings, partners, ope
         </button>
         <span className={`tag ${entry.notSdk ? 'tag--muted' : !entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
           {entry.notSdk
-            ? 'not a calling-SDK message (dropped, as the SDK drops it)'
+            ? `${entry.reason ?? 'not a calling-SDK message'}: dropped, as the SDK drops it`
             : !entry.valid
             ? entry.direction === 'in'
               ? `ignored: ${entry.reason ?? 'unknown reason'}`
