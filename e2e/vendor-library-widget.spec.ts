@@ -1,31 +1,20 @@
 /**
  * A widget whose page also runs a vendor's own client library, which posts its own
- * messages to the CRM page (e2e/fixtures/vendor-library-widget: plain objects, strings,
- * objects with only a `type` or only a `messageId`, before the handshake and during
- * calls), beside the npm SDK 0.9.7. The SDK's receiving side drops such messages without
- * a word; so does the host: the widget works, the inspector shows them greyed as "not a
- * calling-SDK message" with no finding, and check-widget says READY.
+ * messages to the CRM page beside the npm SDK 0.9.7 (e2e/fixtures/driverless-widget with
+ * `?vendor=1`: plain objects, strings, objects with only a `type` or only a `messageId`,
+ * before the handshake, on a heartbeat and at every click). The SDK's receiving side drops
+ * such messages without a word; so does the host: the widget works, the inspector shows them
+ * greyed as "not a calling-SDK message" with no finding, and check-widget says READY.
  */
 import { expect, test } from '@playwright/test'
-import { Harness, type CallEngagement } from './kit/harness.ts'
-import { fixtureUrl, kitOrigins } from './kit/origins.ts'
+import type { CallEngagement } from './kit/harness.ts'
 import { checkWidget, portBlock } from './support/check-widget-run.ts'
+import { logDriverlessCall } from './support/driverless-call.ts'
 import { ORIGINS } from './origins.ts'
 
-const CONTACT = { id: '1', phone: '+1 617 555 0101' }
-
 test('the vendor library’s messages are dropped: the call is logged, the inspector greys them and finds nothing', async ({ page, baseURL }) => {
-  const harness = new Harness(page)
-  await harness.open({ widgetUrl: fixtureUrl(kitOrigins(baseURL), 'vendor-library-widget'), route: `/contacts/${CONTACT.id}`, waitFor: 'handshake' })
-  const frame = harness.widget
-  await expect(frame.getByRole('status', { name: 'Dialer status' })).toHaveText('Ready')
-  await harness.pressCall(CONTACT.phone)
-  await frame.getByRole('button', { name: 'Dial' }).click()
-  await frame.getByRole('button', { name: 'Simulate answer' }).click()
-  await frame.getByRole('button', { name: 'End call' }).click()
-  await frame.getByLabel('Call notes').fill('Typed beside a chatty vendor library')
-  await frame.getByRole('button', { name: 'Log call' }).click()
-  await expect(frame.getByRole('status', { name: 'Dialer status' })).toHaveText('Call logged')
+  const harness = await logDriverlessCall(page, baseURL, { vendor: '1' }, 'Typed beside a chatty vendor library')
+  await expect(harness.widget.getByRole('status', { name: 'Dialer status' })).toHaveText('Call logged')
 
   let call: CallEngagement | undefined
   await expect
@@ -44,16 +33,16 @@ test('the vendor library’s messages are dropped: the call is logged, the inspe
   // No finding: not "sent before the handshake", not "invalid message".
   expect(await harness.inspector.findings()).toEqual([])
   expect(await harness.inspector.problemCount('widget → host')).toBe(0)
-  // The widget's own SDK messages are judged as usual (no LOGGED_IN from the SDK: the vendor's has no messageId).
+  // The widget's own SDK messages are judged as usual: one LOGGED_IN (the SDK's; the library's has no messageId).
   await expect(harness.inspector.entries('OUTGOING_CALL_STARTED')).toHaveCount(1)
-  await expect(harness.inspector.entries('LOGGED_IN')).toHaveCount(0)
+  await expect(harness.inspector.entries('LOGGED_IN')).toHaveCount(1)
 })
 
-test('check-widget: READY for the widget beside the vendor library, all checks passed with no warning', async () => {
+test('check-widget with the generic driver: READY for the widget beside the vendor library, no warning', async () => {
   test.setTimeout(150_000)
-  const run = await checkWidget([`${ORIGINS.testWidgets}/e2e/fixtures/vendor-library-widget/?auto=1`, '--port', String(portBlock(27)), '--driver', 'none'])
+  const run = await checkWidget([`${ORIGINS.testWidgets}/e2e/fixtures/driverless-widget/?vendor=1`, '--port', String(portBlock(27))])
   expect(run.code, run.output).toBe(0)
-  expect(run.output).toMatch(/outbound journey · widget placement\n[\s\S]*?Verdict: READY: all \d+ checks passed\n/)
+  expect(run.output).toMatch(/outbound journey · widget placement\n[\s\S]*?Verdict: READY: all 8 checks passed\n/)
   expect(run.output).toContain('✔ sends nothing before SYNC_ACK')
   expect(run.output).not.toMatch(/⚠|not a calling-SDK|invalid/i)
 })
