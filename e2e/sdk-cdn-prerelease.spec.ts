@@ -6,8 +6,10 @@
  * prerelease of a release it does not hold keeps the clear refusal. Both ways: the server's
  * /sdk/npm/ path (server mode) and the kit's routed CDN URLs (offline).
  */
+import { createServer } from 'node:http'
 import { expect, test } from './kit/fixtures.ts'
 import { ORIGINS } from './origins.ts'
+import { checkWidget, portBlock } from './support/check-widget-run.ts'
 import { blockInternet } from './support/offline.ts'
 
 const SDK = '@hubspot/calling-extensions-sdk'
@@ -66,4 +68,23 @@ test('the kit’s routed CDN: jsDelivr @0.9.3-alpha.0 gets 0.9.3 offline with th
   await page.context().route(`${unheldUrl}**`, (route) => route.fulfill({ contentType: 'text/html', body: widgetPage(`https://cdn.jsdelivr.net/npm/${SDK}@0.9.99-alpha.0/dist/main.js`) }))
   await harness.open({ widgetUrl: unheldUrl, route: '/contacts/1', waitFor: 'shell' })
   await expect.poll(() => sdkCdn!.problems()).toEqual([expect.stringMatching(/^The widget loads the calling SDK from https:\/\/cdn\.jsdelivr\.net\/npm\/@hubspot\/calling-extensions-sdk@0\.9\.99-alpha\.0\/dist\/main\.js, but Ringside serves .*, not "0\.9\.99-alpha\.0"\.$/)])
+})
+
+test('check-widget: a widget pinning …@0.9.3-alpha.0 from jsDelivr is READY, with a warning naming the substitution', async () => {
+  test.setTimeout(150_000)
+  // The jsDelivr fixture (e2e/fixtures/cdn-script-widget), its pin changed to the prerelease HubSpot's CDN-load demo uses.
+  const fixture = await (await fetch(`${ORIGINS.testWidgets}/e2e/fixtures/cdn-script-widget/`)).text()
+  const html = fixture.replace(`${SDK}@0.9.7/dist/main.js`, `${SDK}@0.9.3-alpha.0/dist/main.js`)
+  expect(html).toContain('@0.9.3-alpha.0/dist/main.js')
+  const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html))
+  const port = portBlock(28)
+  await new Promise<void>((listening) => server.listen(port, '127.0.0.1', listening))
+  try {
+    const run = await checkWidget([`http://127.0.0.1:${port}/?auto=1`, '--port', String(portBlock(29)), '--driver', 'none'])
+    expect(run.code, run.output).toBe(0)
+    expect(run.output).toContain(`⚠ warning: ${SENTENCE}`)
+    expect(run.output).toMatch(/outbound journey · widget placement\n[\s\S]*?Verdict: READY: all \d+ checks passed; \d+ warnings? \(they fail only with --strict\)/)
+  } finally {
+    server.close()
+  }
 })
