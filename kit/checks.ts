@@ -16,6 +16,7 @@ import { FINAL_CALL_STATUSES } from '../shared/crm/call-status.ts'
 import type { JourneyKind, JourneyResult, StageName } from './journey.ts'
 import { payloadOf } from './message-log.ts'
 import { firstLine } from './error-text.ts'
+import { substitutionInAck, substitutionSentence } from '../shared/sdk-cdn/cdn-urls.ts'
 
 /**
  * `warnings`: deviations the real CRM copes with (listed in the report; they fail
@@ -41,7 +42,8 @@ export interface ConformanceCheck {
 }
 
 
-const fromWidget = (j: JourneyResult) => j.log.filter((r) => r.direction === 'from-widget')
+/** The widget's calling-SDK messages: a vendor library's own traffic in its page (notSdk) is not the widget's SDK use. */
+const fromWidget = (j: JourneyResult) => j.log.filter((r) => r.direction === 'from-widget' && r.notSdk !== true)
 const toWidget = (j: JourneyResult) => j.log.filter((r) => r.direction === 'to-widget')
 const show = (value: unknown) => (value === undefined ? 'undefined' : JSON.stringify(value))
 const digits = (value: string) => value.replace(/\D/g, '')
@@ -82,6 +84,8 @@ export const CHECKS: readonly ConformanceCheck[] = [
     id: 'handshake',
     title: (j) => `answers the host's SYNC with SYNC_ACK within the sync timeout (${j.syncTimeoutMs} ms)`,
     needs: ['handshake'],
+    // Ringside's CDN build stands in for a prerelease the widget pinned: said in its SYNC_ACK.
+    warnings: (j) => fromWidget(j).flatMap((r) => (r.type === 'SYNC_ACK' ? [substitutionInAck(r.data)] : [])).flatMap((s) => (s === null ? [] : [substitutionSentence(s)])).slice(0, 1),
     problems(j) {
       const syncIds = new Set(toWidget(j).filter((r) => r.type === 'SYNC').map((r) => (r.data as { messageId?: unknown }).messageId))
       const acks = fromWidget(j).filter((r) => r.type === 'SYNC_ACK')

@@ -4,6 +4,7 @@
  * is the Node side only (no Playwright page access): storage, filters and
  * waits, so the checks can also run on a log built by hand.
  */
+import { notSdkReason } from '../shared/protocol/index.ts'
 
 /** Which way a recorded message went, seen from the calling protocol. */
 export type WireDirection = 'from-widget' | 'to-widget' | 'other'
@@ -27,6 +28,11 @@ export interface RecordedMessage {
   readonly direction: WireDirection
   /** `data.type` when it is a string, else null. */
   readonly type: string | null
+  /**
+   * Not a calling-SDK message (no `type` or no `messageId`, as the SDK tests it): e.g. a vendor
+   * library's own traffic in the widget's page. Kept in the log; never a protocol message.
+   */
+  readonly notSdk?: true
 }
 
 /** A partial object (deep subset of the message) or a predicate. */
@@ -138,6 +144,7 @@ export class MessageLog {
   addAll(raws: readonly RawRecord[]): RecordedMessage[] {
     const added = raws.map((raw) => {
       const record: RecordedMessage = { ...raw, seq: ++this.#seq, direction: classify(raw, this.#origins), type: typeOf(raw.data) }
+      if (notSdkReason(raw.data) !== undefined) (record as { notSdk?: true }).notSdk = true
       let at = this.#records.length
       while (at > 0 && this.#records[at - 1]!.time > record.time) at -= 1
       this.#records.splice(at, 0, record)
@@ -168,9 +175,9 @@ export class MessageLog {
     return this.#records.filter((r) => r.direction === 'to-widget')
   }
 
-  /** Protocol messages of `type`, either way (records classified 'other' are left out). */
+  /** Protocol messages of `type`, either way (records classified 'other', and those that are not SDK messages, are left out). */
   ofType(type: string, direction?: WireDirection): RecordedMessage[] {
-    return this.#records.filter((r) => r.type === type && r.direction !== 'other' && (direction === undefined || r.direction === direction))
+    return this.#records.filter((r) => r.type === type && r.direction !== 'other' && r.notSdk !== true && (direction === undefined || r.direction === direction))
   }
 
   /** The first protocol message of `type` (optionally matching), or undefined. */
@@ -202,7 +209,7 @@ export class MessageLog {
         const found: RecordedMessage[] = []
         for (const r of this.#records) {
           if (found.length === types.length) break
-          if (r.direction !== 'other' && r.type === types[found.length] && (options.direction === undefined || r.direction === options.direction)) found.push(r)
+          if (r.direction !== 'other' && r.notSdk !== true && r.type === types[found.length] && (options.direction === undefined || r.direction === options.direction)) found.push(r)
         }
         return found.length === types.length ? found : undefined
       },

@@ -3,10 +3,12 @@
  * offline by the Ringside server's CDN builds, for every page of a browser context:
  * the widget's frame, the calling window, tabs the user opens. The mapping is
  * shared/sdk-cdn/cdn-urls.ts; the kit's fixtures, check-widget and `ringside open`
- * all install it with routeSdkCdn().
+ * all install it with routeSdkCdn(). A prerelease pin of a release Ringside holds is answered
+ * with that release; the served file announces it in its SYNC_ACK, where the harness and the
+ * checks warn (cdn-urls.ts, Substitution).
  */
 import type { BrowserContext, Route } from '@playwright/test'
-import { CDN_SDK_URL, parseCdnUrl, resolveSdkRequest, servedPath } from '../shared/sdk-cdn/cdn-urls.ts'
+import { CDN_SDK_URL, parseCdnUrl, resolveSdkRequest, servedPath, substitutionSentence } from '../shared/sdk-cdn/cdn-urls.ts'
 
 export interface SdkCdnRoutes {
   /** One sentence per SDK URL that could not be answered (an unknown version, a file not served). */
@@ -18,8 +20,8 @@ export interface SdkCdnRoutes {
 const MAX_PROBLEMS = 10
 
 export interface SdkCdnListeners {
-  /** An SDK URL was answered with `release`. */
-  onServed?: (url: string, release: string) => void
+  /** An SDK URL was answered with `release`; `substitution`: the sentence naming the release served for a prerelease pin. */
+  onServed?: (url: string, release: string, substitution?: string) => void
   /** An SDK URL could not be answered (the sentence problems() lists). */
   onProblem?: (text: string) => void
 }
@@ -50,7 +52,7 @@ export async function routeSdkCdn(context: BrowserContext, harnessOrigin: string
     }
     if (response.status() !== 200) return fail(route, url, (await response.text()).trim() || `Ringside's server answered ${response.status()}.`)
     served += 1
-    listeners.onServed?.(url, resolution.release.version)
+    listeners.onServed?.(url, resolution.release.version, resolution.substitution && substitutionSentence(resolution.substitution))
     return route.fulfill({ response })
   })
   return { problems: () => [...problems], served: () => served }

@@ -20,7 +20,9 @@ export function trafficFromLog(log: readonly RecordedMessage[], widgetUrl: strin
   const messages: TrafficMessage[] = []
   for (const record of log) {
     if (record.direction === 'other') continue
-    messages.push({ seq: messages.length + 1, time: record.time, direction: record.direction === 'from-widget' ? 'in' : 'out', type: record.type, message: record.data })
+    const message: TrafficMessage = { seq: messages.length + 1, time: record.time, direction: record.direction === 'from-widget' ? 'in' : 'out', type: record.type, message: record.data }
+    if (record.notSdk === true && record.direction === 'from-widget') message.notSdk = true
+    messages.push(message)
   }
   return { format: TRAFFIC_FORMAT, version: TRAFFIC_VERSION, exportedAt: new Date().toISOString(), source: 'ringside kit (recorded wire)', widgetUrl, messages, requests: [] }
 }

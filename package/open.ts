@@ -106,7 +106,7 @@ export async function runOpen(path: string, options: OpenOptions): Promise<0 | 2
     return problem(`Chromium (${executablePath}) did not start: ${reason}${process.env.DISPLAY || process.platform !== 'linux' ? '' : ' (no display: set DISPLAY, or pass --headless)'}`)
   }
   await routeSdkCdn(context, origin, {
-    onServed: (url, release) => process.stdout.write(`  SDK ${url} → Ringside's ${release}\n`),
+    onServed: (url, release, substitution) => process.stdout.write(`  SDK ${url} → Ringside's ${release}${substitution ? ` (warning: ${substitution})` : ''}\n`),
     onProblem: (text) => process.stderr.write(`  ${text}\n`),
   })
   const closed = new Promise<void>((done) => context.on('close', () => done()))

@@ -76,6 +76,29 @@ test('a conforming call passes every check', () => {
   for (const [id, outcome] of Object.entries(all)) expect(outcome, id).toEqual({ status: 'passed' })
 })
 
+test('a vendor library’s own messages (not calling-SDK messages) fail no check, before SYNC_ACK or after', () => {
+  const vendor = (data: unknown): RawRecord => ({ ...fromWidget('x'), data })
+  const traffic = [vendor({ event: 'agent-ready' }), vendor('vendor:ping'), vendor({ type: 'vendor:ready' }), vendor({ messageId: 'v1' }), vendor({ type: 'LOGGED_IN' })]
+  const wire = conformingWire()
+  const all = outcomes(journey([wire[0]!, ...traffic, ...wire.slice(1, 3), ...traffic, ...wire.slice(3)]))
+  for (const [id, outcome] of Object.entries(all)) expect(outcome, id).toEqual({ status: 'passed' })
+  const log = new MessageLog(ORIGINS)
+  traffic.forEach((record) => log.add(record))
+  expect(log.fromWidget().every((r) => r.notSdk === true)).toBe(true)
+  expect(log.ofType('LOGGED_IN')).toEqual([])
+})
+
+test('a SYNC_ACK from Ringside’s CDN build standing in for a prerelease: the handshake passes with a warning naming the substitution', () => {
+  const wire = conformingWire()
+  const ack = wire[1]!
+  const withSubstitution = [wire[0]!, { ...ack, data: { ...(ack.data as object), ringsideSdkSubstitution: { requested: '0.9.3-alpha.0', served: '0.9.3' } } }, ...wire.slice(2)]
+  expect(outcomes(journey(withSubstitution)).handshake).toEqual({
+    status: 'passed',
+    warnings: ['The widget pins @hubspot/calling-extensions-sdk@0.9.3-alpha.0, a prerelease Ringside does not hold: Ringside serves the release 0.9.3 in its place.'],
+  })
+  expect(outcomes(journey(wire)).handshake).toEqual({ status: 'passed' })
+})
+
 test('each protocol flaw fails its own check and names the problem', () => {
   const wire = conformingWire()
   const cases: Array<{ id: string; wire: RawRecord[]; problem: string | RegExp }> = [

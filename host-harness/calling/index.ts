@@ -20,6 +20,7 @@ export { FaultsPanel } from './faults/faults-panel.tsx'
 export { ComposerPanel } from './faults/composer-panel.tsx'
 export type { StartCallInput, StartCallResult } from './core/controller/controller.ts'
 export { defaultWidgetUrl } from './core/settings.ts'
+export { useRefusedLog } from './core/refused-logs.ts'
 
 /**
  * A record page's Call button: shows the widget and sends DIAL_NUMBER.

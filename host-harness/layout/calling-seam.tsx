@@ -18,5 +18,6 @@ export {
   TaskQueuePage,
   useCanDial,
   useDockReserve,
+  useRefusedLog,
 } from '../calling/index.ts'
 export type { StartCallInput, StartCallResult } from '../calling/index.ts'

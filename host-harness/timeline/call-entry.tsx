@@ -3,7 +3,9 @@
  * numbers, the notes (hs_call_body, HTML from the calling app: sanitized),
  * the recording link (only if it is an http(s) URL), and what call-media.tsx
  * shows: the caller-ID matches of an inbound call, the recording the calling
- * app marked ready (played through Ringside) and its transcript.
+ * app marked ready (played through Ringside) and its transcript. A call log the CRM
+ * refused (the widget's CALL_COMPLETED, e.g. with an outcome that is not one of the
+ * account's) is shown beside it, with the reason and the notes that were not saved.
  */
 import type { CrmObject } from '../lib/crm-api.ts'
 import { callHeading, callTime } from '../lib/call-summary.ts'
@@ -11,6 +13,7 @@ import { formatDateTime, formatDuration, humanizeEnum } from '../lib/format.ts'
 import { checkUrl, safeUrl } from '../../shared/url/safe-url.ts'
 import { sanitizeHtml } from '../lib/security/sanitize.ts'
 import { CallerMatches, CallMediaView } from './call-media.tsx'
+import { useRefusedLog } from '../layout/calling-seam.tsx'
 
 export function CallEntry({ call, dispositions, pinned = false }: { call: CrmObject; dispositions?: ReadonlyMap<string, string>; pinned?: boolean }) {
   const p = call.properties
@@ -62,6 +65,7 @@ export function CallEntry({ call, dispositions, pinned = false }: { call: CrmObj
           </div>
         )}
       </dl>
+      <RefusedLogNotice engagementId={call.id} />
       <CallerMatches call={call} />
       {body && <div className="call-notes rendered-html" dangerouslySetInnerHTML={{ __html: sanitizeHtml(body) }} />}
       <CallMediaView callId={call.id} />
@@ -74,5 +78,25 @@ export function CallEntry({ call, dispositions, pinned = false }: { call: CrmObj
       )}
       {recordingCheck && !recordingCheck.ok && <p className="muted">Recording link hidden: its URL {recordingCheck.reason}.</p>}
     </article>
+  )
+}
+
+/** The widget's CALL_COMPLETED for this call that the CRM refused: why, and what the widget sent (not saved). */
+function RefusedLogNotice({ engagementId }: { engagementId: string }) {
+  const refused = useRefusedLog(engagementId)
+  if (!refused) return null
+  return (
+    <section className="call-refused" role="status" aria-label="Call log not saved">
+      <p>
+        <strong>The call log the widget sent was not saved.</strong> The CRM refused its CALL_COMPLETED at {formatDateTime(refused.at)}: {refused.reason}
+      </p>
+      {refused.outcome !== undefined && <p>Outcome sent: {refused.outcome}</p>}
+      {refused.notes !== undefined && (
+        <>
+          <p>Notes the widget sent (not in the CRM):</p>
+          <div className="call-notes rendered-html" dangerouslySetInnerHTML={{ __html: sanitizeHtml(refused.notes) }} />
+        </>
+      )}
+    </section>
   )
 }

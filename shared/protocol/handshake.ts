@@ -70,6 +70,16 @@ export type SyncVerdict =
  * Widget side: checks a SYNC that came from window.parent at `eventOrigin` and builds
  * the SYNC_ACK and the onReady payload. Never throws.
  */
+/**
+ * Set only by Ringside's CDN build of the npm package when it stands in for a prerelease the
+ * page pinned (shared/sdk-cdn/globals.ts): its SYNC_ACK then says `ringsideSdkSubstitution:
+ * {requested, served}` (an extra field; the host's schemas are loose), so the host can warn.
+ */
+let substitution: { readonly requested: string; readonly served: string } | null = null
+export function announceSubstitution(announced: { requested: string; served: string }): void {
+  substitution = { requested: announced.requested, served: announced.served }
+}
+
 export function answerSync(raw: unknown, eventOrigin: string, allowedHosts: ReadonlySet<string> | null, debugMode: boolean): SyncVerdict {
   const result = validateMessage(raw, 'from-host')
   if (!result.ok) return { ok: false, reason: `dropped an invalid SYNC (${result.reason})` }
@@ -87,6 +97,7 @@ export function answerSync(raw: unknown, eventOrigin: string, allowedHosts: Read
   ack.debugMode = debugMode
   ack.version = SDK_VERSION
   ack.iFrameUrl = window.location.origin
+  if (substitution !== null) ack.ringsideSdkSubstitution = { ...substitution }
   const ready: ReadyPayload = {
     engagementId: sync.engagementId,
     portalId: sync.portalId,

@@ -11,6 +11,7 @@ export interface InboundExtra {
   reason?: string
   deviations?: Deviation[]
   deprecation?: string
+  notSdk?: true | undefined
 }
 
 export class ObserverCalls {
@@ -42,6 +43,7 @@ export class ObserverCalls {
     if (extra?.reason !== undefined) note.reason = extra.reason
     if (extra?.deviations !== undefined && extra.deviations.length > 0) note.deviations = extra.deviations
     if (extra?.deprecation !== undefined) note.deprecation = extra.deprecation
+    if (extra?.notSdk === true) note.notSdk = true
     try {
       this.#observer.inbound(data, note)
     } catch (error) {

@@ -41,6 +41,11 @@ export interface InboundNote {
   deprecation?: string
   /** It arrived while the host was not ready. */
   beforeHandshake: boolean
+  /**
+   * Not a calling-SDK message (no `type` or no `messageId`, as the SDK tests it): a vendor
+   * library's own traffic from the widget's window, dropped as the SDK drops it; never a finding.
+   */
+  notSdk?: true
 }
 
 /**

@@ -281,9 +281,9 @@ export class CallingHost extends HostEventSource {
     this.#reject(reason, event, fromPeer, fromPeer ? typeOf(event.data) : undefined)
   }
 
-  #reject(reason: string, event: MessageEvent, inTraffic: boolean, type?: string, deviations?: Deviation[]): void {
+  #reject(reason: string, event: MessageEvent, inTraffic: boolean, type?: string, deviations?: Deviation[], notSdk?: true): void {
     const data: unknown = event.data
-    if (inTraffic) this.#observeIn(data, type ?? null, false, { reason, deviations })
+    if (inTraffic) this.#observeIn(data, type ?? null, false, { reason, deviations, notSdk })
     this.#rejectLog.pass(() => this.#log.debug(`rejected a message from ${event.origin}: ${reason}`))
     this.emit('rejected', { reason, origin: event.origin, data, fromOtherWindow: !inTraffic })
   }
@@ -300,6 +300,12 @@ export class CallingHost extends HostEventSource {
     if (!this.#transport.admits(event)) return
     const data: unknown = event.data
     const judgement = judgeWidgetMessage(data)
+    if (!judgement.act && judgement.notSdk) {
+      // A vendor library's own message in the widget's page: the SDK drops it without a word.
+      // It stays in the traffic (marked), and is nothing the widget is judged by.
+      this.#reject(judgement.reason, event, true, judgement.type, undefined, true)
+      return
+    }
     if (!judgement.act) {
       this.#reject(judgement.reason, event, true, judgement.type, judgement.deviations)
       this.emit('ignored', { ...(judgement.type !== undefined ? { type: judgement.type } : {}), reason: judgement.reason, data, deviations: judgement.deviations })

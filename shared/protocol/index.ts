@@ -4,7 +4,7 @@ export type { CallingExtensionsOptions, EventHandlers, OutgoingMessage } from '.
 export { CallingHost } from './host.ts'
 export { WindowTransport } from './transport.ts'
 export type { ForeignMessage, WindowTransportOptions, WireMessage } from './transport.ts'
-export { answerSync } from './handshake.ts'
+export { announceSubstitution, answerSync } from './handshake.ts'
 export { SyncLoop } from './sync-loop.ts'
 export type { HostSendMethods, WidgetSendMethods } from './send-methods.ts'
 export type {
@@ -36,6 +36,7 @@ export {
   errorType,
   getEntry,
   iframeLocation,
+  notSdkReason,
   validateMessage,
 } from './catalogue.ts'
 export { FAILURE_REPLY, LENIENCY_RULES, judgeWidgetMessage } from './judgement.ts'

@@ -73,6 +73,17 @@ describe('judgeWidgetMessage: act as the real CRM, report what the SDK types say
     expect(rules(j)).toEqual([['warning', 'property-not-string', 'data.engagementProperties.hs_call_duration']])
   })
 
+  it('a property sent as undefined is a missing one: no finding, not passed on (postMessage keeps the key)', () => {
+    const raw = structuredClone(msg('CALL_COMPLETED', { externalCallId: 'c1', engagementProperties: { hs_timestamp: 1, hs_call_body: undefined, hs_call_status: undefined } }))
+    expect(Object.keys((raw.data as { engagementProperties: object }).engagementProperties)).toEqual(['hs_timestamp', 'hs_call_body', 'hs_call_status'])
+    const j = acted(judgeWidgetMessage(raw))
+    expect(j.deviations).toEqual([])
+    expect((j.message as { data: { engagementProperties: object } }).data.engagementProperties).toStrictEqual({ hs_timestamp: 1 })
+    // hs_timestamp sent as undefined is missing too: the usual warning for a missing one, no "Invalid input"
+    const noTimestamp = acted(judgeWidgetMessage(msg('CALL_COMPLETED', { externalCallId: 'c1', engagementProperties: { hs_timestamp: undefined } })))
+    expect(rules(noTimestamp)).toEqual([['warning', 'timestamp-missing', 'data.engagementProperties.hs_timestamp']])
+  })
+
   it('an unknown callEndStatus is dropped with an error; the call still ends', () => {
     const j = acted(judgeWidgetMessage(msg('CALL_ENDED', { externalCallId: 'c1', engagementId: 3, callEndStatus: 'HUNG_UP' })))
     expect((j.message as { data: object }).data).not.toHaveProperty('callEndStatus')
@@ -88,7 +99,8 @@ describe('judgeWidgetMessage: act as the real CRM, report what the SDK types say
     const unknown = judgeWidgetMessage(msg('SOMETHING_NEW', {}))
     expect(unknown).toMatchObject({ act: false, reason: 'unknown type', type: 'SOMETHING_NEW' })
     expect(unknown.deviations).toEqual([expect.objectContaining({ severity: 'error' })])
-    expect(judgeWidgetMessage({ type: 'CALL_ENDED' })).toMatchObject({ act: false, reason: 'missing messageId' })
+    // no messageId: not a calling-SDK message at all (not-sdk.test.ts), dropped without a finding
+    expect(judgeWidgetMessage({ type: 'CALL_ENDED' })).toMatchObject({ act: false, notSdk: true, deviations: [] })
     // externalCallId sent but unusable (a missing one is the older SDKs' shape: old-sdk.test.ts)
     const noId = judgeWidgetMessage(msg('OUTGOING_CALL_STARTED', { toNumber: '+1', externalCallId: 42 }))
     expect(noId).toMatchObject({ act: false, type: 'OUTGOING_CALL_STARTED' })

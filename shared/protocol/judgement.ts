@@ -17,6 +17,7 @@ import {
   deprecationOf,
   describeError,
   issueText,
+  notSdkReason,
   type AcceptedMessageOf,
   type CatalogueEntry,
   type FromWidgetType,
@@ -53,7 +54,19 @@ export type Judgement =
       deviations: Deviation[]
       deprecation?: string
     }
-  | { act: false; type?: string; entry?: CatalogueEntry; reason: string; deviations: Deviation[] }
+  | {
+      act: false
+      type?: string
+      entry?: CatalogueEntry
+      reason: string
+      deviations: Deviation[]
+      /**
+       * Not a calling-SDK message at all (notSdkReason: no `type` or no `messageId`): a vendor
+       * library's traffic in the widget's page, dropped as the SDK drops it. No deviations: it is
+       * nothing the widget's SDK use is judged by.
+       */
+      notSdk?: true
+    }
 
 /** `a` is `b` or inside it, or the other way round (data.x covers data.x.y). */
 function overlaps(a: string, b: string): boolean {
@@ -69,9 +82,17 @@ const STRICT_OK = { success: true } as const
  * - `act: true`: the host acts on `message` (the object received when no rule applied,
  *   else a normalised copy); `deviations` lists every departure from the SDK's types.
  * - `act: false`: the real CRM would ignore it; `reason` says why and `deviations` (errors) what.
+ *   `notSdk`: not a calling-SDK message at all (a vendor library's own traffic), no deviations.
  */
 export function judgeWidgetMessage(raw: unknown): Judgement {
   try {
+    const notSdk = notSdkReason(raw)
+    if (notSdk !== undefined) {
+      const dropped: Judgement = { act: false, reason: notSdk, deviations: [], notSdk: true }
+      const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined
+      if (typeof type === 'string' && type !== '') dropped.type = type.length > 120 ? `${type.slice(0, 120)}…` : type
+      return dropped
+    }
     const envelope = checkEnvelope(raw, 'from-widget')
     if (!envelope.ok) {
       const path = envelope.reason === 'missing type' ? 'type' : envelope.reason === 'missing messageId' ? 'messageId' : ''

@@ -235,7 +235,11 @@ function normalizeProperties(data: Data, note: Note): void {
   }
   for (const [key, value] of Object.entries(props)) {
     const path = `data.engagementProperties.${key}`
-    if (value === null) {
+    if (value === undefined) {
+      // Optional in the SDK's types: sent as undefined, it is missing (never "undefined" in the CRM).
+      delete props[key]
+      note.changed()
+    } else if (value === null) {
       note('warning', path, `${key} is null; the type says string (the engagements API clears the property)`, 'property-null-or-empty')
     } else if ((typeof value === 'number' || typeof value === 'boolean') && key !== 'hs_timestamp') {
       note('warning', path, `${key} is the ${typeof value} ${show(value)}; the type says string (the engagements API stores "${String(value)}")`, 'property-not-string')

@@ -297,7 +297,7 @@ function p13(x: unknown): boolean {
 }
 
 function p15(x: unknown): boolean {
-  return (typeof x === "string" || isNum(x))
+  return (typeof x === "string" || isNum(x) || x === undefined)
 }
 
 function isCallCompletedData(x: unknown): boolean {

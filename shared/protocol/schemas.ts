@@ -111,8 +111,11 @@ export const callCompletedData = z.looseObject({
   engagementId: id.optional(),
   /** default true */
   hideWidget: z.boolean().optional(),
-  /** hs_timestamp, hs_call_body, hs_call_status, hs_call_duration, … */
-  engagementProperties: z.record(z.string(), z.union([z.string(), num])).optional(),
+  /**
+   * hs_timestamp, hs_call_body, hs_call_status, hs_call_duration, … Each is optional in the SDK's
+   * types, so a property sent as `undefined` (postMessage keeps the key) is a missing one.
+   */
+  engagementProperties: z.record(z.string(), z.union([z.string(), num, z.undefined()])).optional(),
 })
 
 export const navigateToRecordData = z.looseObject({

@@ -32,6 +32,28 @@ function clip(text: string): string {
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text
 }
 
+/**
+ * Why a message is not a calling-SDK message at all, or undefined when it is SDK-shaped.
+ * The SDK's own receiving side (IFrameManager.onMessage in @hubspot/calling-extensions-sdk)
+ * returns without a word when `!messageId || !type`: a vendor library's traffic in the
+ * widget's page (plain objects, strings, objects with only `type` or only `messageId`) never
+ * reaches the CRM's handlers. This is the same test: falsy `type` or `messageId` (0, '', null,
+ * absent), or no object at all. Never throws.
+ */
+export function notSdkReason(raw: unknown): string | undefined {
+  if (!isPlainObject(raw)) return `not a calling-SDK message (${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw === 'object' ? 'not a plain object' : `a ${typeof raw}`})`
+  try {
+    const type: unknown = raw.type
+    const messageId: unknown = raw.messageId
+    if (!type && !messageId) return 'not a calling-SDK message (no type, no messageId)'
+    if (!type) return 'not a calling-SDK message (no type)'
+    if (!messageId) return 'not a calling-SDK message (no messageId)'
+    return undefined
+  } catch {
+    return 'not a calling-SDK message (unreadable)'
+  }
+}
+
 export function checkEnvelope(raw: unknown, expected: 'from-widget' | 'from-host'): EnvelopeCheck {
   if (!isPlainObject(raw)) return { ok: false, reason: 'not an object' }
   const type = raw.type

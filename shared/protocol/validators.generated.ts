@@ -92,7 +92,7 @@ const callCompletedData = v.object({
   externalCallId: v.string,
   engagementId: v.optional(id),
   hideWidget: v.optional(v.boolean),
-  engagementProperties: v.optional(v.record(v.union([v.string, num]))),
+  engagementProperties: v.optional(v.record(v.union([v.string, num, v.undef]))),
 })
 
 const objectCoordinates = v.object({

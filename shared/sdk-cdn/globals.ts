@@ -6,7 +6,8 @@
  * exposes exactly these.
  */
 import { CATALOGUE, CallingExtensions, callEndStatus, callEndingStatus, callInProgressStatus, callRingingStatus, callStatus, callerIdTypes, errorType } from '../protocol/index.ts'
-import { RELEASE_CHANGES, RELEASE_SLOT, releaseHas, releaseOf, type SdkRelease } from './releases.ts'
+import { announceSubstitution } from '../protocol/index.ts'
+import { RELEASE_CHANGES, RELEASE_SLOT, REQUESTED_SLOT, SDK_PACKAGE, releaseHas, releaseOf, type SdkRelease } from './releases.ts'
 
 /** The npm package's `Constants`, as its releases define it. */
 export interface NpmConstants {
@@ -110,9 +111,19 @@ export function releaseExports(release: SdkRelease): ReleaseExports {
   return { default: releaseClass(release), Constants: releaseConstants(release), IFrameManager: IFrameManager as unknown as ReleaseExports['IFrameManager'] }
 }
 
-/** In the CDN build: the release the server wrote into RELEASE_SLOT, and its exports. */
+/**
+ * In the CDN build: the release the server wrote into RELEASE_SLOT, and its exports. When the
+ * page pinned a prerelease that this release stands in for (REQUESTED_SLOT differs), it says so
+ * in the widget's console and announces it in its SYNC_ACK, for the harness and check-widget.
+ */
 export function servedRelease(): { release: SdkRelease; api: ReleaseExports } {
   const release = releaseOf(RELEASE_SLOT)
   if (!release) throw new Error("Ringside's CDN build of the calling SDK was served without its release: load it from Ringside's /sdk/npm/ path.")
+  // The server writes both slots (emulator/node/pages/sdk-cdn.ts); unwritten, RELEASE_SLOT names no release and this threw above.
+  const requested: string = REQUESTED_SLOT
+  if (requested !== release.version) {
+    announceSubstitution({ requested, served: release.version })
+    console.warn(`[ringside] ${SDK_PACKAGE}@${requested} is a prerelease Ringside does not hold: this is its release ${release.version}.`)
+  }
   return { release, api: releaseExports(release) }
 }

@@ -24,6 +24,11 @@ export const SDK_PACKAGE = '@hubspot/calling-extensions-sdk'
 
 /** The CDN build holds this token where the release goes; the server replaces it with the version it serves. */
 export const RELEASE_SLOT = '__RINGSIDE_SDK_RELEASE__'
+/**
+ * And this one where the version the page asked for goes: the release itself, or the prerelease
+ * it stands in for (cdn-urls.ts, resolveSdkRequest). Only [0-9A-Za-z.+-] are ever written here.
+ */
+export const REQUESTED_SLOT = '__RINGSIDE_SDK_REQUESTED__'
 
 export interface SdkRelease {
   readonly version: string

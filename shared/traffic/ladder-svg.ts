@@ -5,7 +5,7 @@
  * piece of text escaped (message content is untrusted), a `<title>` and `<desc>` on each
  * arrow as its text alternative.
  */
-import { formatDuration, selectCall, type LadderArrow, type LadderModel, type LadderRow, type LaneId } from './ladder.ts'
+import { formatDuration, selectCall, type LadderArrow, type LadderModel, type LadderRow, type LaneId, type Severity } from './ladder.ts'
 
 export const LADDER_GEOMETRY = {
   width: 1060,
@@ -106,6 +106,7 @@ export function findingText(arrow: LadderArrow): string | undefined {
   if (arrow.missingReply) return 'no reply'
   if (arrow.state === 'ignored') return `ignored${arrow.note ? `: ${arrow.note}` : ''}`
   if (arrow.state === 'unknown-type') return 'unknown type'
+  if (arrow.state === 'not-sdk') return 'not a calling-SDK message'
   if (arrow.state === 'no-answer') return `no answer${arrow.note ? `: ${arrow.note}` : ''}`
   return arrow.truncated
 }
@@ -117,6 +118,11 @@ export function clipText(text: string, max: number): string {
 
 /** `+1.2 s` offsets for the time column. */
 export const offsetText = (row: LadderRow) => `+${formatDuration(row.offsetMs)}`
+
+/** The colour of an arrow's findings badge: its most severe finding's, else error for a failure, else a note. */
+export function badgeSeverity(arrow: LadderArrow): Severity | 'note' {
+  return arrow.severity ?? (arrow.missingReply || (arrow.state !== 'ok' && arrow.state !== 'not-sdk') ? 'error' : 'note')
+}
 
 /** The arrow's CSS classes (shared with the inspector's view). */
 export function arrowClasses(arrow: LadderArrow): string {
@@ -163,6 +169,9 @@ export const LADDER_STYLE = [
   '.R .arrow--failed .head,.R .arrow--no-answer .head,.R .arrow--ignored .head,.R .arrow--invalid .head{fill:#b3093a}',
   '.R .arrow--unknown-type .shaft{stroke:#5c2c99;stroke-dasharray:6 3}',
   '.R .arrow--unknown-type .head{fill:#5c2c99}',
+  '.R .arrow--not-sdk .shaft{stroke:#7c98b6;stroke-dasharray:2 3}',
+  '.R .arrow--not-sdk .head{fill:#7c98b6}',
+  '.R .arrow--not-sdk .label{fill:#516f90}',
   '.R .badge--error{fill:#b3093a}',
   '.R .badge--warning{fill:#8a5a00}',
   '.R .badge--note{fill:#7c98b6}',
@@ -207,7 +216,7 @@ function rowSvg(model: LadderModel, layout: LadderLayout, index: number): string
   parts.push(`<text class="label" x="${geo.labelX}" y="${geo.labelY}">${escapeXml(clipText(a.label, DRAWN_LABEL_CHARS))}</text>`)
   const finding = findingText(a)
   if (finding !== undefined) {
-    const severity = a.severity ?? (a.missingReply || a.state !== 'ok' ? 'error' : 'note')
+    const severity = badgeSeverity(a)
     parts.push(`<circle class="badge badge--${severity}" cx="${g.findingsX - 10}" cy="${geo.y - 4}" r="5"/>`)
     parts.push(`<text class="finding finding--${severity}" x="${g.findingsX}" y="${geo.y}">${escapeXml(clipText(finding, DRAWN_FINDING_CHARS))}</text>`)
   }

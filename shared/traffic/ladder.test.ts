@@ -136,7 +136,8 @@ describe('buildLadder', () => {
     const fancy = arrow(model, 'FANCY_NEW_THING')
     expect(fancy).toMatchObject({ state: 'unknown-type', severity: 'error', from: 'widget', to: 'host' })
     expect(fancy.findings[0]).toMatchObject({ rule: 'unknown-type', severity: 'error' })
-    expect(arrow(model, '(no type)').state).toBe('unknown-type')
+    // No type: not a calling-SDK message at all (the SDK drops it), drawn greyed.
+    expect(arrow(model, '(no type)').state).toBe('not-sdk')
     expect(model.notes).toContain('The file has no findings: the widget messages were judged as the host judges them.')
   })
 
@@ -282,5 +283,28 @@ describe('repeatRecording (the benchmark\'s long session)', () => {
     expect(model.calls.every((c) => c.errors === 0)).toBe(true)
     expect(model.rows.some((r) => r.clockBack)).toBe(false)
     expect(parseTrafficFile(JSON.stringify(long)).ok).toBe(true)
+  })
+})
+
+describe('messages that are not calling-SDK messages (a vendor library’s)', () => {
+  it('are drawn greyed (state not-sdk) with no finding, whether the file has findings or the ladder judges them', () => {
+    for (const findings of [[], undefined]) {
+      const builder = new TrafficBuilder()
+      builder.raw('in', { event: 'agent-ready' }, { notSdk: true, valid: false })
+      builder.raw('in', { type: 'acme/ping' })
+      builder.handshake()
+      const model = buildLadder(builder.file(findings === undefined ? {} : { findings }))
+      const vendor = model.rows.filter((r) => r.arrow.state === 'not-sdk')
+      expect(vendor.map((r) => r.arrow.label), String(findings)).toEqual(['(no type)', 'acme/ping'])
+      expect(vendor.flatMap((r) => r.arrow.findings)).toEqual([])
+      expect(vendor[0]!.arrow.description).toContain('not a calling-SDK message (dropped, as the SDK drops it)')
+    }
+  })
+
+  it('a traffic file keeps the mark', () => {
+    const builder = new TrafficBuilder()
+    builder.raw('in', 'vendor:ping', { notSdk: true, valid: false })
+    const parsed = parseTrafficFile(JSON.stringify(builder.file()))
+    expect(parsed.ok && parsed.file.messages[0]).toMatchObject({ notSdk: true })
   })
 })

@@ -39,9 +39,11 @@ export interface LadderFinding {
 /**
  * How the receiving side treated it: `ok`; `ignored` (the host did not act on a widget
  * message); `invalid` (a host message that fails the SDK's validation); `unknown-type`;
- * `failed` (an API answer of 4xx/5xx); `no-answer` (a request with no HTTP answer).
+ * `failed` (an API answer of 4xx/5xx); `no-answer` (a request with no HTTP answer); `not-sdk` (from
+ * the widget's window but not a calling-SDK message: a vendor library's, which the SDK drops; drawn
+ * greyed, never a finding).
  */
-export type ArrowState = 'ok' | 'ignored' | 'invalid' | 'unknown-type' | 'failed' | 'no-answer'
+export type ArrowState = 'ok' | 'ignored' | 'invalid' | 'unknown-type' | 'failed' | 'no-answer' | 'not-sdk'
 
 export interface LadderArrow {
   /** Unique in the model: `m<seq>` (message), `q<id>` (request), `a<id>` (its answer). */
@@ -290,7 +292,7 @@ export function buildLadder(file: TrafficFile, options: LadderOptions = {}): Lad
     }
   } else {
     for (const [seq, r] of replayed) {
-      if (!r.judgement.act) {
+      if (!r.judgement.act && r.judgement.notSdk !== true) {
         const unknown = getEntry(r.type) === undefined
         pin(seq, { severity: 'error', rule: unknown ? 'unknown-type' : 'invalid-payload', message: `${r.type}: ${r.judgement.reason}` })
       }
@@ -358,7 +360,10 @@ export function buildLadder(file: TrafficFile, options: LadderOptions = {}): Lad
       const known = m.type !== null && getEntry(m.type) !== undefined
       let state: ArrowState = 'ok'
       let note: string | undefined
-      if (!known) state = 'unknown-type'
+      if (m.direction === 'in' && (m.notSdk === true || (r !== undefined && !r.judgement.act && r.judgement.notSdk === true))) {
+        state = 'not-sdk'
+        note = 'not a calling-SDK message'
+      } else if (!known) state = 'unknown-type'
       else if (m.direction === 'in' && (m.valid === false || (r !== undefined && (!r.judgement.act || r.verdict?.act === false)))) {
         state = 'ignored'
         note = m.reason ?? (r && !r.judgement.act ? r.judgement.reason : r?.verdict && !r.verdict.act ? r.verdict.reason : undefined)
@@ -491,6 +496,7 @@ function describe(row: LadderRow, bySeq: ReadonlyMap<number, LadderArrow>, byReq
   if (row.gapMs !== undefined) parts.push(`after a pause of ${formatSeconds(row.gapMs)}${row.gapPhase ? ` (${row.gapPhase})` : ''}`)
   if (a.callKey !== undefined) parts.push(`call ${a.callKey}`)
   if (a.state === 'unknown-type') parts.push('unknown message type')
+  if (a.state === 'not-sdk') parts.push('not a calling-SDK message (dropped, as the SDK drops it)')
   if (a.state === 'ignored') parts.push(`ignored by the host${a.note ? `: ${a.note}` : ''}`)
   if (a.state === 'invalid') parts.push(`invalid${a.note ? `: ${a.note}` : ''}`)
   if (a.state === 'failed') parts.push('the API refused it')

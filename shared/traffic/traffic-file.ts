@@ -64,6 +64,11 @@ export interface TrafficMessage {
   deprecation?: string
   /** out: requested before SYNC_ACK and flushed after it; in: arrived while not ready. */
   beforeHandshake?: boolean
+  /**
+   * in: not a calling-SDK message (no `type` or no `messageId`, as the SDK tests it): a vendor
+   * library's own traffic from the widget's window, dropped as the SDK drops it. Never a finding.
+   */
+  notSdk?: boolean
   /** Set when fault injection changed this message (e.g. `dropped`, `duplicate`, `delayed`). */
   fault?: string
   /** Sent from the harness's composer (`invalid`: on purpose although it does not validate). */
@@ -238,6 +243,7 @@ const messageSchema = z.object({
   deviations: z.array(deviationSchema).max(MAX_DEVIATIONS).optional(),
   deprecation: text.optional(),
   beforeHandshake: z.boolean().optional(),
+  notSdk: z.boolean().optional(),
   fault: text.optional(),
   composed: z.enum(['valid', 'invalid']).optional(),
   linkedTo: z.array(seq).max(100).optional(),

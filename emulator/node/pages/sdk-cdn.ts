@@ -13,8 +13,8 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { ServerResponse } from 'node:http'
-import { parseServedPath, resolveSdkRequest, type CdnFile } from '../../../shared/sdk-cdn/cdn-urls.ts'
-import { RELEASE_SLOT } from '../../../shared/sdk-cdn/releases.ts'
+import { parseServedPath, requestedText, resolveSdkRequest, substitutionSentence, type CdnFile } from '../../../shared/sdk-cdn/cdn-urls.ts'
+import { RELEASE_SLOT, REQUESTED_SLOT } from '../../../shared/sdk-cdn/releases.ts'
 import { PACKAGE_VERSION } from '../package-info.ts'
 
 /** The build of each file under dist/sdk/ (package/sdk-cdn-script.ts, package/sdk-cdn-module.ts; see sdk-builds.ts). */
@@ -76,8 +76,9 @@ export function serveCdnSdk(path: string, res: ServerResponse, files: SdkFiles):
       'cache-control': exact && !files.changing ? 'public, max-age=31536000, immutable' : 'no-cache',
       // Loaded by widgets on other origins, also with <script crossorigin> or import().
       'access-control-allow-origin': '*',
+      ...(resolution.substitution !== undefined ? { 'x-ringside-sdk-substitution': substitutionSentence(resolution.substitution) } : {}),
     })
-    res.end(Buffer.from(contents).toString('utf8').replaceAll(RELEASE_SLOT, resolution.release.version))
+    res.end(Buffer.from(contents).toString('utf8').replaceAll(RELEASE_SLOT, resolution.release.version).replaceAll(REQUESTED_SLOT, requestedText(resolution)))
   })
   return true
 }

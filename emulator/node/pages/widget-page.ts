@@ -12,6 +12,7 @@
 import { Outbound, OutboundError } from '../../core/index.ts'
 import { nodeTransport } from '../outbound-transport.ts'
 import { showMs, waitSentence, WAITS } from '../../../shared/waits.ts'
+import { MAX_WIDGET_NAME, widgetName } from '../../../shared/url/widget-name.ts'
 
 export interface WidgetPage {
   status: number
@@ -24,7 +25,7 @@ export interface WidgetPage {
 export const TLS_ERROR_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL/
 
 const MAX_BODY = 64 * 1024
-const MAX_NAME = 80
+const MAX_NAME = MAX_WIDGET_NAME
 const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
 
 /** The text of the first <title> of an HTML page, or null. */
@@ -45,14 +46,8 @@ export function titleOf(html: string): string | null {
   return text.length > MAX_NAME ? `${text.slice(0, MAX_NAME - 1)}…` : text
 }
 
-/** The name to register for the widget at `url`: its title, else "Widget at host/path". */
-export function widgetName(url: string, title: string | null): string {
-  if (title) return title
-  const parsed = new URL(url)
-  const path = parsed.pathname === '/' ? '' : parsed.pathname.replace(/\/$/, '')
-  const where = `${parsed.host}${path}`
-  return `Widget at ${where.length > MAX_NAME ? `${where.slice(0, MAX_NAME - 1)}…` : where}`
-}
+/** The name to register for the widget at `url`: its title, else "Widget at host/path" (one module decides, for the dock too). */
+export { widgetName }
 
 /** The page did not finish loading within its bound: what was received says how far it got. */
 export class WidgetPageTimeout extends Error {

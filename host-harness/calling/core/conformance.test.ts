@@ -255,3 +255,36 @@ describe('widgets on SDK releases older than the types', () => {
     expect(rules(run(outbound('SYNC'), ack0010, ...oldCall(), ...oldCall()))).toContain('ghost-call')
   })
 })
+
+test('a message that is not a calling-SDK message (a vendor library’s) is never a finding and counts for no rule', () => {
+  const vendor = (message: unknown, type: string | null = null): ConformanceEvent => {
+    seq += 1
+    return { kind: 'traffic', entry: { seq, direction: 'in', type, message, valid: false, reason: 'not a calling-SDK message', notSdk: true, beforeHandshake: true } }
+  }
+  const state = run(
+    outbound('SYNC'),
+    vendor({ event: 'agent-ready' }),
+    vendor('vendor:ping'),
+    vendor({ type: 'vendor:ready' }, 'vendor:ready'),
+    vendor({ type: 'CALL_ENDED', data: { externalCallId: 'c9' } }, 'CALL_ENDED'),
+    inbound('SYNC_ACK'),
+    inbound('INITIALIZED', { isLoggedIn: true }),
+  )
+  expect(state.findings).toEqual([])
+  expect(state.handshakeDone).toBe(true)
+})
+
+test('a SYNC_ACK in which Ringside’s CDN build says it stands in for a prerelease is a warning naming the substitution', () => {
+  const ack = inbound('SYNC_ACK')
+  if (ack.kind !== 'traffic') throw new Error('not traffic')
+  const message = { ...(ack.entry.message as object), ringsideSdkSubstitution: { requested: '0.9.3-alpha.0', served: '0.9.3' } }
+  const state = run(outbound('SYNC'), { kind: 'traffic', entry: { ...ack.entry, message } })
+  expect(state.findings).toEqual([
+    expect.objectContaining({
+      rule: 'sdk-substitution',
+      severity: 'warning',
+      message: 'The widget pins @hubspot/calling-extensions-sdk@0.9.3-alpha.0, a prerelease Ringside does not hold: Ringside serves the release 0.9.3 in its place.',
+    }),
+  ])
+  expect(rules(run(...handshake()))).toEqual([])
+})

@@ -8,6 +8,8 @@
  *
  * Rules:
  * - `before-handshake`: the widget sent something before SYNC_ACK.
+ * A message that is not a calling-SDK message at all (`notSdk`: a vendor library's traffic with
+ * no `type` or no `messageId`, which the SDK drops) is never a finding and counts for no rule.
  * - `call-without-start`, `engagement-mismatch`, `call-id-mismatch`, `completed-without-end`:
  *   the call events (CALL_ANSWERED, CALL_ENDED, CALL_TRANSFERRED, CALL_COMPLETED,
  *   FINALIZE_ENGAGEMENT, PUBLISH_TO_CHANNEL) judged against the calls the widget started,
@@ -18,6 +20,8 @@
  *   the widget's document goes away, and listed as open meanwhile.
  * - `unknown-type`, `deprecated`, `invalid-payload`: straight from validation
  *   (`invalid-payload`: the host ignored the message, as the real CRM would).
+ * - `sdk-substitution`: the widget pinned a prerelease of the SDK from a CDN and Ringside's CDN build
+ *   stands in with the release of the same x.y.z (its SYNC_ACK says so; shared/sdk-cdn/cdn-urls.ts).
  * - `type-deviation`: the host acted on the message (as the real CRM does) but it
  *   deviates from the SDK's types; one finding per deviation, with its severity
  *   (judgeWidgetMessage in shared/protocol/judgement.ts).
@@ -27,6 +31,7 @@ import type { TrafficEntry } from './traffic-recorder.ts'
 import { isRecord } from '../../../shared/crm/guards.ts'
 import { keptText } from '../../../shared/traffic/bound.ts'
 import { TRAFFIC_LIMITS } from '../../../shared/traffic/traffic-file.ts'
+import { substitutionInAck, substitutionSentence } from '../../../shared/sdk-cdn/cdn-urls.ts'
 
 /** The newest `max` items (the log's findings, within the traffic file's budget). */
 const keepNewest = <T,>(items: T[], max: number): T[] => (items.length > max ? items.slice(-max) : items)
@@ -45,7 +50,7 @@ import {
 
 /** The fields of a CallingHost traffic entry that the checks read. */
 export type ConformanceTraffic = Pick<TrafficEntry, 'seq' | 'direction' | 'type' | 'message' | 'valid' | 'reason' | 'deprecation' | 'beforeHandshake' | 'fault'> &
-  Partial<Pick<TrafficEntry, 'deviations'>>
+  Partial<Pick<TrafficEntry, 'deviations' | 'notSdk'>>
 
 export type RuleId =
   | 'before-handshake'
@@ -55,6 +60,7 @@ export type RuleId =
   | 'deprecated'
   | 'invalid-payload'
   | 'type-deviation'
+  | 'sdk-substitution'
 
 export const RULES: Readonly<Record<RuleId, { title: string; severity: 'error' | 'warning' }>> = {
   'before-handshake': { title: 'Sent before the handshake', severity: 'error' },
@@ -67,6 +73,7 @@ export const RULES: Readonly<Record<RuleId, { title: string; severity: 'error' |
   deprecated: { title: 'Deprecated message or field', severity: 'warning' },
   'invalid-payload': { title: 'Invalid message (ignored by the host)', severity: 'error' },
   'type-deviation': { title: "Deviates from the SDK's types", severity: 'warning' },
+  'sdk-substitution': { title: 'SDK release substituted for a prerelease', severity: 'warning' },
 }
 
 export interface Finding {
@@ -186,6 +193,8 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
     const type = entry.type
     if (entry.fault === 'dropped') {
       // Never reached the widget: nothing to check.
+    } else if (entry.notSdk === true) {
+      // A vendor library's own message (no type or no messageId): the SDK drops it, nothing to judge.
     } else if (!entry.valid) {
       const from = entry.direction === 'in' ? 'The widget' : 'The host (composer or fault)'
       if (entry.reason === 'unknown type') {
@@ -206,6 +215,8 @@ export function applyConformance(state: ConformanceState, event: ConformanceEven
         if (type === 'SYNC_ACK') {
           handshakeDone = true
           endsWithCallEnded = ackHasNoCallCompleted(entry.message)
+          const substitution = substitutionInAck(entry.message)
+          if (substitution !== null) flag('sdk-substitution', entry.seq, substitutionSentence(substitution))
         } else {
           const early = entry.beforeHandshake ?? !handshakeDone
           if (early) flag('before-handshake', entry.seq, `The widget sent ${type} before the SYNC/SYNC_ACK handshake completed.`)

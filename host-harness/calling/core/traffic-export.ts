@@ -18,6 +18,7 @@ export function trafficFileOf(state: ExportedState, now = new Date()): TrafficFi
     if (e.deprecation !== undefined) m.deprecation = e.deprecation
     if (e.deviations !== undefined) m.deviations = e.deviations
     if (e.beforeHandshake) m.beforeHandshake = true
+    if (e.notSdk) m.notSdk = true
     if (e.fault !== undefined) m.fault = e.fault
     if (e.composed !== undefined) m.composed = e.composed
     if (e.truncated !== undefined) m.truncated = e.truncated

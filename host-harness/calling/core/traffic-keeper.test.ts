@@ -101,3 +101,14 @@ test("a widget's values in a message's texts and findings are kept within the fi
   const parsed = parseTrafficFile(JSON.stringify(trafficFileOf(state)))
   expect(parsed.ok ? '' : parsed.error).toBe('')
 })
+
+test('a huge message that is not a calling-SDK message (a vendor library’s) is kept within the same bounds, marked, with no finding', () => {
+  const store = createCallingStore()
+  const vendor = { event: 'telemetry', blob: 'v'.repeat(4 * MB) }
+  store.getState().addTraffic({ ...entry(1, 'in', vendor), valid: false, reason: 'not a calling-SDK message (no type, no messageId)', notSdk: true })
+  const [kept] = store.getState().traffic
+  expect(kept).toMatchObject({ notSdk: true, truncated: { chars: JSON.stringify(vendor).length, keptChars: TRAFFIC_BOUNDS.entryChars } })
+  expect(JSON.stringify(kept!.message).length).toBeLessThanOrEqual(TRAFFIC_BOUNDS.entryChars)
+  expect(store.getState().conformance.findings).toEqual([])
+  expect(trafficFileOf(store.getState()).messages[0]).toMatchObject({ notSdk: true })
+})

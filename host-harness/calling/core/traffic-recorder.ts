@@ -40,6 +40,7 @@ export class TrafficRecorder implements HostObserver {
     if (note.deviations !== undefined && note.deviations.length > 0) entry.deviations = note.deviations
     if (note.deprecation !== undefined) entry.deprecation = note.deprecation
     if (note.beforeHandshake) entry.beforeHandshake = true
+    if (note.notSdk === true) entry.notSdk = true
     this.#emit(entry)
   }
 

@@ -110,7 +110,7 @@ describe('dockTitle and dockReserve', () => {
   })
 
   test('another widget (override or ?widget=): the override’s name, else its address with a note', () => {
-    expect(dockTitle(settings('query'), null)).toEqual({ title: 'Widget at dialer.example:3000/softphone/', note: 'instead of the registered app "Ringside reference widget"' })
+    expect(dockTitle(settings('query'), null)).toEqual({ title: 'Widget at dialer.example:3000/softphone', note: 'instead of the registered app "Ringside reference widget"' })
     expect(dockTitle(settings('override', 'override'), null)).toEqual({ title: 'Acme Dialer (dev)' })
     // the widget moved itself with SET_WIDGET_URL
     expect(dockTitle(settings('api'), 'https://other.example/').title).toBe('Widget at other.example')

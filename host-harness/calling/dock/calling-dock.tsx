@@ -19,6 +19,7 @@ import { useWidgetState } from './status-badge.tsx'
 import { describeWidget } from '../core/widget-state.ts'
 import { lateHandshakeText } from '../core/late-handshake.ts'
 import { PendingWidgetNotice } from './pending-widget.tsx'
+import { widgetName } from '../../../shared/url/widget-name.ts'
 import '../core/panel-controls.css'
 import './dock.css'
 
@@ -37,14 +38,7 @@ export function dockTitle(effective: EffectiveSettings | null, currentSrc: strin
   const replaced = (effective.sources.url === 'override' || effective.sources.url === 'query') && shown !== effective.registeredUrl
   if (!replaced && (shown === effective.url || shown === effective.registeredUrl)) return { title: effective.name }
   if (effective.sources.name === 'override') return { title: effective.name }
-  let host = shown
-  try {
-    const url = new URL(shown)
-    host = `${url.host}${url.pathname === '/' ? '' : url.pathname}`
-  } catch {
-    // keep the text
-  }
-  return { title: `Widget at ${host}`, note: `instead of the registered app "${effective.name}"` }
+  return { title: widgetName(shown, null), note: `instead of the registered app "${effective.name}"` }
 }
 
 /** Space the record page leaves on the right for the dock, in every placement (0: hidden, nothing to make room for). */

@@ -54,7 +54,7 @@ function formatTime(ms: number): string {
 const directionLabel = (d: 'in' | 'out') => (d === 'in' ? 'widget → host' : 'host → widget')
 
 function isProblem(entry: InspectorEntry, findings: readonly Finding[] | undefined): boolean {
-  return !entry.valid || entry.deprecation !== undefined || entry.fault !== undefined || entry.composed === 'invalid' || (findings?.length ?? 0) > 0
+  return (!entry.valid && entry.notSdk !== true) || entry.deprecation !== undefined || entry.fault !== undefined || entry.composed === 'invalid' || (findings?.length ?? 0) > 0
 }
 
 const NO_FINDINGS: readonly Finding[] = []
@@ -86,7 +86,8 @@ const InspectorRow = memo(function InspectorRow({ entry, findings, partners, ope
   // A call event CallingHost accepted but the call session told the host to ignore (no call to touch).
   const ignoredBy = entry.direction === 'in' ? findings.find((f) => f.hostIgnored) : undefined
   const detailsId = `inspector-entry-${entry.seq}`
-  const label = `${entry.type ?? '(no type)'}, ${directionLabel(entry.direction)}, #${entry.seq}`
+  const name = entry.notSdk ? `not a calling-SDK message${entry.type !== null ? ` (${entry.type})` : ''}` : (entry.type ?? '(no type)')
+  const label = `${name}, ${directionLabel(entry.direction)}, #${entry.seq}`
   return (
     <li
       aria-label={label}
@@ -95,7 +96,7 @@ const InspectorRow = memo(function InspectorRow({ entry, findings, partners, ope
       ref={(el) => register(entry.seq, el)}
       className={`inspector__entry inspector__entry--${entry.direction}${highlighted ? ' inspector__entry--highlighted' : ''}${
         isProblem(entry, findings) ? ' inspector__entry--problem' : ''
-      }`}
+      }${entry.notSdk ? ' inspector__entry--not-sdk' : ''}`}
     >
       <div className="inspector__row">
         <button type="button" className="inspector__toggle" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => onToggle(entry.seq)}>
@@ -106,8 +107,10 @@ const InspectorRow = memo(function InspectorRow({ entry, findings, partners, ope
           <span className="inspector__dir">{directionLabel(entry.direction)}</span>
           <span className="inspector__type">{entry.type ?? '(no type)'}</span>
         </button>
-        <span className={`tag ${!entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
-          {!entry.valid
+        <span className={`tag ${entry.notSdk ? 'tag--muted' : !entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
+          {entry.notSdk
+            ? `${entry.reason ?? 'not a calling-SDK message'}: dropped, as the SDK drops it`
+            : !entry.valid
             ? entry.direction === 'in'
               ? `ignored: ${entry.reason ?? 'unknown reason'}`
               : `invalid: ${entry.reason ?? 'unknown reason'}`

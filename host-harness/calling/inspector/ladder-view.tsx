@@ -9,6 +9,7 @@ import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type Keyb
 import { buildLadder, selectCall, type LadderArrow, type LadderFinding, type LadderModel } from '../../../shared/traffic/ladder.ts'
 import {
   arrowClasses,
+  badgeSeverity,
   clipText,
   DRAWN_FINDING_CHARS,
   DRAWN_LABEL_CHARS,
@@ -253,7 +254,7 @@ function ArrowRow({ model, layout, index, tabStop, selected, register, onKeyDown
   const geo = rowGeometry(layout, model, index)
   const gap = gapText(row)
   const finding = findingText(a)
-  const severity = a.severity ?? (a.missingReply || a.state !== 'ok' ? 'error' : 'note')
+  const severity = badgeSeverity(a)
   const dir = geo.x2 > geo.x1 ? 1 : -1
   return (
     <g

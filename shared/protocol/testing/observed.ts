@@ -17,6 +17,8 @@ export interface Observed {
   deviations?: Deviation[]
   deprecation?: string
   beforeHandshake?: boolean
+  /** in only: not a calling-SDK message (InboundNote.notSdk). */
+  notSdk?: true
   fault?: OutgoingFault
   /** out only: why it was not posted. */
   problem?: string

@@ -15,6 +15,7 @@ import { callAssociationTypeId, objectTypeInfo, type ObjectType } from '../../..
 import type { EngagementView } from '../calling-store.ts'
 import { positiveId, type CallRecord, type SimpleObject } from '../ports.ts'
 import { endOfCall, errorText, type ControllerContext, type KnownCall, type LinkableRequest } from './context.ts'
+import { refusalReason, refusedContent, refusedLogs } from '../refused-logs.ts'
 
 /** The engagement properties the dock, timeline and inspector show (read back from the API). */
 export const ENGAGEMENT_VIEW_PROPERTIES = ['hs_call_status', 'hs_call_duration', 'hs_call_body', 'hs_call_title', 'hs_call_external_id'] as const
@@ -127,11 +128,14 @@ export async function onCompleted(ctx: ControllerContext, data: Payload<'CALL_CO
     if (Object.keys(properties).length > 0) await ctx.api.patch(`/crm/v3/objects/calls/${engagementId}`, { properties })
     else await ctx.api.get(`/crm/v3/objects/calls/${engagementId}`)
   } catch (error) {
+    // Shown beside the call on the record page, with the notes the CRM did not save (refused-logs.ts).
+    refusedLogs.getState().note({ engagementId: String(engagementId), externalCallId: call.externalCallId, reason: refusalReason(error), at: Date.now(), ...refusedContent(properties) })
     if (!ctx.alive()) return
     ctx.link(message, ctx.host.updateEngagementFailed({ error: { message: `Could not update engagement ${engagementId}: ${errorText(error)}` } }))
     await refresh(ctx, call.externalCallId, engagementId)
     return
   }
+  refusedLogs.getState().saved(String(engagementId))
   // Default associations before the reply, so the CRM is complete when the widget hears success.
   if (call.record) await associateDefaults(ctx, engagementId, call.record)
   if (!ctx.alive()) return
