@@ -55,6 +55,14 @@ const boundaryZones = [
       'Boundary "shared/traffic/ imports only shared/": the traffic file and the ladder are read and drawn by the harness inspector, check-widget and `ringside report` alike, in the browser and in Node. Move what it needs into shared/.',
   },
   {
+    target: './shared/crm',
+    from: ['./shared', './widget', './host-harness', './emulator', './kit', './package', './tools', './e2e'],
+    // safe-url.ts is the one URL rule (docs/urls.md), a leaf that imports nothing: redirect-urls.ts checks a URL with it.
+    except: ['./crm', './url/safe-url.ts'],
+    message:
+      'Boundary "shared/crm/ imports nothing of ours" (but the URL rule, shared/url/safe-url.ts): the CRM facts (objects, phone numbers, call statuses, caller ID) are the floor that protocol/, traffic/, the emulator and the harness all stand on; protocol/ imports crm/, never the other way round. Move what crm/ needs into crm/.',
+  },
+  {
     target: SHARED_OUTSIDE_BROWSER,
     from: './emulator/browser',
     message:
