@@ -33,7 +33,7 @@ import { parseArgs } from 'node:util'
 import { tsImport } from 'tsx/esm/api'
 import { PAT } from './ringside-server.mjs'
 import { contactProperties } from './seed-100k.mjs'
-import { folderFiles, withFsyncBaseline } from './server-section.mjs'
+import { folderFiles, withFsyncBaseline } from './fsync-baseline.mjs'
 import { loadWindow, percentile, printSection, sorted } from './table.mjs'
 
 const WRITERS = 16
