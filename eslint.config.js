@@ -101,6 +101,15 @@ const boundaryZones = [
       'Boundary "test support never lives in product code": emulator/testing/, emulator/node/test/, e2e/ and every testing/ folder hold fakes, corpora and helpers for the tests; the product may not import them.',
   },
   {
+    target: './shared/crm',
+    from: ['./shared', './widget', './host-harness', './emulator', './kit', './package', './tools', './e2e'],
+    // Two leaves that import nothing: safe-url.ts, the one URL rule (docs/urls.md), with which redirect-urls.ts checks a
+    // URL; and ports.mjs, the default ports (docs/ports.md), from which reference-widget.ts derives the widget's URL.
+    except: ['./crm', './url/safe-url.ts', './ports.mjs'],
+    message:
+      'Boundary "shared/crm/ imports nothing of ours" (but two leaves: the URL rule, shared/url/safe-url.ts, and the default ports, shared/ports.mjs): the CRM facts (objects, phone numbers, call statuses, caller ID) are the floor that protocol/, traffic/, the emulator and the harness all stand on; protocol/ imports crm/, never the other way round. Move what crm/ needs into crm/.',
+  },
+  {
     target: ['./shared', './emulator/core', './emulator/node'],
     from: './emulator/browser',
     message:

@@ -6,6 +6,8 @@
  */
 import { ACCOUNT } from '../../shared/crm/account.ts'
 import { useState, type ReactNode } from 'react'
+// The shell's styles before the calling integration's (the seam's), the order they always had.
+import './shell.css'
 import { CallingDock, CallingStatusBadge, ComposerPanel, FaultsPanel, InspectorPanel, NavigationSwitch, TaskQueueBar, useDockReserve } from './calling-seam.tsx'
 import { RateLimitsSwitch } from './rate-limits-switch.tsx'
 import { hrefs, type Route } from '../lib/hash-routes.ts'

@@ -4,6 +4,7 @@
  * service worker failed to register or activate, or that server never answered).
  */
 import { ServerUnreachableError } from '../../emulator/browser/connect.ts'
+import './startup-screens.css'
 
 /** `waiting`: the Ringside server that served the page has not answered yet (which server, since when, what to do). */
 export function StartupScreen({ waiting }: { waiting?: string }) {

@@ -7,6 +7,7 @@
  * storage.
  */
 import { useHarnessStore } from './harness-store.ts'
+import './app-badge.css'
 
 export function AppBadge({ appId, appName: nameFromEvent }: { appId?: number; appName?: string }) {
   const storedName = useHarnessStore((s) => s.appName)

@@ -9,6 +9,7 @@ import { DatabasePanel } from './database-panel.tsx'
 import { OAuthPanel } from './oauth-panel.tsx'
 import { TemplatesPanel } from './templates-panel.tsx'
 import { TicketsPanel } from './tickets-panel.tsx'
+import './developer-area.css'
 
 function Panel({ panel }: { panel: DeveloperPanelId }) {
   switch (panel) {

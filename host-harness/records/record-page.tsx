@@ -15,6 +15,7 @@ import { formatPropertyValue } from '../lib/format.ts'
 import { OBJECT_CONFIG } from './object-config.ts'
 import { loadRecordView, phoneNumbersOf, type RecordView } from './record-view.ts'
 import type { CrmObject } from '../lib/crm-api.ts'
+import './record-page.css'
 
 /** What a record page shows in its centre column (the app passes the timeline feature's). */
 export type RecordActivityView = ComponentType<{ objectType: ObjectType; record: CrmObject; callIds: readonly string[] }>

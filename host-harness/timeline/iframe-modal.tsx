@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef } from 'react'
 import { checkUrl, safeUrl } from '../../shared/url/safe-url.ts'
+import './iframe-modal.css'
 
 export interface IframeModalProps {
   url: string

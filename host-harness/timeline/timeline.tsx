@@ -14,6 +14,7 @@ import { CALL_PROPERTIES, callTime } from '../lib/call-summary.ts'
 import { CustomEventEntry } from './custom-event-entry.tsx'
 import { NOTE_PROPERTIES, NoteEntry, noteTime } from './note-entry.tsx'
 import { listRecordEvents, type TimelineEventView } from './events-api.ts'
+import './timeline.css'
 
 type Item = { kind: 'call'; time: number; call: CrmObject } | { kind: 'note'; time: number; note: CrmObject } | { kind: 'event'; time: number; event: TimelineEventView }
 

@@ -20,7 +20,17 @@
  *   lists exactly these thirteen).
  * - REJECTED has no status in either list: a declined call is CANCELED.
  */
-import type { EndStatus } from '../protocol/index.ts'
+/** The SDK's callEndStatus values (the npm package's constants, re-exported by the protocol). */
+export const callEndStatus = {
+  COMPLETED: 'COMPLETED',
+  FAILED: 'FAILED',
+  CANCELED: 'CANCELED',
+  BUSY: 'BUSY',
+  NO_ANSWER: 'NO_ANSWER',
+  REJECTED: 'REJECTED',
+  MISSED: 'MISSED',
+} as const
+export type EndStatus = (typeof callEndStatus)[keyof typeof callEndStatus]
 
 /** Every value hs_call_status accepts, in the order the API lists its options. */
 export const CALL_STATUSES = [

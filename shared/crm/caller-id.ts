@@ -8,7 +8,6 @@
  * number through the search API with these requests; the API's inbound-call
  * endpoint runs the same searches in process.
  */
-import type { CallerIdMatch } from '../protocol/index.ts'
 import { OBJECT_TYPES } from './object-types.ts'
 import { phoneDigits } from './phone.ts'
 
@@ -48,11 +47,11 @@ export function callerIdMatch(
   objectType: CallerIdSearch['objectType'],
   found: { id: string; properties: Readonly<Record<string, string | null | undefined>> },
   portalId: number,
-): CallerIdMatch {
+) {
   const p = found.properties
   const objectCoordinates = { portalId, objectId: Number(found.id), objectTypeId: OBJECT_TYPES[objectType].typeId }
   if (objectType === 'contacts') {
-    return { callerIdType: 'CONTACT', objectCoordinates, firstName: p.firstname ?? null, lastName: p.lastname ?? null, email: p.email ?? null }
+    return { callerIdType: 'CONTACT' as const, objectCoordinates, firstName: p.firstname ?? null, lastName: p.lastname ?? null, email: p.email ?? null }
   }
-  return { callerIdType: 'COMPANY', objectCoordinates, name: p.name ?? null }
+  return { callerIdType: 'COMPANY' as const, objectCoordinates, name: p.name ?? null }
 }

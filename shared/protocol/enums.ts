@@ -3,16 +3,8 @@
  * package's constants. Plain data (no validator library): the widget side imports them.
  */
 
-export const callEndStatus = {
-  COMPLETED: 'COMPLETED',
-  FAILED: 'FAILED',
-  CANCELED: 'CANCELED',
-  BUSY: 'BUSY',
-  NO_ANSWER: 'NO_ANSWER',
-  REJECTED: 'REJECTED',
-  MISSED: 'MISSED',
-} as const
-export type EndStatus = (typeof callEndStatus)[keyof typeof callEndStatus]
+// callEndStatus lives with the one mapping from it to hs_call_status (shared/crm/, the floor under protocol/).
+export { callEndStatus, type EndStatus } from '../crm/call-status.ts'
 
 export const callStatus = {
   CONNECTING: 'CONNECTING',

@@ -26,6 +26,7 @@
 // every message with console.debug; ours (debugMode off) logs only the
 // handshake and rejected messages. Hence the extra "console.debug muted" rows.
 import { percentile } from './table.mjs'
+import { BATCH, batchMedian, medianCi95, quartiles, rotated } from './sdk-stats.mjs'
 
 /**
  * Handshakes per pair and mode. Muted carries the target (host ≤ npm), and a loaded machine
@@ -141,30 +142,6 @@ async function handshakeOnce(page, origins, url) {
   return { ms: Math.max(host.readyAt, widgetReadyAt) - host.loadAt, isolated: host.isolated }
 }
 
-/** Round trips per batch for batchP50Us: the mean of BATCH consecutive round trips steps by 5/BATCH µs, not 5 µs. */
-const BATCH = 20
-
-/**
- * The median of the means of BATCH consecutive round trips (ms). The 5 µs clock makes every
- * p50 a multiple of 5 µs, so a difference of 1 µs can read as 0 or 5; this figure resolves it.
- */
-function batchMedian(samples) {
-  const means = []
-  for (let i = 0; i + BATCH <= samples.length; i += BATCH) {
-    let sum = 0
-    for (let j = i; j < i + BATCH; j++) sum += samples[j]
-    means.push(sum / BATCH)
-  }
-  return percentile(means.sort((a, b) => a - b), 50)
-}
-
-/** Nearest-rank quartiles of numbers, rounded to `digits`. */
-function quartiles(values, digits) {
-  const list = [...values].sort((x, y) => x - y)
-  const round = (x) => Math.round(x * 10 ** digits) / 10 ** digits
-  return { p25: round(percentile(list, 25)), p50: round(percentile(list, 50)), p75: round(percentile(list, 75)) }
-}
-
 /**
  * One handshake comparison, muted: our host (CallingHost ↔ npm widget) against a baseline pair
  * with the same npm widget. `met` is the verdict: the median of host − baseline over the
@@ -241,24 +218,6 @@ export function hostSideFigures(r) {
     handshake_vs_npm_host: versusNpmHost,
     handshake_vs_plain_host: handshakeVersus(m, 'npm'),
   }
-}
-
-/**
- * A distribution-free 95% confidence interval of the median of `values` (at least 6): the order
- * statistics k and n − 1 − k with k = ⌊(n − 1.96 √n) / 2⌋, the sign test's normal approximation.
- */
-export function medianCi95(values) {
-  const list = [...values].sort((a, b) => a - b)
-  const n = list.length
-  if (n < 6) return [NaN, NaN]
-  const k = Math.max(0, Math.floor((n - 1.96 * Math.sqrt(n)) / 2))
-  return [list[k], list[n - 1 - k]]
-}
-
-/** `list` turned by `k` places: the order of one interleaved round (each item leads every `list.length` rounds). */
-function rotated(list, k) {
-  const n = k % list.length
-  return [...list.slice(n), ...list.slice(0, n)]
 }
 
 /** Summary figures of one variant's samples: all its round trips (ms, in the order taken) and its handshakes (ms). */

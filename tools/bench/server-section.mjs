@@ -18,13 +18,14 @@
 // fails on time. The load generator (undici, keep-alive connections) runs on
 // the same machine as the server and shares its cores, so the writers use
 // undici's low-level dispatch, the cheapest of its APIs per request.
-import { closeSync, fsyncSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client, Pool } from 'undici'
 import { PAT, rateLimitsOff, startRingsideServer } from '../../emulator/testing/ringside-server.mjs'
 import { seedContacts } from './seed-100k.mjs'
 import { loadWindow, percentile, sorted } from './table.mjs'
+import { folderFiles, withFsyncBaseline } from './fsync-baseline.mjs'
 
 /** The workload's size: the issue's table is for 100,000 contacts. */
 export const DEFAULT_SERVER_COUNT = 100_000
@@ -60,53 +61,6 @@ async function ok(pool, method, path, json) {
   const { status, text } = await call(pool, method, path, json)
   if (status < 200 || status > 299) throw new Error(`${method} ${path}: ${status} ${text.slice(0, 300)}`)
   return JSON.parse(text)
-}
-
-/** Raw append+fsync of a 300-byte line, one at a time, for `ms`: the disk's durable write rate. */
-function rawFsync(dir, ms) {
-  const path = join(dir, 'raw-fsync-baseline.jsonl')
-  const head = '{"rows":[{"table":"baseline","id":1,"row":{"text":"'
-  const tail = '"}}]}\n'
-  const line = Buffer.from(`${head}${'x'.repeat(300 - head.length - tail.length)}${tail}`)
-  const fd = openSync(path, 'a')
-  const samples = []
-  const started = performance.now()
-  try {
-    while (performance.now() - started < ms || samples.length < 10) {
-      const t = performance.now()
-      writeSync(fd, line)
-      fsyncSync(fd)
-      samples.push(performance.now() - t)
-    }
-  } finally {
-    closeSync(fd)
-    unlinkSync(path)
-  }
-  return { samples, elapsedMs: performance.now() - started, lineBytes: line.length }
-}
-
-/**
- * `measure()` between two raw append+fsync runs of `ms / 2` each in `dir`
- * (the disk of a shared machine changes pace within seconds): resolves to
- * { raw: { perSecond, p50Ms, p99Ms, beforePerSecond, afterPerSecond, lineBytes }, result }.
- */
-export async function withFsyncBaseline(dir, ms, measure) {
-  const before = rawFsync(dir, ms / 2)
-  const result = await measure()
-  const after = rawFsync(dir, ms / 2)
-  const all = sorted([...before.samples, ...after.samples])
-  const rate = (run) => run.samples.length / (run.elapsedMs / 1000)
-  return {
-    raw: {
-      perSecond: all.length / ((before.elapsedMs + after.elapsedMs) / 1000),
-      p50Ms: percentile(all, 50),
-      p99Ms: percentile(all, 99),
-      beforePerSecond: rate(before),
-      afterPerSecond: rate(after),
-      lineBytes: before.lineBytes,
-    },
-    result,
-  }
 }
 
 /**
@@ -248,11 +202,6 @@ async function foundAfterRestart(baseUrl, acked) {
     await pool.close()
   }
   return found
-}
-
-/** The files of `dir` (not its folders) and their sizes in bytes. */
-export function folderFiles(dir) {
-  return Object.fromEntries(readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isFile() ? [[name, statSync(join(dir, name)).size]] : [])))
 }
 
 const round = (x, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits
