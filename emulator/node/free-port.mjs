@@ -1,5 +1,5 @@
 // Whether ports are free right now, and the next free block from a port: the one home of the probe, for the server
-// (a refused start names the next free block), the CLI and the test helpers (tools/test/free-ports.mjs).
+// (a refused start names the next free block), the CLI and the test helpers (emulator/testing/free-ports.mjs).
 import { createServer } from 'node:net'
 
 /** Whether `port` on `host` can be bound right now. */

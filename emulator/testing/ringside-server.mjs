@@ -4,7 +4,7 @@
 // on the same folder.
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { freePortPair } from '../../tools/test/free-ports.mjs'
+import { freePortPair } from './free-ports.mjs'
 import { join } from 'node:path'
 
 /** The harness's own private-app token: every scope, never rate limited. */

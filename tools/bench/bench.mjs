@@ -36,7 +36,7 @@ import { benchOrigins, startBenchServers } from './server.mjs'
 import { printSection } from './table.mjs'
 import { DEFAULT_PORTS } from '../../shared/ports.mjs'
 import { firstCallSection } from './first-call-section.mjs'
-import { freePortPair } from '../test/free-ports.mjs'
+import { freePortPair } from '../../emulator/testing/free-ports.mjs'
 
 const root = resolve(import.meta.dirname, '../..')
 // E2E_PORT moves the block (harness, +1 widget, +2 hostile, +3 and +4 the test pages), as e2e/origins.ts does.

@@ -31,7 +31,7 @@
 // Prints each step and its time; exits 1 on the first failure.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { freePortPair } from './free-ports.mjs'
+import { freePortPair } from '../../emulator/testing/free-ports.mjs'
 import { installWarnings } from './install-log.mjs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'

@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { freePortPair } from './free-ports.mjs'
+import { freePortPair } from '../../emulator/testing/free-ports.mjs'
 
 const { values } = parseArgs({ options: { major: { type: 'string' }, report: { type: 'string' } } })
 const root = resolve(import.meta.dirname, '../..')

@@ -10,8 +10,8 @@ import { expect } from 'vitest'
 
 export const REPO = resolve(import.meta.dirname, '..', '..', '..')
 
-/** A port p such that p and p + 1 (the widget origin) are both free right now: the one home is tools/test/free-ports.mjs. */
-export { freePortPair } from '../../../tools/test/free-ports.mjs'
+/** A port p such that p and p + 1 (the widget origin) are both free right now: the one home is emulator/testing/free-ports.mjs. */
+export { freePortPair } from '../../testing/free-ports.mjs'
 
 const scratch = new Set<string>()
 

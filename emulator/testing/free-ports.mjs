@@ -5,7 +5,7 @@
 // a port the OS hands out for `listen(0)` is one it may also give to any outgoing connection on the machine in the
 // moment between the check and the server's own bind, which made servers find their widget port taken. Below the
 // range, only another program that asks for that port by number can take it.
-import { portFree } from '../../emulator/node/free-port.mjs'
+import { portFree } from '../node/free-port.mjs'
 
 export { portFree }
 
