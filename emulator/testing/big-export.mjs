@@ -1,5 +1,5 @@
 // A large export, made fast: the server's own export (its seed) with `count`
-// contacts of the 100k workload (seed-100k.mjs's contactProperties) added to
+// contacts of the 100k workload (contactProperties, below; tools/bench/seed-100k.mjs loads the same) added to
 // crm_contacts, and the contact id sequence moved past them, written to a
 // file a row at a time. The import checks every row of it as it would any
 // export; the round trip (import it, export again, import that) then
@@ -7,7 +7,17 @@
 // and its bench section.
 import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
-import { contactProperties } from '../../tools/bench/seed-100k.mjs'
+
+/** The properties of contact `i` of the workload. */
+export function contactProperties(i) {
+  return {
+    email: `user${i}@example.com`,
+    firstname: `First${i}`,
+    lastname: `Last${i}`,
+    phone: `+1617555${String(i % 10_000).padStart(4, '0')}`,
+    company: `Company ${i % 1000}`,
+  }
+}
 
 const WHEN = '2026-01-01T00:00:00.000Z'
 

@@ -14,20 +14,11 @@
 import { parseArgs } from 'node:util'
 import { Pool } from 'undici'
 import { PAT } from '../../emulator/testing/ringside-server.mjs'
+import { contactProperties } from '../../emulator/testing/big-export.mjs'
+
 
 /** The token the loader sends unless told otherwise (the harness's own: never rate limited). */
 export const DEFAULT_TOKEN = PAT
-
-/** The properties of contact `i` of the workload. */
-export function contactProperties(i) {
-  return {
-    email: `user${i}@example.com`,
-    firstname: `First${i}`,
-    lastname: `Last${i}`,
-    phone: `+1617555${String(i % 10_000).padStart(4, '0')}`,
-    company: `Company ${i % 1000}`,
-  }
-}
 
 /**
  * Creates contacts `start` … `start + count - 1` and resolves to
