@@ -55,6 +55,8 @@ export interface LadderArrow {
   time: number
   /** The message's seq (kind message). */
   seq?: number
+  /** message: the widget's frame, where the host loads two (the calling window and the remote beside it). */
+  frame?: string
   /** The request's id (kinds request and response). */
   requestId?: number
   /** The call it belongs to (its externalCallId). */
@@ -387,6 +389,7 @@ export function buildLadder(file: TrafficFile, options: LadderOptions = {}): Lad
       if (key !== undefined) arrow.callKey = key
       if (missingReply) arrow.missingReply = true
       if (m.truncated !== undefined) arrow.truncated = truncationNote(m.truncated)
+      if (m.frame !== undefined) arrow.frame = m.frame
       if (list[0]) arrow.severity = list[0].severity
       if (note !== undefined) arrow.note = note
       rows.push({ arrow, offsetMs: 0 })
@@ -482,6 +485,11 @@ export function buildLadder(file: TrafficFile, options: LadderOptions = {}): Lad
 
 const LANE_LABEL: Readonly<Record<LaneId, string>> = { widget: 'widget', host: 'host', api: 'CRM API' }
 
+/** The arrow's drawn label: with its frame where the widget runs in two (`SYNC [remote]`). */
+export function drawnLabel(a: Pick<LadderArrow, 'label' | 'frame'>): string {
+  return a.frame === undefined ? a.label : `${a.label} [${a.frame}]`
+}
+
 function describe(row: LadderRow, bySeq: ReadonlyMap<number, LadderArrow>, byRequest: ReadonlyMap<number, LadderArrow>): string {
   const a = row.arrow
   const parts: string[] = []
@@ -489,6 +497,7 @@ function describe(row: LadderRow, bySeq: ReadonlyMap<number, LadderArrow>, byReq
   parts.push(`${head}, ${LANE_LABEL[a.from]} → ${LANE_LABEL[a.to]}, at +${formatSeconds(row.offsetMs)}`)
   if (row.clockBack) parts.push('its timestamp is earlier than the one before it')
   if (row.gapMs !== undefined) parts.push(`after a pause of ${formatSeconds(row.gapMs)}${row.gapPhase ? ` (${row.gapPhase})` : ''}`)
+  if (a.frame !== undefined) parts.push(`the widget's ${a.frame} frame`)
   if (a.callKey !== undefined) parts.push(`call ${a.callKey}`)
   if (a.state === 'unknown-type') parts.push('unknown message type')
   if (a.state === 'ignored') parts.push(`ignored by the host${a.note ? `: ${a.note}` : ''}`)

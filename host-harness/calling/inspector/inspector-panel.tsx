@@ -86,7 +86,7 @@ const InspectorRow = memo(function InspectorRow({ entry, findings, partners, ope
   // A call event CallingHost accepted but the call session told the host to ignore (no call to touch).
   const ignoredBy = entry.direction === 'in' ? findings.find((f) => f.hostIgnored) : undefined
   const detailsId = `inspector-entry-${entry.seq}`
-  const label = `${entry.type ?? '(no type)'}, ${directionLabel(entry.direction)}, #${entry.seq}`
+  const label = `${entry.type ?? '(no type)'}, ${directionLabel(entry.direction)}, #${entry.seq}${entry.frame ? `, ${entry.frame} frame` : ''}`
   return (
     <li
       aria-label={label}
@@ -105,6 +105,7 @@ const InspectorRow = memo(function InspectorRow({ entry, findings, partners, ope
           </time>
           <span className="inspector__dir">{directionLabel(entry.direction)}</span>
           <span className="inspector__type">{entry.type ?? '(no type)'}</span>
+          {entry.frame ? <span className="tag">{entry.frame} frame</span> : null}
         </button>
         <span className={`tag ${!entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
           {!entry.valid

@@ -1,5 +1,6 @@
 import { BroadcastChannel } from 'node:worker_threads'
-import { ANNOUNCE_WAIT_MS, LOOKING_FOR_WINDOW, PageLink, WHO_WAIT_MS, WindowLink, windowDialBlocker, type WindowHostPort } from './window-link.ts'
+import { ANNOUNCE_WAIT_MS, LOOKING_FOR_WINDOW, PageLink, WHO_WAIT_MS, windowDialBlocker } from './page-link.ts'
+import { WindowLink, type WindowHostPort } from './window-link.ts'
 import type { ChannelPort, DialInput, LockPort, WindowSummary } from './window-protocol.ts'
 import { manualTimers } from './testing/manual-timers.ts'
 
@@ -189,7 +190,7 @@ test('a dial request carries only the record properties its label needs', async 
 
 test("a record page's Call is blocked by what the calling window reports, and not when no window is known or its widget is still starting", () => {
   const summary = (cannotDial: string | null, widgetStarting = false): WindowSummary => ({ widgetName: 'Fixture', handshake: 'ready', cannotDial, widgetStarting, loggedIn: cannotDial === null, available: null, isReady: true, call: null })
-  const state = { looking: false, pending: false, lastResult: null }
+  const state = { looking: false, opening: false, pending: false, lastResult: null }
   expect(windowDialBlocker({ ...state, window: null })).toBeNull()
   expect(windowDialBlocker({ ...state, window: null, looking: true })).toBe(LOOKING_FOR_WINDOW)
   expect(windowDialBlocker({ ...state, window: summary('Log in to the calling widget before calling.') })).toBe('Log in to the calling widget before calling.')
