@@ -50,9 +50,7 @@ export function WindowCallCard() {
       ) : state.looking ? (
         <p className="calling-window-card__line">Looking for an open calling window; this page opens one if there is none.</p>
       ) : state.opening ? (
-        <p className="calling-window-card__line" role="status">
-          Opening the calling window…
-        </p>
+        <p className="calling-window-card__line">Opening the calling window…</p>
       ) : (
         <p className="calling-window-card__line">Not open. A Call button opens it; it holds the call while pages load.</p>
       )}
