@@ -1,19 +1,9 @@
-import { BroadcastChannel } from 'node:worker_threads'
 import { ANNOUNCE_WAIT_MS, PageLink, WHO_WAIT_MS } from './page-link.ts'
-import type { ChannelMessage, ChannelPort, WindowSummary } from './window-protocol.ts'
+import type { ChannelMessage, WindowSummary } from './window-protocol.ts'
 import { manualTimers } from './testing/manual-timers.ts'
+import { nodeChannels } from './testing/node-channels.ts'
 
-const NAME = 'page-link-test'
-const opened: ChannelPort[] = []
-function channel(): ChannelPort {
-  const port = new BroadcastChannel(NAME) as unknown as ChannelPort
-  opened.push(port)
-  return port
-}
-afterEach(() => {
-  for (const port of opened.splice(0)) port.close()
-})
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
+const { channel, settle } = nodeChannels('page-link-test')
 
 const SUMMARY: WindowSummary = { widgetName: 'Fixture', handshake: 'syncing', cannotDial: 'connecting', widgetStarting: true, loggedIn: null, available: null, isReady: true, call: null }
 

@@ -1,20 +1,10 @@
-import { BroadcastChannel } from 'node:worker_threads'
 import { ANNOUNCE_WAIT_MS, LOOKING_FOR_WINDOW, PageLink, WHO_WAIT_MS, windowDialBlocker } from './page-link.ts'
 import { WindowLink, type WindowHostPort } from './window-link.ts'
 import type { ChannelPort, DialInput, LockPort, WindowSummary } from './window-protocol.ts'
 import { manualTimers } from './testing/manual-timers.ts'
+import { nodeChannels } from './testing/node-channels.ts'
 
-const NAME = 'window-link-test'
-const opened: ChannelPort[] = []
-function channel(): ChannelPort {
-  const port = new BroadcastChannel(NAME) as unknown as ChannelPort
-  opened.push(port)
-  return port
-}
-afterEach(() => {
-  for (const port of opened.splice(0)) port.close()
-})
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
+const { channel, settle } = nodeChannels('window-link-test')
 
 const INPUT: DialInput = { objectType: 'contacts', objectId: '1', phoneNumber: '+16175550101', phoneProperty: 'phone', record: { id: '1', properties: { firstname: 'Ada' } } }
 
