@@ -204,4 +204,13 @@ test.describe('check-widget', () => {
       'The widget loads the calling SDK from https://cdn.jsdelivr.net/npm/@hubspot/calling-extensions-sdk@9.9.9/dist/main.js, but Ringside serves @hubspot/calling-extensions-sdk 0.9.0,',
     )
   })
+
+  test('--placement window covers both frames: a widget whose remote drives the call through the calling window over its own BroadcastChannel is READY', async () => {
+    // The relay fixture's remote (iframeLocation remote) places, answers, ends and saves the dialed call through its
+    // partner in the calling window, which alone speaks to the CRM: no call is logged unless both frames run.
+    const run = await checkWidget([fixture({ auto: '1' }, 'relay-widget'), '--placement', 'window', '--port', String(block(17))])
+    expect(run.code, run.output).toBe(0)
+    expect(run.output).toMatch(/✔ \[\d+\/\d+\] outbound journey · window placement: the CRM accepts the call log/)
+    expect(run.output).toMatch(/outbound journey · window placement\n[\s\S]*?Verdict: READY/)
+  })
 })

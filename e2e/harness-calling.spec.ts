@@ -323,11 +323,14 @@ test('changing the placement re-mounts the widget and sends the new iframeLocati
     .poll(async () => await onReadyData(page))
     .toMatchObject({ iframeLocation: 'remote', usesCallingWindow: false, portalId: 123456 })
 
-  // The calling window: the page's widget goes away; the detached window holds it and says so in SYNC.
+  // The calling window: the detached window holds the widget and says so in SYNC; the record page keeps the
+  // widget in the remote beside it (iframeLocation remote, usesCallingWindow true), as the real CRM does.
   await page.getByLabel('Placement (iframeLocation)').selectOption('window')
   const card = page.getByRole('region', { name: 'Calling window' })
   await expect(card).toContainText('Not open')
-  await expect(page.locator('#hubspot-calling-extension-iframe')).toHaveCount(0)
+  await expect
+    .poll(async () => await onReadyData(page))
+    .toMatchObject({ iframeLocation: 'remote', usesCallingWindow: true, portalId: 123456 })
   const popup = page.waitForEvent('popup')
   await card.getByRole('button', { name: 'Open calling window' }).click()
   const callingWindow = await popup

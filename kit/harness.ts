@@ -168,11 +168,12 @@ export class Harness {
     const waitFor = options.waitFor ?? 'shell'
     if (waitFor === 'none') return
     await expect(this.statusBadge).toBeVisible({ timeout: 15_000 })
-    // The harness loads a ?widget= URL off this machine only once the person at it says so: the kit is that person
-    // (in the calling window when the widget runs there: the window asks when it opens).
+    // The harness loads a ?widget= URL off this machine only once the person at it says so: the kit is that person,
+    // where the widget runs (the page's dock; in the window placement also the calling window, which asks when it
+    // opens, besides the record page's remote).
     const confirm = widgetUrl !== undefined && !isOnThisMachine(widgetUrl)
     this.#confirmInWindow = confirm && this.#placement === 'window'
-    if (confirm && this.#placement !== 'window') await this.page.getByRole('button', { name: 'Load this widget' }).click({ timeout: 15_000 })
+    if (confirm) await this.page.getByRole('button', { name: 'Load this widget' }).click({ timeout: 15_000 })
     if (waitFor === 'handshake') {
       if (this.#confirmInWindow) await this.widgetPage()
       await this.waitForHandshake()

@@ -28,6 +28,7 @@ import { messageOf } from './error-text.ts'
 import type { JourneyKind } from './journey-kinds.ts'
 import { frozenSentence, hungSentence, journeyBounds, stepMessage, type JourneyBounds } from './journey-waits.ts'
 import { WaitExpired, within } from '../shared/waits.ts'
+import { placementHandshakeProblem } from './two-frames.ts'
 
 export { JOURNEYS, type JourneyKind } from './journey-kinds.ts'
 
@@ -226,12 +227,18 @@ export async function runJourney({ harness, messages, driver, widgetErrors = () 
       await expect(harness.statusBadge).toContainText(/Widget (ready|failed)/, { timeout: options.syncTimeoutMs + 10_000 })
       const text = (await harness.statusBadge.textContent()) ?? ''
       if (text.includes('Widget ready')) {
-        // The placement asked for, for real: the calling window exists, and SYNC tells the widget where it is.
-        await harness.widgetPage()
-        const sync = messages.ofType('SYNC', 'to-widget')[0]?.data as { iframeLocation?: unknown; data?: { iframeLocation?: unknown } } | undefined
-        const told = sync?.iframeLocation ?? sync?.data?.iframeLocation
-        if (told !== harness.placement) return { status: 'failed', error: `The harness did not place the widget in the ${harness.placement} placement: its SYNC says iframeLocation ${JSON.stringify(told)}` }
-        return { status: 'passed' }
+        // The placement asked for, for real: the calling window exists, and SYNC tells each frame where it is (in
+        // the window placement, the window and the remote beside it: both must answer).
+        const host = await harness.widgetPage()
+        const windowPageUrl = harness.placement === 'window' ? host.url() : null
+        let problem = placementHandshakeProblem(messages.all(), harness.placement, windowPageUrl)
+        if (problem !== null && harness.placement === 'window') {
+          // The remote's page and the window load side by side: the other frame's handshake may still be on its way.
+          const settled = () => (placementHandshakeProblem(messages.all(), 'window', windowPageUrl) === null ? true : undefined)
+          await messages.waitFor(settled, { timeout: options.syncTimeoutMs, description: 'both frames of the window placement answered SYNC' }).catch(() => undefined)
+          problem = placementHandshakeProblem(messages.all(), harness.placement, windowPageUrl)
+        }
+        return problem === null ? { status: 'passed' } : { status: 'failed', error: problem }
       }
       const acks = messages.ofType('SYNC_ACK', 'from-widget').length
       const thrown = widgetErrors()

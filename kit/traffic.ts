@@ -12,6 +12,7 @@
 import type { Page } from '@playwright/test'
 import { buildLadder } from '../shared/traffic/ladder.ts'
 import { renderLadderSvg } from '../shared/traffic/ladder-svg.ts'
+import { mergeTrafficFiles } from '../shared/traffic/merge.ts'
 import { parseTrafficFile, TRAFFIC_FORMAT, TRAFFIC_VERSION, type TrafficFile, type TrafficMessage } from '../shared/traffic/traffic-file.ts'
 import type { RecordedMessage } from './message-log.ts'
 
@@ -44,17 +45,22 @@ export async function harnessTraffic(page: Page): Promise<TrafficFile | null> {
 }
 
 /**
- * The traffic of a test: of the harness's exports in `pages` (a record page and
- * the calling window both run the harness), the one with the most messages;
- * else the recorded wire.
+ * The traffic of a test: the harness's exports in `pages` (a record page and the calling window both run the
+ * harness). The exports whose messages name their frame (the window placement: the calling window and the
+ * remote beside it) are merged into one file, each message with its frame; else the one with the most
+ * messages; else the recorded wire.
  */
 export async function trafficOf(pages: readonly Page[], log: readonly RecordedMessage[], widgetUrl: string | null): Promise<TrafficFile> {
   let best: TrafficFile | null = null
+  const framed: TrafficFile[] = []
   for (const page of pages) {
     const file = await harnessTraffic(page)
-    if (file !== null && file.messages.length > (best?.messages.length ?? -1)) best = file
+    if (file === null || file.messages.length === 0) continue
+    if (file.messages.some((m) => m.frame !== undefined)) framed.push(file)
+    if (file.messages.length > (best?.messages.length ?? -1)) best = file
   }
-  return best !== null && best.messages.length > 0 ? best : trafficFromLog(log, widgetUrl)
+  if (framed.length > 1) return mergeTrafficFiles(framed)
+  return best ?? trafficFromLog(log, widgetUrl)
 }
 
 /** Messages drawn in one attached ladder: a flood test's tens of thousands would make an SVG of megabytes. */

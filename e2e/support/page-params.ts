@@ -31,7 +31,7 @@ export const PAGE_PARAMS: Readonly<Record<'harness' | 'oauth' | 'widget', PagePa
 }
 
 /** Hash routes of the harness the scanner opens (each view that reads the location), besides those above. */
-export const HARNESS_ROUTES = ['/contacts', '/contacts/1', '/tasks', '/calling-window', '/developer', '/developer/calling'] as const
+export const HARNESS_ROUTES = ['/contacts', '/contacts/1', '/tasks', '/calling-integration-popup-ui/123456', '/calling-window', '/developer', '/developer/calling'] as const
 
 /** Names the pages read from URLs that are not their own (API requests the harness sends): not page parameters. */
 export const NOT_PAGE_PARAMS: ReadonlySet<string> = new Set(['content-type', 'hapikey'])

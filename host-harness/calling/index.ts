@@ -6,7 +6,7 @@ import { useCalling, dialBlocker, callingStore } from './core/calling-store.ts'
 import { parseLocation } from '../lib/hash-routes.ts'
 import { topology } from './topology/topology.ts'
 import { usePageLink, WINDOW_CARD_RESERVE } from './topology/window-call-card.tsx'
-import { windowDialBlocker } from './topology/window-link.ts'
+import { windowDialBlocker } from './topology/page-link.ts'
 import type { StartCallInput, StartCallResult } from './core/controller/controller.ts'
 import { callingRuntime, type CallingConfig } from './core/runtime.ts'
 
@@ -56,5 +56,6 @@ export function configureCalling(config: CallingConfig): void {
 
 /** Pixels the page keeps free on its right for the docked widget, so the dock never covers the record or its timeline. */
 export function useDockReserve(): number {
-  return useCalling((s) => (s.iframeLocation === 'window' && !topology.inCallingWindow ? WINDOW_CARD_RESERVE : dockReserve(s)))
+  // In the window placement a record page holds the card and the remote frame, one above the other.
+  return useCalling((s) => (s.iframeLocation === 'window' && !topology.inCallingWindow ? Math.max(WINDOW_CARD_RESERVE, dockReserve(s)) : dockReserve(s)))
 }

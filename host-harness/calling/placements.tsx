@@ -18,18 +18,29 @@ export function useWidgetElsewhere(): boolean {
   return useCalling((s) => s.iframeLocation === 'window') && !topology.inCallingWindow
 }
 
+/**
+ * A record page in the window placement shows the calling window's card and loads the widget in the remote
+ * beside it (`iframeLocation: 'remote'`, `usesCallingWindow: true`), as the real CRM does.
+ */
 export function PlacedDock() {
-  return useWidgetElsewhere() ? <WindowCallCard /> : <CallingDock />
+  return useWidgetElsewhere() ? (
+    <>
+      <WindowCallCard />
+      <CallingDock />
+    </>
+  ) : (
+    <CallingDock />
+  )
 }
 
 function WindowStatusBadge() {
-  const { window: win } = usePageLink()
+  const { window: win, opening } = usePageLink()
   if (!win) {
     return (
       <span className="calling-badge" role="group" aria-label="Calling status">
         <span className="calling-badge__item calling-badge__item--wait">
           <span className="calling-badge__dot" aria-hidden="true" />
-          Calling window not open
+          {opening ? 'Calling window opening' : 'Calling window not open'}
         </span>
       </span>
     )
@@ -43,7 +54,7 @@ export function PlacedStatusBadge() {
 }
 
 /**
- * The detached calling window (#/calling-window): the widget, with
+ * The detached calling window (#/calling-integration-popup-ui/<portalId>): the widget, with
  * `iframeLocation: 'window'`, and the message inspector of its traffic. It is
  * a page of the harness's own origin, as the real CRM's calling window is of
  * the CRM's (/calling-integration-popup-ui/<portalId>).

@@ -12,6 +12,9 @@ test.each([
   ['#/contacts/abc', { page: 'not-found', path: '/contacts/abc' }],
   ['#/developer/nope', { page: 'not-found', path: '/developer/nope' }],
   ['#/calls/1', { page: 'not-found', path: '/calls/1' }],
+  ['#/calling-integration-popup-ui/123456', { page: 'calling-window' }],
+  ['#/calling-integration-popup-ui/999', { page: 'not-found', path: '/calling-integration-popup-ui/999' }],
+  ['#/calling-integration-popup-ui', { page: 'not-found', path: '/calling-integration-popup-ui' }],
   ['#/calling-window', { page: 'calling-window' }],
   ['#/calling-window/2', { page: 'not-found', path: '/calling-window/2' }],
 ])('%s routes to %j', (hash, route) => {

@@ -5,8 +5,9 @@
  *   #/contacts, #/companies, #/deals, #/tickets          record lists
  *   #/contacts/:id, #/companies/:id, …                   record pages
  *   #/tasks                                              task queue (open call tasks)
- *   #/calling-window                                     the detached calling window (the real
- *                                                        CRM's /calling-integration-popup-ui/<portalId>)
+ *   #/calling-integration-popup-ui/:portalId             the detached calling window, on the real CRM's
+ *                                                        path (/calling-integration-popup-ui/<portalId>);
+ *                                                        #/calling-window, its earlier route, still opens it
  *   #/developer/:panel                                   API panels
  *   #/developer/oauth-callback?code=…&state=…            OAuth redirect target (also
  *                                                        /?oauth_callback=1&code=…, see below)
@@ -15,6 +16,15 @@ import { useSyncExternalStore } from 'react'
 
 import { isObjectType, recordTypeOf, type ObjectType } from './crm-types.ts'
 import { OAUTH_CALLBACK_MARKER } from '../../shared/crm/redirect-urls.ts'
+import { ACCOUNT } from '../../shared/crm/account.ts'
+
+/**
+ * The real CRM's calling window is `<hostUrl>/calling-integration-popup-ui/<portalId>` (the SDK's demos open that
+ * address, demos/demo-minimal-js/index.js). Here it is a hash route of the harness page: the harness is one page
+ * (also served as plain static files, under any base path), so a route of its own is a fragment. The portal is
+ * the harness's one account; the route takes no other.
+ */
+export const CALLING_WINDOW_SEGMENT = 'calling-integration-popup-ui'
 
 export const DEVELOPER_PANELS = [
   { id: 'account', label: 'Account & credentials' },
@@ -58,6 +68,8 @@ export function parseHash(hash: string): Route {
     if (third === undefined && /^\d+$/.test(second)) return { page: 'record', objectType: first, id: second }
   }
   if (first === 'tasks' && second === undefined) return { page: 'tasks' }
+  if (first === CALLING_WINDOW_SEGMENT && second === String(ACCOUNT.hubId) && third === undefined) return { page: 'calling-window' }
+  // The earlier route of the calling window: links and bookmarks made before keep working.
   if (first === 'calling-window' && second === undefined) return { page: 'calling-window' }
   if (first === 'developer' && third === undefined) {
     if (second === undefined) return { page: 'developer', panel: 'account' }
@@ -72,7 +84,7 @@ export const hrefs = {
   record: (objectType: ObjectType, id: string) => `#/${objectType}/${encodeURIComponent(id)}`,
   developer: (panel: DeveloperPanelId) => `#/developer/${panel}`,
   tasks: () => '#/tasks',
-  callingWindow: () => '#/calling-window',
+  callingWindow: () => `#/${CALLING_WINDOW_SEGMENT}/${ACCOUNT.hubId}`,
 }
 
 /** Go to a hash route (`#/…`). */

@@ -40,6 +40,8 @@ export interface LadderArrow {
   time: number
   /** The message's seq (kind message). */
   seq?: number
+  /** message: the widget's frame, where the host loads two (the calling window and the remote beside it). */
+  frame?: string
   /** The request's id (kinds request and response). */
   requestId?: number
   /** The call it belongs to (its externalCallId). */

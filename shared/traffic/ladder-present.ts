@@ -21,6 +21,7 @@ function describe(row: LadderRow, bySeq: ReadonlyMap<number, LadderArrow>, byReq
   parts.push(`${head}, ${LANE_LABEL[a.from]} → ${LANE_LABEL[a.to]}, at +${formatSeconds(row.offsetMs)}`)
   if (row.clockBack) parts.push('its timestamp is earlier than the one before it')
   if (row.gapMs !== undefined) parts.push(`after a pause of ${formatSeconds(row.gapMs)}${row.gapPhase ? ` (${row.gapPhase})` : ''}`)
+  if (a.frame !== undefined) parts.push(`the widget's ${a.frame} frame`)
   if (a.callKey !== undefined) parts.push(`call ${a.callKey}`)
   if (a.state === 'unknown-type') parts.push('unknown message type')
   if (a.state === 'not-sdk') parts.push('not a calling-SDK message (dropped, as the SDK drops it)')
@@ -36,6 +37,11 @@ function describe(row: LadderRow, bySeq: ReadonlyMap<number, LadderArrow>, byReq
   if (partners.length > 0) parts.push(`${partners.some((p) => (p.seq ?? 0) > (a.seq ?? 0)) ? 'answered by' : 'answers'} ${partners.map((p) => `#${p.seq} ${p.label}`).join(', ')}`)
   for (const f of a.findings) parts.push(`${f.severity}: ${f.title ? `${f.title}: ` : ''}${f.message}`)
   return parts.join('; ')
+}
+
+/** The arrow's drawn label: with its frame where the widget runs in two (`SYNC [remote]`). */
+export function drawnLabel(a: Pick<LadderArrow, 'label' | 'frame'>): string {
+  return a.frame === undefined ? a.label : `${a.label} [${a.frame}]`
 }
 
 /**

@@ -5,7 +5,7 @@
  * piece of text escaped (message content is untrusted), a `<title>` and `<desc>` on each
  * arrow as its text alternative.
  */
-import { formatDuration, selectCall, type LadderArrow, type LadderModel, type LadderRow, type LaneId, type Severity } from './ladder.ts'
+import { drawnLabel, formatDuration, selectCall, type LadderArrow, type LadderModel, type LadderRow, type LaneId, type Severity } from './ladder.ts'
 
 export const LADDER_GEOMETRY = {
   width: 1060,
@@ -213,7 +213,7 @@ function rowSvg(model: LadderModel, layout: LadderLayout, index: number): string
   const dir = geo.x2 > geo.x1 ? 1 : -1
   parts.push(`<line class="shaft" x1="${geo.x1}" y1="${geo.y}" x2="${geo.x2 - dir * 8}" y2="${geo.y}"/>`)
   parts.push(`<path class="head" d="M${geo.x2} ${geo.y} l${-dir * 9} -4.5 v9 z"/>`)
-  parts.push(`<text class="label" x="${geo.labelX}" y="${geo.labelY}">${escapeXml(clipText(a.label, DRAWN_LABEL_CHARS))}</text>`)
+  parts.push(`<text class="label" x="${geo.labelX}" y="${geo.labelY}">${escapeXml(clipText(drawnLabel(a), DRAWN_LABEL_CHARS))}</text>`)
   const finding = findingText(a)
   if (finding !== undefined) {
     const severity = badgeSeverity(a)

@@ -23,7 +23,7 @@ import { clip, present } from './ladder-present.ts'
 import { alwaysAnswered, callsOfHostMessages, callsOfWidgetMessages, expectedReplies, groupCalls, linkReplies, positiveInt, replayHost } from './ladder-calls.ts'
 
 export * from './ladder-model.ts'
-export { formatDuration, selectCall } from './ladder-present.ts'
+export { drawnLabel, formatDuration, selectCall } from './ladder-present.ts'
 
 const DEFAULT_GAP_MS = 1000
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1 }
@@ -189,6 +189,7 @@ function messageArrow(m: TrafficMessage, ctx: ArrowContext): { arrow: LadderArro
   if (key !== undefined) arrow.callKey = key
   if (missingReply) arrow.missingReply = true
   if (m.truncated !== undefined) arrow.truncated = truncationNote(m.truncated)
+  if (m.frame !== undefined) arrow.frame = m.frame
   if (list[0]) arrow.severity = list[0].severity
   if (note !== undefined) arrow.note = note
   return { arrow, missingReply }

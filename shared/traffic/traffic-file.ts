@@ -75,6 +75,11 @@ export interface TrafficMessage {
   composed?: 'valid' | 'invalid'
   /** The seqs of its partners: the replies of a request, or the request of a reply. */
   linkedTo?: readonly number[]
+  /**
+   * The widget's frame it went to or came from (its SYNC's `iframeLocation`), where the host loads more than one:
+   * with `usesCallingWindow` the CRM loads the widget in the calling window and in the remote beside it.
+   */
+  frame?: 'widget' | 'remote' | 'window'
 }
 
 /** One request the host made to the CRM API, and its answer. */
@@ -248,6 +253,7 @@ const messageSchema = z.object({
   composed: z.enum(['valid', 'invalid']).optional(),
   linkedTo: z.array(seq).max(100).optional(),
   truncated: z.object({ chars: z.number().nonnegative(), keptChars: z.number().nonnegative(), atLeast: z.boolean().optional() }).optional(),
+  frame: z.enum(['widget', 'remote', 'window']).optional(),
 })
 
 const requestSchema = z.object({

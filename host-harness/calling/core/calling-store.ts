@@ -106,7 +106,10 @@ export interface CallingState {
   effective: EffectiveSettings | null
   /** A `?widget=` URL off this machine, waiting for the person at the harness to load it or keep the registered widget. */
   pendingWidget: { url: string; origin: string } | null
+  /** The placement (the settings' or the user's choice); this page's frame is frameOf(iframeLocation, inCallingWindow). */
   iframeLocation: IframeLocation
+  /** This page is the calling window (set once at startup). */
+  inCallingWindow: boolean
   syncTimeoutMs: number
   /** SYNC retry interval: 100 ms as the real host, 10 ms in fast mode (`?syncFast=1`). */
   syncIntervalMs: number
@@ -250,6 +253,7 @@ export function createCallingStore(initial: Partial<CallingState> = {}, options:
     effective: null,
     pendingWidget: null,
     iframeLocation: 'widget',
+    inCallingWindow: false,
     syncTimeoutMs: 30000,
     syncIntervalMs: 100,
     currentSrc: null,

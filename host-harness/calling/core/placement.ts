@@ -21,7 +21,7 @@
  *   (demos/demo-minimal-js/index.js; SDK PR #259 "Host window in
  *   calling-integration-popup-ui to fix cross origin error").
  * - With `usesCallingWindow` true the CRM loads the widget in the remote and in
- *   the window; the demos send SDK messages to the CRM only from the window
+ *   the window, each frame with its own SYNC (frameOf); the demos send SDK messages to the CRM only from the window
  *   (`iframeLocation === 'window'`) and keep the remote in step over their own
  *   BroadcastChannel (demos/demo-react-ts/src/hooks/useCti.ts `isFromWindow`,
  *   `isFromRemote`; SDK PRs #241, #244).
@@ -85,12 +85,24 @@ export function placementFromSettings(settings: PlacementSettings): Placement {
 }
 
 /**
- * The SYNC fields for a placement: `iframeLocation` is where this frame is;
- * `usesCallingWindow` says whether a calling window holds the call, which in
- * Ringside is exactly when the widget runs in one.
+ * The frame a page loads the widget in, for a placement: the placement itself, except in the `window` placement,
+ * where the calling window's page loads it in the window and every other page (a record page) in the remote.
+ * With `usesCallingWindow` the real CRM loads the widget in the remote as well as in the window; the SDK's demos
+ * speak to the CRM from the window only and keep the remote in step over their own BroadcastChannel
+ * (demos/demo-react-ts/src/hooks/useCti.ts: `isFromWindow`, `isFromRemote`).
  */
-export function syncPlacement(placement: Placement): { iframeLocation: Placement; usesCallingWindow: boolean } {
-  return { iframeLocation: placement, usesCallingWindow: placement === 'window' }
+export function frameOf(placement: Placement, inCallingWindow: boolean): Placement {
+  if (placement !== 'window') return placement
+  return inCallingWindow ? 'window' : 'remote'
+}
+
+/**
+ * The SYNC fields of a page's frame: `iframeLocation` is where this frame is (frameOf); `usesCallingWindow` says
+ * whether a calling window holds the call, which in Ringside is exactly the `window` placement: then both frames,
+ * the window and the remote beside it, are told true.
+ */
+export function syncPlacement(placement: Placement, inCallingWindow: boolean): { iframeLocation: Placement; usesCallingWindow: boolean } {
+  return { iframeLocation: frameOf(placement, inCallingWindow), usesCallingWindow: placement === 'window' }
 }
 
 /** How record navigation works: in-page (hash change) or a full page load. */
@@ -108,7 +120,7 @@ export function navigationMode(search: string, stored: string | null): Navigatio
 
 /**
  * The calling window's address: this page's query (widget, placement, …) and the calling-window route, as a
- * query-and-fragment reference (`?…#/calling-window`): it resolves against the opening page, so it keeps that
+ * query-and-fragment reference (`?…#/calling-integration-popup-ui/<portalId>`, lib/routes.ts): it resolves against the opening page, so it keeps that
  * page's origin and path whatever they are.
  */
 export function callingWindowUrl(location: Pick<Location, 'search'>): string {

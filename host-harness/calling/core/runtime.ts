@@ -270,12 +270,15 @@ export class CallingRuntime {
     const effective = state.effective
     if (!this.#container || !effective) return
     const store = () => this.store.getState()
+    const placed = syncPlacement(state.iframeLocation, state.inCallingWindow)
+    // Where the widget runs in two frames (the calling window and the remote), each entry names its frame.
+    const frame = placed.usesCallingWindow ? placed.iframeLocation : undefined
     // The inspector's traffic log, plugged into the host's observer seam.
     const recorder = new TrafficRecorder((entry) => {
       if (entry.direction === 'in') this.#late.heard()
       const id = typeof entry.message === 'object' && entry.message !== null ? (entry.message as { messageId?: unknown }).messageId : undefined
       const composed = entry.direction === 'out' && typeof id === 'string' ? this.#composed.get(id) : undefined
-      store().addTraffic(entry, composed)
+      store().addTraffic(frame === undefined ? entry : { ...entry, frame }, composed)
     })
     const host = new CallingHost({
       container: this.#container,
@@ -286,7 +289,7 @@ export class CallingRuntime {
         portalId: HARNESS_ACCOUNT.portalId,
         userId: HARNESS_ACCOUNT.userId,
         ownerId: HARNESS_ACCOUNT.ownerId,
-        ...syncPlacement(state.iframeLocation),
+        ...placed,
       },
       syncTimeoutMs: state.syncTimeoutMs,
       syncIntervalMs: state.syncIntervalMs,

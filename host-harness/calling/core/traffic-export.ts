@@ -22,6 +22,7 @@ export function trafficFileOf(state: ExportedState, now = new Date()): TrafficFi
     if (e.fault !== undefined) m.fault = e.fault
     if (e.composed !== undefined) m.composed = e.composed
     if (e.truncated !== undefined) m.truncated = e.truncated
+    if (e.frame !== undefined) m.frame = e.frame
     const partners = links.get(e.seq)
     if (partners !== undefined) m.linkedTo = partners
     return m

@@ -15,6 +15,7 @@ import { useCalling, type CallingState } from '../core/calling-store.ts'
 import type { EffectiveSettings } from '../core/settings.ts'
 import { callingRuntime } from '../core/runtime.ts'
 import { PlacementSelect } from '../core/placement-select.tsx'
+import { frameOf } from '../core/placement.ts'
 import { useWidgetState } from './status-badge.tsx'
 import { describeWidget } from '../core/widget-state.ts'
 import { lateHandshakeText } from '../core/late-handshake.ts'
@@ -49,7 +50,9 @@ export function dockReserve(s: Pick<CallingState, 'iframeLocation' | 'visibility
 
 export function CallingDock() {
   const attach = useCallback((element: HTMLDivElement | null) => callingRuntime.attach(element), [])
-  const location = useCalling((s) => s.iframeLocation)
+  // This page's frame: in the window placement a record page holds the remote, beside the calling window.
+  const location = useCalling((s) => frameOf(s.iframeLocation, s.inCallingWindow))
+  const besideWindow = useCalling((s) => s.iframeLocation === 'window' && !s.inCallingWindow)
   const visibility = useCalling((s) => s.visibility)
   const effective = useCalling((s) => s.effective)
   const settingsLoad = useCalling((s) => s.settingsLoad)
@@ -71,7 +74,7 @@ export function CallingDock() {
   return (
     <>
       <section
-        className={`calling-dock calling-dock--${location}${minimized ? ' calling-dock--minimized' : ''}`}
+        className={`calling-dock calling-dock--${location}${besideWindow ? ' calling-dock--beside-window' : ''}${minimized ? ' calling-dock--minimized' : ''}`}
         aria-labelledby={titleId}
         hidden={hidden}
         style={{ ['--widget-width' as string]: `${size.width}px` }}
@@ -81,7 +84,7 @@ export function CallingDock() {
         <header className="calling-dock__header">
           <div className="calling-dock__title-row">
             <h2 id={titleId} className="calling-dock__title" title={titleNote}>
-              {location === 'window' ? `Call window — ${name}` : name}
+              {location === 'window' ? `Call window — ${name}` : besideWindow ? `Remote — ${name}` : name}
             </h2>
             {effective && !effective.isReady ? (
               <span className="calling-pill calling-pill--testing" title="isReady is false: the app is in testing and only visible to developers">

@@ -87,7 +87,7 @@ const InspectorRow = memo(function InspectorRow({ entry, findings, partners, ope
   const ignoredBy = entry.direction === 'in' ? findings.find((f) => f.hostIgnored) : undefined
   const detailsId = `inspector-entry-${entry.seq}`
   const name = entry.notSdk ? `not a calling-SDK message${entry.type !== null ? ` (${entry.type})` : ''}` : (entry.type ?? '(no type)')
-  const label = `${name}, ${directionLabel(entry.direction)}, #${entry.seq}`
+  const label = `${name}, ${directionLabel(entry.direction)}, #${entry.seq}${entry.frame ? `, ${entry.frame} frame` : ''}`
   return (
     <li
       aria-label={label}
@@ -106,6 +106,7 @@ const InspectorRow = memo(function InspectorRow({ entry, findings, partners, ope
           </time>
           <span className="inspector__dir">{directionLabel(entry.direction)}</span>
           <span className="inspector__type">{entry.type ?? '(no type)'}</span>
+          {entry.frame ? <span className="tag">{entry.frame} frame</span> : null}
         </button>
         <span className={`tag ${entry.notSdk ? 'tag--muted' : !entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
           {entry.notSdk

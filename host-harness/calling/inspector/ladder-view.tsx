@@ -6,7 +6,7 @@
  * its requests and its replies. One call can be shown alone; Export SVG saves what is shown.
  */
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import { buildLadder, selectCall, type LadderArrow, type LadderFinding, type LadderModel } from '../../../shared/traffic/ladder.ts'
+import { buildLadder, drawnLabel, selectCall, type LadderArrow, type LadderFinding, type LadderModel } from '../../../shared/traffic/ladder.ts'
 import {
   arrowClasses,
   badgeSeverity,
@@ -283,7 +283,7 @@ function ArrowRow({ model, layout, index, tabStop, selected, register, onKeyDown
       <line className="shaft" x1={geo.x1} y1={geo.y} x2={geo.x2 - dir * 8} y2={geo.y} />
       <path className="head" d={`M${geo.x2} ${geo.y} l${-dir * 9} -4.5 v9 z`} />
       <text className="label" x={geo.labelX} y={geo.labelY}>
-        {clipText(a.label, DRAWN_LABEL_CHARS)}
+        {clipText(drawnLabel(a), DRAWN_LABEL_CHARS)}
       </text>
       {finding !== undefined ? (
         <>

@@ -1,5 +1,5 @@
 import { PRESS_WAIT_MAX_MS, PressWatch } from './press-watch.ts'
-import { PageLink, WHO_WAIT_MS, windowDialBlocker } from './window-link.ts'
+import { PageLink, WHO_WAIT_MS, windowDialBlocker } from './page-link.ts'
 import type { ChannelPort } from './window-protocol.ts'
 import { manualTimers } from './testing/manual-timers.ts'
 

@@ -40,7 +40,7 @@ test('in the window placement a record page sends its Call to the calling window
   expect(topology.canDialHere()).toBe(true)
   expect(topology.routeCall(INPUT)).toEqual({ ok: true, messageId: 'calling-window' })
   expect(dialed).toEqual([]) // the page's own runtime does not dial
-  expect(opened).toEqual(['ringside-calling-window:', '?placement=window&widget=http%3A%2F%2Fw%2F#/calling-window'])
+  expect(opened).toEqual(['ringside-calling-window:', '?placement=window&widget=http%3A%2F%2Fw%2F#/calling-integration-popup-ui/123456'])
   topology.pageLink?.stop()
 })
 
@@ -126,9 +126,9 @@ test('a calling window still loading its address is not sent there again (the pa
   const win = { location: { pathname: '/', search: '?placement=window' }, open: () => popup } as unknown as Window
   expect(openCallingWindow(win)).toBe(true) // no window answered `who`: the page opens one
   expect(openCallingWindow(win)).toBe(true) // the Call press, while that window still loads
-  expect(replaced).toEqual(['?placement=window#/calling-window'])
+  expect(replaced).toEqual(['?placement=window#/calling-integration-popup-ui/123456'])
   // Once its page is there, a press only finds and focuses it.
-  popup.location.href = 'http://h/?placement=window#/calling-window'
+  popup.location.href = 'http://h/?placement=window#/calling-integration-popup-ui/123456'
   expect(openCallingWindow(win)).toBe(true)
   expect(replaced).toHaveLength(1)
 })

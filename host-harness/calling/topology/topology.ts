@@ -18,7 +18,8 @@ import type { StartCallInput, StartCallResult } from '../core/controller/control
 import { installFullNavigation, isLiveCall, rememberDroppedCall, takeDroppedCall, droppedCallText, type DroppedCall } from './full-navigation.ts'
 import { CALLING_WINDOW_FEATURES, CALLING_WINDOW_NAME, callingWindowUrl, placementFromQuery, type Placement } from '../core/placement.ts'
 import { recordHref } from '../../lib/hash-routes.ts'
-import { PageLink, WindowLink } from './window-link.ts'
+import { PageLink } from './page-link.ts'
+import { WindowLink } from './window-link.ts'
 import { PressWatch } from './press-watch.ts'
 import { WINDOW_CHANNEL_NAME, type ChannelPort, type LockPort, type WindowSummary } from './window-protocol.ts'
 
@@ -137,7 +138,10 @@ export class Topology {
     this.#inCallingWindow = options.inCallingWindow
     const asked = placementFromQuery(win.location.search)
     if (asked.error) store.getState().alert(asked.error, 'harness')
-    if (options.inCallingWindow) runtime.setIframeLocation('window')
+    if (options.inCallingWindow) {
+      store.getState().patch({ inCallingWindow: true })
+      runtime.setIframeLocation('window')
+    }
     else if (asked.placement) runtime.setIframeLocation(asked.placement)
 
     this.#offs.push(installFullNavigation(win), rememberDroppedCall(() => liveCall(store.getState()), win))

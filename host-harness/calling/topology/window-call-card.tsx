@@ -5,11 +5,11 @@
  */
 import { useId, useSyncExternalStore } from 'react'
 import { topology } from './topology.ts'
-import type { PageLinkState } from './window-link.ts'
+import type { PageLinkState } from './page-link.ts'
 import { PlacementSelect } from '../core/placement-select.tsx'
 import './topology.css'
 
-const NO_LINK: PageLinkState = { window: null, looking: false, pending: false, lastResult: null }
+const NO_LINK: PageLinkState = { window: null, looking: false, opening: false, pending: false, lastResult: null }
 const noSubscribe = () => () => {}
 
 /** The record page's view of the calling window (re-renders when it reports). */
@@ -49,6 +49,8 @@ export function WindowCallCard() {
         </>
       ) : state.looking ? (
         <p className="calling-window-card__line">Looking for an open calling window; this page opens one if there is none.</p>
+      ) : state.opening ? (
+        <p className="calling-window-card__line">Opening the calling window…</p>
       ) : (
         <p className="calling-window-card__line">Not open. A Call button opens it; it holds the call while pages load.</p>
       )}

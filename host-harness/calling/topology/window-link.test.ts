@@ -1,19 +1,10 @@
-import { BroadcastChannel } from 'node:worker_threads'
-import { ANNOUNCE_WAIT_MS, LOOKING_FOR_WINDOW, PageLink, WHO_WAIT_MS, WindowLink, windowDialBlocker, type WindowHostPort } from './window-link.ts'
+import { ANNOUNCE_WAIT_MS, LOOKING_FOR_WINDOW, PageLink, WHO_WAIT_MS, windowDialBlocker } from './page-link.ts'
+import { WindowLink, type WindowHostPort } from './window-link.ts'
 import type { ChannelPort, DialInput, LockPort, WindowSummary } from './window-protocol.ts'
 import { manualTimers } from './testing/manual-timers.ts'
+import { nodeChannels } from './testing/node-channels.ts'
 
-const NAME = 'window-link-test'
-const opened: ChannelPort[] = []
-function channel(): ChannelPort {
-  const port = new BroadcastChannel(NAME) as unknown as ChannelPort
-  opened.push(port)
-  return port
-}
-afterEach(() => {
-  for (const port of opened.splice(0)) port.close()
-})
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
+const { channel, settle } = nodeChannels('window-link-test')
 
 const INPUT: DialInput = { objectType: 'contacts', objectId: '1', phoneNumber: '+16175550101', phoneProperty: 'phone', record: { id: '1', properties: { firstname: 'Ada' } } }
 
@@ -189,7 +180,7 @@ test('a dial request carries only the record properties its label needs', async 
 
 test("a record page's Call is blocked by what the calling window reports, and not when no window is known or its widget is still starting", () => {
   const summary = (cannotDial: string | null, widgetStarting = false): WindowSummary => ({ widgetName: 'Fixture', handshake: 'ready', cannotDial, widgetStarting, loggedIn: cannotDial === null, available: null, isReady: true, call: null })
-  const state = { looking: false, pending: false, lastResult: null }
+  const state = { looking: false, opening: false, pending: false, lastResult: null }
   expect(windowDialBlocker({ ...state, window: null })).toBeNull()
   expect(windowDialBlocker({ ...state, window: null, looking: true })).toBe(LOOKING_FOR_WINDOW)
   expect(windowDialBlocker({ ...state, window: summary('Log in to the calling widget before calling.') })).toBe('Log in to the calling widget before calling.')
