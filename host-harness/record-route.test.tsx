@@ -12,6 +12,8 @@ const dial = vi.hoisted(() => ({
 vi.mock('./layout/calling-seam.tsx', () => ({
   useCanDial: () => dial.canDial,
   startCall: dial.startCall,
+  // No call log refused in these tests (the notice has its own: refused-logs.test.ts, e2e/refused-call-log.spec.ts).
+  useRefusedLog: () => undefined,
 }))
 
 let service: CrmService

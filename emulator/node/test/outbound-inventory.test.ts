@@ -26,6 +26,8 @@ const ALLOWED: Record<string, string> = {
   'package/cli.ts': 'the CLI\'s admin requests to the Ringside it was pointed at (--url), not a vendor',
   'package/open.ts': '`ringside open` asks the Ringside at --url whether it runs, within 5 s',
   'emulator/testing/hostile-requests.ts': "the hostile suite's requests to the Ringside under test (test support for npm run fuzz)",
+  'emulator/testing/ringside-server.mjs': "the tests' and the bench's requests to the Ringside server they started (test support)",
+  'emulator/testing/big-export.mjs': "the export of the Ringside server under test, as the big export's base (test support)",
   'kit/harness.ts': "a harness page's request to its own origin's API, inside page.evaluate",
   'kit/sdk-cdn.ts': "Playwright's route.fetch of the SDK from Ringside's own server",
   'host-harness/lib/api-client.ts': "the harness's API client: the page's own origin's API (Ringside's own)",
