@@ -6,7 +6,8 @@
  * back, whose ladder is shown with no widget running.
  */
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react'
-import { useCalling, type CallingState, type InspectorEntry } from '../core/calling-store.ts'
+import { useCalling, type CallingState } from '../core/calling-store.ts'
+import type { InspectorEntry } from '../core/calling-types.ts'
 import { CallLogLine } from '../core/call-log.tsx'
 import { initialConformance, openCalls, RULES, type Finding, type RuleId } from '../core/conformance.ts'
 import { JsonTree } from './json-tree.tsx'
