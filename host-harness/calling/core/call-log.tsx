@@ -3,7 +3,7 @@
  * every change): one line shown by the dock and the inspector, so the views
  * cannot disagree with the timeline, which reads the same API.
  */
-import type { CallInfo } from './calling-store.ts'
+import type { CallInfo } from './calling-types.ts'
 
 /** "4.2 s" / "1 min 5 s" for a duration in ms (as hs_call_duration holds it). */
 export function formatDuration(ms: string | null | undefined): string | null {

@@ -1,4 +1,4 @@
-import type { ReplyLink } from './calling-store.ts'
+import type { ReplyLink } from './calling-types.ts'
 import { buildLinkIndex } from './links.ts'
 
 const sync = { type: 'SYNC', messageId: 'host1_1' }

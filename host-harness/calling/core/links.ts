@@ -9,7 +9,7 @@
  * matched by object identity first and by type + id only as a fallback.
  */
 import type { ConformanceTraffic } from './conformance.ts'
-import type { ReplyLink } from './calling-store.ts'
+import type { ReplyLink } from './calling-types.ts'
 import { isRecord } from '../../../shared/crm/guards.ts'
 import { linkBoth } from '../../../shared/traffic/traffic-file.ts'
 

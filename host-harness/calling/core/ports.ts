@@ -7,7 +7,7 @@ import type { CallingHost } from '../../../shared/protocol/index.ts'
 import { ACCOUNT } from '../../../shared/crm/account.ts'
 import type { RequestOptions } from '../../lib/api-client.ts'
 import type { ObjectType } from '../../lib/crm-types.ts'
-import type { RecordRef } from './calling-store.ts'
+import type { RecordRef } from './calling-types.ts'
 
 /** The CallingHost methods the controller uses. */
 export type HostPort = Pick<

@@ -6,7 +6,8 @@
 import { api, CALLING_SETTINGS_PATH } from '../../lib/api-client.ts'
 import { installTestCrm } from '../../lib/testing/test-crm.ts'
 import { createCallingStore, type CallingStore } from './calling-store.ts'
-import { CallingRuntime, WIDGET_ALLOW, WIDGET_SANDBOX, syncIntervalFromQuery, syncTimeoutFromQuery } from './runtime.ts'
+import { CallingRuntime } from './runtime.ts'
+import { WIDGET_ALLOW, WIDGET_SANDBOX, syncIntervalFromQuery, syncTimeoutFromQuery } from './widget-host.ts'
 import { OVERRIDE_STORAGE_KEY } from './settings.ts'
 
 const REGISTERED = 'http://127.0.0.1:4174/widget/'

@@ -3,7 +3,9 @@
  * override + ?widget=), mounts a CallingHost into the dock's container,
  * re-mounts it when the URL, placement or sync timeout change, and forwards
  * host events to the store. The host's behaviour per message lives in
- * controller/; this file only wires things together.
+ * controller/; this file only wires things together: the host's options and
+ * status in widget-host.ts, the page's address and override in
+ * page-address.ts, the composer's marks in composed-marks.ts.
  */
 import { CallingHost, type HostStatus, type IframeLocation } from '../../../shared/protocol/index.ts'
 import { FaultInjector, type HostFaults } from './fault-outbox.ts'
@@ -11,9 +13,13 @@ import { TrafficRecorder } from './traffic-recorder.ts'
 import { placementFromSettings, syncPlacement } from './placement.ts'
 import { api, CALLING_SETTINGS_PATH, crmConnectionInfo, onApiChange, onApiExchange } from '../../lib/api-client.ts'
 import { exposeTraffic } from './traffic-export.ts'
-import { callingStore, type CallingStore, type EngagementFaults, type FaultMode } from './calling-store.ts'
+import { callingStore, type CallingStore } from './calling-store.ts'
+import type { EngagementFaults, FaultMode } from './calling-types.ts'
 import { LateHandshakeWatch } from './late-handshake.ts'
-import { CallingController, HARNESS_ACCOUNT, type ApiPort, type LoggedCall, type StartCallInput, type StartCallResult } from './controller/controller.ts'
+import { CallingController, type ApiPort, type LoggedCall, type StartCallInput, type StartCallResult } from './controller/controller.ts'
+import { applyHostStatus, SYNC_TIMEOUT_BOUNDS, syncIntervalFromQuery, syncTimeoutFromQuery, widgetHostOptions } from './widget-host.ts'
+import { ComposedMarks } from './composed-marks.ts'
+import { defaultNavigate, dropQueryWidget, openInNewTab, readOverride, watchOverride } from './page-address.ts'
 import {
   OVERRIDE_STORAGE_KEY,
   clampSize,
@@ -26,24 +32,6 @@ import {
   resolveSettings,
 } from './settings.ts'
 
-/**
- * The iframe sandbox: only what a cross-origin calling widget needs.
- * - allow-scripts: the widget is a JavaScript app (the SDK itself is script).
- * - allow-same-origin: keeps the widget's REAL origin. Without it the frame
- *   gets an opaque origin ("null"), its postMessage origin no longer matches
- *   the URL we loaded, and the handshake's origin check (correctly) refuses
- *   it. Safe here because the widget is cross-origin to the harness: it still
- *   cannot reach the harness's DOM or storage.
- * - allow-forms: login and settings forms inside the widget can submit.
- * - allow-popups: OAuth/login windows and "open recording" links.
- * Not granted: top navigation, modals, pointer lock, downloads, presentation.
- */
-export const WIDGET_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups'
-/** Microphone for the softphone, autoplay for the ringtone (the CRM's own `allow`). */
-export const WIDGET_ALLOW = 'microphone; autoplay'
-
-export const SYNC_TIMEOUT_BOUNDS = { min: 200, max: 120_000, default: 30_000 } as const
-
 export interface CallingConfig {
   navigate(objectType: string, objectId: string): boolean
 }
@@ -52,36 +40,6 @@ export interface CallHooks {
   keepVisible(): boolean
   onCallLogged(call: LoggedCall): void
 }
-
-/** SYNC retry interval: the real host's 100 ms, or 10 ms in fast mode (`?syncFast=1`, for tests). */
-export const SYNC_INTERVAL_MS = { default: 100, fast: 10 } as const
-
-/** `?syncFast=1` → the fast SYNC retry interval, otherwise the real host's. */
-export function syncIntervalFromQuery(search: string): number {
-  return new URLSearchParams(search).get('syncFast') === '1' ? SYNC_INTERVAL_MS.fast : SYNC_INTERVAL_MS.default
-}
-
-/** Reads `?syncTimeoutMs=` (clamped), or the default. */
-export function syncTimeoutFromQuery(search: string): number {
-  const raw = new URLSearchParams(search).get('syncTimeoutMs')
-  const n = raw === null ? Number.NaN : Number(raw)
-  if (!Number.isFinite(n)) return SYNC_TIMEOUT_BOUNDS.default
-  return Math.min(SYNC_TIMEOUT_BOUNDS.max, Math.max(SYNC_TIMEOUT_BOUNDS.min, Math.round(n)))
-}
-
-function defaultNavigate(objectType: string, objectId: string): boolean {
-  window.location.hash = `/${objectType}/${encodeURIComponent(objectId)}`
-  return true
-}
-
-function openInNewTab(objectType: string, objectId: string): boolean {
-  // A fragment-only URL opens this page (its path and query) on the record's route. With noopener,
-  // window.open returns null even when the tab opened.
-  window.open(`#/${objectType}/${encodeURIComponent(objectId)}`, '_blank', 'noopener')
-  return true
-}
-
-let composedSeq = 0
 
 export class CallingRuntime {
   readonly store: CallingStore
@@ -102,7 +60,8 @@ export class CallingRuntime {
   #apiErrors: string[] = []
   /** The user picked a placement: the settings' default no longer applies. */
   #locationChosen = false
-  #composed = new Map<string, 'valid' | 'invalid'>()
+  /** The composer's messages, marked in their inspector entries. */
+  readonly #composed = new ComposedMarks()
   /** The override text the settings were last resolved with (to notice a change made in this tab). */
   #appliedOverride: string | null = null
 
@@ -139,23 +98,11 @@ export class CallingRuntime {
       this.#queryUrl = query.url
     }
     this.store.getState().patch({ syncTimeoutMs: syncTimeoutFromQuery(window.location.search), syncIntervalMs: syncIntervalFromQuery(window.location.search) })
-    // A `storage` event reaches the OTHER tabs only. A change made in this tab (e.g.
-    // localStorage.setItem in its devtools) is noticed when the tab or the dock regains
-    // focus (recheckOverride); the dock's Setup field applies at once.
-    const onStorage = (event: StorageEvent) => {
-      if (event.key === OVERRIDE_STORAGE_KEY || event.key === null) this.#apply()
-    }
-    const onFocus = () => this.recheckOverride()
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') this.recheckOverride()
-    }
-    window.addEventListener('storage', onStorage)
-    window.addEventListener('focus', onFocus)
-    document.addEventListener('visibilitychange', onVisible)
     this.#offs.push(
-      () => window.removeEventListener('storage', onStorage),
-      () => window.removeEventListener('focus', onFocus),
-      () => document.removeEventListener('visibilitychange', onVisible),
+      ...watchOverride(
+        () => this.#apply(),
+        () => this.recheckOverride(),
+      ),
       onApiChange((change) => {
         if (change.path.startsWith(CALLING_SETTINGS_PATH) || change.tables?.includes('calling_settings')) void this.loadSettings()
       }),
@@ -276,32 +223,9 @@ export class CallingRuntime {
     // The inspector's traffic log, plugged into the host's observer seam.
     const recorder = new TrafficRecorder((entry) => {
       if (entry.direction === 'in') this.#late.heard()
-      const id = typeof entry.message === 'object' && entry.message !== null ? (entry.message as { messageId?: unknown }).messageId : undefined
-      const composed = entry.direction === 'out' && typeof id === 'string' ? this.#composed.get(id) : undefined
-      store().addTraffic(frame === undefined ? entry : { ...entry, frame }, composed)
+      store().addTraffic(frame === undefined ? entry : { ...entry, frame }, this.#composed.markOf(entry))
     })
-    const host = new CallingHost({
-      container: this.#container,
-      src: effective.url,
-      width: state.size.width,
-      height: state.size.height,
-      sync: {
-        portalId: HARNESS_ACCOUNT.portalId,
-        userId: HARNESS_ACCOUNT.userId,
-        ownerId: HARNESS_ACCOUNT.ownerId,
-        ...placed,
-      },
-      syncTimeoutMs: state.syncTimeoutMs,
-      syncIntervalMs: state.syncIntervalMs,
-      allow: WIDGET_ALLOW,
-      sandbox: WIDGET_SANDBOX,
-      title: `Calling widget: ${effective.name}`,
-      autoResize: false,
-      autoSetWidgetUrl: false,
-      messageIdPrefix: 'ringside',
-      wrapOutbox: this.#faults.wrap,
-      observer: recorder,
-    })
+    const host = new CallingHost(widgetHostOptions(this.#container, effective, state, placed, { wrapOutbox: this.#faults.wrap, observer: recorder }))
     this.#faults.set(state.hostFaults)
     this.#host = host
     this.#mountedUrl = effective.url
@@ -329,21 +253,7 @@ export class CallingRuntime {
   }
 
   #onStatus(status: HostStatus, previous: HostStatus): void {
-    const store = this.store.getState()
-    if (status === 'idle' && previous !== 'idle') {
-      store.conformanceEvent({ kind: 'widget-reset', reason: "the widget's page was unloaded (reload or new URL)" })
-    } else if (status === 'syncing' && (previous === 'ready' || previous === 'failed')) {
-      store.conformanceEvent({ kind: 'widget-reset', reason: 'the widget reloaded' })
-    }
-    const patch: Parameters<typeof store.patch>[0] = { status }
-    if (status === 'syncing' || status === 'idle') {
-      // A new widget document: nothing it said before counts any more (an
-      // unfinished call stays listed as open by the conformance checks).
-      Object.assign(patch, { initialized: false, loggedIn: null, available: null, widgetVersion: null, incoming: null, call: null })
-    }
-    if (status === 'syncing') patch.failureCause = null
-    if (this.#host) patch.currentSrc = this.#host.src
-    store.patch(patch)
+    applyHostStatus(this.store, status, previous, this.#host?.src)
     if (this.#host) this.#late.status(status, this.#host.src)
   }
 
@@ -441,27 +351,9 @@ export class CallingRuntime {
   sendComposed(message: Record<string, unknown>, valid: boolean): { ok: true; messageId: string } | { ok: false; reason: string } {
     if (!this.#host) return { ok: false, reason: 'No calling widget is loaded.' }
     if (typeof message.type !== 'string') return { ok: false, reason: 'The message needs a string type.' }
-    composedSeq += 1
-    const given = message.messageId
-    const messageId = typeof given === 'string' && given !== '' ? given : `composer_${composedSeq}_${Math.random().toString(36).slice(2, 8)}`
-    this.#composed.set(messageId, valid ? 'valid' : 'invalid')
+    const messageId = this.#composed.note(message.messageId, valid)
     this.#host.sendRaw({ ...message, type: message.type, messageId })
     return { ok: true, messageId }
-  }
-}
-
-/** Removes `?widget=` from the address bar (a reload then keeps the choice made in the harness). */
-function dropQueryWidget(): void {
-  const address = new URL(window.location.href)
-  address.searchParams.delete('widget')
-  window.history.replaceState(window.history.state, '', address.href)
-}
-
-function readOverride(): string | null {
-  try {
-    return window.localStorage.getItem(OVERRIDE_STORAGE_KEY)
-  } catch {
-    return null
   }
 }
 

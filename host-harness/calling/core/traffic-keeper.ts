@@ -6,7 +6,7 @@
  */
 import { boundValue, overBudget, TRAFFIC_BOUNDS } from '../../../shared/traffic/bound.ts'
 import { boundBodySized, boundMessage, TRAFFIC_LIMITS, type TrafficRequest } from '../../../shared/traffic/traffic-file.ts'
-import type { InspectorEntry, ReplyLink } from './calling-store.ts'
+import type { InspectorEntry, ReplyLink } from './calling-types.ts'
 
 /** How many traffic entries, links and requests the inspector keeps (oldest dropped first). */
 export const MAX_TRAFFIC = 3000

@@ -4,9 +4,11 @@
  * duplicate, withhold SYNC) by FaultInjector (core/fault-outbox.ts), wrapped around CallingHost's outbox.
  */
 import { useId, useMemo, useState, type FormEvent } from 'react'
-import { useCalling, type FaultMode } from '../core/calling-store.ts'
+import { useCalling } from '../core/calling-store.ts'
+import type { FaultMode } from '../core/calling-types.ts'
 import { hostSendableTypes } from './presets.ts'
-import { SYNC_TIMEOUT_BOUNDS, callingRuntime } from '../core/runtime.ts'
+import { callingRuntime } from '../core/runtime.ts'
+import { SYNC_TIMEOUT_BOUNDS } from '../core/widget-host.ts'
 import '../core/panel-controls.css'
 import './faults.css'
 

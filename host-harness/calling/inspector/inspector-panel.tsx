@@ -3,16 +3,18 @@
  * validity, deprecation, faults and conformance findings; request ↔ reply
  * links; filters; clear. The same traffic as a ladder diagram (with the API
  * requests the host made); export as a traffic file (JSON) and import one
- * back, whose ladder is shown with no widget running.
+ * back, whose ladder is shown with no widget running. A message's row is
+ * inspector-row.tsx, the conformance summary conformance-summary.tsx.
  */
-import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react'
-import { useCalling, type CallingState, type InspectorEntry } from '../core/calling-store.ts'
-import { CallLogLine } from '../core/call-log.tsx'
-import { initialConformance, openCalls, RULES, type Finding, type RuleId } from '../core/conformance.ts'
-import { JsonTree } from './json-tree.tsx'
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react'
+import { useCalling, type CallingState } from '../core/calling-store.ts'
+import type { InspectorEntry } from '../core/calling-types.ts'
+import { initialConformance, type Finding } from '../core/conformance.ts'
+import { InspectorRow, isProblem, NO_FINDINGS } from './inspector-row.tsx'
+import { ConformanceSummary } from './conformance-summary.tsx'
 import { parseTrafficFile, stringifyTrafficFile, TRAFFIC_LIMITS, type TrafficFile } from '../../../shared/traffic/traffic-file.ts'
 import { trafficFileOf } from '../core/traffic-export.ts'
-import { formatChars, TRAFFIC_BOUNDS, truncationNote } from '../../../shared/traffic/bound.ts'
+import { formatChars, TRAFFIC_BOUNDS } from '../../../shared/traffic/bound.ts'
 import { MAX_TRAFFIC } from '../core/traffic-keeper.ts'
 import { LadderView } from './ladder-view.tsx'
 import { plural } from '../../lib/format.ts'
@@ -44,114 +46,6 @@ function download(text: string, type: string, name: string): void {
 }
 
 const stamp = () => new Date().toISOString().replace(/[:.]/g, '-')
-
-function formatTime(ms: number): string {
-  const d = new Date(ms)
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0')
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`
-}
-
-const directionLabel = (d: 'in' | 'out') => (d === 'in' ? 'widget → host' : 'host → widget')
-
-function isProblem(entry: InspectorEntry, findings: readonly Finding[] | undefined): boolean {
-  return (!entry.valid && entry.notSdk !== true) || entry.deprecation !== undefined || entry.fault !== undefined || entry.composed === 'invalid' || (findings?.length ?? 0) > 0
-}
-
-const NO_FINDINGS: readonly Finding[] = []
-
-interface InspectorRowProps {
-  entry: InspectorEntry
-  findings: readonly Finding[]
-  /** The entries linked to this one (its request, or its replies). */
-  partners: readonly InspectorEntry[]
-  open: boolean
-  highlighted: boolean
-  /** The three callbacks keep one identity for the panel's life (see `sameRow`). */
-  onToggle: (seq: number) => void
-  onJump: (seq: number) => void
-  register: (seq: number, element: HTMLElement | null) => void
-}
-
-const sameItems = <T,>(a: readonly T[], b: readonly T[]) => a === b || (a.length === b.length && a.every((item, i) => item === b[i]))
-
-/**
- * A row draws again only when what it shows changed. Traffic arrives once per animation frame during a
- * flood, and drawing all shown rows each time (up to PAGE) kept the page busy long after the flood; entries
- * and findings are kept by identity in the store, so comparing them by identity is enough.
- */
-const sameRow = (a: InspectorRowProps, b: InspectorRowProps) =>
-  a.entry === b.entry && a.open === b.open && a.highlighted === b.highlighted && sameItems(a.findings, b.findings) && sameItems(a.partners, b.partners)
-
-const InspectorRow = memo(function InspectorRow({ entry, findings, partners, open: isOpen, highlighted, onToggle, onJump, register }: InspectorRowProps) {
-  // A call event CallingHost accepted but the call session told the host to ignore (no call to touch).
-  const ignoredBy = entry.direction === 'in' ? findings.find((f) => f.hostIgnored) : undefined
-  const detailsId = `inspector-entry-${entry.seq}`
-  const name = entry.notSdk ? `not a calling-SDK message${entry.type !== null ? ` (${entry.type})` : ''}` : (entry.type ?? '(no type)')
-  const label = `${name}, ${directionLabel(entry.direction)}, #${entry.seq}${entry.frame ? `, ${entry.frame} frame` : ''}`
-  return (
-    <li
-      aria-label={label}
-      aria-current={highlighted ? 'true' : undefined}
-      tabIndex={-1}
-      ref={(el) => register(entry.seq, el)}
-      className={`inspector__entry inspector__entry--${entry.direction}${highlighted ? ' inspector__entry--highlighted' : ''}${
-        isProblem(entry, findings) ? ' inspector__entry--problem' : ''
-      }${entry.notSdk ? ' inspector__entry--not-sdk' : ''}`}
-    >
-      <div className="inspector__row">
-        <button type="button" className="inspector__toggle" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => onToggle(entry.seq)}>
-          <span className="inspector__seq">#{entry.seq}</span>
-          <time className="inspector__time" dateTime={new Date(entry.time).toISOString()}>
-            {formatTime(entry.time)}
-          </time>
-          <span className="inspector__dir">{directionLabel(entry.direction)}</span>
-          <span className="inspector__type">{entry.type ?? '(no type)'}</span>
-          {entry.frame ? <span className="tag">{entry.frame} frame</span> : null}
-        </button>
-        <span className={`tag ${entry.notSdk ? 'tag--muted' : !entry.valid || ignoredBy ? 'tag--bad' : entry.deviations?.length ? 'tag--warn' : 'tag--ok'}`}>
-          {entry.notSdk
-            ? `${entry.reason ?? 'not a calling-SDK message'}: dropped, as the SDK drops it`
-            : !entry.valid
-            ? entry.direction === 'in'
-              ? `ignored: ${entry.reason ?? 'unknown reason'}`
-              : `invalid: ${entry.reason ?? 'unknown reason'}`
-            : ignoredBy
-              ? `ignored: ${ignoredBy.message}`
-              : entry.deviations?.length
-                ? 'acted on, deviates from the SDK types'
-                : 'valid'}
-        </span>
-        {entry.deprecation ? <span className="tag tag--warn">deprecated: {entry.deprecation}</span> : null}
-        {entry.beforeHandshake && entry.direction === 'out' ? <span className="tag">queued before handshake</span> : null}
-        {entry.fault ? <span className="tag tag--fault">fault: {entry.fault}</span> : null}
-        {entry.truncated ? <span className="tag tag--warn">{truncationNote(entry.truncated)}</span> : null}
-        {entry.composed ? (
-          <span className={`tag ${entry.composed === 'invalid' ? 'tag--bad' : 'tag--composed'}`}>
-            {entry.composed === 'invalid' ? 'composed, sent invalid on purpose' : 'composed'}
-          </span>
-        ) : null}
-        {partners.map((partner) => (
-          <button key={partner.seq} type="button" className="inspector__link" onClick={() => onJump(partner.seq)}>
-            {partner.seq > entry.seq ? 'Reply' : 'Request'}: {partner.type ?? '(no type)'} #{partner.seq}
-          </button>
-        ))}
-      </div>
-      {findings.length > 0 ? (
-        <ul className="inspector__findings" aria-label={`Findings for #${entry.seq}`}>
-          {findings.map((f) => (
-            <li key={f.id} className={`finding finding--${f.severity}`}>
-              {f.severity}: {RULES[f.rule].title}: {f.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <div id={detailsId} hidden={!isOpen} className="inspector__details">
-        {isOpen && entry.truncated ? <p className="inspector__truncated">{truncationNote(entry.truncated)}: the host judged and acted on the whole message; the log keeps its first part.</p> : null}
-        {isOpen ? <JsonTree value={entry.message} label={`Message #${entry.seq} ${entry.type ?? ''}`.trim()} rootLabel="message" /> : null}
-      </div>
-    </li>
-  )
-}, sameRow)
 
 /** What a hidden inspector reads of the store: nothing that changes with the traffic. */
 const HIDDEN = {
@@ -293,17 +187,6 @@ export function InspectorPanel({ visible = true }: InspectorPanelProps) {
     setView('ladder')
   }
 
-  const open = openCalls(conformance)
-  const counts = new Map<string, { rule: RuleId; severity: Finding['severity']; count: number }>()
-  for (const f of conformance.findings) {
-    const key = `${f.rule}:${f.severity}`
-    const row = counts.get(key) ?? { rule: f.rule, severity: f.severity, count: 0 }
-    row.count += 1
-    counts.set(key, row)
-  }
-  const errors = conformance.findings.filter((f) => f.severity === 'error').length
-  const warnings = conformance.findings.length - errors
-
   if (!visible) return null
 
   return (
@@ -369,48 +252,7 @@ export function InspectorPanel({ visible = true }: InspectorPanelProps) {
 
       {imported !== null ? <LadderView file={imported.file} title={imported.name} /> : view === 'ladder' && liveFile ? <LadderView file={liveFile} title="live traffic" /> : null}
 
-      {imported === null ? (
-        <div className="inspector__summary" role="region" aria-label="Conformance summary">
-          {conformance.findings.length === 0 ? (
-            <span className="inspector__ok">No conformance findings.</span>
-          ) : (
-            <>
-              <p className="inspector__totals">
-                {plural(errors, 'error')}, {plural(warnings, 'warning')}
-              </p>
-              <ul className="inspector__rules">
-                {[...counts.values()]
-                  .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1))
-                  .map((row) => (
-                    <li key={`${row.rule}:${row.severity}`} className={`finding finding--${row.severity}`}>
-                      {row.severity}: {RULES[row.rule].title}: {row.count}
-                    </li>
-                  ))}
-              </ul>
-            </>
-          )}
-          {call ? <CallLogLine call={call} className="inspector__call-log" /> : null}
-          {foreignDropped ? (
-            <p className="finding finding--warning">
-              Ignored {foreignDropped.count} {foreignDropped.count === 1 ? 'message' : 'messages'} from other windows (not the widget's
-              iframe; last from {foreignDropped.lastOrigin || 'an opaque origin'}).
-            </p>
-          ) : null}
-          {open.length > 0 ? (
-            <p className="inspector__open">
-              Open calls (not completed yet):{' '}
-              {open.map((c) => `${c.externalCallId}${c.state === 'ghost' ? ' (ghost)' : ''}${c.createEngagement ? '' : ' (app-owned)'}`).join(', ')}
-            </p>
-          ) : null}
-          {conformance.findings
-            .filter((f) => f.seq === null)
-            .map((f) => (
-              <p key={f.id} className={`finding finding--${f.severity}`}>
-                {f.severity}: {RULES[f.rule].title}: {f.message}
-              </p>
-            ))}
-        </div>
-      ) : null}
+      {imported === null ? <ConformanceSummary conformance={conformance} call={call} foreignDropped={foreignDropped} /> : null}
 
       {view === 'list' && imported === null ? (
         <>

@@ -19,7 +19,8 @@
  * by the harness's FaultInjector (../fault-outbox.ts), a wrapper around the host's outbox.
  */
 import type { HostEvents } from '../../../../shared/protocol/index.ts'
-import { dialBlocker, type CallingStore, type Visibility } from '../calling-store.ts'
+import { dialBlocker, type CallingStore } from '../calling-store.ts'
+import type { Visibility } from '../calling-types.ts'
 import { CallingCause, causedApi, HARNESS_ACCOUNT, type ApiPort, type HarnessAccount, type HostPort } from '../ports.ts'
 import { onAnswered, onEnded, onTransferred } from './call-state.ts'
 import { CallBook, errorText, type ControllerContext, type LoggedCall } from './context.ts'

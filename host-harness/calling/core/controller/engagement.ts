@@ -12,7 +12,7 @@ import { isHostCallId, type AcceptedMessageOf as MessageOf, type AcceptedPayload
 import { CALLING_APP_ID } from '../../../../shared/crm/account.ts'
 import { ApiRequestError } from '../../../lib/api-client.ts'
 import { callAssociationTypeId, objectTypeInfo, type ObjectType } from '../../../lib/crm-types.ts'
-import type { EngagementView } from '../calling-store.ts'
+import type { EngagementView } from '../calling-types.ts'
 import { positiveId, type CallRecord, type SimpleObject } from '../ports.ts'
 import { endOfCall, errorText, type ControllerContext, type KnownCall, type LinkableRequest } from './context.ts'
 import { refusalReason, refusedContent, refusedLogs } from '../refused-logs.ts'

@@ -5,7 +5,8 @@
  */
 import { getEntry, type AcceptedPayload as Payload } from '../../../../shared/protocol/index.ts'
 import { isRecord } from '../../../../shared/crm/guards.ts'
-import type { CallingStore, Visibility } from '../calling-store.ts'
+import type { CallingStore } from '../calling-store.ts'
+import type { Visibility } from '../calling-types.ts'
 import { clampSize } from '../settings.ts'
 import type { ControllerContext } from './context.ts'
 
