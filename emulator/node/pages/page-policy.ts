@@ -54,10 +54,18 @@ const COMMON: Readonly<Record<string, string>> = {
   'form-action': "'self'",
 }
 
+/**
+ * The schemes a softphone widget dials through: click-to-call widgets navigate their own frame to
+ * `tel:…` (or `sip:`, `sips:`, `callto:`) so that the operating system's phone app places the call; the
+ * browser hands the URL over and the frame stays as it was. CSP's frame-src governs those navigations too, so
+ * without them the browser replaces the widget with an error page, which the CRM page does not do.
+ */
+export const DIAL_SCHEMES = ['tel:', 'sip:', 'sips:', 'callto:'] as const
+
 /** Ringside's product pages; the order is the build's. */
 export const PRODUCT_PAGES: readonly ProductPage[] = [
-  // The calling widget and timeline iframes it frames live on any http(s) origin.
-  { name: 'harness', file: 'index.html', path: '/', framing: 'own', build: 'main', directives: { 'frame-src': 'http: https:' } },
+  // The calling widget and timeline iframes it frames live on any http(s) origin; the widget may dial through a dial scheme.
+  { name: 'harness', file: 'index.html', path: '/', framing: 'own', build: 'main', directives: { 'frame-src': ['http:', 'https:', ...DIAL_SCHEMES].join(' ') } },
   { name: 'oauth', file: 'oauth/authorize/index.html', path: '/oauth/authorize/', framing: 'none', build: 'main', directives: {} },
   { name: 'widget', file: 'widget/index.html', path: '/widget/', framing: 'own', build: 'widget', directives: {} },
 ]
