@@ -88,7 +88,11 @@ class CliFailure extends Error {
 
 /** Change the data at a location (the server must not be running on it: its lock says so). */
 async function withData(location: string, change: (service: CrmService) => void | Promise<void>, write: boolean, fresh = false): Promise<void> {
-  const [{ DataInUseError, DiskStorage, StorageError }, { createCrmService }] = await Promise.all([import('../emulator/node/storage/storage.ts'), import('../emulator/core/index.ts')])
+  const [{ DataInUseError, StorageError }, { DiskStorage }, { createCrmService }] = await Promise.all([
+    import('../emulator/node/storage/data-folder.ts'),
+    import('../emulator/node/storage/disk-storage.ts'),
+    import('../emulator/core/index.ts'),
+  ])
   const storage = new DiskStorage(location)
   let failure: { message: string; code: number } | null = null
   try {
@@ -210,7 +214,7 @@ export function buildPackageCommand(): Command {
       } else {
         text = await admin(found, 'GET', '/_ringside/v1/export')
       }
-      if (file) (await import('../emulator/node/storage/storage.ts')).writeFileAtomic(resolve(file), text)
+      if (file) (await import('../emulator/node/storage/atomic-write.ts')).writeFileAtomic(resolve(file), text)
       else process.stdout.write(text)
     })
 

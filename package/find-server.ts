@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import { relative } from 'node:path'
 import { runningServer } from '../emulator/node/storage/data-owner.ts'
 import { DEFAULT_DATA } from '../emulator/node/start-options.ts'
-import { dataPaths } from '../emulator/node/storage/storage.ts'
+import { dataPaths } from '../emulator/node/storage/data-folder.ts'
 
 export type Target = { url: string; data?: undefined; found?: string } | { url?: undefined; data: string } | { problem: string }
 

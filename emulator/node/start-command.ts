@@ -13,7 +13,7 @@ import { PACKAGE_VERSION, REPO_ROOT } from './package-info.ts'
 import { StartupError, startRingside, type RingsideServer } from './server.ts'
 import { addStartOptions, DEFAULT_DATA, type CliOptions } from './start-options.ts'
 import { refusedPortSentence, START_PORT_ROLES } from './bad-ports.ts'
-import { DataInUseError, StorageError } from './storage/storage.ts'
+import { DataInUseError, StorageError } from './storage/data-folder.ts'
 import { nameOfWidget } from './pages/widget-page.ts'
 import { waitMs, waitSentence } from '../../shared/waits.ts'
 

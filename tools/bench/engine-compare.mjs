@@ -1,5 +1,5 @@
 // The storage engine for server mode, decided by measurement: the project's
-// own journal (emulator/node/storage/storage.ts, wired to the Database as the server wires
+// own journal (emulator/node/storage/disk-storage.ts, wired to the Database as the server wires
 // it) against embedded engines, SQLite in WAL mode through better-sqlite3
 // 12.x and LMDB through lmdb 3.x, on the same workload, in one run:
 //   - the commit rows of the real API: captured once from an in-process
@@ -50,7 +50,7 @@ const LMDB_VERSION = '3'
 async function loadProject() {
   const from = (path) => pathToFileURL(join(options.project, path)).href
   const { createCrmService } = await tsImport(from('emulator/core/service.ts'), import.meta.url)
-  const { DiskStorage } = await tsImport(from('emulator/node/storage/storage.ts'), import.meta.url)
+  const { DiskStorage } = await tsImport(from('emulator/node/storage/disk-storage.ts'), import.meta.url)
   return { createCrmService, DiskStorage }
 }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 
 /** The project's journal, attached as emulator/node/server.ts attaches it (before and after the group-commit sink). */
 export const journalEngine = {
-  name: 'journal (emulator/node/storage/storage.ts)',
+  name: 'journal (emulator/node/storage/disk-storage.ts)',
   kind: 'journal',
   async open({ DiskStorage }, db, dir, { fresh }) {
     const storage = new DiskStorage(dir)

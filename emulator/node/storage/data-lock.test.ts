@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ownerRuns, parseLock, START_SLACK_MS, tryTakeLock } from './data-lock.ts'
 import { startedAtMs, statFields } from './proc-stat.ts'
-import { DataInUseError, DiskStorage } from './storage.ts'
+import { DataInUseError } from './data-folder.ts'
+import { DiskStorage } from './disk-storage.ts'
 
 const hasProc = startedAtMs('self') !== null
 /** A pid that ran and has ended. */

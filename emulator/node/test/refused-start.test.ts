@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bindPorts, ListenError } from '../listeners.ts'
 import { startRingside } from '../server.ts'
-import { dataPaths } from '../storage/storage.ts'
+import { dataPaths } from '../storage/data-folder.ts'
 import { runningServer } from '../storage/data-owner.ts'
 import { expectErrorBody, freePortPair, killRunningServers, removeScratchDirs, runCli, scratchDir, waitForServer } from './support.ts'
 

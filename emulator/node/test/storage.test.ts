@@ -16,7 +16,9 @@ import { z } from 'zod'
 import { Database } from '../../core/index.ts'
 import type { Commit } from '../../core/index.ts'
 import { createCrmService } from '../../core/index.ts'
-import { DiskStorage, exportText, type JournalFile } from '../storage/storage.ts'
+import { DiskStorage } from '../storage/disk-storage.ts'
+import { exportText } from '../storage/export-file.ts'
+import type { JournalFile } from '../storage/journal-file.ts'
 import { removeScratchDirs, scratchDir } from './support.ts'
 
 afterAll(removeScratchDirs)
